@@ -1,0 +1,375 @@
+package bufmgr
+
+import (
+	"fmt"
+	"sort"
+
+	"bufferlab/engine/sched"
+	"bufferlab/engine/trace"
+)
+
+// RefcountArrayEntries is REFCOUNT_ARRAY_ENTRIES: the private pin counts a
+// backend keeps in a small array before spilling into a hash (bufmgr.c, 9.5+).
+const RefcountArrayEntries = 8
+
+// privateRef is a PrivateRefCountEntry.
+type privateRef struct {
+	buffer   Buffer
+	refcount int32
+}
+
+// Backend is one simulated PostgreSQL backend attached to a pool: its
+// private pin counts (PrivateRefCountArray / PrivateRefCountHash), its
+// counters, and its scheduler hook.
+type Backend struct {
+	pool  *Pool
+	Actor trace.Actor
+	Name  string
+	y     sched.Yield
+
+	refArray      [RefcountArrayEntries]privateRef
+	refHash       map[Buffer]int32 // PrivateRefCountHash
+	refClock      uint32           // PrivateRefCountClock
+	reserved      int              // ReservedRefCountEntry: an array index, or -1
+	refOverflowed int              // PrivateRefCountOverflowed
+
+	// Stats are this backend's counters.
+	Stats Stats
+}
+
+// Stats counts what the engine did.
+type Stats struct {
+	Hits, Misses, Writes           uint64 // shared_blks_hit, _read, _written
+	ClockTicks, UsageDecrements    uint64
+	SkippedPinned                  uint64
+	FreelistVictims, SweepVictims  uint64
+	RingVictims, RingRejects       uint64
+	PartitionLocks, PartitionWaits uint64 // BufMappingLock acquisitions and waits
+	ContentLockFails               uint64
+	HeaderLocks, Spins             uint64
+	CASAttempts, CASFailures       uint64
+	IOWaits                        uint64
+	Errors                         uint64
+}
+
+// Add adds o to s.
+func (s *Stats) Add(o Stats) {
+	s.Hits += o.Hits
+	s.Misses += o.Misses
+	s.Writes += o.Writes
+	s.ClockTicks += o.ClockTicks
+	s.UsageDecrements += o.UsageDecrements
+	s.SkippedPinned += o.SkippedPinned
+	s.FreelistVictims += o.FreelistVictims
+	s.SweepVictims += o.SweepVictims
+	s.RingVictims += o.RingVictims
+	s.RingRejects += o.RingRejects
+	s.PartitionLocks += o.PartitionLocks
+	s.PartitionWaits += o.PartitionWaits
+	s.ContentLockFails += o.ContentLockFails
+	s.HeaderLocks += o.HeaderLocks
+	s.Spins += o.Spins
+	s.CASAttempts += o.CASAttempts
+	s.CASFailures += o.CASFailures
+	s.IOWaits += o.IOWaits
+	s.Errors += o.Errors
+}
+
+// Pool returns the pool the backend is attached to.
+func (b *Backend) Pool() *Pool { return b.pool }
+
+// emit appends an event when the pool has a log.
+func (b *Backend) emit(k trace.Kind, site trace.Site, c trace.ObjClass, obj int32, before, after, arg uint64) {
+	if !hooks || b.pool.log == nil {
+		return
+	}
+	b.pool.log.Append(trace.Event{Actor: b.Actor, Kind: k, Site: site, Class: c, Obj: uint32(obj),
+		Before: before, After: after, Arg: arg})
+}
+
+// step yields to the scheduler before a shared-memory operation.
+func (b *Backend) step(site trace.Site) {
+	if hooks && b.y != nil {
+		b.y(sched.Point{Site: site})
+	}
+}
+
+// stepWait yields as a backend retrying an operation that only another
+// backend can let succeed. Unscheduled, such a retry could never succeed.
+func (b *Backend) stepWait(site trace.Site) {
+	if hooks && b.y != nil {
+		b.y(sched.Point{Site: site, Wait: true})
+		return
+	}
+	panic(fmt.Sprintf("bufmgr: backend %s must wait at %s but runs unscheduled", b.Name, site))
+}
+
+// --- Private reference counts (bufmgr.c, 9.5+) ---
+
+// ReservePrivateRefCountEntry makes sure a free array slot exists, moving
+// the entry under the clock hand into the hash when all are used.
+func (b *Backend) reservePrivateRefCountEntry() {
+	if b.reserved >= 0 {
+		return
+	}
+	for i := range b.refArray {
+		if b.refArray[i].buffer == InvalidBuffer {
+			b.reserved = i
+			return
+		}
+	}
+	victim := int(b.refClock % RefcountArrayEntries)
+	b.refClock++
+	e := b.refArray[victim]
+	b.refHash[e.buffer] = e.refcount
+	b.refOverflowed++
+	b.refArray[victim] = privateRef{}
+	b.reserved = victim
+}
+
+// newPrivateRefCountEntry fills the reserved slot.
+func (b *Backend) newPrivateRefCountEntry(buf Buffer) *privateRef {
+	if b.reserved < 0 {
+		panic("bufmgr: NewPrivateRefCountEntry without a reserved entry")
+	}
+	r := &b.refArray[b.reserved]
+	b.reserved = -1
+	r.buffer = buf
+	r.refcount = 0
+	return r
+}
+
+// getPrivateRefCountEntry finds buf's entry, moving a hash entry back into
+// the array (GetPrivateRefCountEntry with do_move = true). It returns nil
+// when the backend does not pin buf.
+func (b *Backend) getPrivateRefCountEntry(buf Buffer) *privateRef {
+	for i := range b.refArray {
+		if b.refArray[i].buffer == buf {
+			return &b.refArray[i]
+		}
+	}
+	if b.refOverflowed == 0 {
+		return nil
+	}
+	cnt, ok := b.refHash[buf]
+	if !ok {
+		return nil
+	}
+	delete(b.refHash, buf)
+	b.refOverflowed--
+	b.reservePrivateRefCountEntry()
+	r := b.newPrivateRefCountEntry(buf)
+	r.refcount = cnt
+	return r
+}
+
+// decPrivateRef lowers buf's private count where it lives, without moving a
+// hash entry (UnpinBuffer's GetPrivateRefCountEntry(b, false)), and returns
+// the new count; ok is false when the backend does not pin buf.
+func (b *Backend) decPrivateRef(buf Buffer) (count int32, ok bool) {
+	for i := range b.refArray {
+		if b.refArray[i].buffer == buf {
+			b.refArray[i].refcount--
+			return b.refArray[i].refcount, true
+		}
+	}
+	if c, found := b.refHash[buf]; found {
+		b.refHash[buf] = c - 1
+		return c - 1, true
+	}
+	return 0, false
+}
+
+// forgetPrivateRefCountEntry drops buf's entry once its count is zero; a
+// freed array slot becomes the reserved one (ForgetPrivateRefCountEntry).
+func (b *Backend) forgetPrivateRefCountEntry(buf Buffer) {
+	for i := range b.refArray {
+		if b.refArray[i].buffer == buf {
+			b.refArray[i] = privateRef{}
+			b.reserved = i
+			return
+		}
+	}
+	delete(b.refHash, buf)
+	b.refOverflowed--
+}
+
+// PrivateRefCount is this backend's pin count on buf (GetPrivateRefCount).
+func (b *Backend) PrivateRefCount(buf Buffer) int {
+	for i := range b.refArray {
+		if b.refArray[i].buffer == buf {
+			return int(b.refArray[i].refcount)
+		}
+	}
+	return int(b.refHash[buf])
+}
+
+// HasPrivateRefEntry reports whether the backend has an entry for buf, i.e.
+// counts in buf's shared refcount.
+func (b *Backend) HasPrivateRefEntry(buf Buffer) bool {
+	for i := range b.refArray {
+		if b.refArray[i].buffer == buf {
+			return true
+		}
+	}
+	_, ok := b.refHash[buf]
+	return ok
+}
+
+// Pin is one buffer a backend holds pinned and how many times.
+type Pin struct {
+	Buffer Buffer
+	Count  int
+}
+
+// Pins lists the buffers this backend holds pinned, by buffer number.
+func (b *Backend) Pins() []Pin {
+	var out []Pin
+	for _, r := range b.refArray {
+		if r.buffer != InvalidBuffer {
+			out = append(out, Pin{r.buffer, int(r.refcount)})
+		}
+	}
+	for buf, c := range b.refHash {
+		out = append(out, Pin{buf, int(c)})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Buffer < out[j].Buffer })
+	return out
+}
+
+// --- Locks ---
+
+func (b *Backend) lwAcquire(l *LWLock, mode LWLockMode, c trace.ObjClass, obj int32, site trace.Site) {
+	waiting := false
+	for {
+		if waiting {
+			b.stepWait(site)
+		} else {
+			b.step(site)
+		}
+		before := l.holderWord()
+		if l.tryAcquire(b.Actor, mode) {
+			b.emit(trace.KLWAcquire, site, c, obj, before, l.holderWord(), uint64(mode))
+			return
+		}
+		b.emit(trace.KLWWait, site, c, obj, before, before, uint64(mode))
+		if c == trace.OPartition {
+			b.Stats.PartitionWaits++
+		}
+		waiting = true
+	}
+}
+
+func (b *Backend) lwRelease(l *LWLock, c trace.ObjClass, obj int32, site trace.Site) {
+	b.step(site)
+	before := l.holderWord()
+	mode := l.release(b.Actor)
+	b.emit(trace.KLWRelease, site, c, obj, before, l.holderWord(), uint64(mode))
+}
+
+func (b *Backend) lwConditionalAcquire(l *LWLock, mode LWLockMode, c trace.ObjClass, obj int32, site trace.Site) bool {
+	b.step(site)
+	before := l.holderWord()
+	if l.tryAcquire(b.Actor, mode) {
+		b.emit(trace.KLWAcquire, site, c, obj, before, l.holderWord(), uint64(mode))
+		return true
+	}
+	b.emit(trace.KLWCondFail, site, c, obj, before, before, uint64(mode))
+	return false
+}
+
+func (b *Backend) partitionLock(part int, mode LWLockMode, site trace.Site) {
+	b.lwAcquire(&b.pool.parts[part].lock, mode, trace.OPartition, int32(part), site)
+	b.Stats.PartitionLocks++
+}
+
+func (b *Backend) partitionUnlock(part int, site trace.Site) {
+	b.lwRelease(&b.pool.parts[part].lock, trace.OPartition, int32(part), site)
+}
+
+func (b *Backend) contentLock(id int32) *LWLock {
+	l := b.pool.content[id]
+	if l == nil {
+		l = &LWLock{}
+		b.pool.content[id] = l
+	}
+	return l
+}
+
+func (b *Backend) contentUnlock(id int32, site trace.Site) {
+	l := b.pool.content[id]
+	b.lwRelease(l, trace.OContent, id, site)
+	if l.Free() {
+		delete(b.pool.content, id)
+	}
+}
+
+// ContentLock returns the state of buffer id's content lock.
+func (p *Pool) ContentLock(id int) LWLock {
+	if l := p.content[int32(id)]; l != nil {
+		return *l
+	}
+	return LWLock{}
+}
+
+// stuckSpinlockSpins bounds a header-lock spin as s_lock.c does: 1000
+// delays of spins_per_delay (100) spins each, then PANIC "stuck spinlock".
+const stuckSpinlockSpins = 1000 * 100
+
+// lockBufHdr is LockBufHdr (bufmgr.c, 9.6+): set BM_LOCKED with an atomic
+// fetch-or until the old value did not have it. It returns the state with
+// BM_LOCKED set.
+func (b *Backend) lockBufHdr(d *BufferDesc, site trace.Site) uint32 {
+	spins := 0
+	for {
+		if spins == 0 {
+			b.step(site)
+		} else {
+			b.stepWait(site)
+		}
+		old := d.state.Or(BmLocked)
+		if old&BmLocked == 0 {
+			b.Stats.HeaderLocks++
+			b.emit(trace.KLockHdr, site, trace.OBuffer, d.bufID, uint64(old), uint64(old|BmLocked), 0)
+			return old | BmLocked
+		}
+		spins++
+		b.Stats.Spins++
+		b.emit(trace.KSpin, site, trace.OBuffer, d.bufID, uint64(old), uint64(old), uint64(spins))
+		if spins >= stuckSpinlockSpins {
+			panic(fmt.Sprintf("stuck spinlock detected on buffer %d header (backend %s)", d.bufID, b.Name))
+		}
+	}
+}
+
+// unlockBufHdr is UnlockBufHdr: a plain store of the new state without
+// BM_LOCKED, allowed because nobody else writes a locked word.
+func (b *Backend) unlockBufHdr(d *BufferDesc, s uint32, site trace.Site) {
+	b.step(site)
+	before := d.state.Load()
+	if before&BmLocked == 0 {
+		panic(fmt.Sprintf("bufmgr: UnlockBufHdr of buffer %d whose header is not locked", d.bufID))
+	}
+	after := s &^ BmLocked
+	d.state.Store(after)
+	b.emit(trace.KUnlockHdr, site, trace.OBuffer, d.bufID, uint64(before), uint64(after), 0)
+}
+
+// waitBufHdrUnlocked is WaitBufHdrUnlocked: re-read the state, with a spin
+// delay between reads, until BM_LOCKED is clear; return that state.
+func (b *Backend) waitBufHdrUnlocked(d *BufferDesc, locked uint32, site trace.Site) uint32 {
+	s := locked
+	spins := 0
+	for s&BmLocked != 0 {
+		spins++
+		b.Stats.Spins++
+		b.emit(trace.KSpin, site, trace.OBuffer, d.bufID, uint64(s), uint64(s), uint64(spins))
+		if spins >= stuckSpinlockSpins {
+			panic(fmt.Sprintf("stuck spinlock detected on buffer %d header (backend %s)", d.bufID, b.Name))
+		}
+		b.stepWait(site)
+		s = d.state.Load()
+		b.emit(trace.KLoad, site, trace.OBuffer, d.bufID, 0, uint64(s), 0)
+	}
+	return s
+}

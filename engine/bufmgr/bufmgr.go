@@ -1,0 +1,478 @@
+package bufmgr
+
+import (
+	"fmt"
+
+	"bufferlab/engine/trace"
+)
+
+// ReadBuffer reads block blk of fork f of rel into a shared buffer and
+// returns it pinned (ReadBufferExtended → ReadBuffer_common, PG15, RBM_NORMAL).
+// strategy may be nil (the default strategy). hit reports whether the block
+// was already in the pool.
+func (b *Backend) ReadBuffer(rel *Relation, f ForkNumber, blk uint32, strategy *Strategy) (buf Buffer, hit bool, err error) {
+	tag := rel.Tag(f, blk)
+	// Simplification: PostgreSQL finds a read past the end inside
+	// smgrread, after allocating the buffer (AbortBufferIO then marks it
+	// BM_IO_ERROR); we check the size first.
+	if blk >= rel.NBlocks[f] {
+		b.Stats.Errors++
+		b.emit(trace.KError, sReadEOF, trace.ORelation, int32(rel.Number), 0, 0, uint64(ErrReadBeyondEOF))
+		return InvalidBuffer, false, errBeyondEOF(rel, f, blk)
+	}
+	b.emit(trace.KOp, sReadBegin, trace.ORelation, int32(rel.Number), 0, 0, tag.Pack())
+	d, found, err := b.bufferAlloc(rel, tag, strategy)
+	if err != nil {
+		return InvalidBuffer, false, err
+	}
+	buf = Buffer(d.bufID + 1)
+	if found {
+		b.Stats.Hits++
+		b.emit(trace.KHit, sReadHit, trace.OBuffer, d.bufID, 0, 0, tag.Pack())
+		return buf, true, nil
+	}
+	b.Stats.Misses++
+	b.emit(trace.KMiss, sReadMiss, trace.OBuffer, d.bufID, 0, 0, tag.Pack())
+	b.step(sReadSmgr)
+	b.emit(trace.KIORead, sReadSmgr, trace.OBuffer, d.bufID, 0, 0, tag.Pack())
+	b.terminateBufferIO(d, false, BmValid)
+	return buf, false, nil
+}
+
+// bufferAlloc is BufferAlloc (bufmgr.c, PG15 order: insert the new mapping
+// entry before deleting the old, holding both partition locks). It returns
+// the buffer pinned; found is false when the caller must read the block
+// (StartBufferIO succeeded and BM_IO_IN_PROGRESS is set).
+func (b *Backend) bufferAlloc(rel *Relation, newTag BufferTag, strategy *Strategy) (*BufferDesc, bool, error) {
+	p := b.pool
+	newHash := BufTableHashCode(newTag)
+	newPart := BufTableHashPartition(newHash)
+
+	b.partitionLock(newPart, LWShared, sAllocLockShared)
+	if id := b.bufTableLookup(newTag, newPart, sAllocLookup); id >= 0 {
+		d := &p.descs[id]
+		valid := b.pinBuffer(d, strategy)
+		b.partitionUnlock(newPart, sAllocHitUnlock)
+		found := true
+		if !valid && b.startBufferIO(d, true) {
+			found = false
+		}
+		return d, found, nil
+	}
+	b.partitionUnlock(newPart, sAllocMissUnlock)
+
+	var (
+		d       *BufferDesc
+		s       uint32
+		oldTag  BufferTag
+		oldPart = -1
+	)
+	for {
+		b.reservePrivateRefCountEntry()
+		var err error
+		d, s, err = b.strategyGetBuffer(strategy)
+		if err != nil {
+			return nil, false, err
+		}
+		oldFlags := s & BufFlagMask
+		b.pinBufferLocked(d, s)
+
+		if oldFlags&BmDirty != 0 {
+			cl := b.contentLock(d.bufID)
+			if b.lwConditionalAcquire(cl, LWShared, trace.OContent, d.bufID, sAllocContentCond) {
+				// StrategyRejectBuffer is not modelled: the engine has no
+				// WAL, so a ring buffer never needs a WAL flush first.
+				b.flushBuffer(d)
+				b.contentUnlock(d.bufID, sAllocContentRelease)
+			} else {
+				b.Stats.ContentLockFails++
+				b.unpinBuffer(d, sAllocContentBusy)
+				continue
+			}
+		}
+
+		if oldFlags&BmTagValid != 0 {
+			oldTag = d.tag
+			oldPart = BufTableHashPartition(BufTableHashCode(oldTag))
+			switch {
+			case oldPart < newPart:
+				b.partitionLock(oldPart, LWExclusive, sAllocLockFirst)
+				b.partitionLock(newPart, LWExclusive, sAllocLockSecond)
+			case oldPart > newPart:
+				b.partitionLock(newPart, LWExclusive, sAllocLockFirst)
+				b.partitionLock(oldPart, LWExclusive, sAllocLockSecond)
+			default:
+				b.partitionLock(newPart, LWExclusive, sAllocLockFirst)
+			}
+		} else {
+			oldPart = -1
+			b.partitionLock(newPart, LWExclusive, sAllocLockNew)
+		}
+
+		if id := b.bufTableInsert(newTag, newPart, d.bufID, sAllocInsert); id >= 0 {
+			// Somebody else loaded the page while we looked for a victim.
+			b.unpinBuffer(d, sAllocInsert)
+			if oldPart >= 0 && oldPart != newPart {
+				b.partitionUnlock(oldPart, sAllocCollideUnlockOld)
+			}
+			d = &p.descs[id]
+			valid := b.pinBuffer(d, strategy)
+			b.partitionUnlock(newPart, sAllocCollideUnlockNew)
+			found := true
+			if !valid && b.startBufferIO(d, true) {
+				found = false
+			}
+			return d, found, nil
+		}
+
+		s = b.lockBufHdr(d, sAllocRecheckLock)
+		if StateRefcount(s) == 1 && s&BmDirty == 0 {
+			break
+		}
+		// Someone pinned or re-dirtied the victim meanwhile: give it up.
+		b.unlockBufHdr(d, s, sAllocRecheckUnlock)
+		b.bufTableDelete(newTag, newPart, sAllocRecheckDelete)
+		if oldPart >= 0 && oldPart != newPart {
+			b.partitionUnlock(oldPart, sAllocRecheckUnlockOld)
+		}
+		b.partitionUnlock(newPart, sAllocRecheckUnlockNew)
+		b.unpinBuffer(d, sAllocRecheckUnlockNew)
+	}
+
+	// Retag the victim.
+	beforeTag := uint64(noTag)
+	if oldPart >= 0 {
+		beforeTag = oldTag.Pack()
+	}
+	d.tag = newTag
+	s &^= BmValid | BmDirty | BmJustDirtied | BmCheckpointNeeded | BmIOError | BmPermanent | BufUsagecountMask
+	s |= BmTagValid | BufUsagecountOne
+	if rel.Permanent || newTag.ForkNum == InitForkNum {
+		s |= BmPermanent
+	}
+	b.emit(trace.KRetag, sAllocRetag, trace.OBuffer, d.bufID, beforeTag, newTag.Pack(), 0)
+	b.unlockBufHdr(d, s, sAllocRetag)
+	if oldPart >= 0 {
+		b.bufTableDelete(oldTag, oldPart, sAllocDeleteOld)
+		if oldPart != newPart {
+			b.partitionUnlock(oldPart, sAllocUnlockOld)
+		}
+	}
+	b.partitionUnlock(newPart, sAllocUnlockNew)
+	found := !b.startBufferIO(d, true)
+	return d, found, nil
+}
+
+// --- The mapping table (buf_table.c) ---
+
+func (b *Backend) checkPartitionHeld(part int, excl bool, what string) {
+	l := &b.pool.parts[part].lock
+	if excl && l.Excl != b.Actor || !excl && !l.Holds(b.Actor) {
+		panic(fmt.Sprintf("bufmgr: %s on partition %d without its lock (backend %s)", what, part, b.Name))
+	}
+}
+
+// bufTableLookup is BufTableLookup: the buffer id or -1. The partition lock
+// must be held in either mode.
+func (b *Backend) bufTableLookup(tag BufferTag, part int, site trace.Site) int32 {
+	b.checkPartitionHeld(part, false, "BufTableLookup")
+	b.step(site)
+	id, ok := b.pool.parts[part].m[tag]
+	if !ok {
+		id = -1
+	}
+	b.emit(trace.KMapLookup, site, trace.OPartition, int32(part), 0, uint64(int64(id)), tag.Pack())
+	return id
+}
+
+// bufTableInsert is BufTableInsert: -1 if inserted, else the id already
+// mapped. The partition lock must be held exclusively.
+func (b *Backend) bufTableInsert(tag BufferTag, part int, id int32, site trace.Site) int32 {
+	b.checkPartitionHeld(part, true, "BufTableInsert")
+	b.step(site)
+	m := b.pool.parts[part].m
+	if old, ok := m[tag]; ok {
+		b.emit(trace.KMapInsert, site, trace.OPartition, int32(part), uint64(int64(id)), uint64(int64(old)), tag.Pack())
+		return old
+	}
+	m[tag] = id
+	b.emit(trace.KMapInsert, site, trace.OPartition, int32(part), uint64(int64(id)), trace.NoBuffer, tag.Pack())
+	return -1
+}
+
+// bufTableDelete is BufTableDelete. A missing entry is PostgreSQL's ERROR
+// "shared buffer hash table corrupted"; here it is a broken invariant.
+func (b *Backend) bufTableDelete(tag BufferTag, part int, site trace.Site) {
+	b.checkPartitionHeld(part, true, "BufTableDelete")
+	b.step(site)
+	m := b.pool.parts[part].m
+	id, ok := m[tag]
+	if !ok {
+		panic(fmt.Sprintf("shared buffer hash table corrupted: no entry for %v in partition %d", tag, part))
+	}
+	delete(m, tag)
+	b.emit(trace.KMapDelete, site, trace.OPartition, int32(part), uint64(int64(id)), trace.NoBuffer, tag.Pack())
+}
+
+// --- Pins ---
+
+// pinBuffer is PinBuffer (bufmgr.c, 9.6–18): the CAS loop on the state word.
+// It returns whether the buffer is BM_VALID.
+func (b *Backend) pinBuffer(d *BufferDesc, strategy *Strategy) bool {
+	buf := Buffer(d.bufID + 1)
+	if ref := b.getPrivateRefCountEntry(buf); ref != nil {
+		b.step(sPinAgain)
+		s := d.state.Load()
+		b.emit(trace.KLoad, sPinAgain, trace.OBuffer, d.bufID, 0, uint64(s), 0)
+		ref.refcount++
+		b.emit(trace.KPrivRef, sPinPrivate, trace.OBuffer, d.bufID, uint64(ref.refcount-1), uint64(ref.refcount), 0)
+		return s&BmValid != 0
+	}
+	b.reservePrivateRefCountEntry()
+	b.step(sPinLoad)
+	old := d.state.Load()
+	b.emit(trace.KLoad, sPinLoad, trace.OBuffer, d.bufID, 0, uint64(old), 0)
+	for {
+		if old&BmLocked != 0 {
+			old = b.waitBufHdrUnlocked(d, old, sPinWait)
+		}
+		s := old + BufRefcountOne
+		if strategy == nil {
+			if StateUsagecount(s) < BmMaxUsageCount {
+				s += BufUsagecountOne
+			}
+		} else if StateUsagecount(s) == 0 {
+			s += BufUsagecountOne
+		}
+		b.step(sPinCAS)
+		b.Stats.CASAttempts++
+		if d.state.CompareAndSwap(old, s) {
+			ref := b.newPrivateRefCountEntry(buf)
+			ref.refcount = 1
+			b.emit(trace.KCAS, sPinCAS, trace.OBuffer, d.bufID, uint64(old), uint64(s), 0)
+			b.emit(trace.KPrivRef, sPinPrivate, trace.OBuffer, d.bufID, 0, 1, 0)
+			return s&BmValid != 0
+		}
+		cur := d.state.Load()
+		b.Stats.CASFailures++
+		b.emit(trace.KCASFail, sPinCAS, trace.OBuffer, d.bufID, uint64(old), uint64(cur), 0)
+		old = cur
+	}
+}
+
+// pinBufferLocked is PinBuffer_Locked: add a pin to a buffer whose header
+// the caller has locked (state s), and unlock it in the same store. The
+// usage count is not touched.
+func (b *Backend) pinBufferLocked(d *BufferDesc, s uint32) {
+	b.step(sPinLockedUnlock)
+	before := d.state.Load()
+	after := (s + BufRefcountOne) &^ BmLocked
+	d.state.Store(after)
+	ref := b.newPrivateRefCountEntry(Buffer(d.bufID + 1))
+	ref.refcount = 1
+	b.emit(trace.KUnlockHdr, sPinLockedUnlock, trace.OBuffer, d.bufID, uint64(before), uint64(after), 0)
+	b.emit(trace.KPrivRef, sPinLockedUnlock, trace.OBuffer, d.bufID, 0, 1, 0)
+}
+
+// unpinBuffer is UnpinBuffer (bufmgr.c, PG15). site is the caller's line,
+// recorded on the private-count event.
+func (b *Backend) unpinBuffer(d *BufferDesc, site trace.Site) {
+	buf := Buffer(d.bufID + 1)
+	cnt, ok := b.decPrivateRef(buf)
+	if !ok || cnt < 0 {
+		panic(fmt.Sprintf("bufmgr: backend %s unpins buffer %d it does not pin", b.Name, buf))
+	}
+	b.emit(trace.KPrivRef, sUnpinPrivate, trace.OBuffer, d.bufID, uint64(cnt+1), uint64(cnt), uint64(site))
+	if cnt > 0 {
+		return
+	}
+	b.step(sUnpinLoad)
+	old := d.state.Load()
+	b.emit(trace.KLoad, sUnpinLoad, trace.OBuffer, d.bufID, 0, uint64(old), 0)
+	var s uint32
+	for {
+		if old&BmLocked != 0 {
+			old = b.waitBufHdrUnlocked(d, old, sUnpinWait)
+		}
+		s = old - BufRefcountOne
+		b.step(sUnpinCAS)
+		b.Stats.CASAttempts++
+		if d.state.CompareAndSwap(old, s) {
+			b.forgetPrivateRefCountEntry(buf)
+			b.emit(trace.KCAS, sUnpinCAS, trace.OBuffer, d.bufID, uint64(old), uint64(s), 0)
+			break
+		}
+		cur := d.state.Load()
+		b.Stats.CASFailures++
+		b.emit(trace.KCASFail, sUnpinCAS, trace.OBuffer, d.bufID, uint64(old), uint64(cur), 0)
+		old = cur
+	}
+	if s&BmPinCountWaiter != 0 {
+		s = b.lockBufHdr(d, sUnpinWaiterLock)
+		if s&BmPinCountWaiter != 0 && StateRefcount(s) == 1 {
+			waiter := d.waitBackend
+			s &^= BmPinCountWaiter
+			b.unlockBufHdr(d, s, sUnpinWaiterUnlock)
+			b.emit(trace.KWake, sUnpinWake, trace.OBuffer, d.bufID, 0, 0, uint64(waiter))
+		} else {
+			b.unlockBufHdr(d, s, sUnpinWaiterNowake)
+		}
+	}
+}
+
+// ReleaseBuffer is ReleaseBuffer: drop one pin of buf. Releasing a buffer
+// this backend does not pin is the caller's mistake and an error.
+func (b *Backend) ReleaseBuffer(buf Buffer) error {
+	if buf <= 0 || int(buf) > b.pool.NBuffers || !b.HasPrivateRefEntry(buf) {
+		return &PGError{Code: ErrBufferNotPinned, Msg: fmt.Sprintf("buffer %d is not pinned by backend %s", buf, b.Name)}
+	}
+	b.unpinBuffer(&b.pool.descs[buf-1], sReleaseUnpin)
+	return nil
+}
+
+// MarkBufferDirty takes the buffer's content lock exclusively, sets
+// BM_DIRTY | BM_JUST_DIRTIED with the CAS loop of MarkBufferDirty (PG
+// 9.6–15), and releases the lock: what a backend does to change a page.
+func (b *Backend) MarkBufferDirty(buf Buffer) error {
+	if buf <= 0 || int(buf) > b.pool.NBuffers || !b.HasPrivateRefEntry(buf) {
+		return &PGError{Code: ErrBufferNotPinned, Msg: fmt.Sprintf("cannot dirty buffer %d: not pinned by backend %s", buf, b.Name)}
+	}
+	d := &b.pool.descs[buf-1]
+	b.lwAcquire(b.contentLock(d.bufID), LWExclusive, trace.OContent, d.bufID, sLockBufferAcquire)
+	b.step(sDirtyLoad)
+	old := d.state.Load()
+	b.emit(trace.KLoad, sDirtyLoad, trace.OBuffer, d.bufID, 0, uint64(old), 0)
+	for {
+		if old&BmLocked != 0 {
+			old = b.waitBufHdrUnlocked(d, old, sDirtyWait)
+		}
+		s := old | BmDirty | BmJustDirtied
+		b.step(sDirtyCAS)
+		b.Stats.CASAttempts++
+		if d.state.CompareAndSwap(old, s) {
+			b.emit(trace.KDirty, sDirtyCAS, trace.OBuffer, d.bufID, uint64(old), uint64(s), 0)
+			break
+		}
+		cur := d.state.Load()
+		b.Stats.CASFailures++
+		b.emit(trace.KCASFail, sDirtyCAS, trace.OBuffer, d.bufID, uint64(old), uint64(cur), 0)
+		old = cur
+	}
+	b.contentUnlock(d.bufID, sLockBufferUnlock)
+	return nil
+}
+
+// --- Buffer I/O ---
+
+// startBufferIO is StartBufferIO (PG15): wait out any I/O in progress, then
+// claim the I/O unless it is no longer needed.
+func (b *Backend) startBufferIO(d *BufferDesc, forInput bool) bool {
+	var s uint32
+	for {
+		s = b.lockBufHdr(d, sStartIOLock)
+		if s&BmIOInProgress == 0 {
+			break
+		}
+		b.unlockBufHdr(d, s, sStartIOBusyUnlock)
+		b.waitIO(d)
+	}
+	if forInput && s&BmValid != 0 || !forInput && s&BmDirty == 0 {
+		b.unlockBufHdr(d, s, sStartIODoneUnlock)
+		return false
+	}
+	b.unlockBufHdr(d, s|BmIOInProgress, sStartIOSet)
+	return true
+}
+
+// waitIO is WaitIO: sleep on the buffer's I/O condition variable until
+// BM_IO_IN_PROGRESS clears.
+func (b *Backend) waitIO(d *BufferDesc) {
+	for {
+		s := b.lockBufHdr(d, sWaitIOLock)
+		b.unlockBufHdr(d, s, sWaitIOUnlock)
+		if s&BmIOInProgress == 0 {
+			return
+		}
+		b.Stats.IOWaits++
+		b.emit(trace.KIOWait, sWaitIOSleep, trace.OBuffer, d.bufID, 0, uint64(s), 0)
+		b.stepWait(sWaitIOSleep)
+	}
+}
+
+// terminateBufferIO is TerminateBufferIO (PG15).
+func (b *Backend) terminateBufferIO(d *BufferDesc, clearDirty bool, setFlags uint32) {
+	s := b.lockBufHdr(d, sTermIOLock)
+	s &^= BmIOInProgress | BmIOError
+	if clearDirty && s&BmJustDirtied == 0 {
+		s &^= BmDirty | BmCheckpointNeeded
+	}
+	s |= setFlags
+	b.unlockBufHdr(d, s, sTermIOUnlock)
+}
+
+// flushBuffer is FlushBuffer (PG15) for a dirty victim: a simulated write.
+// The WAL flush up to the page LSN that PostgreSQL does first for a
+// permanent buffer is not modelled (the engine has no WAL).
+func (b *Backend) flushBuffer(d *BufferDesc) {
+	if !b.startBufferIO(d, false) {
+		return
+	}
+	s := b.lockBufHdr(d, sFlushLock)
+	s &^= BmJustDirtied
+	b.unlockBufHdr(d, s, sFlushUnlock)
+	b.step(sFlushWrite)
+	b.Stats.Writes++
+	b.emit(trace.KIOWrite, sFlushWrite, trace.OBuffer, d.bufID, 0, 0, d.tag.Pack())
+	b.terminateBufferIO(d, true, 0)
+}
+
+// --- Scans and transactions ---
+
+// SeqScan reads every block of rel's main fork in order, as a heap
+// sequential scan does (initscan, heapgetpage, heap_endscan, PG15): with a
+// BULKREAD ring when the relation has more than NBuffers/4 blocks, and at
+// most one pin held at a time. Synchronised scans are not modelled: every
+// scan starts at block 0.
+func (b *Backend) SeqScan(rel *Relation) error {
+	var strategy *Strategy
+	b.step(sScanInit)
+	n := rel.NBlocks[MainForkNum]
+	if uint64(n) > uint64(b.pool.NBuffers/4) {
+		strategy = b.pool.GetAccessStrategy(BASBulkRead)
+	}
+	b.emit(trace.KOp, sScanInit, trace.ORelation, int32(rel.Number), 0, uint64(n), uint64(strategyRing(strategy)))
+	cur := InvalidBuffer
+	for blk := uint32(0); blk < n; blk++ {
+		if cur != InvalidBuffer {
+			b.unpinBuffer(&b.pool.descs[cur-1], sScanRelease)
+			cur = InvalidBuffer
+		}
+		buf, _, err := b.ReadBuffer(rel, MainForkNum, blk, strategy)
+		if err != nil {
+			return err
+		}
+		cur = buf
+	}
+	if cur != InvalidBuffer {
+		b.unpinBuffer(&b.pool.descs[cur-1], sScanEnd)
+	}
+	b.emit(trace.KOpDone, sScanEnd, trace.ORelation, int32(rel.Number), 0, uint64(n), 0)
+	return nil
+}
+
+func strategyRing(s *Strategy) int {
+	if s == nil {
+		return 0
+	}
+	return s.RingSize()
+}
+
+// AbortTransaction releases every pin the backend holds, as resource-owner
+// cleanup does when a transaction aborts after an ERROR.
+func (b *Backend) AbortTransaction() {
+	for _, pin := range b.Pins() {
+		for i := 0; i < pin.Count; i++ {
+			b.unpinBuffer(&b.pool.descs[pin.Buffer-1], sAbortRelease)
+		}
+	}
+}

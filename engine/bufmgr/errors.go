@@ -1,0 +1,41 @@
+package bufmgr
+
+import "fmt"
+
+// ErrCode numbers the PostgreSQL-level errors the engine raises; events of
+// kind error carry it in Arg.
+type ErrCode uint8
+
+// Error codes.
+const (
+	ErrNoUnpinnedBuffers ErrCode = iota + 1 // freelist.c: "no unpinned buffers available"
+	ErrReadBeyondEOF                        // md.c: "could not read block …: read only 0 of 8192 bytes"
+	ErrBufferNotPinned                      // bufmgr.c: the buffer is not pinned by this backend
+)
+
+// PGError is an ERROR raised by modelled PostgreSQL code. Like ereport(ERROR)
+// it aborts the operation; the caller aborts the transaction (which releases
+// the backend's pins, see Backend.AbortTransaction).
+type PGError struct {
+	Code ErrCode
+	Msg  string
+}
+
+func (e *PGError) Error() string { return "ERROR: " + e.Msg }
+
+func errNoUnpinned() *PGError {
+	return &PGError{Code: ErrNoUnpinnedBuffers, Msg: "no unpinned buffers available"}
+}
+
+func errBeyondEOF(rel *Relation, f ForkNumber, blk uint32) *PGError {
+	return &PGError{Code: ErrReadBeyondEOF, Msg: fmt.Sprintf(
+		"could not read block %d in file \"base/%d/%d%s\": read only 0 of 8192 bytes",
+		blk, DefaultDatabaseOid, rel.Number, forkSuffix(f))}
+}
+
+func forkSuffix(f ForkNumber) string {
+	if f == MainForkNum {
+		return ""
+	}
+	return "_" + f.String()
+}

@@ -1,0 +1,338 @@
+package bufmgr
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+	"sync/atomic"
+
+	"bufferlab/engine/sched"
+	"bufferlab/engine/trace"
+)
+
+// Buffer is a buffer handle: buf_id+1; 0 is InvalidBuffer (bufmgr.h).
+type Buffer int32
+
+// InvalidBuffer is the zero handle.
+const InvalidBuffer Buffer = 0
+
+// Free-list link values (buf_internals.h).
+const (
+	FreeNextEndOfList int32 = -1
+	FreeNextNotInList int32 = -2
+)
+
+// BufferDesc is a shared buffer header (buf_internals.h, PG15). The
+// per-buffer content lock lives in Pool.content, created while it is held,
+// so that a 100GB pool does not carry 13 million idle LWLocks.
+type BufferDesc struct {
+	tag      BufferTag     // guarded by the header lock
+	state    atomic.Uint32 // see state.go for the layout
+	bufID    int32         // immutable
+	freeNext int32         // guarded by buffer_strategy_lock
+	// waitBackend is wait_backend_pgprocno: the backend waiting for the
+	// pin count to drop to one (LockBufferForCleanup), guarded by the
+	// header lock.
+	waitBackend trace.Actor
+}
+
+// ID is buf_id.
+func (d *BufferDesc) ID() int { return int(d.bufID) }
+
+// Tag returns the buffer's tag (meaningful while BM_TAG_VALID is set).
+func (d *BufferDesc) Tag() BufferTag { return d.tag }
+
+// State returns the state word.
+func (d *BufferDesc) State() uint32 { return d.state.Load() }
+
+// FreeNext returns the free-list link.
+func (d *BufferDesc) FreeNext() int32 { return d.freeNext }
+
+// partition is one of the NUM_BUFFER_PARTITIONS pieces of the shared buffer
+// lookup table ("Shared Buffer Lookup Table", buf_table.c) with its
+// BufMappingLock.
+type partition struct {
+	lock LWLock
+	m    map[BufferTag]int32
+}
+
+// MaxNBuffers bounds the simulated pool: 16 777 216 buffers, 128GB of
+// shared_buffers, which covers every size the seed threads measured. The
+// descriptors cost about 40 bytes each; no page contents are stored.
+const MaxNBuffers = 1 << 24
+
+// MinNBuffers is PostgreSQL's minimum shared_buffers: 16 buffers (128kB).
+const MinNBuffers = 16
+
+// Pool is the shared buffer pool: descriptors, the mapping table, the
+// freelist and clock-sweep state (BufferStrategyControl), and the backends
+// attached to it.
+type Pool struct {
+	NBuffers int
+	descs    []BufferDesc
+	parts    [NumBufferPartitions]partition
+	content  map[int32]*LWLock
+
+	// BufferStrategyControl (freelist.c).
+	strategyLock     LWLock        // buffer_strategy_lock, a spinlock
+	nextVictimBuffer atomic.Uint32 // only increases; victim = value % NBuffers
+	firstFreeBuffer  int32
+	lastFreeBuffer   int32
+	completePasses   uint32
+	numBufferAllocs  atomic.Uint32
+
+	log      *trace.Log
+	backends []*Backend
+}
+
+// ParseSharedBuffers converts a shared_buffers setting to a number of
+// buffers, as PostgreSQL's GUC machinery does: a bare number counts 8kB
+// blocks; the units kB, MB, GB and TB (case as PostgreSQL spells them) are
+// multiples of 1024. The result must be a whole number of blocks and at least
+// 16 buffers.
+func ParseSharedBuffers(s string) (int, error) {
+	num := strings.TrimRight(s, "kMGTB")
+	unit := s[len(num):]
+	n, err := strconv.ParseInt(num, 10, 64)
+	if err != nil || n < 0 {
+		return 0, fmt.Errorf("shared_buffers: want a size such as 128kB, 128MB, 1GB or a number of 8kB buffers, found %q", s)
+	}
+	var mult int64
+	switch unit {
+	case "":
+		mult = BLCKSZ
+	case "kB":
+		mult = 1 << 10
+	case "MB":
+		mult = 1 << 20
+	case "GB":
+		mult = 1 << 30
+	case "TB":
+		mult = 1 << 40
+	default:
+		return 0, fmt.Errorf("shared_buffers: unknown unit %q in %q (valid units are kB, MB, GB, TB)", unit, s)
+	}
+	if n > (1<<62)/mult {
+		return 0, fmt.Errorf("shared_buffers: %q is too large", s)
+	}
+	bytes := n * mult
+	if bytes%BLCKSZ != 0 {
+		return 0, fmt.Errorf("shared_buffers: %q is not a whole number of 8kB blocks", s)
+	}
+	nb := bytes / BLCKSZ
+	if nb < MinNBuffers {
+		return 0, fmt.Errorf("shared_buffers: %q is %d buffers; PostgreSQL's minimum is %d (128kB)", s, nb, MinNBuffers)
+	}
+	if nb > MaxNBuffers {
+		return 0, fmt.Errorf("shared_buffers: %q is %d buffers; BufferLab simulates at most %d (128GB)", s, nb, MaxNBuffers)
+	}
+	return int(nb), nil
+}
+
+// FormatSize prints a byte count the way PostgreSQL's SHOW does: the largest
+// unit that divides it.
+func FormatSize(bytes int64) string {
+	for _, u := range []struct {
+		n    int64
+		name string
+	}{{1 << 40, "TB"}, {1 << 30, "GB"}, {1 << 20, "MB"}, {1 << 10, "kB"}} {
+		if bytes%u.n == 0 {
+			return fmt.Sprintf("%d%s", bytes/u.n, u.name)
+		}
+	}
+	return fmt.Sprintf("%dB", bytes)
+}
+
+// NewPool builds a pool of nbuffers buffers, as InitBufferPool and
+// StrategyInitialize do: every descriptor cleared and chained on the
+// freelist in order, the last one ending the list. log may be nil.
+func NewPool(nbuffers int, log *trace.Log) (*Pool, error) {
+	if nbuffers < MinNBuffers || nbuffers > MaxNBuffers {
+		return nil, fmt.Errorf("bufmgr: NBuffers %d out of range [%d, %d]", nbuffers, MinNBuffers, MaxNBuffers)
+	}
+	p := &Pool{NBuffers: nbuffers, descs: make([]BufferDesc, nbuffers), content: map[int32]*LWLock{}, log: log}
+	for i := range p.descs {
+		d := &p.descs[i]
+		d.bufID = int32(i)
+		d.freeNext = int32(i + 1)
+	}
+	p.descs[nbuffers-1].freeNext = FreeNextEndOfList
+	p.firstFreeBuffer = 0
+	p.lastFreeBuffer = int32(nbuffers - 1)
+	// The table holds NBuffers + NUM_BUFFER_PARTITIONS entries at most
+	// (StrategyShmemSize): PG15 inserts a new entry before deleting the old.
+	per := (nbuffers+NumBufferPartitions)/NumBufferPartitions + 1
+	if per > 1024 {
+		per = 1024 // grow on demand beyond this; sizes never affect results
+	}
+	for i := range p.parts {
+		p.parts[i].m = make(map[BufferTag]int32, per)
+	}
+	return p, nil
+}
+
+// Log returns the pool's event log (nil when tracing is off).
+func (p *Pool) Log() *trace.Log { return p.log }
+
+// Desc returns descriptor id.
+func (p *Pool) Desc(id int) *BufferDesc { return &p.descs[id] }
+
+// Backends returns the attached backends in creation order.
+func (p *Pool) Backends() []*Backend { return p.backends }
+
+// NextVictimBuffer is the clock hand: the next buffer the sweep will look at.
+func (p *Pool) NextVictimBuffer() int { return int(p.nextVictimBuffer.Load() % uint32(p.NBuffers)) }
+
+// CompletePasses is the number of times the clock hand has wrapped.
+func (p *Pool) CompletePasses() uint32 { return p.completePasses }
+
+// NumBufferAllocs is StrategyControl->numBufferAllocs.
+func (p *Pool) NumBufferAllocs() uint32 { return p.numBufferAllocs.Load() }
+
+// FirstFreeBuffer is the head of the freelist (-1 when empty).
+func (p *Pool) FirstFreeBuffer() int32 { return p.firstFreeBuffer }
+
+// Freelist returns the buffer ids on the freelist, head first.
+func (p *Pool) Freelist() []int32 {
+	var out []int32
+	for id := p.firstFreeBuffer; id >= 0 && len(out) <= p.NBuffers; id = p.descs[id].freeNext {
+		out = append(out, id)
+	}
+	return out
+}
+
+// Lookup finds the buffer holding tag in the mapping table without taking
+// any lock or emitting an event: an inspection for views and tests, not a
+// modelled operation.
+func (p *Pool) Lookup(tag BufferTag) (int, bool) {
+	id, ok := p.parts[BufTableHashPartition(BufTableHashCode(tag))].m[tag]
+	return int(id), ok
+}
+
+// PartitionLock returns the state of mapping partition i's lock.
+func (p *Pool) PartitionLock(i int) LWLock { return p.parts[i].lock }
+
+// PartitionLen is the number of entries in mapping partition i.
+func (p *Pool) PartitionLen(i int) int { return len(p.parts[i].m) }
+
+// MappingEntries returns every entry of the mapping table, sorted by buffer id.
+func (p *Pool) MappingEntries() []MapEntry {
+	var out []MapEntry
+	for i := range p.parts {
+		for t, id := range p.parts[i].m {
+			out = append(out, MapEntry{Tag: t, BufID: int(id), Partition: i})
+		}
+	}
+	sort.Slice(out, func(a, b int) bool {
+		if out[a].BufID != out[b].BufID {
+			return out[a].BufID < out[b].BufID
+		}
+		return out[a].Tag.Pack() < out[b].Tag.Pack()
+	})
+	return out
+}
+
+// MapEntry is one entry of the mapping table.
+type MapEntry struct {
+	Tag       BufferTag
+	BufID     int
+	Partition int
+}
+
+// Stats sums every backend's counters.
+func (p *Pool) Stats() Stats {
+	var s Stats
+	for _, b := range p.backends {
+		s.Add(b.Stats)
+	}
+	return s
+}
+
+// MaxSimBackends bounds the backends attached to one simulated pool, so a
+// lock's shared holders fit one 64-bit mask.
+const MaxSimBackends = 64
+
+// NewBackend attaches a backend. Its actor number is its position (1-based),
+// which is how events name it.
+func (p *Pool) NewBackend(name string) (*Backend, error) {
+	if len(p.backends) >= MaxSimBackends {
+		return nil, fmt.Errorf("bufmgr: at most %d backends per simulated pool", MaxSimBackends)
+	}
+	b := &Backend{pool: p, Actor: trace.Actor(len(p.backends) + 1), Name: name, reserved: -1,
+		refHash: map[Buffer]int32{}}
+	p.backends = append(p.backends, b)
+	return b, nil
+}
+
+// SetYield installs the scheduler hook of a backend (nil: run straight through).
+func (b *Backend) SetYield(y sched.Yield) { b.y = y }
+
+// LWLock models a PostgreSQL lightweight lock (lwlock.c) or, used only in
+// exclusive mode, a spinlock. Holders are recorded so the views can show
+// them: one exclusive holder, or a count and mask of shared holders.
+type LWLock struct {
+	Excl    trace.Actor // exclusive holder; 0 when none
+	NShared uint16
+	Shared  uint64 // bit a-1 set for each shared holder a
+}
+
+// LWLockMode is LW_SHARED or LW_EXCLUSIVE.
+type LWLockMode uint8
+
+// Lock modes.
+const (
+	LWShared LWLockMode = iota + 1
+	LWExclusive
+)
+
+func (m LWLockMode) String() string {
+	if m == LWShared {
+		return "shared"
+	}
+	return "exclusive"
+}
+
+// Free reports whether nobody holds the lock.
+func (l *LWLock) Free() bool { return l.Excl == 0 && l.NShared == 0 }
+
+// Holds reports whether a holds the lock in any mode.
+func (l *LWLock) Holds(a trace.Actor) bool {
+	return l.Excl == a || (a >= 1 && l.Shared&(1<<(a-1)) != 0)
+}
+
+func (l *LWLock) tryAcquire(a trace.Actor, m LWLockMode) bool {
+	if l.Holds(a) {
+		panic(fmt.Sprintf("bufmgr: backend %s acquires an LWLock it already holds (self-deadlock)", trace.ActorName(a)))
+	}
+	if l.Excl != 0 {
+		return false
+	}
+	if m == LWExclusive {
+		if l.NShared != 0 {
+			return false
+		}
+		l.Excl = a
+		return true
+	}
+	l.NShared++
+	l.Shared |= 1 << (a - 1)
+	return true
+}
+
+func (l *LWLock) release(a trace.Actor) LWLockMode {
+	switch {
+	case l.Excl == a:
+		l.Excl = 0
+		return LWExclusive
+	case a >= 1 && l.Shared&(1<<(a-1)) != 0:
+		l.Shared &^= 1 << (a - 1)
+		l.NShared--
+		return LWShared
+	}
+	panic(fmt.Sprintf("bufmgr: backend %s releases an LWLock it does not hold", trace.ActorName(a)))
+}
+
+// holderWord packs a lock's holders for an event's Before/After: the
+// exclusive holder in bits 48–63, the shared mask below.
+func (l *LWLock) holderWord() uint64 { return uint64(l.Excl)<<48 | l.Shared&(1<<48-1) }

@@ -1,0 +1,226 @@
+package bufmgr
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"bufferlab/engine/trace"
+)
+
+// RelNamer names a relation by its relfilenode; nil prints the number.
+type RelNamer func(relNode uint32) string
+
+func (n RelNamer) tag(t BufferTag) string {
+	name := fmt.Sprint(t.RelNode)
+	if n != nil {
+		name = n(t.RelNode)
+	}
+	if t.ForkNum == MainForkNum {
+		return fmt.Sprintf("%s/%d", name, t.BlockNum)
+	}
+	return fmt.Sprintf("%s/%s/%d", name, t.ForkNum, t.BlockNum)
+}
+
+// TagString prints a tag as rel/block (rel/fork/block for other forks).
+func TagString(t BufferTag, names RelNamer) string { return names.tag(t) }
+
+// Describe prints an event with its values decoded: state words as
+// refcount, usage count and flags; tags as relation/block; lock holders as
+// backend names.
+func Describe(e trace.Event, names RelNamer) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%05d %-3s %-13s %-24s ", e.Seq, trace.ActorName(e.Actor), e.Kind, e.Site)
+	obj := fmt.Sprintf("%s %d", e.Class, int32(e.Obj))
+	if e.Class == trace.OStrategy {
+		obj = "strategy"
+	}
+	if e.Class == trace.ORelation {
+		obj = "rel " + names.tag(MakeTag(e.Obj, 0, 0))
+		obj = obj[:strings.LastIndexByte(obj, '/')]
+	}
+	b.WriteString(obj)
+	switch e.Kind {
+	case trace.KLoad:
+		if e.Class == trace.OBuffer {
+			fmt.Fprintf(&b, ": %s", StateString(uint32(e.After)))
+		} else {
+			fmt.Fprintf(&b, ": %d -> %d", e.Before, e.After)
+		}
+	case trace.KCAS, trace.KCASFail, trace.KLockHdr, trace.KUnlockHdr, trace.KUsageDown, trace.KDirty:
+		if e.Class == trace.OBuffer {
+			fmt.Fprintf(&b, ": %s -> %s", StateString(uint32(e.Before)), StateString(uint32(e.After)))
+			if e.Kind == trace.KCASFail {
+				b.WriteString(" (expected -> found)")
+			}
+		} else {
+			fmt.Fprintf(&b, ": %d -> %d", e.Before, e.After)
+		}
+	case trace.KSpin:
+		fmt.Fprintf(&b, ": spin %d", e.Arg)
+	case trace.KLWAcquire, trace.KLWWait, trace.KLWRelease, trace.KLWCondFail:
+		fmt.Fprintf(&b, " %s: holders %s -> %s", LWLockMode(e.Arg), holders(e.Before), holders(e.After))
+	case trace.KMapLookup:
+		fmt.Fprintf(&b, ": %s -> %s", names.tag(UnpackTag(e.Arg)), bufOrNone(e.After))
+	case trace.KMapInsert:
+		if e.After == trace.NoBuffer {
+			fmt.Fprintf(&b, ": %s -> buf %d inserted", names.tag(UnpackTag(e.Arg)), int64(e.Before))
+		} else {
+			fmt.Fprintf(&b, ": %s already -> buf %d", names.tag(UnpackTag(e.Arg)), int64(e.After))
+		}
+	case trace.KMapDelete:
+		fmt.Fprintf(&b, ": %s (was buf %d)", names.tag(UnpackTag(e.Arg)), int64(e.Before))
+	case trace.KFreelistPop:
+		fmt.Fprintf(&b, ": first free %d -> %d", int64(e.Before), int64(e.After))
+	case trace.KClockTick:
+		fmt.Fprintf(&b, ": nextVictimBuffer %d, victim %d", e.Before, e.After)
+	case trace.KClockWrap:
+		fmt.Fprintf(&b, ": nextVictimBuffer %d -> %d, completePasses %d", e.Before, e.After, e.Arg)
+	case trace.KSkipPinned:
+		fmt.Fprintf(&b, ": %s, trycounter %d", StateString(uint32(e.After)), e.Arg)
+	case trace.KVictim:
+		fmt.Fprintf(&b, ": from %s, %s", [...]string{"?", "freelist", "clock sweep", "ring"}[min(e.Arg, 3)], StateString(uint32(e.After)))
+	case trace.KRingAdd, trace.KRingReject:
+		fmt.Fprintf(&b, ": ring slot %d", e.Arg)
+	case trace.KHit, trace.KMiss, trace.KIORead, trace.KIOWrite, trace.KOp:
+		if e.Kind == trace.KOp && e.Site == sScanInit {
+			fmt.Fprintf(&b, ": %d blocks, ring %d", e.After, e.Arg)
+		} else {
+			fmt.Fprintf(&b, ": %s", names.tag(UnpackTag(e.Arg)))
+		}
+	case trace.KRetag:
+		old := "(none)"
+		if e.Before != noTag {
+			old = names.tag(UnpackTag(e.Before))
+		}
+		fmt.Fprintf(&b, ": %s -> %s", old, names.tag(UnpackTag(e.After)))
+	case trace.KPrivRef:
+		fmt.Fprintf(&b, ": private count %d -> %d", e.Before, e.After)
+	case trace.KError:
+		fmt.Fprintf(&b, ": %s", [...]string{"?", "no unpinned buffers available", "read beyond end of file", "buffer not pinned"}[min(e.Arg, 3)])
+	case trace.KWake:
+		fmt.Fprintf(&b, ": wake %s", trace.ActorName(trace.Actor(e.Arg)))
+	case trace.KIOWait:
+		fmt.Fprintf(&b, ": %s", StateString(uint32(e.After)))
+	case trace.KSpinAcquire, trace.KSpinRelease:
+		b.WriteString(" buffer_strategy_lock")
+	}
+	return b.String()
+}
+
+func bufOrNone(v uint64) string {
+	if v == trace.NoBuffer {
+		return "not found"
+	}
+	return fmt.Sprintf("buf %d", v)
+}
+
+func holders(w uint64) string {
+	var out []string
+	if x := trace.Actor(w >> 48); x != 0 {
+		out = append(out, trace.ActorName(x)+"(X)")
+	}
+	for a := 1; a <= 48; a++ {
+		if w&(1<<(a-1)) != 0 {
+			out = append(out, trace.ActorName(trace.Actor(a)))
+		}
+	}
+	if len(out) == 0 {
+		return "none"
+	}
+	return strings.Join(out, ",")
+}
+
+// pictureRowsMax is the most descriptors Picture lists one per line.
+const pictureRowsMax = 64
+
+// Picture draws the pool as text: a header line (size, clock hand,
+// complete passes, freelist), one line per descriptor for pools up to 64
+// buffers (the clock hand marked), otherwise a summary by usage count and
+// the pinned, dirty and locked buffers; then what each backend pins and
+// which partition locks are held.
+func (p *Pool) Picture(names RelNamer) string {
+	var b strings.Builder
+	free := p.Freelist()
+	fl := "empty"
+	if len(free) > 0 {
+		fl = fmt.Sprintf("%d buffers, head %d", len(free), free[0])
+	}
+	fmt.Fprintf(&b, "pool: %d buffers (%s), clock hand %d, complete passes %d, freelist %s\n",
+		p.NBuffers, FormatSize(int64(p.NBuffers)*BLCKSZ), p.NextVictimBuffer(), p.completePasses, fl)
+	hand := p.NextVictimBuffer()
+	row := func(i int) {
+		d := &p.descs[i]
+		s := d.state.Load()
+		tag := "-"
+		if s&BmTagValid != 0 {
+			tag = names.tag(d.tag)
+		}
+		mark := ""
+		if i == hand {
+			mark = "  <- clock hand"
+		}
+		fl := strings.Join(FlagNames(s), " ")
+		if fl == "" {
+			fl = "-"
+		}
+		fmt.Fprintf(&b, "  %4d  %-14s %2d  %d  %s%s\n", i, tag, StateRefcount(s), StateUsagecount(s), fl, mark)
+	}
+	if p.NBuffers <= pictureRowsMax {
+		fmt.Fprintf(&b, "   buf  tag            rc  u  flags\n")
+		for i := range p.descs {
+			row(i)
+		}
+	} else {
+		var byUsage [BmMaxUsageCount + 1]int
+		var tagged, dirty int
+		var notable []int
+		for i := range p.descs {
+			s := p.descs[i].state.Load()
+			byUsage[StateUsagecount(s)]++
+			if s&BmTagValid != 0 {
+				tagged++
+			}
+			if s&BmDirty != 0 {
+				dirty++
+			}
+			if StateRefcount(s) > 0 || s&(BmLocked|BmIOInProgress) != 0 || i == hand {
+				notable = append(notable, i)
+			}
+		}
+		fmt.Fprintf(&b, "  in use %d, dirty %d; usage count 0..5: %v\n", tagged, dirty, byUsage)
+		if len(notable) > 0 {
+			fmt.Fprintf(&b, "   buf  tag            rc  u  flags (pinned, locked, or under the hand)\n")
+			for k, i := range notable {
+				if k == pictureRowsMax {
+					fmt.Fprintf(&b, "  … %d more\n", len(notable)-k)
+					break
+				}
+				row(i)
+			}
+		}
+	}
+	for _, be := range p.backends {
+		pins := be.Pins()
+		if len(pins) == 0 {
+			continue
+		}
+		var ps []string
+		for _, pin := range pins {
+			d := &p.descs[pin.Buffer-1]
+			ps = append(ps, fmt.Sprintf("buf %d (%s) x%d", pin.Buffer-1, names.tag(d.tag), pin.Count))
+		}
+		fmt.Fprintf(&b, "  backend %s pins %s\n", be.Name, strings.Join(ps, ", "))
+	}
+	var locked []string
+	for i := range p.parts {
+		if l := &p.parts[i].lock; !l.Free() {
+			locked = append(locked, fmt.Sprintf("%d by %s", i, holders(l.holderWord())))
+		}
+	}
+	sort.Strings(locked)
+	if len(locked) > 0 {
+		fmt.Fprintf(&b, "  partition locks held: %s\n", strings.Join(locked, "; "))
+	}
+	return b.String()
+}

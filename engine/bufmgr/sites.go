@@ -1,0 +1,323 @@
+package bufmgr
+
+import "bufferlab/engine/trace"
+
+// The pseudo-code of every modelled function, as the code panel shows it.
+// A line ending in @name is a site: events that the line causes carry it.
+// Each block follows the PostgreSQL 15 function of the same name, shortened;
+// the Go code that models it is in this package under the same name.
+var pseudoFuncs = []*trace.Func{
+	trace.DefineFunc("ReadBuffer_common", "storage/buffer/bufmgr.c", "PG 15", `
+ReadBuffer_common(smgr, relpersistence, forkNum, blockNum, mode, strategy)
+    if blockNum >= smgrnblocks(smgr, forkNum):                       @read.eof
+        ERROR "could not read block ...: read only 0 of 8192 bytes"
+    bufHdr = BufferAlloc(smgr, relpersistence, forkNum, blockNum, strategy, &found)  @read.begin
+    if found:
+        pgBufferUsage.shared_blks_hit++                              @read.hit
+        return BufferDescriptorGetBuffer(bufHdr)
+    pgBufferUsage.shared_blks_read++                                 @read.miss
+    smgrread(smgr, forkNum, blockNum, bufBlock)                      @read.smgrread
+    TerminateBufferIO(bufHdr, false, BM_VALID)
+    return BufferDescriptorGetBuffer(bufHdr)`),
+
+	trace.DefineFunc("BufferAlloc", "storage/buffer/bufmgr.c", "PG 15", `
+BufferAlloc(smgr, relpersistence, forkNum, blockNum, strategy, foundPtr)
+    INIT_BUFFERTAG(newTag, smgr->smgr_rnode.node, forkNum, blockNum)
+    newHash = BufTableHashCode(&newTag)
+    newPartitionLock = BufMappingPartitionLock(newHash)
+    LWLockAcquire(newPartitionLock, LW_SHARED)                       @alloc.lock-shared
+    buf_id = BufTableLookup(&newTag, newHash)                        @alloc.lookup
+    if buf_id >= 0:
+        valid = PinBuffer(buf, strategy)
+        LWLockRelease(newPartitionLock)                              @alloc.hit-unlock
+        *foundPtr = true
+        if !valid and StartBufferIO(buf, true): *foundPtr = false
+        return buf
+    LWLockRelease(newPartitionLock)                                  @alloc.miss-unlock
+    for (;;):
+        ReservePrivateRefCountEntry()
+        buf = StrategyGetBuffer(strategy, &buf_state)   -- header locked
+        oldFlags = buf_state & BUF_FLAG_MASK
+        PinBuffer_Locked(buf)
+        if oldFlags & BM_DIRTY:
+            if LWLockConditionalAcquire(content_lock, LW_SHARED):     @alloc.content-cond
+                FlushBuffer(buf, NULL)
+                LWLockRelease(content_lock)                          @alloc.content-release
+            else:
+                UnpinBuffer(buf, true); continue                     @alloc.content-busy
+        if oldFlags & BM_TAG_VALID:
+            oldTag = buf->tag; oldHash = BufTableHashCode(&oldTag)
+            LWLockAcquire(lower of old/new partition lock, LW_EXCLUSIVE)   @alloc.lock-first
+            LWLockAcquire(higher one, LW_EXCLUSIVE) -- one lock if same    @alloc.lock-second
+        else:
+            LWLockAcquire(newPartitionLock, LW_EXCLUSIVE)            @alloc.lock-new
+        buf_id = BufTableInsert(&newTag, newHash, buf->buf_id)       @alloc.insert
+        if buf_id >= 0:   -- somebody else loaded the page meanwhile
+            UnpinBuffer(buf, true)
+            LWLockRelease(oldPartitionLock) if it differs            @alloc.collide-unlock-old
+            valid = PinBuffer(GetBufferDescriptor(buf_id), strategy)
+            LWLockRelease(newPartitionLock)                          @alloc.collide-unlock-new
+            *foundPtr = true; read it ourselves if !valid and StartBufferIO(buf, true)
+            return buf
+        buf_state = LockBufHdr(buf)                                  @alloc.recheck-lock
+        if BUF_STATE_GET_REFCOUNT(buf_state) == 1 and !(buf_state & BM_DIRTY):
+            break         -- nobody pinned or dirtied it meanwhile
+        UnlockBufHdr(buf, buf_state)                                 @alloc.recheck-unlock
+        BufTableDelete(&newTag, newHash)                             @alloc.recheck-delete
+        LWLockRelease(oldPartitionLock) if it differs                @alloc.recheck-unlock-old
+        LWLockRelease(newPartitionLock)                              @alloc.recheck-unlock-new
+        UnpinBuffer(buf, true)
+    buf->tag = newTag
+    buf_state &= ~(BM_VALID|BM_DIRTY|BM_JUST_DIRTIED|BM_CHECKPOINT_NEEDED|BM_IO_ERROR|BM_PERMANENT|BUF_USAGECOUNT_MASK)
+    buf_state |= BM_TAG_VALID | BUF_USAGECOUNT_ONE (| BM_PERMANENT if logged or init fork)
+    UnlockBufHdr(buf, buf_state)                                     @alloc.retag
+    if oldPartitionLock != NULL:
+        BufTableDelete(&oldTag, oldHash)                             @alloc.delete-old
+        LWLockRelease(oldPartitionLock) if it differs                @alloc.unlock-old
+    LWLockRelease(newPartitionLock)                                  @alloc.unlock-new
+    *foundPtr = !StartBufferIO(buf, true)
+    return buf`),
+
+	trace.DefineFunc("PinBuffer", "storage/buffer/bufmgr.c", "PG 9.6–18", `
+PinBuffer(buf, strategy)
+    ref = GetPrivateRefCountEntry(b, true)
+    if ref == NULL:   -- first pin of this buffer by this backend
+        ReservePrivateRefCountEntry(); ref = NewPrivateRefCountEntry(b)
+        old_buf_state = pg_atomic_read_u32(&buf->state)              @pin.load
+        for (;;):
+            if old_buf_state & BM_LOCKED:
+                old_buf_state = WaitBufHdrUnlocked(buf)              @pin.wait
+            buf_state = old_buf_state + BUF_REFCOUNT_ONE
+            if strategy == NULL:
+                if BUF_STATE_GET_USAGECOUNT(buf_state) < BM_MAX_USAGE_COUNT:
+                    buf_state += BUF_USAGECOUNT_ONE
+            else:   -- a ring buffer stays at usage <= 1
+                if BUF_STATE_GET_USAGECOUNT(buf_state) == 0:
+                    buf_state += BUF_USAGECOUNT_ONE
+            if pg_atomic_compare_exchange_u32(&buf->state, &old_buf_state, buf_state):  @pin.cas
+                result = (buf_state & BM_VALID) != 0
+                break
+    else:   -- already pinned by us: no shared change, no usage bump
+        result = (pg_atomic_read_u32(&buf->state) & BM_VALID) != 0  @pin.again
+    ref->refcount++                                                  @pin.private
+    return result`),
+
+	trace.DefineFunc("PinBuffer_Locked", "storage/buffer/bufmgr.c", "PG 9.6–18", `
+PinBuffer_Locked(buf)   -- called with the header lock held
+    buf_state = pg_atomic_read_u32(&buf->state)
+    buf_state += BUF_REFCOUNT_ONE   -- no usage-count bump
+    UnlockBufHdr(buf, buf_state)                                     @pinlocked.unlock
+    ref = NewPrivateRefCountEntry(b); ref->refcount++`),
+
+	trace.DefineFunc("UnpinBuffer", "storage/buffer/bufmgr.c", "PG 15", `
+UnpinBuffer(buf, fixOwner)
+    ref = GetPrivateRefCountEntry(b, false)
+    ref->refcount--                                                  @unpin.private
+    if ref->refcount == 0:
+        old_buf_state = pg_atomic_read_u32(&buf->state)              @unpin.load
+        for (;;):
+            if old_buf_state & BM_LOCKED:
+                old_buf_state = WaitBufHdrUnlocked(buf)              @unpin.wait
+            buf_state = old_buf_state - BUF_REFCOUNT_ONE
+            if pg_atomic_compare_exchange_u32(&buf->state, &old_buf_state, buf_state):  @unpin.cas
+                break
+        if buf_state & BM_PIN_COUNT_WAITER:
+            buf_state = LockBufHdr(buf)                              @unpin.waiter-lock
+            if (buf_state & BM_PIN_COUNT_WAITER) and BUF_STATE_GET_REFCOUNT(buf_state) == 1:
+                buf_state &= ~BM_PIN_COUNT_WAITER
+                UnlockBufHdr(buf, buf_state)                         @unpin.waiter-unlock
+                ProcSendSignal(buf->wait_backend_pgprocno)           @unpin.wake
+            else:
+                UnlockBufHdr(buf, buf_state)                         @unpin.waiter-nowake
+        ForgetPrivateRefCountEntry(ref)`),
+
+	trace.DefineFunc("MarkBufferDirty", "storage/buffer/bufmgr.c", "PG 9.6–15", `
+MarkBufferDirty(buffer)   -- caller holds a pin and the content lock exclusively
+    old_buf_state = pg_atomic_read_u32(&bufHdr->state)              @dirty.load
+    for (;;):
+        if old_buf_state & BM_LOCKED:
+            old_buf_state = WaitBufHdrUnlocked(bufHdr)               @dirty.wait
+        buf_state = old_buf_state | BM_DIRTY | BM_JUST_DIRTIED
+        if pg_atomic_compare_exchange_u32(&bufHdr->state, &old_buf_state, buf_state):  @dirty.cas
+            break`),
+
+	trace.DefineFunc("LockBuffer", "storage/buffer/bufmgr.c", "PG 15", `
+LockBuffer(buffer, mode)
+    if mode == BUFFER_LOCK_UNLOCK:
+        LWLockRelease(BufferDescriptorGetContentLock(buf))          @lockbuffer.unlock
+    else:
+        LWLockAcquire(BufferDescriptorGetContentLock(buf), mode)    @lockbuffer.acquire`),
+
+	trace.DefineFunc("StartBufferIO", "storage/buffer/bufmgr.c", "PG 15", `
+StartBufferIO(buf, forInput)
+    for (;;):
+        buf_state = LockBufHdr(buf)                                  @startio.lock
+        if !(buf_state & BM_IO_IN_PROGRESS): break
+        UnlockBufHdr(buf, buf_state)                                 @startio.busy-unlock
+        WaitIO(buf)
+    if forInput ? (buf_state & BM_VALID) : !(buf_state & BM_DIRTY):
+        UnlockBufHdr(buf, buf_state)   -- someone else did the I/O   @startio.done-unlock
+        return false
+    buf_state |= BM_IO_IN_PROGRESS
+    UnlockBufHdr(buf, buf_state)                                     @startio.set
+    return true`),
+
+	trace.DefineFunc("WaitIO", "storage/buffer/bufmgr.c", "PG 15", `
+WaitIO(buf)
+    for (;;):
+        buf_state = LockBufHdr(buf)                                  @waitio.lock
+        UnlockBufHdr(buf, buf_state)                                 @waitio.unlock
+        if !(buf_state & BM_IO_IN_PROGRESS): break
+        ConditionVariableSleep(BufferDescriptorGetIOCV(buf), WAIT_EVENT_BUFFER_IO)  @waitio.sleep`),
+
+	trace.DefineFunc("TerminateBufferIO", "storage/buffer/bufmgr.c", "PG 15", `
+TerminateBufferIO(buf, clear_dirty, set_flag_bits)
+    buf_state = LockBufHdr(buf)                                      @termio.lock
+    buf_state &= ~(BM_IO_IN_PROGRESS | BM_IO_ERROR)
+    if clear_dirty and !(buf_state & BM_JUST_DIRTIED):
+        buf_state &= ~(BM_DIRTY | BM_CHECKPOINT_NEEDED)
+    buf_state |= set_flag_bits
+    UnlockBufHdr(buf, buf_state)                                     @termio.unlock
+    ConditionVariableBroadcast(BufferDescriptorGetIOCV(buf))`),
+
+	trace.DefineFunc("FlushBuffer", "storage/buffer/bufmgr.c", "PG 15", `
+FlushBuffer(buf, reln)
+    if !StartBufferIO(buf, false): return   -- someone else wrote it
+    buf_state = LockBufHdr(buf)                                      @flush.lock
+    recptr = BufferGetLSN(buf)
+    buf_state &= ~BM_JUST_DIRTIED
+    UnlockBufHdr(buf, buf_state)                                     @flush.unlock
+    if buf_state & BM_PERMANENT: XLogFlush(recptr)
+    smgrwrite(reln, buf->tag.forkNum, buf->tag.blockNum, bufToWrite, false)  @flush.write
+    pgBufferUsage.shared_blks_written++
+    TerminateBufferIO(buf, true, 0)`),
+
+	trace.DefineFunc("StrategyGetBuffer", "storage/buffer/freelist.c", "PG 15", `
+StrategyGetBuffer(strategy, buf_state)   -- returns with the header locked
+    if strategy != NULL:
+        buf = GetBufferFromRing(strategy, buf_state)
+        if buf != NULL: return buf
+    pg_atomic_fetch_add_u32(&StrategyControl->numBufferAllocs, 1)    @sgb.allocs
+    if StrategyControl->firstFreeBuffer >= 0:   -- unlocked peek     @sgb.peek
+        while (true):
+            SpinLockAcquire(&StrategyControl->buffer_strategy_lock)  @sgb.spin-acquire
+            if StrategyControl->firstFreeBuffer < 0:
+                SpinLockRelease(&StrategyControl->buffer_strategy_lock); break  @sgb.spin-empty
+            buf = GetBufferDescriptor(StrategyControl->firstFreeBuffer)
+            StrategyControl->firstFreeBuffer = buf->freeNext
+            buf->freeNext = FREENEXT_NOT_IN_LIST                     @sgb.pop
+            SpinLockRelease(&StrategyControl->buffer_strategy_lock)  @sgb.spin-release
+            local_buf_state = LockBufHdr(buf)                        @sgb.free-lock
+            if BUF_STATE_GET_REFCOUNT(local_buf_state) == 0 and BUF_STATE_GET_USAGECOUNT(local_buf_state) == 0:
+                if strategy != NULL: AddBufferToRing(strategy, buf)
+                return buf                                           @sgb.free-victim
+            UnlockBufHdr(buf, local_buf_state)                       @sgb.free-unlock
+    trycounter = NBuffers   -- nothing on the freelist: run the clock sweep
+    for (;;):
+        buf = GetBufferDescriptor(ClockSweepTick())
+        local_buf_state = LockBufHdr(buf)                            @sgb.sweep-lock
+        if BUF_STATE_GET_REFCOUNT(local_buf_state) == 0:
+            if BUF_STATE_GET_USAGECOUNT(local_buf_state) != 0:
+                local_buf_state -= BUF_USAGECOUNT_ONE                @sgb.usage-down
+                trycounter = NBuffers
+            else:
+                if strategy != NULL: AddBufferToRing(strategy, buf)
+                return buf                                           @sgb.sweep-victim
+        else if --trycounter == 0:   -- pinned: never decremented    @sgb.pinned
+            UnlockBufHdr(buf, local_buf_state)                       @sgb.error-unlock
+            elog(ERROR, "no unpinned buffers available")             @sgb.error
+        UnlockBufHdr(buf, local_buf_state)                           @sgb.sweep-unlock`),
+
+	trace.DefineFunc("ClockSweepTick", "storage/buffer/freelist.c", "PG 9.5–17", `
+ClockSweepTick()
+    victim = pg_atomic_fetch_add_u32(&StrategyControl->nextVictimBuffer, 1)  @tick.fetch-add
+    if victim >= NBuffers:
+        originalVictim = victim
+        victim = victim % NBuffers
+        if victim == 0:   -- we wrapped: bring the counter back into range
+            expected = originalVictim + 1
+            while !success:
+                SpinLockAcquire(&StrategyControl->buffer_strategy_lock)      @tick.spin-acquire
+                wrapped = expected % NBuffers
+                success = pg_atomic_compare_exchange_u32(&StrategyControl->nextVictimBuffer, &expected, wrapped)  @tick.cas
+                if success: StrategyControl->completePasses++
+                SpinLockRelease(&StrategyControl->buffer_strategy_lock)      @tick.spin-release
+    return victim`),
+
+	trace.DefineFunc("GetBufferFromRing", "storage/buffer/freelist.c", "PG 15", `
+GetBufferFromRing(strategy, buf_state)
+    if ++strategy->current >= strategy->ring_size: strategy->current = 0
+    bufnum = strategy->buffers[strategy->current]
+    if bufnum == InvalidBuffer:
+        strategy->current_was_in_ring = false
+        return NULL   -- empty slot: allocate normally                @ring.empty
+    buf = GetBufferDescriptor(bufnum - 1)
+    local_buf_state = LockBufHdr(buf)                                @ring.lock
+    if BUF_STATE_GET_REFCOUNT(local_buf_state) == 0 and BUF_STATE_GET_USAGECOUNT(local_buf_state) <= 1:
+        strategy->current_was_in_ring = true
+        return buf                                                   @ring.reuse
+    UnlockBufHdr(buf, local_buf_state)                               @ring.unlock
+    strategy->current_was_in_ring = false
+    return NULL
+AddBufferToRing(strategy, buf)
+    strategy->buffers[strategy->current] = BufferDescriptorGetBuffer(buf)  @ring.add`),
+
+	trace.DefineFunc("heapgetpage", "access/heap/heapam.c", "PG 15", `
+initscan(scan)
+    if !RelationUsesLocalBuffers(rel) and scan->rs_nblocks > NBuffers / 4:   @scan.init
+        bstrategy = GetAccessStrategy(BAS_BULKREAD)   -- ring of Min(32, NBuffers/8)
+heapgetpage(scan, page)   -- page = 0, 1, ..., rs_nblocks - 1
+    if BufferIsValid(scan->rs_cbuf):
+        ReleaseBuffer(scan->rs_cbuf)                                 @scan.release
+    scan->rs_cbuf = ReadBufferExtended(rel, MAIN_FORKNUM, page, RBM_NORMAL, bstrategy)  @scan.read
+heap_endscan(scan)
+    if BufferIsValid(scan->rs_cbuf): ReleaseBuffer(scan->rs_cbuf)   @scan.end
+    if scan->rs_strategy != NULL: FreeAccessStrategy(scan->rs_strategy)`),
+
+	trace.DefineFunc("ReleaseBuffer", "storage/buffer/bufmgr.c", "PG 15", `
+ReleaseBuffer(buffer)
+    if !BufferIsValid(buffer): elog(ERROR, "bad buffer ID")          @release.check
+    UnpinBuffer(GetBufferDescriptor(buffer - 1), true)               @release.unpin
+AbortTransaction -> ResourceOwnerRelease(RESOURCE_RELEASE_BEFORE_LOCKS)
+    for each buffer pinned by this resource owner:
+        ReleaseBuffer(buffer)                                        @abort.release`),
+}
+
+// site resolves a site name; referring to pseudoFuncs makes Go initialise
+// the pseudo-code (and so register the sites) before any site variable.
+func site(name string) trace.Site {
+	_ = pseudoFuncs
+	return trace.SiteOf(name)
+}
+
+var (
+	sReadEOF, sReadBegin, sReadHit, sReadMiss, sReadSmgr = site("read.eof"), site("read.begin"), site("read.hit"), site("read.miss"), site("read.smgrread")
+
+	sAllocLockShared, sAllocLookup, sAllocHitUnlock, sAllocMissUnlock = site("alloc.lock-shared"), site("alloc.lookup"), site("alloc.hit-unlock"), site("alloc.miss-unlock")
+	sAllocContentCond, sAllocContentRelease, sAllocContentBusy        = site("alloc.content-cond"), site("alloc.content-release"), site("alloc.content-busy")
+	sAllocLockFirst, sAllocLockSecond, sAllocLockNew, sAllocInsert    = site("alloc.lock-first"), site("alloc.lock-second"), site("alloc.lock-new"), site("alloc.insert")
+	sAllocCollideUnlockOld, sAllocCollideUnlockNew                    = site("alloc.collide-unlock-old"), site("alloc.collide-unlock-new")
+	sAllocRecheckLock, sAllocRecheckUnlock, sAllocRecheckDelete       = site("alloc.recheck-lock"), site("alloc.recheck-unlock"), site("alloc.recheck-delete")
+	sAllocRecheckUnlockOld, sAllocRecheckUnlockNew                    = site("alloc.recheck-unlock-old"), site("alloc.recheck-unlock-new")
+	sAllocRetag, sAllocDeleteOld, sAllocUnlockOld, sAllocUnlockNew    = site("alloc.retag"), site("alloc.delete-old"), site("alloc.unlock-old"), site("alloc.unlock-new")
+
+	sPinLoad, sPinWait, sPinCAS, sPinAgain, sPinPrivate = site("pin.load"), site("pin.wait"), site("pin.cas"), site("pin.again"), site("pin.private")
+	sPinLockedUnlock                                    = site("pinlocked.unlock")
+
+	sUnpinPrivate, sUnpinLoad, sUnpinWait, sUnpinCAS                     = site("unpin.private"), site("unpin.load"), site("unpin.wait"), site("unpin.cas")
+	sUnpinWaiterLock, sUnpinWaiterUnlock, sUnpinWake, sUnpinWaiterNowake = site("unpin.waiter-lock"), site("unpin.waiter-unlock"), site("unpin.wake"), site("unpin.waiter-nowake")
+	sDirtyLoad, sDirtyWait, sDirtyCAS                                    = site("dirty.load"), site("dirty.wait"), site("dirty.cas")
+	sLockBufferUnlock, sLockBufferAcquire                                = site("lockbuffer.unlock"), site("lockbuffer.acquire")
+	sStartIOLock, sStartIOBusyUnlock, sStartIODoneUnlock, sStartIOSet    = site("startio.lock"), site("startio.busy-unlock"), site("startio.done-unlock"), site("startio.set")
+	sWaitIOLock, sWaitIOUnlock, sWaitIOSleep                             = site("waitio.lock"), site("waitio.unlock"), site("waitio.sleep")
+	sTermIOLock, sTermIOUnlock                                           = site("termio.lock"), site("termio.unlock")
+	sFlushLock, sFlushUnlock, sFlushWrite                                = site("flush.lock"), site("flush.unlock"), site("flush.write")
+	sSGBAllocs, sSGBPeek, sSGBSpinAcquire, sSGBSpinEmpty, sSGBPop        = site("sgb.allocs"), site("sgb.peek"), site("sgb.spin-acquire"), site("sgb.spin-empty"), site("sgb.pop")
+	sSGBSpinRelease, sSGBFreeLock, sSGBFreeVictim, sSGBFreeUnlock        = site("sgb.spin-release"), site("sgb.free-lock"), site("sgb.free-victim"), site("sgb.free-unlock")
+	sSGBSweepLock, sSGBUsageDown, sSGBSweepVictim, sSGBPinned            = site("sgb.sweep-lock"), site("sgb.usage-down"), site("sgb.sweep-victim"), site("sgb.pinned")
+	sSGBErrorUnlock, sSGBError, sSGBSweepUnlock                          = site("sgb.error-unlock"), site("sgb.error"), site("sgb.sweep-unlock")
+	sTickFetchAdd, sTickSpinAcquire, sTickCAS, sTickSpinRelease          = site("tick.fetch-add"), site("tick.spin-acquire"), site("tick.cas"), site("tick.spin-release")
+	sRingEmpty, sRingLock, sRingReuse, sRingUnlock, sRingAdd             = site("ring.empty"), site("ring.lock"), site("ring.reuse"), site("ring.unlock"), site("ring.add")
+	sScanInit, sScanRelease, sScanRead, sScanEnd                         = site("scan.init"), site("scan.release"), site("scan.read"), site("scan.end")
+	sReleaseCheck, sReleaseUnpin, sAbortRelease                          = site("release.check"), site("release.unpin"), site("abort.release")
+)

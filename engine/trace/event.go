@@ -1,0 +1,231 @@
+package trace
+
+import (
+	"encoding/binary"
+	"fmt"
+	"hash/fnv"
+	"strings"
+)
+
+// Actor identifies who performed an event: 0 is the system (initialisation,
+// the scenario runner), 1.. are simulated backends in declaration order.
+type Actor uint16
+
+// System is the actor of events that no backend performs.
+const System Actor = 0
+
+// Kind says what happened.
+type Kind uint8
+
+// The event kinds. Values are part of the trace hash: append, never reorder.
+const (
+	KNone Kind = iota
+	// State word (BufferDesc.state) operations.
+	KLoad    // atomic read of a word; After = value read
+	KCAS     // successful compare-and-swap; Before → After
+	KCASFail // failed compare-and-swap; Before = expected, After = value found
+	KLockHdr // LockBufHdr succeeded (fetch_or BM_LOCKED); Before → After
+	KSpin    // LockBufHdr or WaitBufHdrUnlocked found BM_LOCKED set; Arg = spins so far
+	KUnlockHdr
+	// Lightweight locks and spinlocks.
+	KLWAcquire // Arg = mode (LWShared/LWExclusive); Before/After = holder mask
+	KLWWait    // could not get the lock now; Arg = mode
+	KLWRelease // Arg = mode
+	KLWCondFail
+	KSpinAcquire // buffer_strategy_lock
+	KSpinRelease
+	// Mapping table (buf_table.c).
+	KMapLookup // Arg = packed tag; After = buffer id or NoBuffer
+	KMapInsert // Arg = packed tag; After = NoBuffer if inserted, else the existing id
+	KMapDelete // Arg = packed tag; Before = buffer id
+	// Replacement (freelist.c).
+	KFreelistPop  // Before = old first free, After = new first free; Obj = buffer taken
+	KFreelistPush // Obj = buffer pushed
+	KClockTick    // Before = nextVictimBuffer before the fetch_add, After = victim
+	KClockWrap    // completePasses incremented; After = completePasses
+	KUsageDown    // usage count decremented by the sweep; Before/After = state
+	KSkipPinned   // the sweep passed a pinned buffer; Arg = trycounter left
+	KVictim       // a buffer was chosen as victim; Arg = source (VictimFree/Sweep/Ring)
+	KRingAdd      // Arg = ring slot
+	KRingReject   // a ring slot's buffer could not be reused
+	// Buffer life cycle (bufmgr.c).
+	KHit
+	KMiss
+	KRetag   // Arg = new packed tag, Before = old packed tag
+	KIORead  // simulated smgrread; Arg = packed tag
+	KIOWrite // simulated smgrwrite of a dirty victim; Arg = packed tag
+	KIOWait  // waiting for another backend's I/O (WaitIO)
+	KPrivRef // private (per-backend) pin count changed; Before → After, Obj = buffer
+	KDirty   // MarkBufferDirty
+	KError   // a PostgreSQL-level ERROR; Arg = error code
+	KOp      // a scenario operation begins; Arg = op code, Obj = relation
+	KOpDone  // a scenario operation ended
+	KWake    // ProcSendSignal to a waiting backend; Arg = its actor
+	numKinds
+)
+
+var kindNames = [numKinds]string{
+	KNone: "none", KLoad: "load", KCAS: "cas", KCASFail: "cas-fail", KLockHdr: "lock-hdr",
+	KSpin: "spin", KUnlockHdr: "unlock-hdr", KLWAcquire: "lw-acquire", KLWWait: "lw-wait",
+	KLWRelease: "lw-release", KLWCondFail: "lw-cond-fail", KSpinAcquire: "spin-acquire",
+	KSpinRelease: "spin-release", KMapLookup: "map-lookup", KMapInsert: "map-insert",
+	KMapDelete: "map-delete", KFreelistPop: "freelist-pop", KFreelistPush: "freelist-push",
+	KClockTick: "clock-tick", KClockWrap: "clock-wrap", KUsageDown: "usage-down",
+	KSkipPinned: "skip-pinned", KVictim: "victim", KRingAdd: "ring-add", KRingReject: "ring-reject",
+	KHit: "hit", KMiss: "miss", KRetag: "retag", KIORead: "io-read", KIOWrite: "io-write",
+	KIOWait: "io-wait", KPrivRef: "private-ref", KDirty: "dirty", KError: "error",
+	KOp: "op", KOpDone: "op-done", KWake: "wake",
+}
+
+func (k Kind) String() string {
+	if k < numKinds {
+		return kindNames[k]
+	}
+	return fmt.Sprintf("kind(%d)", uint8(k))
+}
+
+// ObjClass says what kind of object Event.Obj names.
+type ObjClass uint8
+
+// Object classes.
+const (
+	ONone      ObjClass = iota
+	OBuffer             // a buffer descriptor; Obj = buf_id
+	OPartition          // a buffer-mapping partition; Obj = partition number
+	OContent            // a buffer's content lock; Obj = buf_id
+	OStrategy           // BufferStrategyControl
+	ORelation           // a relation; Obj = relNumber
+	OBackend            // a backend's private state; Obj = actor
+	numObjClasses
+)
+
+var objNames = [numObjClasses]string{"-", "buf", "part", "content", "strategy", "rel", "backend"}
+
+func (c ObjClass) String() string {
+	if c < numObjClasses {
+		return objNames[c]
+	}
+	return fmt.Sprintf("obj(%d)", uint8(c))
+}
+
+// NoBuffer is the value recorded for "no buffer" (PostgreSQL's -1).
+const NoBuffer = ^uint64(0)
+
+// Event is one shared-memory operation. It has no pointers and a fixed size.
+type Event struct {
+	Seq    uint64
+	Before uint64
+	After  uint64
+	Arg    uint64
+	Obj    uint32
+	Site   Site
+	Actor  Actor
+	Kind   Kind
+	Class  ObjClass
+}
+
+// ActorName is how String prints an actor: "sys" for System, then A, B, …, Z,
+// then B27, B28, ….
+func ActorName(a Actor) string {
+	switch {
+	case a == System:
+		return "sys"
+	case a <= 26:
+		return string(rune('A' + a - 1))
+	default:
+		return fmt.Sprintf("B%d", a)
+	}
+}
+
+// String is the golden text of an event. Values are printed in hex; the
+// engine's own formatters decode state words and tags (see bufmgr.Describe).
+func (e Event) String() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%05d %-3s %-12s %-28s %s[%d]", e.Seq, ActorName(e.Actor), e.Kind,
+		e.Site, e.Class, e.Obj)
+	if e.Before != 0 || e.After != 0 {
+		fmt.Fprintf(&b, " %#x->%#x", e.Before, e.After)
+	}
+	if e.Arg != 0 {
+		fmt.Fprintf(&b, " arg=%#x", e.Arg)
+	}
+	return b.String()
+}
+
+// Log is an append-only event log. The nil *Log discards everything.
+type Log struct {
+	events []Event
+	// OnAppend, when set, is called with every event just after it is
+	// recorded; tests use it to check invariants after every event.
+	OnAppend func(Event)
+}
+
+// NewLog returns an empty log.
+func NewLog() *Log { return &Log{} }
+
+// Enabled reports whether appending records anything.
+func (l *Log) Enabled() bool { return l != nil }
+
+// Append records e, setting its sequence number. On a nil log it does nothing.
+func (l *Log) Append(e Event) {
+	if l == nil {
+		return
+	}
+	e.Seq = uint64(len(l.events))
+	l.events = append(l.events, e)
+	if l.OnAppend != nil {
+		l.OnAppend(e)
+	}
+}
+
+// Len is the number of events recorded (0 for a nil log).
+func (l *Log) Len() int {
+	if l == nil {
+		return 0
+	}
+	return len(l.events)
+}
+
+// At returns event i.
+func (l *Log) At(i int) Event { return l.events[i] }
+
+// Events returns the recorded events; the slice must not be modified.
+func (l *Log) Events() []Event {
+	if l == nil {
+		return nil
+	}
+	return l.events
+}
+
+// String is the golden text of the whole log, one event per line.
+func (l *Log) String() string {
+	var b strings.Builder
+	for _, e := range l.Events() {
+		b.WriteString(e.String())
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
+// Hash is a stable 64-bit FNV-1a hash of every field of every event, in
+// order, over a fixed little-endian encoding. It does not depend on the
+// platform, and a nil or empty log hashes to the FNV offset basis.
+func (l *Log) Hash() uint64 {
+	h := fnv.New64a()
+	var buf [40]byte
+	for _, e := range l.Events() {
+		binary.LittleEndian.PutUint64(buf[0:], e.Seq)
+		binary.LittleEndian.PutUint64(buf[8:], e.Before)
+		binary.LittleEndian.PutUint64(buf[16:], e.After)
+		binary.LittleEndian.PutUint64(buf[24:], e.Arg)
+		binary.LittleEndian.PutUint32(buf[32:], e.Obj)
+		binary.LittleEndian.PutUint16(buf[36:], uint16(e.Site))
+		buf[38] = byte(e.Kind)
+		buf[39] = byte(e.Class)
+		h.Write(buf[:])
+		var a [2]byte
+		binary.LittleEndian.PutUint16(a[:], uint16(e.Actor))
+		h.Write(a[:])
+	}
+	return h.Sum64()
+}

@@ -1,0 +1,3 @@
+module bufferlab
+
+go 1.26
