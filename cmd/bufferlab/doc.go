@@ -1,0 +1,13 @@
+// Command bufferlab is BufferLab's command-line program.
+//
+//	bufferlab run [--json] [--summary] [--no-events] FILE|-
+//	    Run a scenario headless: print every event, the output of its show
+//	    statements and the final picture of the pool (or all of it as JSON).
+//	bufferlab demo [--step] [--events] [NAME]
+//	    Play an embedded scenario (default clock-sweep) with its narration.
+//	bufferlab list
+//	    List the embedded scenarios.
+//
+// Exit status: 0 on success, 1 when an expect statement fails, 2 on bad
+// input (a scenario error names file:line:col) or a bad command line.
+package main

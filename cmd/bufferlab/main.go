@@ -1,0 +1,380 @@
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path"
+	"sort"
+	"strings"
+
+	"bufferlab/engine/bufmgr"
+	"bufferlab/engine/scenario"
+	"bufferlab/engine/trace"
+	"bufferlab/lessons"
+)
+
+const usage = `usage:
+  bufferlab run [--json] [--summary] [--no-events] FILE|-   run a scenario headless
+  bufferlab demo [--step] [--events] [NAME]                 play an embedded scenario with narration
+  bufferlab list                                            list the embedded scenarios
+`
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+}
+
+// exit statuses
+const (
+	exitOK       = 0
+	exitCheck    = 1
+	exitBadInput = 2
+)
+
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		fmt.Fprint(stderr, usage)
+		return exitBadInput
+	}
+	switch args[0] {
+	case "run":
+		return cmdRun(args[1:], stdin, stdout, stderr)
+	case "demo":
+		return cmdDemo(args[1:], stdin, stdout, stderr)
+	case "list":
+		return cmdList(stdout)
+	case "help", "-h", "--help":
+		fmt.Fprint(stdout, usage)
+		return exitOK
+	}
+	fmt.Fprintf(stderr, "bufferlab: unknown command %q\n%s", args[0], usage)
+	return exitBadInput
+}
+
+// parseFlags lets flags and positional arguments come in any order.
+func parseFlags(fs *flag.FlagSet, args []string) ([]string, error) {
+	var flags, pos []string
+	for _, a := range args {
+		if strings.HasPrefix(a, "-") && a != "-" {
+			flags = append(flags, a)
+		} else {
+			pos = append(pos, a)
+		}
+	}
+	if err := fs.Parse(flags); err != nil {
+		return nil, err
+	}
+	return pos, nil
+}
+
+func newFlagSet(name string, stderr io.Writer) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	return fs
+}
+
+// exitFor maps a scenario error to an exit status.
+func exitFor(err error) int {
+	var se *scenario.Error
+	if errors.As(err, &se) && se.Check {
+		return exitCheck
+	}
+	return exitBadInput
+}
+
+func cmdRun(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	fs := newFlagSet("run", stderr)
+	asJSON := fs.Bool("json", false, "print the run as JSON")
+	summary := fs.Bool("summary", false, "print one line per read instead of every event")
+	noEvents := fs.Bool("no-events", false, "print no events, only shows and the final picture")
+	pos, err := parseFlags(fs, args)
+	if err != nil {
+		return exitBadInput
+	}
+	if len(pos) != 1 {
+		fmt.Fprintf(stderr, "bufferlab run: expected one scenario file (or - for stdin), found %d arguments\n", len(pos))
+		return exitBadInput
+	}
+	name := pos[0]
+	var src []byte
+	if name == "-" {
+		src, err = io.ReadAll(io.LimitReader(stdin, maxScenarioBytes+1))
+		name = "<stdin>"
+	} else {
+		src, err = readLimited(name)
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "bufferlab run: %v\n", err)
+		return exitBadInput
+	}
+	if len(src) > maxScenarioBytes {
+		fmt.Fprintf(stderr, "bufferlab run: %s is larger than %d bytes\n", name, maxScenarioBytes)
+		return exitBadInput
+	}
+	script, err := scenario.Parse(name, string(src))
+	if err != nil {
+		return report(*asJSON, name, nil, nil, err, stdout, stderr)
+	}
+	r, err := scenario.NewRunner(script, true)
+	if err != nil {
+		return report(*asJSON, name, nil, nil, err, stdout, stderr)
+	}
+	var outs []scenario.Output
+	var runErr error
+	for !r.Done() {
+		mark := r.Log().Len()
+		o, err := r.Step()
+		outs = append(outs, o)
+		if !*asJSON {
+			switch {
+			case o.Text == "":
+			case isRun(o.Stmt) && *summary:
+				fmt.Fprint(stdout, r.Summarize(r.Log().Events()[mark:]))
+			case isRun(o.Stmt) && *noEvents:
+			default:
+				fmt.Fprint(stdout, o.Text)
+			}
+		}
+		if err != nil {
+			runErr = err
+			break
+		}
+	}
+	if *asJSON {
+		return report(true, name, r, outs, runErr, stdout, stderr)
+	}
+	fmt.Fprintf(stdout, "-- final state --\n%s", r.Pool().Picture(r.RelName))
+	fmt.Fprintf(stdout, "-- trace: %d events, hash %016x --\n", r.Log().Len(), r.Log().Hash())
+	if runErr != nil {
+		fmt.Fprintln(stderr, runErr)
+		return exitFor(runErr)
+	}
+	return exitOK
+}
+
+const maxScenarioBytes = 4 << 20
+
+func readLimited(name string) ([]byte, error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return io.ReadAll(io.LimitReader(f, maxScenarioBytes+1))
+}
+
+func isRun(s scenario.Stmt) bool {
+	_, ok := s.(*scenario.RunStmt)
+	return ok
+}
+
+// JSON output.
+type jsonRun struct {
+	File      string          `json:"file"`
+	Config    *jsonConfig     `json:"config,omitempty"`
+	Events    []jsonEvent     `json:"events"`
+	Outputs   []jsonOutput    `json:"outputs"`
+	Picture   string          `json:"picture,omitempty"`
+	Stats     *bufmgr.Stats   `json:"stats,omitempty"`
+	Hash      string          `json:"hash,omitempty"`
+	Schedules [][]string      `json:"schedules"`
+	Error     *jsonError      `json:"error,omitempty"`
+	Backends  []string        `json:"backends,omitempty"`
+	Relations map[string]uint `json:"relations,omitempty"`
+}
+
+type jsonConfig struct {
+	SharedBuffers string `json:"shared_buffers"`
+	NBuffers      int    `json:"nbuffers"`
+	Schedule      string `json:"schedule"`
+	Seed          uint64 `json:"seed"`
+}
+
+type jsonEvent struct {
+	Seq    uint64 `json:"seq"`
+	Actor  string `json:"actor"`
+	Kind   string `json:"kind"`
+	Site   string `json:"site"`
+	Func   string `json:"func,omitempty"`
+	Line   int    `json:"line"`
+	Class  string `json:"class"`
+	Obj    int32  `json:"obj"`
+	Before uint64 `json:"before"`
+	After  uint64 `json:"after"`
+	Arg    uint64 `json:"arg"`
+	Text   string `json:"text"`
+}
+
+type jsonOutput struct {
+	Line int    `json:"line"`
+	Text string `json:"text"`
+}
+
+type jsonError struct {
+	File    string `json:"file"`
+	Line    int    `json:"line"`
+	Col     int    `json:"col"`
+	Message string `json:"message"`
+	Check   bool   `json:"check"`
+}
+
+func report(asJSON bool, name string, r *scenario.Runner, outs []scenario.Output, err error, stdout, stderr io.Writer) int {
+	if !asJSON {
+		fmt.Fprintln(stderr, err)
+		return exitFor(err)
+	}
+	j := jsonRun{File: name, Events: []jsonEvent{}, Outputs: []jsonOutput{}, Schedules: [][]string{}}
+	if r != nil {
+		c := r.Config()
+		j.Config = &jsonConfig{SharedBuffers: c.SharedBuffers, NBuffers: c.NBuffers, Schedule: c.Policy, Seed: c.Seed}
+		names := r.BackendNames()
+		j.Backends = names[1:]
+		for _, e := range r.Log().Events() {
+			info := e.Site.Info()
+			fn := ""
+			if info.Func != nil {
+				fn = info.Func.Name
+			}
+			actor := trace.ActorName(e.Actor)
+			if int(e.Actor) < len(names) {
+				actor = names[e.Actor]
+			}
+			j.Events = append(j.Events, jsonEvent{Seq: e.Seq, Actor: actor, Kind: e.Kind.String(), Site: e.Site.String(),
+				Func: fn, Line: info.Line + 1, Class: e.Class.String(), Obj: int32(e.Obj), Before: e.Before, After: e.After,
+				Arg: e.Arg, Text: r.DescribeEvent(e)})
+		}
+		for _, o := range outs {
+			if o.Text != "" && !isRun(o.Stmt) {
+				j.Outputs = append(j.Outputs, jsonOutput{Line: o.Stmt.At().Line, Text: o.Text})
+			}
+		}
+		j.Picture = r.Pool().Picture(r.RelName)
+		st := r.Pool().Stats()
+		j.Stats = &st
+		j.Hash = fmt.Sprintf("%016x", r.Log().Hash())
+		for _, s := range r.Schedules() {
+			var row []string
+			for _, a := range s {
+				row = append(row, names[a])
+			}
+			j.Schedules = append(j.Schedules, row)
+		}
+	}
+	code := exitOK
+	if err != nil {
+		code = exitFor(err)
+		var se *scenario.Error
+		if errors.As(err, &se) {
+			j.Error = &jsonError{File: se.File, Line: se.Pos.Line, Col: se.Pos.Col, Message: se.Msg, Check: se.Check}
+		} else {
+			j.Error = &jsonError{File: name, Message: err.Error()}
+		}
+		fmt.Fprintln(stderr, err)
+	}
+	enc := json.NewEncoder(stdout)
+	enc.SetIndent("", "  ")
+	if e := enc.Encode(j); e != nil {
+		fmt.Fprintln(stderr, e)
+		return exitBadInput
+	}
+	return code
+}
+
+func cmdList(stdout io.Writer) int {
+	names, _ := fs.Glob(lessons.Scenarios, "scenarios/*.scn")
+	sort.Strings(names)
+	for _, n := range names {
+		src, _ := fs.ReadFile(lessons.Scenarios, n)
+		title := strings.TrimSpace(strings.TrimPrefix(strings.SplitN(string(src), "\n", 2)[0], "#"))
+		fmt.Fprintf(stdout, "%-20s %s\n", strings.TrimSuffix(path.Base(n), ".scn"), title)
+	}
+	return exitOK
+}
+
+func cmdDemo(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	fs := newFlagSet("demo", stderr)
+	step := fs.Bool("step", false, "wait for Enter after each run")
+	events := fs.Bool("events", false, "print every event, not one line per read")
+	pos, err := parseFlags(fs, args)
+	if err != nil {
+		return exitBadInput
+	}
+	name := "clock-sweep"
+	if len(pos) > 1 {
+		fmt.Fprintf(stderr, "bufferlab demo: expected at most one scenario name, found %d\n", len(pos))
+		return exitBadInput
+	}
+	if len(pos) == 1 {
+		name = pos[0]
+	}
+	src, err := lessons.Scenarios.ReadFile("scenarios/" + name + ".scn")
+	if err != nil {
+		fmt.Fprintf(stderr, "bufferlab demo: no embedded scenario %q (see 'bufferlab list')\n", name)
+		return exitBadInput
+	}
+	return playDemo(name+".scn", string(src), *step, *events, stdin, stdout, stderr)
+}
+
+// playDemo prints a scenario statement by statement: its comments as
+// narration, the statement, and what it did.
+func playDemo(name, src string, step, events bool, stdin io.Reader, stdout, stderr io.Writer) int {
+	script, err := scenario.Parse(name, src)
+	if err != nil {
+		fmt.Fprintln(stderr, err)
+		return exitBadInput
+	}
+	r, err := scenario.NewRunner(script, true)
+	if err != nil {
+		fmt.Fprintln(stderr, err)
+		return exitBadInput
+	}
+	lines := strings.Split(src, "\n")
+	printed := 0
+	in := bufio.NewReader(stdin)
+	for i := 0; !r.Done(); i++ {
+		st := script.Stmts[i]
+		for printed < st.At().Line-1 {
+			l := strings.TrimSpace(lines[printed])
+			if strings.HasPrefix(l, "#") {
+				fmt.Fprintln(stdout, strings.TrimSpace(strings.TrimPrefix(l, "#")))
+			} else if l == "" {
+				fmt.Fprintln(stdout)
+			}
+			printed++
+		}
+		printed++
+		fmt.Fprintf(stdout, "  > %s\n", strings.TrimSpace(lines[st.At().Line-1]))
+		mark := r.Log().Len()
+		o, err := r.Step()
+		switch o.Stmt.(type) {
+		case *scenario.RunStmt:
+			if events {
+				fmt.Fprint(stdout, o.Text)
+			} else {
+				fmt.Fprint(stdout, r.Summarize(r.Log().Events()[mark:]))
+			}
+			if step {
+				fmt.Fprint(stdout, "  [Enter to continue] ")
+				if _, err := in.ReadString('\n'); err != nil {
+					step = false
+				}
+			}
+		case *scenario.ExpectStmt:
+			if err == nil {
+				fmt.Fprintln(stdout, "    ok")
+			}
+		default:
+			fmt.Fprint(stdout, o.Text)
+		}
+		if err != nil {
+			fmt.Fprintln(stderr, err)
+			return exitFor(err)
+		}
+	}
+	return exitOK
+}

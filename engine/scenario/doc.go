@@ -1,0 +1,51 @@
+// Package scenario is BufferLab's scenario language: a small line-oriented
+// language that drives the engine in lessons, golden tests, `bufferlab run`
+// and permalinks.
+//
+// A scenario is a sequence of statements, one per line; `#` starts a
+// comment. Example:
+//
+//	config shared_buffers=128kB schedule=rr
+//	relation t1 blocks=17
+//	backend A: touch t1 0..16
+//	run
+//	expect block t1 16 in=0 usage=1
+//	expect pool hits=0 misses=17 passes=1
+//	show
+//
+// Statements:
+//
+//	config KEY=VALUE ...        first statement, at most once. Keys:
+//	                            shared_buffers (128kB, 1MB, … or a number of
+//	                            8kB buffers; default 128kB), schedule
+//	                            (rr | random; default rr), seed (for random),
+//	                            max_steps (bound on one run, default 2000000).
+//	relation NAME blocks=N [fsm=N] [vm=N] [init=N] [unlogged]
+//	backend NAME: OP; OP; ...   queue operations for a backend (declaring it).
+//	schedule NAME NAME ...      who runs at each yield point of the next run;
+//	                            then the configured policy takes over.
+//	run [steps=N]               run the queued operations (or N steps of them).
+//	show [pool|map]             print the pool, or the mapping table.
+//	expect SUBJECT KEY=VALUE …  check the engine state (see Expect).
+//
+// Operations (each models what a backend does through bufmgr.c):
+//
+//	read REL B[..E] [fork=F]    ReadBuffer each block and keep the pin
+//	release REL B[..E] [fork=F] ReleaseBuffer a block this backend pins
+//	release all                 release every pin the backend holds
+//	dirty REL B[..E] [fork=F]   MarkBufferDirty a pinned block (content lock X)
+//	touch REL B[..E] [fork=F]   ReadBuffer then ReleaseBuffer each block
+//	write REL B[..E] [fork=F]   ReadBuffer, MarkBufferDirty, ReleaseBuffer
+//	scan REL                    a heap sequential scan (BULKREAD ring when
+//	                            the relation has more than NBuffers/4 blocks)
+//
+// Every backend's queued operations run as one coroutine (package sched), so
+// the schedule decides the interleaving of their shared-memory operations.
+// A PostgreSQL ERROR (such as "no unpinned buffers available") aborts the
+// backend's transaction: its pins are released and its remaining queued
+// operations are dropped; `expect backend A error="…"` checks for it.
+//
+// Every error in a scenario names file:line:col and says what was expected
+// and what was found. Parsing and running never panic on any input; the
+// fuzz target FuzzScenario checks that.
+package scenario

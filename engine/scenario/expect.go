@@ -1,0 +1,232 @@
+package scenario
+
+import (
+	"fmt"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+
+	"bufferlab/engine/bufmgr"
+)
+
+// The keys each expect subject accepts.
+var expectKeys = map[string][]string{
+	"pool":    {"hits", "misses", "writes", "hand", "passes", "free", "in_use", "ticks", "decrements", "errors"},
+	"buffer":  {"tag", "rc", "usage", "flags", "dirty", "valid"},
+	"block":   {"in", "resident", "usage", "rc"},
+	"backend": {"pins", "error"},
+}
+
+func (p *parser) expect(toks []token) (Stmt, error) {
+	if len(toks) < 2 {
+		return nil, p.errf(endPos(toks), "expected a subject after 'expect': pool, buffer N, block REL B, or backend NAME")
+	}
+	subj := toks[1]
+	keys, ok := expectKeys[subj.Text]
+	if !ok {
+		return nil, p.errf(subj.Pos, "expect: expected pool, buffer, block or backend, found %q", subj.Text)
+	}
+	st := &ExpectStmt{Pos: toks[0].Pos, Subject: subj.Text}
+	rest := toks[2:]
+	nargs := map[string]int{"pool": 0, "buffer": 1, "block": 2, "backend": 1}[subj.Text]
+	if len(rest) < nargs {
+		return nil, p.errf(endPos(toks), "expect %s: expected %s", subj.Text, map[string]string{
+			"buffer": "a buffer number", "block": "a relation and a block number", "backend": "a backend name"}[subj.Text])
+	}
+	st.Args = rest[:nargs]
+	rest = rest[nargs:]
+	switch subj.Text {
+	case "buffer":
+		if _, err := p.uint(st.Args[0], st.Args[0].Text, uint64(p.nbuffers-1), "buffer number"); err != nil {
+			return nil, err
+		}
+	case "block":
+		if _, ok := p.rels[st.Args[0].Text]; !ok {
+			return nil, p.errf(st.Args[0].Pos, "expect block: expected a relation defined above, found %q", st.Args[0].Text)
+		}
+		if _, err := p.uint(st.Args[1], st.Args[1].Text, MaxRelBlocks-1, "block"); err != nil {
+			return nil, err
+		}
+	case "backend":
+		if !p.backends[st.Args[0].Text] {
+			return nil, p.errf(st.Args[0].Pos, "expect backend: expected a backend declared above, found %q", st.Args[0].Text)
+		}
+	}
+	if len(rest) == 0 {
+		return nil, p.errf(endPos(toks), "expect %s: expected at least one KEY=VALUE (%s)", subj.Text, strings.Join(keys, ", "))
+	}
+	for _, t := range rest {
+		k, v, ok := splitKV(t)
+		if subj.Text == "block" && k == "fork" {
+			if _, okf := bufmgr.ParseFork(v); !okf {
+				return nil, p.errf(t.Pos, "fork: expected main, fsm, vm or init, found %q", v)
+			}
+			st.Args = append(st.Args, t)
+			continue
+		}
+		if !ok || !slices.Contains(keys, k) {
+			return nil, p.errf(t.Pos, "expect %s: expected KEY=VALUE with KEY one of %s, found %q", subj.Text, strings.Join(keys, ", "), t.Text)
+		}
+		st.Checks = append(st.Checks, check{Key: k, Value: v, Pos: t.Pos})
+	}
+	return st, nil
+}
+
+// evalExpect checks an expect statement against the runner's state and
+// returns the first mismatch as a positioned error.
+func (r *Runner) evalExpect(st *ExpectStmt) error {
+	for _, c := range st.Checks {
+		got, err := r.expectValue(st, c)
+		if err != nil {
+			return err
+		}
+		want := c.Value
+		if st.Subject == "buffer" && c.Key == "flags" || st.Subject == "backend" && c.Key == "pins" {
+			want = normaliseList(want)
+		}
+		if got != want {
+			return &Error{File: r.script.File, Pos: c.Pos, Check: true, Msg: fmt.Sprintf(
+				"expect %s%s %s: expected %s, the engine has %s", st.Subject, argText(st.Args), c.Key, quoteEmpty(want), quoteEmpty(got))}
+		}
+	}
+	return nil
+}
+
+func quoteEmpty(s string) string {
+	if s == "" {
+		return `""`
+	}
+	return s
+}
+
+func argText(args []token) string {
+	var b strings.Builder
+	for _, a := range args {
+		b.WriteString(" " + a.Text)
+	}
+	return b.String()
+}
+
+func normaliseList(s string) string {
+	if s == "none" || s == "" {
+		return "none"
+	}
+	parts := strings.Split(s, ",")
+	for i := range parts {
+		parts[i] = strings.TrimSpace(parts[i])
+	}
+	sort.Strings(parts)
+	return strings.Join(parts, ",")
+}
+
+func yesNo(b bool) string {
+	if b {
+		return "yes"
+	}
+	return "no"
+}
+
+func (r *Runner) expectValue(st *ExpectStmt, c check) (string, error) {
+	pool := r.pool
+	switch st.Subject {
+	case "pool":
+		s := pool.Stats()
+		switch c.Key {
+		case "hits":
+			return strconv.FormatUint(s.Hits, 10), nil
+		case "misses":
+			return strconv.FormatUint(s.Misses, 10), nil
+		case "writes":
+			return strconv.FormatUint(s.Writes, 10), nil
+		case "ticks":
+			return strconv.FormatUint(s.ClockTicks, 10), nil
+		case "decrements":
+			return strconv.FormatUint(s.UsageDecrements, 10), nil
+		case "errors":
+			return strconv.FormatUint(s.Errors, 10), nil
+		case "hand":
+			return strconv.Itoa(pool.NextVictimBuffer()), nil
+		case "passes":
+			return strconv.FormatUint(uint64(pool.CompletePasses()), 10), nil
+		case "free":
+			return strconv.Itoa(len(pool.Freelist())), nil
+		case "in_use":
+			n := 0
+			for i := 0; i < pool.NBuffers; i++ {
+				if pool.Desc(i).State()&bufmgr.BmTagValid != 0 {
+					n++
+				}
+			}
+			return strconv.Itoa(n), nil
+		}
+	case "buffer":
+		id, _ := strconv.Atoi(st.Args[0].Text)
+		d := pool.Desc(id)
+		s := d.State()
+		switch c.Key {
+		case "tag":
+			if s&bufmgr.BmTagValid == 0 {
+				return "none", nil
+			}
+			return bufmgr.TagString(d.Tag(), r.relName), nil
+		case "rc":
+			return strconv.Itoa(int(bufmgr.StateRefcount(s))), nil
+		case "usage":
+			return strconv.Itoa(int(bufmgr.StateUsagecount(s))), nil
+		case "flags":
+			return normaliseList(strings.Join(bufmgr.FlagNames(s), ",")), nil
+		case "dirty":
+			return yesNo(s&bufmgr.BmDirty != 0), nil
+		case "valid":
+			return yesNo(s&bufmgr.BmValid != 0), nil
+		}
+	case "block":
+		rel := r.rels[st.Args[0].Text]
+		blk, _ := strconv.ParseUint(st.Args[1].Text, 10, 32)
+		fork := bufmgr.MainForkNum
+		if len(st.Args) > 2 {
+			fork, _ = bufmgr.ParseFork(strings.TrimPrefix(st.Args[2].Text, "fork="))
+		}
+		id, ok := pool.Lookup(rel.Tag(fork, uint32(blk)))
+		switch c.Key {
+		case "resident":
+			return yesNo(ok), nil
+		case "in":
+			if !ok {
+				return "none", nil
+			}
+			return strconv.Itoa(id), nil
+		}
+		if !ok {
+			return "", r.errf(c.Pos, "expect block%s %s: the block is not in the pool", argText(st.Args), c.Key)
+		}
+		s := pool.Desc(id).State()
+		if c.Key == "usage" {
+			return strconv.Itoa(int(bufmgr.StateUsagecount(s))), nil
+		}
+		return strconv.Itoa(int(bufmgr.StateRefcount(s))), nil
+	case "backend":
+		be := r.backendByName[st.Args[0].Text]
+		switch c.Key {
+		case "error":
+			if be.err == nil {
+				return "none", nil
+			}
+			return be.err.Msg, nil
+		case "pins":
+			var ps []string
+			if be.b != nil {
+				for _, pin := range be.b.Pins() {
+					t := bufmgr.TagString(pool.Desc(int(pin.Buffer-1)).Tag(), r.relName)
+					if pin.Count > 1 {
+						t += fmt.Sprintf("x%d", pin.Count)
+					}
+					ps = append(ps, t)
+				}
+			}
+			return normaliseList(strings.Join(ps, ",")), nil
+		}
+	}
+	return "", r.errf(c.Pos, "expect %s: unknown key %q", st.Subject, c.Key)
+}

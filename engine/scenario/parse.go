@@ -1,0 +1,510 @@
+package scenario
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"bufferlab/engine/bufmgr"
+)
+
+// Script is a parsed scenario.
+type Script struct {
+	File  string
+	Stmts []Stmt
+}
+
+// Stmt is one statement.
+type Stmt interface{ At() Pos }
+
+// ConfigStmt is `config KEY=VALUE …`.
+type ConfigStmt struct {
+	Pos           Pos
+	SharedBuffers string // as written, e.g. "128kB"
+	NBuffers      int
+	Policy        string // "rr" or "random"
+	Seed          uint64
+	MaxSteps      int
+}
+
+// RelationStmt is `relation NAME blocks=N …`.
+type RelationStmt struct {
+	Pos      Pos
+	Name     string
+	NBlocks  [bufmgr.MaxForkNum + 1]uint32
+	Unlogged bool
+}
+
+// OpKind is a backend operation.
+type OpKind uint8
+
+// Operations.
+const (
+	OpRead OpKind = iota + 1
+	OpRelease
+	OpReleaseAll
+	OpDirty
+	OpTouch
+	OpWrite
+	OpScan
+)
+
+var opNames = map[string]OpKind{"read": OpRead, "release": OpRelease, "dirty": OpDirty, "touch": OpTouch, "write": OpWrite, "scan": OpScan}
+
+func (k OpKind) String() string {
+	for n, v := range opNames {
+		if v == k {
+			return n
+		}
+	}
+	if k == OpReleaseAll {
+		return "release all"
+	}
+	return "?"
+}
+
+// Op is one queued backend operation over blocks From..To of a fork.
+type Op struct {
+	Pos      Pos
+	Kind     OpKind
+	Rel      string
+	Fork     bufmgr.ForkNumber
+	From, To uint32
+}
+
+// BackendStmt is `backend NAME: OP; …`.
+type BackendStmt struct {
+	Pos  Pos
+	Name string
+	Ops  []Op
+}
+
+// ScheduleStmt is `schedule NAME …`.
+type ScheduleStmt struct {
+	Pos   Pos
+	Names []string
+	Poses []Pos
+}
+
+// RunStmt is `run [steps=N]`; Steps 0 means to completion.
+type RunStmt struct {
+	Pos   Pos
+	Steps int
+}
+
+// ShowStmt is `show [pool|map]`.
+type ShowStmt struct {
+	Pos  Pos
+	What string
+}
+
+// ExpectStmt is `expect SUBJECT [ARGS] KEY=VALUE …`.
+type ExpectStmt struct {
+	Pos     Pos
+	Subject string // pool, buffer, block, backend
+	Args    []token
+	Checks  []check
+}
+
+type check struct {
+	Key, Value string
+	Pos        Pos
+}
+
+// At implements Stmt.
+func (s *ConfigStmt) At() Pos { return s.Pos }
+
+// At implements Stmt.
+func (s *RelationStmt) At() Pos { return s.Pos }
+
+// At implements Stmt.
+func (s *BackendStmt) At() Pos { return s.Pos }
+
+// At implements Stmt.
+func (s *ScheduleStmt) At() Pos { return s.Pos }
+
+// At implements Stmt.
+func (s *RunStmt) At() Pos { return s.Pos }
+
+// At implements Stmt.
+func (s *ShowStmt) At() Pos { return s.Pos }
+
+// At implements Stmt.
+func (s *ExpectStmt) At() Pos { return s.Pos }
+
+// Limits on what a scenario may ask for, so that no input hangs the engine.
+const (
+	MaxRelations     = 10000
+	MaxRelBlocks     = 1 << 30 // blocks per fork (8TB)
+	MaxOpBlocks      = 1 << 20 // blocks in one operation's range
+	MaxScheduleSteps = 1 << 20
+	DefaultMaxSteps  = 2_000_000
+	MaxMaxSteps      = 50_000_000
+)
+
+type parser struct {
+	file      string
+	script    *Script
+	rels      map[string]*RelationStmt
+	backends  map[string]bool
+	sawConfig bool
+	sawOther  bool
+	nbuffers  int
+}
+
+// Parse parses a scenario. name is used in error positions.
+func Parse(name, src string) (*Script, error) {
+	p := &parser{file: name, script: &Script{File: name}, rels: map[string]*RelationStmt{}, backends: map[string]bool{}}
+	for i, line := range strings.Split(src, "\n") {
+		toks, err := lexLine(name, i+1, line)
+		if err != nil {
+			return nil, err
+		}
+		if len(toks) == 0 {
+			continue
+		}
+		st, err := p.statement(toks)
+		if err != nil {
+			return nil, err
+		}
+		p.script.Stmts = append(p.script.Stmts, st)
+	}
+	return p.script, nil
+}
+
+func (p *parser) errf(pos Pos, format string, args ...any) error {
+	return &Error{File: p.file, Pos: pos, Msg: fmt.Sprintf(format, args...)}
+}
+
+func endPos(toks []token) Pos {
+	last := toks[len(toks)-1]
+	return Pos{last.Pos.Line, last.Pos.Col + len(last.Text)}
+}
+
+func (p *parser) statement(toks []token) (Stmt, error) {
+	kw := toks[0]
+	if kw.Text == "config" {
+		if p.sawConfig {
+			return nil, p.errf(kw.Pos, "config given twice: expected one config line")
+		}
+		if p.sawOther {
+			return nil, p.errf(kw.Pos, "config must be the first statement")
+		}
+		p.sawConfig = true
+		return p.config(toks)
+	}
+	if !p.sawConfig {
+		p.sawConfig = true
+		p.nbuffers = 16
+	}
+	p.sawOther = true
+	switch kw.Text {
+	case "relation":
+		return p.relation(toks)
+	case "backend":
+		return p.backend(toks)
+	case "schedule":
+		return p.schedule(toks)
+	case "run":
+		return p.run(toks)
+	case "show":
+		return p.show(toks)
+	case "expect":
+		return p.expect(toks)
+	}
+	return nil, p.errf(kw.Pos, "expected a statement (config, relation, backend, schedule, run, show, expect), found %q", kw.Text)
+}
+
+func splitKV(t token) (key, val string, ok bool) {
+	k, v, found := strings.Cut(t.Text, "=")
+	return k, v, found
+}
+
+func (p *parser) uint(t token, val string, max uint64, what string) (uint64, error) {
+	n, err := strconv.ParseUint(val, 10, 64)
+	if err != nil {
+		return 0, p.errf(t.Pos, "%s: expected a non-negative integer, found %q", what, val)
+	}
+	if n > max {
+		return 0, p.errf(t.Pos, "%s: %d is too large (at most %d)", what, n, max)
+	}
+	return n, nil
+}
+
+func (p *parser) config(toks []token) (Stmt, error) {
+	st := &ConfigStmt{Pos: toks[0].Pos, SharedBuffers: "128kB", NBuffers: 16, Policy: "rr", MaxSteps: DefaultMaxSteps}
+	for _, t := range toks[1:] {
+		k, v, ok := splitKV(t)
+		if !ok {
+			return nil, p.errf(t.Pos, "expected KEY=VALUE (shared_buffers, schedule, seed, max_steps), found %q", t.Text)
+		}
+		switch k {
+		case "shared_buffers":
+			n, err := bufmgr.ParseSharedBuffers(v)
+			if err != nil {
+				return nil, p.errf(t.Pos, "%v", err)
+			}
+			st.SharedBuffers, st.NBuffers = v, n
+		case "schedule":
+			if v != "rr" && v != "random" {
+				return nil, p.errf(t.Pos, "schedule: expected rr or random, found %q", v)
+			}
+			st.Policy = v
+		case "seed":
+			n, err := p.uint(t, v, ^uint64(0), "seed")
+			if err != nil {
+				return nil, err
+			}
+			st.Seed = n
+		case "max_steps":
+			n, err := p.uint(t, v, MaxMaxSteps, "max_steps")
+			if err != nil {
+				return nil, err
+			}
+			if n == 0 {
+				return nil, p.errf(t.Pos, "max_steps: expected at least 1, found 0")
+			}
+			st.MaxSteps = int(n)
+		default:
+			return nil, p.errf(t.Pos, "unknown config key %q: expected shared_buffers, schedule, seed or max_steps", k)
+		}
+	}
+	p.nbuffers = st.NBuffers
+	return st, nil
+}
+
+func isIdent(s string) bool {
+	if s == "" || len(s) > 63 {
+		return false
+	}
+	for i, c := range s {
+		if !(c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || i > 0 && c >= '0' && c <= '9') {
+			return false
+		}
+	}
+	return true
+}
+
+func (p *parser) relation(toks []token) (Stmt, error) {
+	if len(toks) < 2 {
+		return nil, p.errf(endPos(toks), "expected a relation name after 'relation'")
+	}
+	name := toks[1]
+	if !isIdent(name.Text) {
+		return nil, p.errf(name.Pos, "expected a relation name (letters, digits, _), found %q", name.Text)
+	}
+	if _, dup := p.rels[name.Text]; dup {
+		return nil, p.errf(name.Pos, "relation %q is already defined", name.Text)
+	}
+	if len(p.rels) >= MaxRelations {
+		return nil, p.errf(name.Pos, "too many relations: at most %d", MaxRelations)
+	}
+	st := &RelationStmt{Pos: toks[0].Pos, Name: name.Text}
+	sawBlocks := false
+	for _, t := range toks[2:] {
+		if t.Text == "unlogged" {
+			st.Unlogged = true
+			continue
+		}
+		k, v, ok := splitKV(t)
+		if !ok {
+			return nil, p.errf(t.Pos, "expected blocks=N, fsm=N, vm=N, init=N or unlogged, found %q", t.Text)
+		}
+		var f bufmgr.ForkNumber
+		switch k {
+		case "blocks":
+			f, sawBlocks = bufmgr.MainForkNum, true
+		case "fsm":
+			f = bufmgr.FSMForkNum
+		case "vm":
+			f = bufmgr.VMForkNum
+		case "init":
+			f = bufmgr.InitForkNum
+		default:
+			return nil, p.errf(t.Pos, "unknown relation key %q: expected blocks, fsm, vm, init or unlogged", k)
+		}
+		n, err := p.uint(t, v, MaxRelBlocks, k)
+		if err != nil {
+			return nil, err
+		}
+		st.NBlocks[f] = uint32(n)
+	}
+	if !sawBlocks {
+		return nil, p.errf(endPos(toks), "relation %s: expected blocks=N (the size of its main fork)", name.Text)
+	}
+	p.rels[name.Text] = st
+	return st, nil
+}
+
+func (p *parser) backend(toks []token) (Stmt, error) {
+	if len(toks) < 2 || !isIdent(toks[1].Text) {
+		at := endPos(toks)
+		found := "end of line"
+		if len(toks) >= 2 {
+			at, found = toks[1].Pos, fmt.Sprintf("%q", toks[1].Text)
+		}
+		return nil, p.errf(at, "expected a backend name after 'backend', found %s", found)
+	}
+	name := toks[1]
+	if !p.backends[name.Text] && len(p.backends) >= bufmgr.MaxSimBackends {
+		return nil, p.errf(name.Pos, "too many backends: at most %d", bufmgr.MaxSimBackends)
+	}
+	p.backends[name.Text] = true
+	st := &BackendStmt{Pos: toks[0].Pos, Name: name.Text}
+	if len(toks) == 2 {
+		return st, nil
+	}
+	if toks[2].Text != ":" {
+		return nil, p.errf(toks[2].Pos, "expected ':' after the backend name, found %q", toks[2].Text)
+	}
+	rest := toks[3:]
+	if len(rest) == 0 {
+		return nil, p.errf(endPos(toks), "expected an operation after ':' (read, release, dirty, touch, write, scan)")
+	}
+	for len(rest) > 0 {
+		end := 0
+		for end < len(rest) && rest[end].Text != ";" {
+			end++
+		}
+		if end == 0 {
+			return nil, p.errf(rest[0].Pos, "expected an operation before ';'")
+		}
+		op, err := p.op(rest[:end])
+		if err != nil {
+			return nil, err
+		}
+		st.Ops = append(st.Ops, op)
+		if end < len(rest) {
+			end++ // the ';'
+			if end == len(rest) {
+				return nil, p.errf(endPos(rest), "expected an operation after ';'")
+			}
+		}
+		rest = rest[end:]
+	}
+	return st, nil
+}
+
+func (p *parser) op(toks []token) (Op, error) {
+	kind, ok := opNames[toks[0].Text]
+	if !ok {
+		return Op{}, p.errf(toks[0].Pos, "expected an operation (read, release, dirty, touch, write, scan), found %q", toks[0].Text)
+	}
+	op := Op{Pos: toks[0].Pos, Kind: kind}
+	if kind == OpRelease && len(toks) == 2 && toks[1].Text == "all" {
+		op.Kind = OpReleaseAll
+		return op, nil
+	}
+	if len(toks) < 2 {
+		return Op{}, p.errf(endPos(toks), "%s: expected a relation name", toks[0].Text)
+	}
+	rt := toks[1]
+	rel, ok := p.rels[rt.Text]
+	if !ok {
+		return Op{}, p.errf(rt.Pos, "%s: expected a relation defined above, found %q", toks[0].Text, rt.Text)
+	}
+	op.Rel = rt.Text
+	if kind == OpScan {
+		if len(toks) > 2 {
+			return Op{}, p.errf(toks[2].Pos, "scan: expected nothing after the relation name, found %q", toks[2].Text)
+		}
+		return op, nil
+	}
+	if len(toks) < 3 {
+		return Op{}, p.errf(endPos(toks), "%s: expected a block number or range B..E after %s", toks[0].Text, rt.Text)
+	}
+	bt := toks[2]
+	from, to, err := p.blockRange(bt)
+	if err != nil {
+		return Op{}, err
+	}
+	op.From, op.To = from, to
+	for _, t := range toks[3:] {
+		k, v, ok := splitKV(t)
+		if !ok || k != "fork" {
+			return Op{}, p.errf(t.Pos, "%s: expected fork=main|fsm|vm|init, found %q", toks[0].Text, t.Text)
+		}
+		f, ok := bufmgr.ParseFork(v)
+		if !ok {
+			return Op{}, p.errf(t.Pos, "fork: expected main, fsm, vm or init, found %q", v)
+		}
+		op.Fork = f
+	}
+	if op.To >= rel.NBlocks[op.Fork] && (kind == OpRelease || kind == OpDirty) {
+		return Op{}, p.errf(bt.Pos, "%s: block %d is beyond %s's %s fork (%d blocks)", toks[0].Text, op.To, rel.Name, op.Fork, rel.NBlocks[op.Fork])
+	}
+	return op, nil
+}
+
+func (p *parser) blockRange(t token) (uint32, uint32, error) {
+	a, b, isRange := strings.Cut(t.Text, "..")
+	from, err := p.uint(t, a, MaxRelBlocks-1, "block")
+	if err != nil {
+		return 0, 0, err
+	}
+	to := from
+	if isRange {
+		to, err = p.uint(t, b, MaxRelBlocks-1, "block range end")
+		if err != nil {
+			return 0, 0, err
+		}
+		if to < from {
+			return 0, 0, p.errf(t.Pos, "block range %s: expected the end to be at least the start", t.Text)
+		}
+		if to-from+1 > MaxOpBlocks {
+			return 0, 0, p.errf(t.Pos, "block range %s has %d blocks; one operation takes at most %d", t.Text, to-from+1, MaxOpBlocks)
+		}
+	}
+	return uint32(from), uint32(to), nil
+}
+
+func (p *parser) schedule(toks []token) (Stmt, error) {
+	if len(toks) < 2 {
+		return nil, p.errf(endPos(toks), "expected backend names after 'schedule'")
+	}
+	if len(toks)-1 > MaxScheduleSteps {
+		return nil, p.errf(toks[0].Pos, "schedule has %d steps; at most %d", len(toks)-1, MaxScheduleSteps)
+	}
+	st := &ScheduleStmt{Pos: toks[0].Pos}
+	for _, t := range toks[1:] {
+		if !p.backends[t.Text] {
+			return nil, p.errf(t.Pos, "schedule: expected the name of a backend declared above, found %q", t.Text)
+		}
+		st.Names = append(st.Names, t.Text)
+		st.Poses = append(st.Poses, t.Pos)
+	}
+	return st, nil
+}
+
+func (p *parser) run(toks []token) (Stmt, error) {
+	st := &RunStmt{Pos: toks[0].Pos}
+	for _, t := range toks[1:] {
+		k, v, ok := splitKV(t)
+		if !ok || k != "steps" {
+			return nil, p.errf(t.Pos, "run: expected steps=N or nothing, found %q", t.Text)
+		}
+		n, err := p.uint(t, v, MaxMaxSteps, "steps")
+		if err != nil {
+			return nil, err
+		}
+		if n == 0 {
+			return nil, p.errf(t.Pos, "steps: expected at least 1, found 0")
+		}
+		st.Steps = int(n)
+	}
+	return st, nil
+}
+
+func (p *parser) show(toks []token) (Stmt, error) {
+	st := &ShowStmt{Pos: toks[0].Pos, What: "pool"}
+	if len(toks) > 2 {
+		return nil, p.errf(toks[2].Pos, "show: expected at most one word (pool or map), found %q", toks[2].Text)
+	}
+	if len(toks) == 2 {
+		if toks[1].Text != "pool" && toks[1].Text != "map" {
+			return nil, p.errf(toks[1].Pos, "show: expected pool or map, found %q", toks[1].Text)
+		}
+		st.What = toks[1].Text
+	}
+	return st, nil
+}

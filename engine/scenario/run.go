@@ -1,0 +1,427 @@
+package scenario
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"bufferlab/engine/bufmgr"
+	"bufferlab/engine/sched"
+	"bufferlab/engine/trace"
+)
+
+// Runner executes a parsed scenario against a fresh engine.
+type Runner struct {
+	script        *Script
+	cfg           *ConfigStmt
+	log           *trace.Log
+	pool          *bufmgr.Pool
+	rels          map[string]*bufmgr.Relation
+	relNames      map[uint32]string
+	backends      []*backendState
+	backendByName map[string]*backendState
+	sched         *sched.Scheduler
+	runStmt       *RunStmt
+	pending       *ScheduleStmt
+	script0       *sched.Script
+	runs          int
+	schedules     [][]trace.Actor
+	next          int // next statement to execute
+}
+
+type backendState struct {
+	name  string
+	b     *bufmgr.Backend
+	queue []Op
+	held  map[bufmgr.BufferTag]bufmgr.Buffer
+	err   *bufmgr.PGError
+}
+
+// Output is what one statement printed.
+type Output struct {
+	Stmt Stmt
+	Text string
+}
+
+// NewRunner prepares a runner. With trace false the engine runs with a nil
+// log (fast simulation): `run` then prints nothing.
+func NewRunner(s *Script, traced bool) (*Runner, error) {
+	r := &Runner{script: s, rels: map[string]*bufmgr.Relation{}, relNames: map[uint32]string{},
+		backendByName: map[string]*backendState{}}
+	r.cfg = &ConfigStmt{SharedBuffers: "128kB", NBuffers: 16, Policy: "rr", MaxSteps: DefaultMaxSteps}
+	if len(s.Stmts) > 0 {
+		if c, ok := s.Stmts[0].(*ConfigStmt); ok {
+			r.cfg = c
+		}
+	}
+	if traced {
+		r.log = trace.NewLog()
+	}
+	pool, err := bufmgr.NewPool(r.cfg.NBuffers, r.log)
+	if err != nil {
+		return nil, err
+	}
+	r.pool = pool
+	return r, nil
+}
+
+// Pool returns the engine's buffer pool.
+func (r *Runner) Pool() *bufmgr.Pool { return r.pool }
+
+// Log returns the event log (nil when not traced).
+func (r *Runner) Log() *trace.Log { return r.log }
+
+// Config returns the configuration in force.
+func (r *Runner) Config() *ConfigStmt { return r.cfg }
+
+// Schedules returns, for each completed or paused run, the backends resumed
+// at each step.
+func (r *Runner) Schedules() [][]trace.Actor { return r.schedules }
+
+// RelName names a relation number as the scenario does.
+func (r *Runner) RelName(n uint32) string {
+	if s, ok := r.relNames[n]; ok {
+		return s
+	}
+	return fmt.Sprint(n)
+}
+
+func (r *Runner) relName(n uint32) string { return r.RelName(n) }
+
+// BackendNames returns backend names by actor number (index 0 is the system).
+func (r *Runner) BackendNames() []string {
+	out := []string{"sys"}
+	for _, b := range r.backends {
+		out = append(out, b.name)
+	}
+	return out
+}
+
+func (r *Runner) errf(pos Pos, format string, args ...any) error {
+	return &Error{File: r.script.File, Pos: pos, Msg: fmt.Sprintf(format, args...)}
+}
+
+// Done reports whether every statement has been executed.
+func (r *Runner) Done() bool { return r.next >= len(r.script.Stmts) }
+
+// Step executes the next statement and returns what it printed.
+func (r *Runner) Step() (Output, error) {
+	st := r.script.Stmts[r.next]
+	r.next++
+	text, err := r.exec(st)
+	return Output{Stmt: st, Text: text}, err
+}
+
+// RunAll executes every remaining statement and returns their outputs.
+func (r *Runner) RunAll() ([]Output, error) {
+	var outs []Output
+	for !r.Done() {
+		o, err := r.Step()
+		if o.Text != "" {
+			outs = append(outs, o)
+		}
+		if err != nil {
+			return outs, err
+		}
+	}
+	return outs, nil
+}
+
+// Run parses and runs a scenario, returning the runner (for its final
+// state) and everything printed.
+func Run(name, src string, traced bool) (*Runner, string, error) {
+	s, err := Parse(name, src)
+	if err != nil {
+		return nil, "", err
+	}
+	r, err := NewRunner(s, traced)
+	if err != nil {
+		return nil, "", err
+	}
+	outs, err := r.RunAll()
+	var b strings.Builder
+	for _, o := range outs {
+		b.WriteString(o.Text)
+	}
+	return r, b.String(), err
+}
+
+func (r *Runner) exec(st Stmt) (string, error) {
+	switch st := st.(type) {
+	case *ConfigStmt:
+		return "", nil
+	case *RelationStmt:
+		num := uint32(bufmgr.FirstNormalObjectId + len(r.rels))
+		rel := &bufmgr.Relation{Name: st.Name, Number: num, Permanent: !st.Unlogged, NBlocks: st.NBlocks}
+		r.rels[st.Name] = rel
+		r.relNames[num] = st.Name
+		return "", nil
+	case *BackendStmt:
+		be, err := r.backend(st)
+		if err != nil {
+			return "", err
+		}
+		if len(st.Ops) > 0 && r.sched != nil && r.live(be) {
+			return "", r.errf(st.Pos, "backend %s is still running the operations of a paused run: expected 'run' to finish them first", st.Name)
+		}
+		be.queue = append(be.queue, st.Ops...)
+		return "", nil
+	case *ScheduleStmt:
+		if r.pending != nil {
+			return "", r.errf(st.Pos, "a schedule is already waiting for the next run: expected 'run' between two schedule lines")
+		}
+		r.pending = st
+		return "", nil
+	case *RunStmt:
+		return r.run(st)
+	case *ShowStmt:
+		if st.What == "map" {
+			return r.showMap(), nil
+		}
+		return r.pool.Picture(r.relName), nil
+	case *ExpectStmt:
+		return "", r.evalExpect(st)
+	}
+	return "", r.errf(st.At(), "internal: unknown statement %T", st)
+}
+
+func (r *Runner) backend(st *BackendStmt) (*backendState, error) {
+	if be, ok := r.backendByName[st.Name]; ok {
+		return be, nil
+	}
+	b, err := r.pool.NewBackend(st.Name)
+	if err != nil {
+		return nil, r.errf(st.Pos, "%v", err)
+	}
+	be := &backendState{name: st.Name, b: b, held: map[bufmgr.BufferTag]bufmgr.Buffer{}}
+	r.backends = append(r.backends, be)
+	r.backendByName[st.Name] = be
+	return be, nil
+}
+
+func (r *Runner) live(be *backendState) bool {
+	for _, p := range r.sched.Live() {
+		if p.Actor == be.b.Actor {
+			return true
+		}
+	}
+	return false
+}
+
+func (r *Runner) basePolicy() sched.Policy {
+	if r.cfg.Policy == "random" {
+		return sched.NewRandom(r.cfg.Seed + uint64(r.runs))
+	}
+	return &sched.RoundRobin{}
+}
+
+func (r *Runner) run(st *RunStmt) (string, error) {
+	firstEvent := r.log.Len()
+	if r.sched == nil {
+		policy := r.basePolicy()
+		r.script0 = nil
+		if r.pending != nil {
+			actors := make([]trace.Actor, len(r.pending.Names))
+			for i, n := range r.pending.Names {
+				actors[i] = r.backendByName[n].b.Actor
+			}
+			r.script0 = &sched.Script{Actors: actors, Then: policy}
+			policy = r.script0
+		}
+		s := sched.New(policy)
+		for _, be := range r.backends {
+			if len(be.queue) == 0 {
+				continue
+			}
+			be.err = nil
+			be := be
+			s.Spawn(be.b.Actor, be.name, func(y sched.Yield) error {
+				be.b.SetYield(y)
+				defer be.b.SetYield(nil)
+				return r.body(be)
+			})
+		}
+		r.sched = s
+		r.runs++
+		r.schedules = append(r.schedules, nil)
+	} else if r.pending != nil {
+		return "", r.errf(r.pending.Pos, "a schedule cannot change in the middle of a paused run: expected it before the first 'run steps=N'")
+	}
+	r.runStmt = st
+	limit := r.cfg.MaxSteps
+	if st.Steps > 0 {
+		limit = st.Steps
+	}
+	steps := 0
+	var runErr error
+	for steps < limit {
+		more, err := r.sched.Step()
+		if err != nil {
+			runErr = err
+			break
+		}
+		if !more {
+			break
+		}
+		steps++
+	}
+	r.schedules[len(r.schedules)-1] = r.sched.Record()
+	out := r.describe(firstEvent)
+	if runErr == nil {
+		for _, p := range r.sched.Procs() {
+			if p.Done() && p.Err() != nil {
+				runErr = p.Err()
+				break
+			}
+		}
+	}
+	finished := len(r.sched.Live()) == 0
+	if runErr != nil || finished || steps >= r.cfg.MaxSteps {
+		if !finished && runErr == nil {
+			runErr = r.errf(st.Pos, "run stopped after max_steps=%d steps with backends still running; raise max_steps in config or check the schedule", r.cfg.MaxSteps)
+		}
+		r.sched.Stop()
+		r.sched = nil
+		r.pending = nil
+	}
+	if runErr != nil {
+		var se *Error
+		if errors.As(runErr, &se) {
+			return out, se
+		}
+		pos := st.Pos
+		if r.script0 != nil && r.script0.Used() > 0 && r.script0.Used() <= len(r.pendingPoses()) {
+			pos = r.pendingPoses()[r.script0.Used()-1]
+		}
+		return out, r.errf(pos, "run: %v", runErr)
+	}
+	return out, nil
+}
+
+func (r *Runner) pendingPoses() []Pos {
+	if r.pending == nil {
+		return nil
+	}
+	return r.pending.Poses
+}
+
+func (r *Runner) describe(from int) string {
+	if r.log == nil {
+		return ""
+	}
+	var b strings.Builder
+	evs := r.log.Events()
+	for _, e := range evs[from:] {
+		b.WriteString(r.DescribeEvent(e))
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
+// DescribeEvent prints an event with the scenario's backend and relation names.
+func (r *Runner) DescribeEvent(e trace.Event) string {
+	s := bufmgr.Describe(e, r.relName)
+	if int(e.Actor) >= 1 && int(e.Actor) <= len(r.backends) {
+		name := r.backends[e.Actor-1].name
+		if def := trace.ActorName(e.Actor); def != name {
+			s = s[:6] + fmt.Sprintf("%-3s", name) + s[9:]
+		}
+	}
+	return s
+}
+
+// body runs a backend's queued operations.
+func (r *Runner) body(be *backendState) error {
+	for len(be.queue) > 0 {
+		op := be.queue[0]
+		be.queue = be.queue[1:]
+		if err := r.execOp(be, op); err != nil {
+			var pg *bufmgr.PGError
+			if errors.As(err, &pg) {
+				be.err = pg
+				be.b.AbortTransaction()
+				clear(be.held)
+				be.queue = nil
+				return nil
+			}
+			be.queue = nil
+			return err
+		}
+	}
+	return nil
+}
+
+func (r *Runner) execOp(be *backendState, op Op) error {
+	b := be.b
+	if op.Kind == OpReleaseAll {
+		for _, pin := range b.Pins() {
+			for i := 0; i < pin.Count; i++ {
+				if err := b.ReleaseBuffer(pin.Buffer); err != nil {
+					return r.errf(op.Pos, "release all: %v", err)
+				}
+			}
+		}
+		clear(be.held)
+		return nil
+	}
+	rel := r.rels[op.Rel]
+	if op.Kind == OpScan {
+		return b.SeqScan(rel)
+	}
+	for blk := op.From; ; blk++ {
+		tag := rel.Tag(op.Fork, blk)
+		switch op.Kind {
+		case OpRead, OpTouch, OpWrite:
+			buf, _, err := b.ReadBuffer(rel, op.Fork, blk, nil)
+			if err != nil {
+				return err
+			}
+			if op.Kind == OpRead {
+				be.held[tag] = buf
+				break
+			}
+			if op.Kind == OpWrite {
+				if err := b.MarkBufferDirty(buf); err != nil {
+					return r.errf(op.Pos, "write: %v", err)
+				}
+			}
+			if b.PrivateRefCount(buf) == 1 {
+				delete(be.held, tag)
+			}
+			if err := b.ReleaseBuffer(buf); err != nil {
+				return r.errf(op.Pos, "%s: %v", op.Kind, err)
+			}
+		case OpRelease, OpDirty:
+			buf, ok := be.held[tag]
+			if !ok {
+				return r.errf(op.Pos, "%s %s %d: expected backend %s to hold a pin on %s, but it does not (read it first)",
+					op.Kind, op.Rel, blk, be.name, bufmgr.TagString(tag, r.relName))
+			}
+			if op.Kind == OpDirty {
+				if err := b.MarkBufferDirty(buf); err != nil {
+					return r.errf(op.Pos, "dirty: %v", err)
+				}
+				break
+			}
+			if b.PrivateRefCount(buf) == 1 {
+				delete(be.held, tag)
+			}
+			if err := b.ReleaseBuffer(buf); err != nil {
+				return r.errf(op.Pos, "release: %v", err)
+			}
+		}
+		if blk == op.To {
+			return nil
+		}
+	}
+}
+
+func (r *Runner) showMap() string {
+	var b strings.Builder
+	entries := r.pool.MappingEntries()
+	fmt.Fprintf(&b, "mapping table: %d entries in %d partitions\n", len(entries), bufmgr.NumBufferPartitions)
+	for _, e := range entries {
+		fmt.Fprintf(&b, "  %-14s -> buf %-5d partition %d (hash %#08x)\n", bufmgr.TagString(e.Tag, r.relName), e.BufID, e.Partition, bufmgr.BufTableHashCode(e.Tag))
+	}
+	return b.String()
+}

@@ -1,0 +1,98 @@
+package scenario
+
+import (
+	"fmt"
+	"strings"
+
+	"bufferlab/engine/bufmgr"
+	"bufferlab/engine/trace"
+)
+
+// opSummary accumulates one backend's events between two results.
+type opSummary struct {
+	decrements, skipped, casFails, spins, waits int
+	victim                                      string
+	written                                     []string
+}
+
+// Summarize condenses events into one line per finished read (hit or miss),
+// per dirty-victim write and per error: what a person wants to see first,
+// before the individual shared-memory operations.
+func (r *Runner) Summarize(events []trace.Event) string {
+	var b strings.Builder
+	acc := map[trace.Actor]*opSummary{}
+	get := func(a trace.Actor) *opSummary {
+		if acc[a] == nil {
+			acc[a] = &opSummary{}
+		}
+		return acc[a]
+	}
+	name := func(a trace.Actor) string {
+		names := r.BackendNames()
+		if int(a) < len(names) {
+			return names[a]
+		}
+		return trace.ActorName(a)
+	}
+	for _, e := range events {
+		s := get(e.Actor)
+		switch e.Kind {
+		case trace.KUsageDown:
+			s.decrements++
+		case trace.KSkipPinned:
+			s.skipped++
+		case trace.KCASFail:
+			s.casFails++
+		case trace.KSpin:
+			s.spins++
+		case trace.KLWWait, trace.KIOWait:
+			s.waits++
+		case trace.KVictim:
+			src := map[uint64]string{bufmgr.VictimFreelist: "the freelist", bufmgr.VictimSweep: "the clock sweep", bufmgr.VictimRing: "the ring"}[e.Arg]
+			s.victim = fmt.Sprintf("buffer %d from %s", e.Obj, src)
+		case trace.KIOWrite:
+			s.written = append(s.written, bufmgr.TagString(bufmgr.UnpackTag(e.Arg), r.relName))
+		case trace.KHit, trace.KMiss:
+			tag := bufmgr.TagString(bufmgr.UnpackTag(e.Arg), r.relName)
+			if e.Kind == trace.KHit {
+				fmt.Fprintf(&b, "  %s read %-12s hit   in buffer %d", name(e.Actor), tag, e.Obj)
+			} else {
+				fmt.Fprintf(&b, "  %s read %-12s miss  -> %s", name(e.Actor), tag, s.victim)
+			}
+			var extra []string
+			if s.decrements > 0 {
+				extra = append(extra, fmt.Sprintf("%d usage decrements", s.decrements))
+			}
+			if s.skipped > 0 {
+				extra = append(extra, fmt.Sprintf("%d pinned skipped", s.skipped))
+			}
+			for _, w := range s.written {
+				extra = append(extra, "wrote dirty "+w)
+			}
+			if s.casFails > 0 {
+				extra = append(extra, fmt.Sprintf("%d failed CAS", s.casFails))
+			}
+			if s.spins > 0 {
+				extra = append(extra, fmt.Sprintf("%d spins", s.spins))
+			}
+			if s.waits > 0 {
+				extra = append(extra, fmt.Sprintf("%d waits", s.waits))
+			}
+			if len(extra) > 0 {
+				fmt.Fprintf(&b, " (%s)", strings.Join(extra, ", "))
+			}
+			b.WriteByte('\n')
+			acc[e.Actor] = nil
+		case trace.KError:
+			msg := map[uint64]string{uint64(bufmgr.ErrNoUnpinnedBuffers): "no unpinned buffers available",
+				uint64(bufmgr.ErrReadBeyondEOF): "read beyond the end of the relation"}[e.Arg]
+			fmt.Fprintf(&b, "  %s ERROR: %s", name(e.Actor), msg)
+			if s.skipped > 0 {
+				fmt.Fprintf(&b, " (the sweep passed %d pinned buffers)", s.skipped)
+			}
+			b.WriteByte('\n')
+			acc[e.Actor] = nil
+		}
+	}
+	return b.String()
+}
