@@ -1,3 +1,9 @@
 module bufferlab
 
 go 1.26
+
+require (
+	github.com/cockroachdb/datadriven v1.0.3 // indirect
+	github.com/pmezard/go-difflib v1.0.0 // indirect
+	pgregory.net/rapid v1.3.0 // indirect
+)

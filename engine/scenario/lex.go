@@ -60,12 +60,25 @@ func lexLine(file string, lineNo int, line string) ([]token, error) {
 			for i < len(line) {
 				c := line[i]
 				if c == '"' {
-					end := strings.IndexByte(line[i+1:], '"')
-					if end < 0 {
-						return nil, &Error{File: file, Pos: Pos{lineNo, i + 1}, Msg: "unterminated string: expected a closing '\"'"}
+					// A quoted part; \" and \\ are escapes.
+					open := i
+					i++
+					for {
+						if i >= len(line) {
+							return nil, &Error{File: file, Pos: Pos{lineNo, open + 1}, Msg: "unterminated string: expected a closing '\"'"}
+						}
+						if line[i] == '\\' && i+1 < len(line) && (line[i+1] == '"' || line[i+1] == '\\') {
+							b.WriteByte(line[i+1])
+							i += 2
+							continue
+						}
+						if line[i] == '"' {
+							i++
+							break
+						}
+						b.WriteByte(line[i])
+						i++
 					}
-					b.WriteString(line[i+1 : i+1+end])
-					i += end + 2
 					quoted = true
 					continue
 				}

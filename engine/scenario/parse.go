@@ -184,11 +184,11 @@ func endPos(toks []token) Pos {
 func (p *parser) statement(toks []token) (Stmt, error) {
 	kw := toks[0]
 	if kw.Text == "config" {
-		if p.sawConfig {
-			return nil, p.errf(kw.Pos, "config given twice: expected one config line")
-		}
 		if p.sawOther {
 			return nil, p.errf(kw.Pos, "config must be the first statement")
+		}
+		if p.sawConfig {
+			return nil, p.errf(kw.Pos, "config given twice: expected one config line")
 		}
 		p.sawConfig = true
 		return p.config(toks)

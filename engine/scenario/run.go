@@ -249,7 +249,7 @@ func (r *Runner) run(st *RunStmt) (string, error) {
 	}
 	r.runStmt = st
 	limit := r.cfg.MaxSteps
-	if st.Steps > 0 {
+	if st.Steps > 0 && st.Steps < limit {
 		limit = st.Steps
 	}
 	steps := 0
@@ -275,6 +275,10 @@ func (r *Runner) run(st *RunStmt) (string, error) {
 			}
 		}
 	}
+	errPos := st.Pos
+	if poses := r.pendingPoses(); r.script0 != nil && r.script0.Used() > 0 && r.script0.Used() <= len(poses) {
+		errPos = poses[r.script0.Used()-1]
+	}
 	finished := len(r.sched.Live()) == 0
 	if runErr != nil || finished || steps >= r.cfg.MaxSteps {
 		if !finished && runErr == nil {
@@ -289,11 +293,7 @@ func (r *Runner) run(st *RunStmt) (string, error) {
 		if errors.As(runErr, &se) {
 			return out, se
 		}
-		pos := st.Pos
-		if r.script0 != nil && r.script0.Used() > 0 && r.script0.Used() <= len(r.pendingPoses()) {
-			pos = r.pendingPoses()[r.script0.Used()-1]
-		}
-		return out, r.errf(pos, "run: %v", runErr)
+		return out, r.errf(errPos, "run: %v", runErr)
 	}
 	return out, nil
 }

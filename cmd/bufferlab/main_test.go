@@ -1,0 +1,161 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func cli(t *testing.T, stdin string, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	var o, e bytes.Buffer
+	code = run(args, strings.NewReader(stdin), &o, &e)
+	return code, o.String(), e.String()
+}
+
+func writeFile(t *testing.T, name, src string) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+const seventeenPath = "../../lessons/scenarios/seventeen-blocks.scn"
+
+// The acceptance check: 17 blocks into 16 buffers shows the clock
+// sweep choosing buffer 0 after one full pass.
+func TestRunSeventeenBlocks(t *testing.T) {
+	code, out, errOut := cli(t, "", "run", seventeenPath)
+	if code != 0 {
+		t.Fatalf("exit %d, stderr %s", code, errOut)
+	}
+	for _, want := range []string{
+		"clock-wrap    tick.cas                 strategy: nextVictimBuffer 17 -> 1, completePasses 1",
+		"victim        sgb.sweep-victim         buf 0: from clock sweep, rc=0 usage=0 LOCKED|VALID|TAG_VALID|PERMANENT",
+		"retag         alloc.retag              buf 0: t1/0 -> t1/16",
+		"usage-down    sgb.usage-down           buf 15: rc=0 usage=1 LOCKED|VALID|TAG_VALID|PERMANENT -> rc=0 usage=0 LOCKED|VALID|TAG_VALID|PERMANENT",
+		"     0  t1/16           0  1  VALID TAG_VALID PERMANENT",
+		"     1  t1/1            0  0  VALID TAG_VALID PERMANENT  <- clock hand",
+		"-- trace: ",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q", want)
+		}
+	}
+	if strings.Count(out, "usage-down    sgb.usage-down") != 16 {
+		t.Errorf("%d usage decrements, want 16", strings.Count(out, "usage-down    sgb.usage-down"))
+	}
+}
+
+// The same file with a typo: a positioned error and exit status 2.
+func TestRunTypo(t *testing.T) {
+	src, err := os.ReadFile(seventeenPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bad := writeFile(t, "typo.scn", strings.Replace(string(src), "touch t1", "tuoch t1", 1))
+	code, out, errOut := cli(t, "", "run", bad)
+	if code != 2 {
+		t.Fatalf("exit %d, want 2", code)
+	}
+	want := bad + ":10:12: expected an operation (read, release, dirty, touch, write, scan), found \"tuoch\"\n"
+	if errOut != want {
+		t.Fatalf("stderr %q, want %q", errOut, want)
+	}
+	if out != "" {
+		t.Fatalf("stdout %q, want nothing", out)
+	}
+	code, _, errOut = cli(t, "", "run", writeFile(t, "x.scn", "config shared_buffers=1000TB\n"))
+	if code != 2 || !strings.Contains(errOut, "x.scn:1:8: shared_buffers") {
+		t.Fatalf("absurd size: exit %d, %q", code, errOut)
+	}
+}
+
+func TestRunStdinAndSummary(t *testing.T) {
+	code, out, errOut := cli(t, "relation t blocks=3\nbackend A: touch t 0..2; touch t 1\nrun\n", "run", "--summary", "-")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	if !strings.Contains(out, "A read t/1          hit   in buffer 1") || strings.Contains(out, "lw-acquire") {
+		t.Fatalf("summary output:\n%s", out)
+	}
+	code, _, errOut = cli(t, "bad\n", "run", "-")
+	if code != 2 || !strings.HasPrefix(errOut, "<stdin>:1:1: ") {
+		t.Fatalf("exit %d, %q", code, errOut)
+	}
+}
+
+func TestRunExpectFailureExits1(t *testing.T) {
+	code, _, errOut := cli(t, "relation t blocks=3\nbackend A: touch t 0\nrun\nexpect pool hits=5\n", "run", "-")
+	if code != 1 || !strings.Contains(errOut, "<stdin>:4:13: expect pool hits: expected 5, the engine has 0") {
+		t.Fatalf("exit %d, %q", code, errOut)
+	}
+}
+
+func TestRunJSON(t *testing.T) {
+	code, out, errOut := cli(t, "", "run", "--json", seventeenPath)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var j jsonRun
+	if err := json.Unmarshal([]byte(out), &j); err != nil {
+		t.Fatalf("invalid JSON: %v", err)
+	}
+	if len(j.Events) < 100 || j.Config.NBuffers != 16 || j.Stats.Misses != 17 || len(j.Hash) != 16 || j.Error != nil {
+		t.Fatalf("JSON: %d events, config %+v, stats %+v, hash %q, error %+v", len(j.Events), j.Config, j.Stats, j.Hash, j.Error)
+	}
+	e := j.Events[0]
+	if e.Actor != "A" || e.Func != "ReadBuffer_common" || e.Line < 1 || e.Text == "" {
+		t.Fatalf("first event %+v", e)
+	}
+	if len(j.Schedules) != 1 || len(j.Schedules[0]) == 0 || j.Schedules[0][0] != "A" {
+		t.Fatalf("schedules %v", j.Schedules)
+	}
+	code, out, _ = cli(t, "relation t blocks=1\nbackend A: tuoch t 0\n", "run", "--json", "-")
+	if code != 2 {
+		t.Fatalf("exit %d", code)
+	}
+	j = jsonRun{}
+	if err := json.Unmarshal([]byte(out), &j); err != nil || j.Error == nil || j.Error.Line != 2 || j.Error.Col != 12 {
+		t.Fatalf("error JSON %v: %+v", err, j.Error)
+	}
+}
+
+func TestBadCommandLines(t *testing.T) {
+	for _, args := range [][]string{
+		{}, {"frobnicate"}, {"run"}, {"run", "a", "b"}, {"run", "--nope", "x"}, {"run", "/does/not/exist.scn"},
+		{"demo", "no-such-scenario"}, {"demo", "a", "b"},
+	} {
+		code, _, errOut := cli(t, "", args...)
+		if code != 2 || errOut == "" {
+			t.Errorf("%q: exit %d, stderr %q: want 2 and a message", args, code, errOut)
+		}
+	}
+}
+
+func TestDemoAndList(t *testing.T) {
+	code, out, errOut := cli(t, "", "demo")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	for _, want := range []string{"The shared buffer pool, one step at a time.", "  > backend A: touch orders 0..15",
+		"miss  -> buffer 0 from the freelist", "from the clock sweep (20 usage decrements)", "A ERROR: no unpinned buffers available", "    ok"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("demo output lacks %q", want)
+		}
+	}
+	code, out, _ = cli(t, "", "list")
+	if code != 0 || !strings.Contains(out, "clock-sweep") || !strings.Contains(out, "seventeen-blocks") {
+		t.Fatalf("list: %d %q", code, out)
+	}
+	// --step reads Enter between runs; at end of input it stops waiting.
+	code, _, _ = cli(t, "\n\n", "demo", "--step", "seventeen-blocks")
+	if code != 0 {
+		t.Fatalf("demo --step exit %d", code)
+	}
+}

@@ -1,0 +1,130 @@
+package scenario
+
+import (
+	"errors"
+	"strings"
+	"testing"
+)
+
+// Every bad input gets an error naming line:col and what was expected.
+func TestParseErrors(t *testing.T) {
+	cases := []struct {
+		src, want string
+	}{
+		{"bogus", "1:1: expected a statement (config, relation, backend, schedule, run, show, expect), found \"bogus\""},
+		{"relation t1 blocks=4\nconfig shared_buffers=16", "2:1: config must be the first statement"},
+		{"config shared_buffers=16\nconfig shared_buffers=16", "2:1: config given twice"},
+		{"config shared_buffers=1kB", "1:8: shared_buffers: \"1kB\" is not a whole number of 8kB blocks"},
+		{"config shared_buffers=8kB", "1:8: shared_buffers: \"8kB\" is 1 buffers; PostgreSQL's minimum is 16 (128kB)"},
+		{"config shared_buffers=0", "1:8: shared_buffers: \"0\" is 0 buffers"},
+		{"config shared_buffers=1TB", "1:8: shared_buffers: \"1TB\" is 134217728 buffers; BufferLab simulates at most 16777216 (128GB)"},
+		{"config shared_buffers=10XB", "1:8: shared_buffers: want a size such as 128kB"},
+		{"config shared_buffers=99999999999999999999GB", "1:8: shared_buffers: want a size"},
+		{"config schedule=fifo", "1:8: schedule: expected rr or random, found \"fifo\""},
+		{"config seed=-1", "1:8: seed: expected a non-negative integer, found \"-1\""},
+		{"config max_steps=0", "1:8: max_steps: expected at least 1, found 0"},
+		{"config colour=red", "1:8: unknown config key \"colour\""},
+		{"config shared_buffers", "1:8: expected KEY=VALUE"},
+		{"relation", "1:9: expected a relation name after 'relation'"},
+		{"relation 1t blocks=2", "1:10: expected a relation name (letters, digits, _), found \"1t\""},
+		{"relation t", "1:11: relation t: expected blocks=N"},
+		{"relation t blocks=x", "1:12: blocks: expected a non-negative integer, found \"x\""},
+		{"relation t blocks=2000000000", "1:12: blocks: 2000000000 is too large (at most 1073741824)"},
+		{"relation t blocks=2\nrelation t blocks=3", "2:10: relation \"t\" is already defined"},
+		{"relation t blocks=2 colour=3", "1:21: unknown relation key \"colour\""},
+		{"backend", "1:8: expected a backend name after 'backend', found end of line"},
+		{"backend A read t 0", "1:11: expected ':' after the backend name, found \"read\""},
+		{"backend A:", "1:11: expected an operation after ':'"},
+		{"relation t blocks=2\nbackend A: read t 0;", "2:21: expected an operation after ';'"},
+		{"relation t blocks=2\nbackend A: ; read t 0", "2:12: expected an operation before ';'"},
+		{"backend A: read u 0", "1:17: read: expected a relation defined above, found \"u\""},
+		{"relation t blocks=2\nbackend A: read t", "2:18: read: expected a block number or range B..E after t"},
+		{"relation t blocks=2\nbackend A: read t x", "2:19: block: expected a non-negative integer, found \"x\""},
+		{"relation t blocks=2\nbackend A: read t 3..1", "2:19: block range 3..1: expected the end to be at least the start"},
+		{"relation t blocks=2\nbackend A: read t 0..9999999", "2:19: block range 0..9999999 has 10000000 blocks; one operation takes at most 1048576"},
+		{"relation t blocks=2\nbackend A: read t 0 fork=heap", "2:21: fork: expected main, fsm, vm or init, found \"heap\""},
+		{"relation t blocks=2\nbackend A: read t 0 now", "2:21: read: expected fork=main|fsm|vm|init, found \"now\""},
+		{"relation t blocks=2\nbackend A: release t 5", "2:22: release: block 5 is beyond t's main fork (2 blocks)"},
+		{"relation t blocks=2\nbackend A: scan t 0", "2:19: scan: expected nothing after the relation name, found \"0\""},
+		{"schedule", "1:9: expected backend names after 'schedule'"},
+		{"backend A\nschedule A B", "2:12: schedule: expected the name of a backend declared above, found \"B\""},
+		{"run now", "1:5: run: expected steps=N or nothing, found \"now\""},
+		{"run steps=0", "1:5: steps: expected at least 1, found 0"},
+		{"show all", "1:6: show: expected pool or map, found \"all\""},
+		{"expect", "1:7: expected a subject after 'expect'"},
+		{"expect pools hits=1", "1:8: expect: expected pool, buffer, block or backend, found \"pools\""},
+		{"expect pool", "1:12: expect pool: expected at least one KEY=VALUE"},
+		{"expect pool hit=1", "1:13: expect pool: expected KEY=VALUE with KEY one of"},
+		{"expect buffer 16 rc=0", "1:15: buffer number: 16 is too large (at most 15)"},
+		{"expect block u 0 in=1", "1:14: expect block: expected a relation defined above, found \"u\""},
+		{"expect backend Z pins=none", "1:16: expect backend: expected a backend declared above, found \"Z\""},
+		{"backend A\nexpect backend A error=\"oops", "2:24: unterminated string"},
+		{strings.Repeat("x", maxLineLen+1), "1:1: line is 65537 bytes long"},
+	}
+	for _, c := range cases {
+		_, err := Parse("f.scn", c.src)
+		if err == nil {
+			t.Errorf("%q: parsed without error, want %q", c.src, c.want)
+			continue
+		}
+		var se *Error
+		if !errors.As(err, &se) {
+			t.Errorf("%q: error %v is not a positioned *Error", c.src, err)
+			continue
+		}
+		if !strings.HasPrefix(err.Error(), "f.scn:"+c.want) {
+			t.Errorf("%q:\n got  %v\n want f.scn:%s…", c.src, err, c.want)
+		}
+	}
+}
+
+// Runtime errors are positioned too, and a failed expect is marked Check.
+func TestRunErrors(t *testing.T) {
+	cases := []struct {
+		src, want string
+		check     bool
+	}{
+		{"relation t blocks=2\nbackend A: release t 0\nrun", "f.scn:2:12: release t 0: expected backend A to hold a pin on t/0", false},
+		{"relation t blocks=2\nbackend A: dirty t 1\nrun", "f.scn:2:12: dirty t 1: expected backend A to hold a pin on t/1", false},
+		{"relation t blocks=2\nbackend A: touch t 0\nrun\nexpect pool hits=1", "f.scn:4:13: expect pool hits: expected 1, the engine has 0", true},
+		{"relation t blocks=2\nbackend A: touch t 0\nbackend B: touch t 1\nschedule A A A A A A A A A A A A A A A A A A A A A A A A A A A A A A A A A A\nrun",
+			"f.scn:4:", false},
+		{"config max_steps=5\nrelation t blocks=2\nbackend A: touch t 0..1\nrun", "f.scn:4:1: run stopped after max_steps=5 steps", false},
+		{"relation t blocks=2\nbackend A: read t 0\nrun steps=2\nbackend A: read t 1", "f.scn:4:1: backend A is still running", false},
+		{"relation t blocks=2\nbackend A: read t 0\nschedule A\nschedule A", "f.scn:4:1: a schedule is already waiting", false},
+		{"relation t blocks=2\nbackend A: touch t 0\nrun\nexpect block t 1 usage=1", "f.scn:4:18: expect block t 1 usage: the block is not in the pool", false},
+	}
+	for _, c := range cases {
+		_, _, err := Run("f.scn", c.src, true)
+		if err == nil {
+			t.Errorf("%q: ran without error, want %q", c.src, c.want)
+			continue
+		}
+		if !strings.HasPrefix(err.Error(), c.want) {
+			t.Errorf("%q:\n got  %v\n want %s…", c.src, err, c.want)
+		}
+		var se *Error
+		if !errors.As(err, &se) || se.Check != c.check {
+			t.Errorf("%q: error %#v: want a *Error with Check=%v", c.src, err, c.check)
+		}
+	}
+}
+
+// Quoted strings take \" and \\ escapes, and comments end a line.
+func TestLexer(t *testing.T) {
+	toks, err := lexLine("f", 1, `expect backend A error="say \"hi\" \\ ok" # comment`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, tk := range toks {
+		got = append(got, tk.Text)
+	}
+	want := []string{"expect", "backend", "A", `error=say "hi" \ ok`}
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Fatalf("tokens %q, want %q", got, want)
+	}
+	if !toks[3].Quoted || toks[3].Pos.Col != 18 {
+		t.Fatalf("token %+v: want quoted at column 18", toks[3])
+	}
+}
