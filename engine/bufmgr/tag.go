@@ -160,3 +160,68 @@ func hashFinal(a, b, c uint32) (uint32, uint32, uint32) {
 
 // BufTableHashPartition is BufTableHashPartition(): hashcode % NUM_BUFFER_PARTITIONS.
 func BufTableHashPartition(hash uint32) int { return int(hash % NumBufferPartitions) }
+
+// HashBytes is hash_bytes (common/hashfn.c) over any byte string, reading
+// words little-endian as PostgreSQL does on x86 and arm64. BufTableHashCode
+// is the same function unrolled for a 20-byte tag.
+func HashBytes(k []byte) uint32 {
+	word := func(p []byte) uint32 {
+		return uint32(p[0]) | uint32(p[1])<<8 | uint32(p[2])<<16 | uint32(p[3])<<24
+	}
+	a := uint32(0x9e3779b9) + uint32(len(k)) + 3923095
+	b, c := a, a
+	for len(k) >= 12 {
+		a += word(k[0:])
+		b += word(k[4:])
+		c += word(k[8:])
+		a, b, c = hashMix(a, b, c)
+		k = k[12:]
+	}
+	// The last 0–11 bytes; the lowest byte of c is reserved for the length.
+	switch len(k) {
+	case 11:
+		c += uint32(k[10]) << 24
+		fallthrough
+	case 10:
+		c += uint32(k[9]) << 16
+		fallthrough
+	case 9:
+		c += uint32(k[8]) << 8
+		fallthrough
+	case 8:
+		b += uint32(k[7]) << 24
+		fallthrough
+	case 7:
+		b += uint32(k[6]) << 16
+		fallthrough
+	case 6:
+		b += uint32(k[5]) << 8
+		fallthrough
+	case 5:
+		b += uint32(k[4])
+		fallthrough
+	case 4:
+		a += uint32(k[3]) << 24
+		fallthrough
+	case 3:
+		a += uint32(k[2]) << 16
+		fallthrough
+	case 2:
+		a += uint32(k[1]) << 8
+		fallthrough
+	case 1:
+		a += uint32(k[0])
+	}
+	_, _, c = hashFinal(a, b, c)
+	return c
+}
+
+// Bytes is the tag's 20-byte in-memory image (little-endian), the key that
+// dynahash hashes.
+func (t BufferTag) Bytes() [20]byte {
+	var out [20]byte
+	for i, w := range []uint32{t.SpcNode, t.DbNode, t.RelNode, uint32(t.ForkNum), t.BlockNum} {
+		out[4*i], out[4*i+1], out[4*i+2], out[4*i+3] = byte(w), byte(w>>8), byte(w>>16), byte(w>>24)
+	}
+	return out
+}
