@@ -1,0 +1,393 @@
+package timeline
+
+import (
+	"fmt"
+	"sort"
+
+	"bufferlab/engine/trace"
+	"bufferlab/viz/view"
+)
+
+// DefaultKeyframeEvery is K, the distance between keyframes, when New is
+// given 0: a seek replays at most K-1 events from a keyframe.
+const DefaultKeyframeEvery = 256
+
+// nearSteps is what Seek counts a keyframe restore (a clone) as, in
+// events: it applies or unapplies from the current position when that is
+// at most nearSteps more work than replaying from the keyframe, so a few
+// steps never cost a clone and keep the undo history.
+const nearSteps = 16
+
+// speeds are the playing speeds in quarter-events per tick: ¼× … 64×.
+var speeds = [...]int{1, 2, 4, 8, 16, 32, 64, 128, 256}
+
+var speedLabels = [...]string{"¼×", "½×", "1×", "2×", "4×", "8×", "16×", "32×", "64×"}
+
+const speed1x = 2 // index of 1×
+
+// Mark is a named position, such as the start of a lesson step.
+type Mark struct {
+	Pos  int
+	Name string
+}
+
+// Timeline plays an event log: it holds the view at a position p (p events
+// applied) and moves it by stepping, seeking and playing. See the package
+// comment.
+type Timeline struct {
+	events []trace.Event
+	k      int
+	keys   []*view.Pool // keys[j]: snapshot after j*k events
+	cur    *view.Pool
+	pos    int
+
+	playing bool
+	speed   int // index into speeds
+	acc     int // quarter-events carried to the next tick
+	stopAt  int // PlayToOpEnd's target, -1 when none
+
+	marks []Mark
+
+	seekApplied, seekUnapplied int
+	seekKeyframe               bool
+}
+
+// New builds a timeline over events, starting from initial (the view of the
+// pool before the first event; it is not modified, except that cloning it
+// renews its copy-on-write ownership), with a keyframe every keyframeEvery
+// events (0: DefaultKeyframeEvery). It applies every event once to build
+// the keyframes, and starts at position 0, paused, at 1×.
+func New(events []trace.Event, initial *view.Pool, keyframeEvery int) *Timeline {
+	if keyframeEvery <= 0 {
+		keyframeEvery = DefaultKeyframeEvery
+	}
+	t := &Timeline{events: events, k: keyframeEvery, speed: speed1x, stopAt: -1}
+	w := initial.Snapshot()
+	t.keys = make([]*view.Pool, 0, len(events)/keyframeEvery+1)
+	t.keys = append(t.keys, w.Snapshot())
+	for i, e := range events {
+		w.Apply(e)
+		if (i+1)%keyframeEvery == 0 {
+			t.keys = append(t.keys, w.Snapshot())
+			w.TrimHistory(0)
+		}
+	}
+	t.cur = t.keys[0].Clone()
+	return t
+}
+
+// Len is the number of events.
+func (t *Timeline) Len() int { return len(t.events) }
+
+// Pos is the position: the number of events applied.
+func (t *Timeline) Pos() int { return t.pos }
+
+// Current is the view at the position. The caller must not modify it; it
+// stays valid until the next call that moves the timeline.
+func (t *Timeline) Current() *view.Pool { return t.cur }
+
+// Event is the event just applied (events[Pos-1]); ok is false at 0.
+func (t *Timeline) Event() (e trace.Event, ok bool) {
+	if t.pos == 0 {
+		return trace.Event{}, false
+	}
+	return t.events[t.pos-1], true
+}
+
+// Next is the event the next step applies; ok is false at the end.
+func (t *Timeline) Next() (e trace.Event, ok bool) {
+	if t.pos >= len(t.events) {
+		return trace.Event{}, false
+	}
+	return t.events[t.pos], true
+}
+
+// Events returns the log; the slice must not be modified.
+func (t *Timeline) Events() []trace.Event { return t.events }
+
+// KeyframeEvery is K.
+func (t *Timeline) KeyframeEvery() int { return t.k }
+
+// Keyframes is the number of keyframes held (len/K + 1).
+func (t *Timeline) Keyframes() int { return len(t.keys) }
+
+// LastSeek reports the work done by the last move: events applied and
+// unapplied, and whether it restored a keyframe. Applied is below K when a
+// keyframe was restored; otherwise applied + unapplied is below K+16.
+func (t *Timeline) LastSeek() (applied, unapplied int, keyframe bool) {
+	return t.seekApplied, t.seekUnapplied, t.seekKeyframe
+}
+
+func (t *Timeline) clamp(p int) int { return min(max(p, 0), len(t.events)) }
+
+// Seek moves to position p (clamped to [0, Len]) by the cheapest of:
+// applying forward from the current position, unapplying back to it (while
+// the view's history reaches), or restoring the nearest keyframe at or
+// before p and applying forward from it. All three give the same view. It
+// never applies or unapplies more than K+16 events. It does not change
+// playing, but cancels a PlayToOpEnd target.
+func (t *Timeline) Seek(p int) {
+	t.stopAt = -1 // a move by hand cancels PlayToOpEnd's target
+	t.seek(p)
+}
+
+func (t *Timeline) seek(p int) {
+	p = t.clamp(p)
+	t.seekApplied, t.seekUnapplied, t.seekKeyframe = 0, 0, false
+	if p == t.pos {
+		return
+	}
+	fromKey := p % t.k // events to apply after restoring keyframe p/k
+	switch {
+	case p > t.pos && p-t.pos <= fromKey+nearSteps:
+		t.forward(p)
+	case p < t.pos && t.pos-p <= t.cur.HistoryLen() && t.pos-p <= fromKey+nearSteps:
+		for t.pos > p {
+			t.pos--
+			t.cur.Unapply(t.events[t.pos])
+			t.seekUnapplied++
+		}
+	default:
+		t.cur = t.keys[p/t.k].Clone()
+		t.pos = p - fromKey
+		t.seekKeyframe = true
+		t.forward(p)
+	}
+	// Keep the undo history short: stepping back further restores a
+	// keyframe anyway.
+	if t.cur.HistoryLen() > 2*t.k {
+		t.cur.TrimHistory(t.k)
+	}
+}
+
+func (t *Timeline) forward(p int) {
+	for t.pos < p {
+		t.cur.Apply(t.events[t.pos])
+		t.pos++
+		t.seekApplied++
+	}
+}
+
+// Step moves n events (negative: back).
+func (t *Timeline) Step(n int) { t.Seek(t.pos + n) }
+
+// StepForward applies one event.
+func (t *Timeline) StepForward() { t.Step(1) }
+
+// StepBack undoes one event.
+func (t *Timeline) StepBack() { t.Step(-1) }
+
+// Start moves to position 0.
+func (t *Timeline) Start() { t.Seek(0) }
+
+// End moves to the end of the log.
+func (t *Timeline) End() { t.Seek(len(t.events)) }
+
+// AtEnd reports whether every event is applied.
+func (t *Timeline) AtEnd() bool { return t.pos == len(t.events) }
+
+// --- Playing ---
+
+// Play starts playing at the current speed; at the end of the log it
+// starts again from the beginning.
+func (t *Timeline) Play() {
+	if t.AtEnd() {
+		t.Start()
+	}
+	t.playing = len(t.events) > 0
+	t.acc = 0
+}
+
+// Pause stops playing (and forgets a PlayToOpEnd target).
+func (t *Timeline) Pause() {
+	t.playing = false
+	t.stopAt = -1
+}
+
+// Toggle plays when paused and pauses when playing.
+func (t *Timeline) Toggle() {
+	if t.playing {
+		t.Pause()
+	} else {
+		t.Play()
+	}
+}
+
+// Playing reports whether Tick advances.
+func (t *Timeline) Playing() bool { return t.playing }
+
+// Speed is the playing speed in events per tick: ¼, ½, 1, 2, …, 64.
+func (t *Timeline) Speed() float64 { return float64(speeds[t.speed]) / 4 }
+
+// SpeedLabel is the speed for display: "¼×", "½×", "1×", … "64×".
+func (t *Timeline) SpeedLabel() string { return speedLabels[t.speed] }
+
+// Faster doubles the speed, up to 64×.
+func (t *Timeline) Faster() {
+	if t.speed < len(speeds)-1 {
+		t.speed++
+	}
+}
+
+// Slower halves the speed, down to ¼×.
+func (t *Timeline) Slower() {
+	if t.speed > 0 {
+		t.speed--
+	}
+}
+
+// SetSpeed sets the speed in events per tick; it must be one of ¼, ½, 1,
+// 2, …, 64.
+func (t *Timeline) SetSpeed(eventsPerTick float64) error {
+	for i, q := range speeds {
+		if float64(q)/4 == eventsPerTick {
+			t.speed = i
+			return nil
+		}
+	}
+	return fmt.Errorf("timeline: speed %g: want ¼, ½ or a power of two up to 64 events per tick", eventsPerTick)
+}
+
+// Tick is called once per frame (60 per second). While playing it advances
+// by the speed, carrying fractions over (at ¼× one event every fourth
+// tick); it pauses at the end of the log and at a PlayToOpEnd target. It
+// returns the number of events applied.
+func (t *Timeline) Tick() int {
+	if !t.playing {
+		return 0
+	}
+	t.acc += speeds[t.speed]
+	n := t.acc / 4
+	t.acc %= 4
+	target := t.pos + n
+	if t.stopAt >= 0 && target >= t.stopAt {
+		target = t.stopAt
+		t.playing, t.stopAt = false, -1
+	}
+	if target >= len(t.events) {
+		target = len(t.events)
+		t.playing, t.stopAt = false, -1
+	}
+	from := t.pos
+	t.seek(target)
+	return t.pos - from
+}
+
+// --- Operations ---
+
+// OpEnd is the position where the operation of the backend that performed
+// the current event ends: just before that backend's next KOp, or the end
+// of the log. An operation runs from one KOp of a backend up to its next
+// KOp; other backends' events in between belong to the timeline, not to
+// it. When the operation already ended at the position (the next event is
+// the backend's next KOp), OpEnd is the end of that next operation. At
+// position 0 the backend is the one that performs the first event.
+func (t *Timeline) OpEnd() int {
+	if len(t.events) == 0 || t.AtEnd() {
+		return t.pos
+	}
+	var a trace.Actor
+	if t.pos > 0 {
+		a = t.events[t.pos-1].Actor
+	} else {
+		a = t.events[0].Actor
+	}
+	for j := t.pos + 1; j < len(t.events); j++ {
+		if e := t.events[j]; e.Kind == trace.KOp && e.Actor == a {
+			return j
+		}
+	}
+	return len(t.events)
+}
+
+// PlayToOpEnd plays at the current speed until OpEnd, then pauses. It
+// returns the target position.
+func (t *Timeline) PlayToOpEnd() int {
+	target := t.OpEnd()
+	if target == t.pos {
+		return target
+	}
+	t.Play()
+	t.stopAt = target
+	return target
+}
+
+// ToOpEnd moves to OpEnd at once.
+func (t *Timeline) ToOpEnd() { t.Seek(t.OpEnd()) }
+
+// NextOp moves to just before the next KOp of any backend (the next
+// operation about to begin), or to the end; it reports whether it moved.
+func (t *Timeline) NextOp() bool {
+	from := t.pos
+	j := t.pos + 1
+	for j < len(t.events) && t.events[j].Kind != trace.KOp {
+		j++
+	}
+	t.Seek(j)
+	return t.pos != from
+}
+
+// PrevOp moves to just before the previous KOp of any backend, or to the
+// start; it reports whether it moved.
+func (t *Timeline) PrevOp() bool {
+	from := t.pos
+	j := t.pos - 1
+	for j > 0 && t.events[j].Kind != trace.KOp {
+		j--
+	}
+	t.Seek(j)
+	return t.pos != from
+}
+
+// --- Marks ---
+
+// SetMarks sets unnamed marks at the given positions (clamped, sorted).
+func (t *Timeline) SetMarks(ps []int) {
+	ms := make([]Mark, len(ps))
+	for i, p := range ps {
+		ms[i] = Mark{Pos: p}
+	}
+	t.SetNamedMarks(ms)
+}
+
+// SetNamedMarks sets named marks (positions clamped; kept sorted by
+// position, stable for equal ones).
+func (t *Timeline) SetNamedMarks(ms []Mark) {
+	t.marks = make([]Mark, len(ms))
+	for i, m := range ms {
+		t.marks[i] = Mark{Pos: t.clamp(m.Pos), Name: m.Name}
+	}
+	sort.SliceStable(t.marks, func(i, j int) bool { return t.marks[i].Pos < t.marks[j].Pos })
+}
+
+// Marks returns the marks, sorted by position.
+func (t *Timeline) Marks() []Mark { return append([]Mark(nil), t.marks...) }
+
+// NextMark moves to the first mark after the position; false if none.
+func (t *Timeline) NextMark() bool {
+	for _, m := range t.marks {
+		if m.Pos > t.pos {
+			t.Seek(m.Pos)
+			return true
+		}
+	}
+	return false
+}
+
+// PrevMark moves to the last mark before the position; false if none.
+func (t *Timeline) PrevMark() bool {
+	for i := len(t.marks) - 1; i >= 0; i-- {
+		if m := t.marks[i]; m.Pos < t.pos {
+			t.Seek(m.Pos)
+			return true
+		}
+	}
+	return false
+}
+
+// MarkAt returns the index of the last mark at or before p: the lesson step
+// that position p belongs to. ok is false when p precedes every mark.
+func (t *Timeline) MarkAt(p int) (i int, ok bool) {
+	i = sort.Search(len(t.marks), func(i int) bool { return t.marks[i].Pos > p }) - 1
+	return i, i >= 0
+}

@@ -1,0 +1,72 @@
+// Package view holds the view models the scenes draw, derived from trace
+// events only (DESIGN §4). Pool is everything the pool scene shows of
+// PostgreSQL 15's shared buffer pool as modelled by engine/bufmgr; it never
+// reads the engine: it starts from the initial pool and applies events.
+//
+// What a Pool holds:
+//
+//   - per buffer: the state word (decode with bufmgr.StateRefcount,
+//     bufmgr.StateUsagecount and the bufmgr.Bm* flags), the packed tag
+//     (bufmgr.UnpackTag; NoTag before the first retag), the freelist link,
+//     and the content lock's holder word;
+//   - the freelist head, the raw nextVictimBuffer counter and the hand
+//     (counter % NBuffers), completePasses, numBufferAllocs and the holder
+//     of buffer_strategy_lock;
+//   - the 128 mapping partitions: lock holder word (exclusive holder in
+//     bits 48–63, shared holders' mask below, as the engine records them)
+//     and entries (packed tag → buffer id), listed sorted;
+//   - one lane per backend: its private pin counts, its last event (where it
+//     is in the pseudo-code, and whether it waits: KLWWait, KSpin, KIOWait),
+//     its current operation (the last KOp: read.begin, scan.init, or any
+//     other site by name), the scan in progress, its last error;
+//   - counters by event kind (Counters.Stats gives bufmgr.Stats);
+//   - the current event and what it changed (Changed, EffectOf).
+//
+// Which events change what (checked against engine/bufmgr):
+//
+//	KCAS KLockHdr KUnlockHdr KDirty   buffer Obj's state word Before → After
+//	KRetag                            buffer Obj's tag Before → After (NoTag: none)
+//	KFreelistPop                      first free Before → After; Obj's freeNext After → -2
+//	KFreelistPush                     first free Before → After (= Obj); Obj's freeNext -2 → Before
+//	KClockTick                        counter Before → Before+1 (After is the victim)
+//	KClockWrap                        counter Before → After; completePasses Arg-1 → Arg
+//	KLoad on the strategy             numBufferAllocs Before → After (its fetch_add)
+//	KLWAcquire KLWRelease             partition / content lock Obj's holders Before → After
+//	KSpinAcquire KSpinRelease         buffer_strategy_lock holder Before → After
+//	KMapInsert (After = NoBuffer)     partition Obj gains Arg → Before
+//	KMapDelete                        partition Obj loses Arg (→ Before)
+//	KPrivRef                          the actor's private count on Obj Before → After
+//
+// Every other kind (loads, failed CAS, spins, waits, victims, usage-count
+// decrements of the locked local copy, hits, misses, I/O, operations) only
+// counts, and moves the lanes.
+//
+// Invariants:
+//   - Applying a log in order from New's initial pool gives, after every
+//     event, the engine's state at that event (the tests compare them at
+//     every index); Check verifies that each event fits before applying it.
+//   - Unapply(e) right after Apply(e) restores exactly the previous state,
+//     current event and lanes included: memory words go back to e's Before
+//     values; what an event cannot restore by itself (the previous current
+//     event, a lane's previous operation) comes from the history, a
+//     persistent chain of applied events shared by clones.
+//   - Clone is a deep copy in effect and cheap in cost: buffers (in chunks
+//     of 32), mapping partitions and pin maps are copy-on-write, the history
+//     is immutable. A keyframe (Snapshot) costs what changed since the last.
+//   - Listings (entries, pins, freelist) are sorted or in list order, never
+//     in map order; Fingerprint hashes a canonical encoding.
+//
+// Usage:
+//
+//	v := view.New(r.Pool().NBuffers, relNames, r.BackendNames())
+//	for _, e := range r.Log().Events() {
+//		v.Apply(e)
+//	}
+//	b := v.Buffer(v.Hand())   // the descriptor under the clock hand
+//	lane := v.Lane(1)         // backend A: pins, operation, waiting
+//	v.Unapply(r.Log().At(r.Log().Len() - 1))
+//
+// The timeline (package viz/timeline) keeps snapshots as keyframes and trims
+// the live view's history (TrimHistory), so memory stays proportional to
+// what changes, not to the log.
+package view

@@ -1,0 +1,262 @@
+package view_test
+
+import (
+	"fmt"
+	"io/fs"
+	"strings"
+	"testing"
+
+	"bufferlab/engine/bufmgr"
+	"bufferlab/engine/scenario"
+	"bufferlab/engine/trace"
+	"bufferlab/lessons"
+	"bufferlab/viz/view"
+)
+
+// contentionSrc is a multi-backend scenario under a seeded random schedule:
+// four backends share a 16-buffer pool, hammer three hot blocks (pins, CAS
+// loops, header locks, dirty victims written back), scan a relation larger
+// than NBuffers/4 (BULKREAD rings), read a fork other than main, read past
+// the end of a relation; a fifth backend then pins every buffer and gets
+// "no unpinned buffers available".
+const contentionSrc = `
+config shared_buffers=16 schedule=random seed=%d
+relation t blocks=24 fsm=3
+relation hot blocks=3
+backend A: touch hot 0..2; write hot 1; read t 0..3; touch hot 0..2; write hot 0..2; release t 0..3; scan t; touch hot 0..2
+backend B: touch hot 0..2; scan t; write hot 0..2; touch hot 0..2; read hot 1; dirty hot 1; release hot 1; touch t 30
+backend C: write hot 0..2; read t 5; read t 5; touch hot 0..2; touch t 0..2 fork=fsm; touch t 10..20; release t 5; release t 5; touch hot 0..2
+backend D: touch hot 0..2; touch t 4..23; write hot 2; scan t; touch hot 0..2; write t 0 fork=fsm
+run
+backend E: read t 0..15; read t 16
+run
+`
+
+func contention(seed int) string { return fmt.Sprintf(contentionSrc, seed) }
+
+// lessonScenarios returns the embedded lesson scenarios by file name.
+func lessonScenarios(t testing.TB) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	err := fs.WalkDir(lessons.Scenarios, ".", func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".scn") {
+			return err
+		}
+		b, err := fs.ReadFile(lessons.Scenarios, path)
+		out[path[strings.LastIndexByte(path, '/')+1:]] = string(b)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"clock-sweep.scn", "seventeen-blocks.scn"} {
+		if out[want] == "" {
+			t.Fatalf("embedded scenario %s missing", want)
+		}
+	}
+	return out
+}
+
+// scenarios are the logs every test replays: the lessons and several seeds
+// of the contention scenario.
+func scenarios(t testing.TB) map[string]string {
+	out := lessonScenarios(t)
+	for _, seed := range []int{1, 2, 3, 7, 11, 13} {
+		out[fmt.Sprintf("contention-seed%d", seed)] = contention(seed)
+	}
+	return out
+}
+
+func run(t testing.TB, name, src string) *scenario.Runner {
+	t.Helper()
+	r, _, err := scenario.Run(name, src, true)
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	return r
+}
+
+func relNames(r *scenario.Runner) map[uint32]string {
+	m := map[uint32]string{}
+	for n := uint32(bufmgr.FirstNormalObjectId); n < bufmgr.FirstNormalObjectId+64; n++ {
+		if s := r.RelName(n); s != fmt.Sprint(n) {
+			m[n] = s
+		}
+	}
+	return m
+}
+
+func newView(r *scenario.Runner) *view.Pool {
+	return view.New(r.Pool().NBuffers, relNames(r), r.BackendNames())
+}
+
+// snap is the engine's state at one moment, read through its inspection
+// API (never used by the view itself).
+type snap struct {
+	state     []uint32
+	tag       []bufmgr.BufferTag
+	freeNext  []int32
+	content   []uint64
+	freelist  []int32
+	hand      int
+	passes    uint32
+	allocs    uint32
+	parts     [bufmgr.NumBufferPartitions]uint64
+	partLen   [bufmgr.NumBufferPartitions]int
+	entries   []bufmgr.MapEntry
+	pins      map[trace.Actor][]bufmgr.Pin
+	stats     bufmgr.Stats
+	withEntry bool
+}
+
+func word(l bufmgr.LWLock) uint64 { return uint64(l.Excl)<<48 | l.Shared&(1<<48-1) }
+
+func takeSnap(p *bufmgr.Pool, entries bool) *snap {
+	s := &snap{hand: p.NextVictimBuffer(), passes: p.CompletePasses(), allocs: p.NumBufferAllocs(),
+		freelist: p.Freelist(), stats: p.Stats(), pins: map[trace.Actor][]bufmgr.Pin{}, withEntry: entries}
+	for i := 0; i < p.NBuffers; i++ {
+		d := p.Desc(i)
+		s.state = append(s.state, d.State())
+		s.tag = append(s.tag, d.Tag())
+		s.freeNext = append(s.freeNext, d.FreeNext())
+		s.content = append(s.content, word(p.ContentLock(i)))
+	}
+	for i := range s.parts {
+		s.parts[i] = word(p.PartitionLock(i))
+		s.partLen[i] = p.PartitionLen(i)
+	}
+	if entries {
+		s.entries = p.MappingEntries()
+	}
+	for _, b := range p.Backends() {
+		var pins []bufmgr.Pin
+		for _, pin := range b.Pins() {
+			// UnpinBuffer logs the private count reaching 0, then drops the
+			// entry after its CAS: an entry at 0 is already gone for the view.
+			if pin.Count != 0 {
+				pins = append(pins, pin)
+			}
+		}
+		s.pins[b.Actor] = pins
+	}
+	return s
+}
+
+// compare checks the view against an engine snapshot; e is the event just
+// applied (the snapshot was taken in its OnAppend) and next the one after
+// it, if any, so that the engine's known bookkeeping lags can be allowed
+// for. It returns "" when they agree.
+func compare(v *view.Pool, s *snap, e, next *trace.Event) string {
+	var out []string
+	bad := func(format string, args ...any) { out = append(out, fmt.Sprintf(format, args...)) }
+	if v.NBuffers() != len(s.state) {
+		return fmt.Sprintf("NBuffers %d vs engine %d", v.NBuffers(), len(s.state))
+	}
+	for i := range s.state {
+		b := v.Buffer(i)
+		if b.State != s.state[i] {
+			bad("buffer %d state %s, engine %s", i, bufmgr.StateString(b.State), bufmgr.StateString(s.state[i]))
+		}
+		if b.Tag == view.NoTag {
+			if s.tag[i] != (bufmgr.BufferTag{}) {
+				bad("buffer %d: no tag in the view, engine %v", i, s.tag[i])
+			}
+		} else if bufmgr.UnpackTag(b.Tag) != s.tag[i] {
+			bad("buffer %d tag %v, engine %v", i, bufmgr.UnpackTag(b.Tag), s.tag[i])
+		}
+		if b.FreeNext != s.freeNext[i] {
+			bad("buffer %d freeNext %d, engine %d", i, b.FreeNext, s.freeNext[i])
+		}
+		if b.Content != s.content[i] {
+			bad("buffer %d content lock %s, engine %s", i, view.HoldersString(b.Content), view.HoldersString(s.content[i]))
+		}
+	}
+	if fl := v.Freelist(); fmt.Sprint(fl) != fmt.Sprint(s.freelist) {
+		bad("freelist %v, engine %v", fl, s.freelist)
+	}
+	if v.Hand() != s.hand {
+		bad("clock hand %d, engine %d", v.Hand(), s.hand)
+	}
+	if v.CompletePasses() != s.passes {
+		bad("completePasses %d, engine %d", v.CompletePasses(), s.passes)
+	}
+	if v.NumBufferAllocs() != s.allocs {
+		bad("numBufferAllocs %d, engine %d", v.NumBufferAllocs(), s.allocs)
+	}
+	for i := range s.parts {
+		if h := v.PartitionHolders(i); h != s.parts[i] {
+			bad("partition %d lock %s, engine %s", i, view.HoldersString(h), view.HoldersString(s.parts[i]))
+		}
+		if n := v.PartitionLen(i); n != s.partLen[i] {
+			bad("partition %d has %d entries, engine %d", i, n, s.partLen[i])
+		}
+	}
+	if s.withEntry {
+		var want []string
+		for _, me := range s.entries {
+			want = append(want, fmt.Sprintf("%v->%d@%d", me.Tag, me.BufID, me.Partition))
+		}
+		var got []string
+		for _, me := range v.MappingEntries() {
+			got = append(got, fmt.Sprintf("%v->%d@%d", bufmgr.UnpackTag(me.Tag), me.Buf, me.Partition))
+		}
+		if strings.Join(got, " ") != strings.Join(want, " ") {
+			bad("mapping entries\n   view   %v\n   engine %v", got, want)
+		}
+	}
+	for a, pins := range s.pins {
+		var want []string
+		for _, pin := range pins {
+			want = append(want, fmt.Sprintf("%d:%d", pin.Buffer-1, pin.Count))
+		}
+		got := map[int32]int32{}
+		for _, pin := range v.Pins(a) {
+			got[pin.Buf] = pin.Count
+		}
+		// PinBuffer and PinBuffer_Locked fill the private entry before
+		// logging the CAS / unlock; the KPrivRef 0 -> 1 follows.
+		if e != nil && next != nil && e.Actor == a && next.Actor == a && next.Kind == trace.KPrivRef &&
+			next.Before == 0 && next.Obj == e.Obj && (e.Kind == trace.KCAS || e.Kind == trace.KUnlockHdr) {
+			got[int32(next.Obj)] = int32(next.After)
+		}
+		var have []string
+		for _, pin := range sortedPins(got) {
+			have = append(have, fmt.Sprintf("%d:%d", pin.Buf, pin.Count))
+		}
+		if strings.Join(have, " ") != strings.Join(want, " ") {
+			bad("backend %s pins %v, engine %v", trace.ActorName(a), have, want)
+		}
+	}
+	st := v.Counters().Stats()
+	// Three counters are bumped after the event is logged.
+	if e != nil {
+		switch {
+		case e.Kind == trace.KLWAcquire && e.Class == trace.OPartition:
+			st.PartitionLocks--
+		case e.Kind == trace.KLWWait && e.Class == trace.OPartition:
+			st.PartitionWaits--
+		case e.Kind == trace.KLWCondFail && e.Class == trace.OContent:
+			st.ContentLockFails--
+		}
+	}
+	if st != s.stats {
+		bad("stats\n   view   %+v\n   engine %+v", st, s.stats)
+	}
+	if len(out) > 8 {
+		out = append(out[:8], "…")
+	}
+	return strings.Join(out, "\n  ")
+}
+
+func sortedPins(m map[int32]int32) []view.Pin {
+	var out []view.Pin
+	for b, c := range m {
+		out = append(out, view.Pin{Buf: b, Count: c})
+	}
+	for i := 1; i < len(out); i++ {
+		for j := i; j > 0 && out[j].Buf < out[j-1].Buf; j-- {
+			out[j], out[j-1] = out[j-1], out[j]
+		}
+	}
+	return out
+}

@@ -1,0 +1,250 @@
+package view
+
+import (
+	"fmt"
+	"sort"
+
+	"bufferlab/engine/bufmgr"
+	"bufferlab/engine/trace"
+)
+
+// node is one applied event in the history chain. Nodes are immutable once
+// built and shared between clones (a persistent list), so Clone costs
+// nothing here and Unapply restores the exact previous current event and
+// lane information by stepping back one node.
+type node struct {
+	ev        trace.Event
+	prev      *node     // the event applied before (any actor)
+	actorPrev *node     // the previous event of the same actor
+	info      *laneInfo // the actor's operation state after ev
+}
+
+// laneInfo is what a lane shows about its backend's operation. It changes
+// only at KOp, KOpDone and KError events and is shared by the nodes in
+// between; it holds no pointer to a node, so trimmed history is freed.
+type laneInfo struct {
+	op, scan, err     trace.Event
+	hasOp, hasScan    bool
+	hasErr, opDone    bool
+	opCount, errCount int
+}
+
+var emptyInfo = &laneInfo{}
+
+var (
+	siteReadBegin = mustSite("read.begin")
+	siteScanInit  = mustSite("scan.init")
+)
+
+func mustSite(name string) trace.Site {
+	s, ok := trace.LookupSite(name)
+	if !ok {
+		panic(fmt.Sprintf("view: bufmgr defines no site %q", name))
+	}
+	return s
+}
+
+// nextInfo derives the lane information after e from the information before.
+func nextInfo(prev *laneInfo, e trace.Event) *laneInfo {
+	switch e.Kind {
+	case trace.KOp:
+		n := *prev
+		n.op, n.hasOp, n.opDone = e, true, false
+		n.opCount++
+		switch {
+		case e.Site == siteScanInit:
+			n.scan, n.hasScan = e, true
+		case e.Site == siteReadBegin && prev.hasScan && !prev.opDone:
+			// a block read inside the open scan
+		default:
+			n.hasScan = false
+		}
+		return &n
+	case trace.KOpDone:
+		n := *prev
+		n.opDone, n.hasScan = true, false
+		return &n
+	case trace.KError:
+		n := *prev
+		n.err, n.hasErr, n.hasScan = e, true, false
+		n.errCount++
+		return &n
+	}
+	return prev
+}
+
+// Lane is what the pool scene shows for one backend.
+type Lane struct {
+	Actor trace.Actor
+	Name  string
+	// Pins lists the buffers this backend pins and its private count on
+	// each (from KPrivRef events), by buffer id.
+	Pins []Pin
+	// Last is the last event this backend performed (its current site in
+	// the pseudo-code); HasLast is false before its first event.
+	Last    trace.Event
+	HasLast bool
+	// Waiting reports that the last event was KLWWait, KSpin or KIOWait:
+	// the backend is blocked until another one lets it go on.
+	Waiting bool
+	// Op is the backend's last KOp event: its Site tells the operation
+	// (read.begin: Arg = packed tag; scan.init: Obj = relation, After =
+	// blocks, Arg = ring size; others by site name).
+	Op    trace.Event
+	HasOp bool
+	// OpDone is set by a KOpDone after Op (a scan's end).
+	OpDone bool
+	// Scan is the scan.init of the sequential scan in progress, if any: a
+	// scan's block reads are operations of their own inside it.
+	Scan    trace.Event
+	HasScan bool
+	// Err is the backend's last KError (Arg = bufmgr.ErrCode); it stays
+	// until the next one. Failed reports whether it came after Op began.
+	Err    trace.Event
+	HasErr bool
+	// Ops and Errors count the backend's KOp and KError events.
+	Ops, Errors int
+}
+
+// Pin is a private pin count.
+type Pin struct {
+	Buf   int32
+	Count int32
+}
+
+// Failed reports whether the backend's last error happened during (or
+// right before) its current operation.
+func (l Lane) Failed() bool { return l.HasErr && (!l.HasOp || l.Err.Seq > l.Op.Seq) }
+
+// ErrCode is the code of the last error (0 if none).
+func (l Lane) ErrCode() bufmgr.ErrCode {
+	if !l.HasErr {
+		return 0
+	}
+	return bufmgr.ErrCode(l.Err.Arg)
+}
+
+// NumLanes is the number of lanes (index = actor; lane 0 is the system).
+func (p *Pool) NumLanes() int { return len(p.lanes) }
+
+// Lane returns actor a's lane (an empty one for an actor never seen).
+func (p *Pool) Lane(a trace.Actor) Lane {
+	if int(a) >= len(p.lanes) {
+		return Lane{Actor: a, Name: trace.ActorName(a)}
+	}
+	l := &p.lanes[a]
+	out := Lane{Actor: a, Name: l.name, Pins: p.Pins(a)}
+	info := emptyInfo
+	if l.top != nil {
+		out.Last, out.HasLast = l.top.ev, true
+		switch l.top.ev.Kind {
+		case trace.KLWWait, trace.KSpin, trace.KIOWait:
+			out.Waiting = true
+		}
+		info = l.top.info
+	}
+	out.Op, out.HasOp, out.OpDone = info.op, info.hasOp, info.opDone
+	out.Scan, out.HasScan = info.scan, info.hasScan
+	out.Err, out.HasErr = info.err, info.hasErr
+	out.Ops, out.Errors = info.opCount, info.errCount
+	return out
+}
+
+// Pins lists actor a's private pin counts by buffer id.
+func (p *Pool) Pins(a trace.Actor) []Pin {
+	if int(a) >= len(p.lanes) || p.lanes[a].pins == nil {
+		return nil
+	}
+	m := p.lanes[a].pins.m
+	out := make([]Pin, 0, len(m))
+	for b, c := range m {
+		out = append(out, Pin{Buf: b, Count: c})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Buf < out[j].Buf })
+	return out
+}
+
+// PinCount is actor a's private pin count on buffer buf.
+func (p *Pool) PinCount(a trace.Actor, buf int) int {
+	if int(a) >= len(p.lanes) || p.lanes[a].pins == nil {
+		return 0
+	}
+	return int(p.lanes[a].pins.m[int32(buf)])
+}
+
+// OpLabel describes actor a's current operation for a lane header:
+// "read t1/5", "scan t1 (20 blocks, ring 2)", "scan t1: read t1/7", or the
+// site name and relation for operations the view does not know. It adds
+// " (done)" after a KOpDone and "" means no operation yet.
+func (p *Pool) OpLabel(a trace.Actor) string {
+	l := p.Lane(a)
+	if !l.HasOp {
+		return ""
+	}
+	s := p.opText(l.Op)
+	if l.HasScan && l.Op.Site != siteScanInit {
+		s = p.opText(l.Scan) + ": " + s
+	}
+	if l.OpDone {
+		s += " (done)"
+	}
+	return s
+}
+
+func (p *Pool) opText(e trace.Event) string {
+	switch e.Site {
+	case siteReadBegin:
+		return "read " + p.TagString(e.Arg)
+	case siteScanInit:
+		if e.Arg == 0 {
+			return fmt.Sprintf("scan %s (%d blocks)", p.RelName(e.Obj), e.After)
+		}
+		return fmt.Sprintf("scan %s (%d blocks, ring %d)", p.RelName(e.Obj), e.After, e.Arg)
+	}
+	if e.Class == trace.ORelation {
+		return e.Site.String() + " " + p.RelName(e.Obj)
+	}
+	return e.Site.String()
+}
+
+// TrimHistory forgets all but the last keep applied events, so that Unapply
+// can undo at most keep more; the state shown does not change. The dropped
+// part of the chain becomes garbage unless a clone still uses it.
+func (p *Pool) TrimHistory(keep int) {
+	if keep < 0 {
+		keep = 0
+	}
+	if p.hist <= keep {
+		return
+	}
+	kept := make([]*node, 0, keep)
+	n := p.top
+	for len(kept) < keep {
+		kept = append(kept, n)
+		n = n.prev
+	}
+	// Copies of the kept nodes, linked among themselves; nodes outside
+	// become stubs that keep their event and lane information only.
+	repl := make(map[*node]*node, keep+len(p.lanes)+1)
+	get := func(o *node) *node {
+		if o == nil {
+			return nil
+		}
+		if r, ok := repl[o]; ok {
+			return r
+		}
+		r := &node{ev: o.ev, info: o.info}
+		repl[o] = r
+		return r
+	}
+	for i := len(kept) - 1; i >= 0; i-- {
+		o := kept[i]
+		c := &node{ev: o.ev, info: o.info, prev: get(o.prev), actorPrev: get(o.actorPrev)}
+		repl[o] = c
+	}
+	p.top = get(p.top)
+	for i := range p.lanes {
+		p.lanes[i].top = get(p.lanes[i].top)
+	}
+	p.hist = keep
+}

@@ -1,0 +1,441 @@
+package view
+
+import (
+	"fmt"
+	"sort"
+
+	"bufferlab/engine/bufmgr"
+	"bufferlab/engine/trace"
+)
+
+// NoTag is the packed tag of a buffer that has never been tagged (bufmgr's
+// noTag, the Before of a KRetag for a buffer without BM_TAG_VALID).
+const NoTag = ^uint64(0)
+
+// NoObj is an event's Obj for "no object" (the engine's -1, e.g. a
+// ring-reject event on an empty ring slot).
+const NoObj = ^uint32(0)
+
+// NumPartitions is NUM_BUFFER_PARTITIONS.
+const NumPartitions = bufmgr.NumBufferPartitions
+
+// Buffers are stored in chunks of chunkSize descriptors, shared between
+// clones and copied on the first write (copy-on-write), so that a keyframe
+// costs the chunks that changed since the previous one, not the whole pool.
+const (
+	chunkBits = 5
+	chunkSize = 1 << chunkBits
+	chunkMask = chunkSize - 1
+)
+
+// token identifies the pool that exclusively owns a chunk or map; it is not
+// zero-sized so that every new(token) is a distinct pointer.
+type token struct{ _ byte }
+
+type chunk struct {
+	owner    *token
+	state    [chunkSize]uint32
+	freeNext [chunkSize]int32
+	tag      [chunkSize]uint64
+	content  [chunkSize]uint64
+}
+
+// partMap holds one mapping partition's entries: packed tag → buffer id.
+type partMap struct {
+	owner *token
+	m     map[uint64]int32
+}
+
+type partition struct {
+	holders uint64   // LWLock holder word: exclusive actor << 48 | shared mask
+	entries *partMap // nil while empty and never written
+}
+
+// pinMap is one backend's private pin counts: buffer id → count.
+type pinMap struct {
+	owner *token
+	m     map[int32]int32
+}
+
+type lane struct {
+	name string
+	pins *pinMap
+	top  *node // the last event this actor performed (nil: none yet)
+}
+
+// Pool is the view model of the shared buffer pool: everything the pool
+// scene draws, derived from trace events only. See the package comment.
+type Pool struct {
+	n      int
+	tok    *token
+	chunks []*chunk
+
+	firstFree      int32
+	counter        uint32 // nextVictimBuffer, the raw counter
+	passes         uint32 // completePasses
+	allocs         uint32 // numBufferAllocs
+	strategyHolder trace.Actor
+
+	parts [NumPartitions]partition
+
+	lanes    []lane
+	nInitial int // lanes given to New; later ones appear when an event names them
+	relNames map[uint32]string
+
+	counters Counters
+
+	top     *node // the last event applied (nil: none)
+	applied int   // events applied, net of those unapplied
+	hist    int   // how many of them Unapply can still undo
+}
+
+// New returns the view of PostgreSQL's initial pool of nbuffers buffers
+// (InitBufferPool, StrategyInitialize): every state word 0, no tag, buffer
+// i's freeNext = i+1 with the last one ending the list, first free buffer 0,
+// clock counter 0, no complete pass, no lock held, an empty mapping table,
+// and one lane per backend name (index = actor; [0] is the system, "sys").
+// relNames names relations by relfilenode (nil: print numbers).
+func New(nbuffers int, relNames map[uint32]string, backendNames []string) *Pool {
+	if nbuffers < 1 {
+		panic(fmt.Sprintf("view: New with %d buffers", nbuffers))
+	}
+	p := &Pool{n: nbuffers, tok: new(token), relNames: map[uint32]string{}}
+	for k, v := range relNames {
+		p.relNames[k] = v
+	}
+	p.chunks = make([]*chunk, (nbuffers+chunkSize-1)/chunkSize)
+	for c := range p.chunks {
+		ch := &chunk{owner: p.tok}
+		for j := 0; j < chunkSize; j++ {
+			i := c*chunkSize + j
+			ch.freeNext[j] = int32(i + 1)
+			ch.tag[j] = NoTag
+		}
+		p.chunks[c] = ch
+	}
+	p.chunks[(nbuffers-1)>>chunkBits].freeNext[(nbuffers-1)&chunkMask] = bufmgr.FreeNextEndOfList
+	if len(backendNames) == 0 {
+		backendNames = []string{"sys"}
+	}
+	p.lanes = make([]lane, len(backendNames))
+	for i, name := range backendNames {
+		p.lanes[i].name = name
+	}
+	p.nInitial = len(p.lanes)
+	return p
+}
+
+// Clone returns an independent deep copy of p, history included (both can
+// Unapply the events applied so far). It is cheap: buffer chunks, mapping
+// partitions, pin maps and history are shared and copied on the next write
+// by either pool, which is why Clone also gives p a fresh ownership token.
+func (p *Pool) Clone() *Pool {
+	c := *p
+	p.tok, c.tok = new(token), new(token)
+	c.chunks = append([]*chunk(nil), p.chunks...)
+	c.lanes = append([]lane(nil), p.lanes...)
+	return &c
+}
+
+// Snapshot is Clone without history: the copy shows the same state but
+// cannot Unapply anything, and keeps no event chain alive. Timelines keep
+// snapshots as keyframes.
+func (p *Pool) Snapshot() *Pool {
+	c := p.Clone()
+	c.TrimHistory(0)
+	return c
+}
+
+// --- Writes (copy-on-write) ---
+
+func (p *Pool) wchunk(i int) (*chunk, int) {
+	c := p.chunks[i>>chunkBits]
+	if c.owner != p.tok {
+		nc := *c
+		nc.owner = p.tok
+		c = &nc
+		p.chunks[i>>chunkBits] = c
+	}
+	return c, i & chunkMask
+}
+
+func (p *Pool) setState(i int, s uint32) { c, j := p.wchunk(i); c.state[j] = s }
+func (p *Pool) setTag(i int, t uint64)   { c, j := p.wchunk(i); c.tag[j] = t }
+func (p *Pool) setFreeNext(i int, f int32) {
+	c, j := p.wchunk(i)
+	c.freeNext[j] = f
+}
+func (p *Pool) setContent(i int, w uint64) { c, j := p.wchunk(i); c.content[j] = w }
+
+func (p *Pool) wpart(i int) map[uint64]int32 {
+	pm := p.parts[i].entries
+	if pm == nil || pm.owner != p.tok {
+		npm := &partMap{owner: p.tok, m: map[uint64]int32{}}
+		if pm != nil {
+			for k, v := range pm.m {
+				npm.m[k] = v
+			}
+		}
+		p.parts[i].entries = npm
+		pm = npm
+	}
+	return pm.m
+}
+
+func (p *Pool) wpins(a trace.Actor) map[int32]int32 {
+	l := &p.lanes[a]
+	pm := l.pins
+	if pm == nil || pm.owner != p.tok {
+		npm := &pinMap{owner: p.tok, m: map[int32]int32{}}
+		if pm != nil {
+			for k, v := range pm.m {
+				npm.m[k] = v
+			}
+		}
+		l.pins = npm
+		pm = npm
+	}
+	return pm.m
+}
+
+// lane returns actor a's lane, adding lanes (named as trace.ActorName does)
+// for actors New was not told about.
+func (p *Pool) lane(a trace.Actor) *lane {
+	for int(a) >= len(p.lanes) {
+		p.lanes = append(p.lanes, lane{name: trace.ActorName(trace.Actor(len(p.lanes)))})
+	}
+	return &p.lanes[a]
+}
+
+// --- Reads: buffers ---
+
+// NBuffers is the number of buffers.
+func (p *Pool) NBuffers() int { return p.n }
+
+func (p *Pool) rchunk(i int) (*chunk, int) {
+	if i < 0 || i >= p.n {
+		panic(fmt.Sprintf("view: buffer %d out of range [0, %d)", i, p.n))
+	}
+	return p.chunks[i>>chunkBits], i & chunkMask
+}
+
+// State is buffer i's state word (decode it with bufmgr.StateRefcount,
+// bufmgr.StateUsagecount and the bufmgr.Bm* flags).
+func (p *Pool) State(i int) uint32 { c, j := p.rchunk(i); return c.state[j] }
+
+// Tag is buffer i's packed tag (bufmgr.UnpackTag), NoTag if it never had
+// one. It is meaningful while the state has BM_TAG_VALID; between a retag
+// and the header unlock that follows it, it already holds the new tag.
+func (p *Pool) Tag(i int) uint64 { c, j := p.rchunk(i); return c.tag[j] }
+
+// FreeNext is buffer i's freelist link: the next free buffer,
+// bufmgr.FreeNextEndOfList (-1) or bufmgr.FreeNextNotInList (-2).
+func (p *Pool) FreeNext(i int) int32 { c, j := p.rchunk(i); return c.freeNext[j] }
+
+// ContentHolders is the holder word of buffer i's content lock (see
+// HolderExclusive and HolderShared).
+func (p *Pool) ContentHolders(i int) uint64 { c, j := p.rchunk(i); return c.content[j] }
+
+// Buffer is one descriptor as the view sees it.
+type Buffer struct {
+	ID       int
+	State    uint32
+	Tag      uint64 // packed; NoTag if never tagged
+	FreeNext int32
+	Content  uint64 // content-lock holder word
+}
+
+// Buffer returns descriptor i.
+func (p *Pool) Buffer(i int) Buffer {
+	c, j := p.rchunk(i)
+	return Buffer{ID: i, State: c.state[j], Tag: c.tag[j], FreeNext: c.freeNext[j], Content: c.content[j]}
+}
+
+// Refcount is BUF_STATE_GET_REFCOUNT.
+func (b Buffer) Refcount() uint32 { return bufmgr.StateRefcount(b.State) }
+
+// Usage is BUF_STATE_GET_USAGECOUNT.
+func (b Buffer) Usage() uint32 { return bufmgr.StateUsagecount(b.State) }
+
+// Has reports whether every bit of flags is set in the state word.
+func (b Buffer) Has(flags uint32) bool { return b.State&flags == flags }
+
+// TagValid reports BM_TAG_VALID.
+func (b Buffer) TagValid() bool { return b.State&bufmgr.BmTagValid != 0 }
+
+// OnFreelist reports whether the buffer is linked on the freelist.
+func (b Buffer) OnFreelist() bool { return b.FreeNext != bufmgr.FreeNextNotInList }
+
+// --- Reads: freelist and clock ---
+
+// FirstFree is StrategyControl->firstFreeBuffer (-1: the freelist is empty).
+func (p *Pool) FirstFree() int32 { return p.firstFree }
+
+// Freelist returns the buffers on the freelist, head first. A cycle (which
+// only an inconsistent event log can make) stops the walk after NBuffers.
+func (p *Pool) Freelist() []int32 {
+	var out []int32
+	for id := p.firstFree; id >= 0 && int(id) < p.n && len(out) < p.n; id = p.FreeNext(int(id)) {
+		out = append(out, id)
+	}
+	return out
+}
+
+// ClockCounter is the raw nextVictimBuffer counter: it grows by one per
+// tick and is brought back into range when a backend lands on a multiple of
+// NBuffers (ClockSweepTick).
+func (p *Pool) ClockCounter() uint32 { return p.counter }
+
+// Hand is the clock hand: the buffer the sweep looks at next,
+// nextVictimBuffer % NBuffers.
+func (p *Pool) Hand() int { return int(p.counter % uint32(p.n)) }
+
+// CompletePasses is StrategyControl->completePasses.
+func (p *Pool) CompletePasses() uint32 { return p.passes }
+
+// NumBufferAllocs is StrategyControl->numBufferAllocs.
+func (p *Pool) NumBufferAllocs() uint32 { return p.allocs }
+
+// StrategyHolder is the backend holding buffer_strategy_lock (0: free).
+func (p *Pool) StrategyHolder() trace.Actor { return p.strategyHolder }
+
+// --- Reads: mapping table ---
+
+// Entry is one mapping-table entry.
+type Entry struct {
+	Tag       uint64 // packed
+	Buf       int32
+	Partition int
+}
+
+// PartitionHolders is the holder word of mapping partition i's lock.
+func (p *Pool) PartitionHolders(i int) uint64 { return p.parts[i].holders }
+
+// PartitionLen is the number of entries in mapping partition i.
+func (p *Pool) PartitionLen(i int) int {
+	if pm := p.parts[i].entries; pm != nil {
+		return len(pm.m)
+	}
+	return 0
+}
+
+// PartitionEntries lists partition i's entries sorted by packed tag.
+func (p *Pool) PartitionEntries(i int) []Entry {
+	pm := p.parts[i].entries
+	if pm == nil {
+		return nil
+	}
+	out := make([]Entry, 0, len(pm.m))
+	for t, id := range pm.m {
+		out = append(out, Entry{Tag: t, Buf: id, Partition: i})
+	}
+	sort.Slice(out, func(a, b int) bool { return out[a].Tag < out[b].Tag })
+	return out
+}
+
+// MappingLen is the number of entries in the whole mapping table.
+func (p *Pool) MappingLen() int {
+	n := 0
+	for i := range p.parts {
+		n += p.PartitionLen(i)
+	}
+	return n
+}
+
+// MappingEntries lists every entry sorted by buffer id, then tag (the order
+// of bufmgr.Pool.MappingEntries).
+func (p *Pool) MappingEntries() []Entry {
+	var out []Entry
+	for i := range p.parts {
+		out = append(out, p.PartitionEntries(i)...)
+	}
+	sort.Slice(out, func(a, b int) bool {
+		if out[a].Buf != out[b].Buf {
+			return out[a].Buf < out[b].Buf
+		}
+		return out[a].Tag < out[b].Tag
+	})
+	return out
+}
+
+// PartitionOf is the mapping partition of a packed tag:
+// BufTableHashPartition(BufTableHashCode(tag)).
+func PartitionOf(tag uint64) int {
+	return bufmgr.BufTableHashPartition(bufmgr.BufTableHashCode(bufmgr.UnpackTag(tag)))
+}
+
+// Lookup finds the buffer a packed tag maps to.
+func (p *Pool) Lookup(tag uint64) (int, bool) {
+	pm := p.parts[PartitionOf(tag)].entries
+	if pm == nil {
+		return -1, false
+	}
+	id, ok := pm.m[tag]
+	if !ok {
+		return -1, false
+	}
+	return int(id), true
+}
+
+// --- Lock holder words ---
+
+// HolderExclusive is the exclusive holder recorded in a holder word (0: none).
+func HolderExclusive(w uint64) trace.Actor { return trace.Actor(w >> 48) }
+
+// HolderShared lists the shared holders recorded in a holder word.
+func HolderShared(w uint64) []trace.Actor {
+	var out []trace.Actor
+	for a := 1; a <= 48; a++ {
+		if w&(1<<(a-1)) != 0 {
+			out = append(out, trace.Actor(a))
+		}
+	}
+	return out
+}
+
+// --- Reads: current event and counters ---
+
+// Current is the event applied last, if any.
+func (p *Pool) Current() (trace.Event, bool) {
+	if p.top == nil {
+		return trace.Event{}, false
+	}
+	return p.top.ev, true
+}
+
+// Changed says what the current event touched, for highlighting; the zero
+// Change (Buffer and Partition -1) when no event has been applied.
+func (p *Pool) Changed() Change {
+	if p.top == nil {
+		return Change{Buffer: -1, Partition: -1}
+	}
+	return EffectOf(p.top.ev)
+}
+
+// Applied is the number of events applied, net of those unapplied.
+func (p *Pool) Applied() int { return p.applied }
+
+// HistoryLen is how many of the applied events Unapply can still undo.
+func (p *Pool) HistoryLen() int { return p.hist }
+
+// Counters returns the event counters.
+func (p *Pool) Counters() Counters { return p.counters }
+
+// --- Names ---
+
+// RelName names a relation number as New's relNames does (else the number).
+func (p *Pool) RelName(n uint32) string {
+	if s, ok := p.relNames[n]; ok {
+		return s
+	}
+	return fmt.Sprint(n)
+}
+
+// TagString prints a packed tag as rel/block (rel/fork/block for forks
+// other than main), "none" for NoTag.
+func (p *Pool) TagString(tag uint64) string {
+	if tag == NoTag {
+		return "none"
+	}
+	return bufmgr.TagString(bufmgr.UnpackTag(tag), p.RelName)
+}
