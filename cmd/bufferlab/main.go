@@ -23,6 +23,7 @@ const usage = `usage:
   bufferlab run [--json] [--summary] [--no-events] FILE|-   run a scenario headless
   bufferlab demo [--step] [--events] [NAME]                 play an embedded scenario with narration
   bufferlab list                                            list the embedded scenarios
+  bufferlab lessons [check [DIR] | show NAME|FILE]          list, check or print the lessons
 `
 
 func main() {
@@ -48,6 +49,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return cmdDemo(args[1:], stdin, stdout, stderr)
 	case "list":
 		return cmdList(stdout)
+	case "lessons":
+		return cmdLessons(args[1:], stdout, stderr)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return exitOK

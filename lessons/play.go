@@ -1,0 +1,104 @@
+package lessons
+
+import (
+	"bufferlab/engine/bufmgr"
+	"bufferlab/engine/scenario"
+	"bufferlab/engine/trace"
+)
+
+// Played is a lesson run headless from start to end: the engine's final
+// state, the whole event log and where each step's events are in it. A
+// player builds its view (and its timeline) from these.
+type Played struct {
+	Lesson *Lesson
+	// Runner is the scenario runner after the last statement (or after the
+	// failing one); its Pool is the engine's final state.
+	Runner *scenario.Runner
+	// Events is the whole event log; it must not be modified.
+	Events []trace.Event
+	// NBuffers is the size of the pool.
+	NBuffers int
+	// RelNames maps a relation number (BufferTag's relNode) to its name in
+	// the lesson.
+	RelNames map[uint32]string
+	// Backends names the actors: index 0 is the system ("sys"), then the
+	// backends in the order the lesson declares them (actor 1, 2, …).
+	Backends []string
+	// StepStart[i] is the index in Events of step i's first event and
+	// StepEnd[i] one past its last: step i's events are
+	// Events[StepStart[i]:StepEnd[i]], empty for a step without a scenario.
+	// Events before StepStart[0] (if any) belong to no step.
+	StepStart, StepEnd []int
+	// Outputs[i] holds what step i's statements printed, except runs (whose
+	// text is the events themselves): the pictures of show statements.
+	Outputs [][]scenario.Output
+}
+
+// StepEvents returns step i's events.
+func (p *Played) StepEvents(i int) []trace.Event {
+	return p.Events[p.StepStart[i]:p.StepEnd[i]]
+}
+
+// Play runs a lesson headless, statement by statement, with a traced
+// scenario runner, recording which events each step produced and checking
+// every expect statement.
+//
+// It stops at the first error: a failed expect (a *scenario.Error with Check
+// set) or a scenario error at run time (a *scenario.Error, Check unset), both
+// positioned in the lesson file. Play then still returns the Played so far:
+// the steps after the failing one have empty event ranges at its end.
+func Play(l *Lesson) (*Played, error) {
+	r, err := scenario.NewRunner(l.Script, true)
+	if err != nil {
+		return nil, errorf(l.File, 1, 1, "%v", err)
+	}
+	n := len(l.Steps)
+	p := &Played{Lesson: l, Runner: r, NBuffers: r.Pool().NBuffers, RelNames: map[uint32]string{},
+		StepStart: make([]int, n), StepEnd: make([]int, n), Outputs: make([][]scenario.Output, n)}
+	stmts := l.Script.Stmts
+	next := 0 // index of the next statement in stmts
+	rels := 0
+	// exec runs the statements that start before line `before`.
+	exec := func(step int, before int) error {
+		for next < len(stmts) && stmts[next].At().Line < before {
+			st := stmts[next]
+			next++
+			o, err := r.Step()
+			if rs, ok := st.(*scenario.RelationStmt); ok {
+				num := uint32(bufmgr.FirstNormalObjectId + rels)
+				rels++
+				if got := r.RelName(num); got != rs.Name {
+					return errorf(l.File, rs.Pos.Line, rs.Pos.Col, "internal: relation %s has number %d, but the runner names it %s", rs.Name, num, got)
+				}
+				p.RelNames[num] = rs.Name
+			}
+			if step >= 0 && o.Text != "" {
+				if _, isRun := st.(*scenario.RunStmt); !isRun {
+					p.Outputs[step] = append(p.Outputs[step], o)
+				}
+			}
+			if err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	var runErr error
+	if n > 0 {
+		runErr = exec(-1, l.Steps[0].Line)
+	}
+	for i := 0; i < n; i++ {
+		p.StepStart[i] = r.Log().Len()
+		if runErr == nil {
+			end := int(^uint(0) >> 1)
+			if i+1 < n {
+				end = l.Steps[i+1].Line
+			}
+			runErr = exec(i, end)
+		}
+		p.StepEnd[i] = r.Log().Len()
+	}
+	p.Events = r.Log().Events()
+	p.Backends = r.BackendNames()
+	return p, runErr
+}

@@ -1,0 +1,331 @@
+package lessons
+
+import (
+	"errors"
+	"io/fs"
+	"strings"
+	"testing"
+	"testing/fstest"
+
+	"bufferlab/engine/scenario"
+	"bufferlab/engine/trace"
+)
+
+const lesson1 = "01-shared-buffers.md"
+
+func loadLesson1(t *testing.T) (*Lesson, []byte) {
+	t.Helper()
+	src, err := fs.ReadFile(Files, lesson1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, err := Parse("lessons/"+lesson1, src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return l, src
+}
+
+func TestLesson1Plays(t *testing.T) {
+	l, _ := loadLesson1(t)
+	if l.Name != "shared-buffers" || l.Order != 1 || l.Config != "shared_buffers=128kB" || l.Summary == "" ||
+		l.Title != "Shared buffers: hits, misses and the clock sweep" {
+		t.Fatalf("header %+v", l)
+	}
+	if len(l.Steps) < 12 || l.Questions() < 3 {
+		t.Fatalf("%d steps, %d questions: want at least 12 and 3", len(l.Steps), l.Questions())
+	}
+	p, err := Play(l)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.NBuffers != 16 || len(p.Events) != p.Runner.Log().Len() || len(p.Events) == 0 {
+		t.Fatalf("NBuffers %d, %d events", p.NBuffers, len(p.Events))
+	}
+	if got := strings.Join(p.Backends, ","); got != "sys,A,B" {
+		t.Errorf("backends %s", got)
+	}
+	names := map[string]bool{}
+	for num, n := range p.RelNames {
+		names[n] = true
+		if p.Runner.RelName(num) != n {
+			t.Errorf("relation %d: %s vs %s", num, n, p.Runner.RelName(num))
+		}
+	}
+	if len(names) != 3 || !names["orders"] || !names["big"] || !names["small"] {
+		t.Errorf("relations %v", p.RelNames)
+	}
+	prevEnd := 0
+	for i, s := range l.Steps {
+		start, end := p.StepStart[i], p.StepEnd[i]
+		if start != prevEnd || end < start {
+			t.Errorf("step %d (%s): events [%d, %d) after %d", i, s.Title, start, end, prevEnd)
+		}
+		prevEnd = end
+		if s.Scenario != nil && end == start {
+			t.Errorf("step %d (%s) has a scenario but no events", i, s.Title)
+		}
+		// Steps are small enough to step through by hand.
+		if end-start > 800 {
+			t.Errorf("step %d (%s) has %d events", i, s.Title, end-start)
+		}
+		for _, e := range p.StepEvents(i) {
+			if int(e.Actor) >= len(p.Backends) {
+				t.Fatalf("step %d: event %v by unknown actor", i, e)
+			}
+		}
+		if s.Title == "" || len(s.Prose) == 0 {
+			t.Errorf("step %d: title %q, %d prose blocks", i, s.Title, len(s.Prose))
+		}
+		if q := s.Predict; q != nil {
+			if len(q.Choices) < 2 || len(q.ChoiceSpans) != len(q.Choices) || q.Answer < 0 || q.Answer >= len(q.Choices) ||
+				len(q.Explain) == 0 || q.Prompt == "" || len(q.PromptSpans) == 0 {
+				t.Errorf("step %d: bad question %+v", i, q)
+			}
+			if s.Scenario == nil {
+				t.Errorf("step %d: a question without a scenario to reveal its answer", i)
+			}
+		}
+	}
+	if prevEnd != len(p.Events) {
+		t.Errorf("steps end at %d of %d events", prevEnd, len(p.Events))
+	}
+	// The first step's miss comes from the freelist into buffer 0.
+	var sawMiss bool
+	for _, e := range p.StepEvents(0) {
+		if e.Kind == trace.KMiss && e.Obj == 0 {
+			sawMiss = true
+		}
+	}
+	if !sawMiss {
+		t.Error("step 0 has no miss into buffer 0")
+	}
+	// Show statements' output is kept per step.
+	var shows int
+	for _, o := range p.Outputs {
+		shows += len(o)
+	}
+	if shows == 0 || !strings.Contains(p.Outputs[2][0].Text, "mapping table") {
+		t.Errorf("outputs %v", p.Outputs)
+	}
+	if err := p.Runner.Pool().CheckInvariants(); err != nil {
+		t.Error(err)
+	}
+}
+
+// A wrong expect in the lesson fails Play with a Check error pointing into
+// the Markdown file, and Played still describes the steps so far.
+func TestPlayFailedExpect(t *testing.T) {
+	_, src := loadLesson1(t)
+	bad := strings.Replace(string(src), "expect pool hits=2 misses=5", "expect pool hits=2 misses=6", 1)
+	line := strings.Count(bad[:strings.Index(bad, "misses=6")], "\n") + 1
+	l, err := Parse("lessons/"+lesson1, []byte(bad))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := Play(l)
+	var se *scenario.Error
+	if !errors.As(err, &se) || !se.Check || se.Pos.Line != line || se.File != "lessons/"+lesson1 ||
+		!strings.Contains(se.Msg, "expected 6, the engine has 5") {
+		t.Fatalf("error %v (line %d)", err, line)
+	}
+	if p == nil {
+		t.Fatal("no Played after a failed expect")
+	}
+	failed := -1
+	for i, s := range l.Steps {
+		if s.Expect != nil && s.Expect.Line < line && line < s.Expect.EndLine {
+			failed = i
+		}
+	}
+	if failed < 0 || p.StepEnd[failed] == p.StepStart[failed] {
+		t.Fatalf("failing step %d", failed)
+	}
+	for i := failed + 1; i < len(l.Steps); i++ {
+		if p.StepStart[i] != p.StepEnd[i] || p.StepStart[i] != len(p.Events) {
+			t.Errorf("step %d after the failure has events [%d, %d)", i, p.StepStart[i], p.StepEnd[i])
+		}
+	}
+}
+
+// A scenario error at run time (not a failed expect) is positioned too.
+func TestPlayRunError(t *testing.T) {
+	src := withFront(
+		"## S",                   // 5
+		"```scenario",            // 6
+		"relation t blocks=2",    // 7
+		"backend A: release t 1", // 8
+		"run",                    // 9
+		"```",
+		"## T",
+		"```scenario",
+		"backend A: touch t 0",
+		"run",
+		"```",
+	)
+	l, err := Parse("run.md", src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := Play(l)
+	var se *scenario.Error
+	if !errors.As(err, &se) || se.Check || !strings.HasPrefix(err.Error(), "run.md:8:12: release t 1: expected backend A to hold a pin") {
+		t.Fatalf("%v", err)
+	}
+	if p == nil || p.StepStart[1] != p.StepEnd[1] {
+		t.Fatalf("%+v", p)
+	}
+}
+
+// Steps without a scenario have empty ranges; expect-only steps check the
+// state the previous step left.
+func TestPlayStepRanges(t *testing.T) {
+	src := withFront(
+		"Intro.",
+		"## Setup",
+		"```scenario",
+		"relation t blocks=3",
+		"```",
+		"## Read",
+		"```scenario",
+		"backend A: touch t 0..2",
+		"run",
+		"show",
+		"```",
+		"## Only text",
+		"Nothing runs.",
+		"## Check",
+		"```expect",
+		"expect pool misses=3",
+		"```",
+	)
+	l, err := Parse("ranges.md", src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := Play(l)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := [][2]int{{0, 0}, {0, len(p.Events)}, {len(p.Events), len(p.Events)}, {len(p.Events), len(p.Events)}}
+	for i, w := range want {
+		if p.StepStart[i] != w[0] || p.StepEnd[i] != w[1] {
+			t.Errorf("step %d: [%d, %d), want %v", i, p.StepStart[i], p.StepEnd[i], w)
+		}
+	}
+	if len(p.Outputs[1]) != 1 || !strings.Contains(p.Outputs[1][0].Text, "pool: 16 buffers") {
+		t.Errorf("outputs %+v", p.Outputs)
+	}
+	if len(p.Backends) != 2 || p.RelNames[16384] != "t" {
+		t.Errorf("backends %v relations %v", p.Backends, p.RelNames)
+	}
+}
+
+// Every embedded lesson parses and plays with all its expects passing.
+func TestEmbeddedLessonsPlay(t *testing.T) {
+	all, err := All()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(all) == 0 {
+		t.Fatal("no embedded lessons")
+	}
+	seen := map[string]bool{}
+	for i, l := range all {
+		if seen[l.Name] {
+			t.Errorf("duplicate lesson %s", l.Name)
+		}
+		seen[l.Name] = true
+		if !strings.HasPrefix(l.File, EmbeddedDir+"/") || !strings.HasSuffix(l.File, ".md") {
+			t.Errorf("file %s", l.File)
+		}
+		if i > 0 && (all[i-1].Order > l.Order || all[i-1].Order == l.Order && all[i-1].Name > l.Name) {
+			t.Errorf("lessons not sorted: %s before %s", all[i-1].Name, l.Name)
+		}
+		if _, err := Play(l); err != nil {
+			t.Errorf("%v", err)
+		}
+	}
+	if !seen["shared-buffers"] {
+		t.Error("lesson shared-buffers is not embedded")
+	}
+	if files, _ := LessonFiles(Files, "."); len(files) != len(all) {
+		t.Errorf("%d lesson files, %d lessons", len(files), len(all))
+	}
+}
+
+func TestLoadDir(t *testing.T) {
+	mk := func(title, order string) *fstest.MapFile {
+		src := "---\ntitle: " + title + "\n"
+		if order != "" {
+			src += "order: " + order + "\n"
+		}
+		return &fstest.MapFile{Data: []byte(src + "---\n## S\nText.\n")}
+	}
+	fsys := fstest.MapFS{
+		"d/02-b.md":        mk("B", ""),
+		"d/a.md":           mk("A", "5"),
+		"d/z.md":           mk("Z", "2"),
+		"d/README.md":      {Data: []byte("# not a lesson")},
+		"d/notes.txt":      {Data: []byte("ignored")},
+		"d/sub/x.md":       mk("X", ""),
+		"bad/ok.md":        mk("OK", ""),
+		"bad/oops.md":      {Data: []byte("---\ntitle: T\n---\n## S\n```scenario\nrelation t blocks=x\n```\n")},
+		"dup/1-x.md":       mk("X1", ""),
+		"dup/2-x.md":       mk("X2", ""),
+		"readme/a.md":      mk("A", ""),
+		"readme/Readme.md": {Data: []byte("nope")},
+	}
+	ls, err := LoadDir(fsys, "d")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, l := range ls {
+		got = append(got, l.Name+"@"+l.File)
+	}
+	if strings.Join(got, " ") != "b@d/02-b.md z@d/z.md a@d/a.md" {
+		t.Errorf("order: %v", got)
+	}
+	if _, err := LoadDir(fsys, "bad"); err == nil || !strings.HasPrefix(err.Error(), "bad/oops.md:6:12: blocks: expected a non-negative integer") {
+		t.Errorf("bad: %v", err)
+	}
+	if _, err := LoadDir(fsys, "dup"); err == nil || !strings.HasPrefix(err.Error(), `dup/2-x.md:1:1: lesson name "x" is also the name of dup/1-x.md`) {
+		t.Errorf("dup: %v", err)
+	}
+	if ls, err := LoadDir(fsys, "readme"); err != nil || len(ls) != 1 {
+		t.Errorf("readme: %v %d", err, len(ls))
+	}
+	if _, err := LoadDir(fsys, "missing"); err == nil {
+		t.Error("missing dir: no error")
+	}
+	for name, want := range map[string]bool{"a.md": true, "README.md": false, "readme.md": false, "a.txt": false, "a.md.bak": false} {
+		if IsLessonFile(name) != want {
+			t.Errorf("IsLessonFile(%q) = %v", name, !want)
+		}
+	}
+}
+
+// The README's complete example is a valid lesson whose expects pass.
+func TestReadmeExample(t *testing.T) {
+	src, err := fs.ReadFile(Files, "README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := string(src)
+	start := strings.Index(text, "````markdown\n")
+	end := strings.Index(text, "\n````\n")
+	if start < 0 || end < start {
+		t.Fatal("README.md has no ````markdown example")
+	}
+	l, err := Parse("09-example.md", []byte(text[start+len("````markdown\n"):end+1]))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(l.Steps) != 2 || l.Questions() != 1 || l.Steps[0].After == nil {
+		t.Fatalf("%+v", l)
+	}
+	if _, err := Play(l); err != nil {
+		t.Fatal(err)
+	}
+}
