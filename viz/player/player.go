@@ -1,0 +1,304 @@
+package player
+
+import (
+	"fmt"
+
+	"bufferlab/engine/scenario"
+	"bufferlab/engine/trace"
+	"bufferlab/lessons"
+	"bufferlab/viz/timeline"
+	"bufferlab/viz/view"
+)
+
+// Player plays one lesson or scenario.
+type Player struct {
+	Name, Title string
+	Lesson      *lessons.Lesson // nil for a bare scenario
+	// Steps are the lesson's steps (a bare scenario has one).
+	Steps              []lessons.Step
+	StepStart, StepEnd []int
+	TL                 *timeline.Timeline
+	Backends           []string
+
+	step     int
+	answers  []int // chosen index per step, -1 if none
+	revealed []bool
+	playing  bool
+	acc      float64 // fractional events owed by Tick
+	opTarget int     // -1, or the position ToOpEnd plays to
+}
+
+// FromLesson plays a lesson headless and prepares its player.
+func FromLesson(l *lessons.Lesson) (*Player, error) {
+	pl, err := lessons.Play(l)
+	if err != nil {
+		return nil, err
+	}
+	p := &Player{Name: l.Name, Title: l.Title, Lesson: l, Steps: l.Steps,
+		StepStart: pl.StepStart, StepEnd: pl.StepEnd, Backends: pl.Backends}
+	if len(p.Steps) == 0 {
+		p.Steps = []lessons.Step{{Title: l.Title}}
+		p.StepStart, p.StepEnd = []int{0}, []int{len(pl.Events)}
+	}
+	p.init(pl.Events, pl.NBuffers, pl.RelNames)
+	return p, nil
+}
+
+// FromScenario runs a scenario and prepares a one-step player over it.
+func FromScenario(name, src string) (*Player, error) {
+	r, _, err := scenario.Run(name, src, true)
+	if err != nil {
+		return nil, err
+	}
+	rels := map[uint32]string{}
+	for i := uint32(0); ; i++ {
+		n := uint32(16384) + i
+		name := r.RelName(n)
+		if name == fmt.Sprint(n) {
+			break
+		}
+		rels[n] = name
+	}
+	evs := r.Log().Events()
+	p := &Player{Name: name, Title: name, Steps: []lessons.Step{{Title: name}},
+		StepStart: []int{0}, StepEnd: []int{len(evs)}, Backends: r.BackendNames()}
+	p.init(evs, r.Pool().NBuffers, rels)
+	return p, nil
+}
+
+func (p *Player) init(events []trace.Event, nbuffers int, rels map[uint32]string) {
+	initial := view.New(nbuffers, rels, p.Backends)
+	p.TL = timeline.New(events, initial, timeline.DefaultKeyframeEvery)
+	p.TL.SetMarks(p.StepStart)
+	p.answers = make([]int, len(p.Steps))
+	for i := range p.answers {
+		p.answers[i] = -1
+	}
+	p.revealed = make([]bool, len(p.Steps))
+	p.opTarget = -1
+	p.GotoStep(0)
+}
+
+// Step is the current step index.
+func (p *Player) Step() int { return p.step }
+
+// Pos is the current event position (events applied).
+func (p *Player) Pos() int { return p.TL.Pos() }
+
+// Len is the number of events.
+func (p *Player) Len() int { return p.TL.Len() }
+
+// View is the current view of the pool.
+func (p *Player) View() *view.Pool { return p.TL.Current() }
+
+// Question returns the current step's question, if it has one.
+func (p *Player) Question() *lessons.Question { return p.Steps[p.step].Predict }
+
+// Answered returns the choice made for the current step's question (-1 if
+// none) and whether its explanation is revealed.
+func (p *Player) Answered() (choice int, revealed bool) {
+	return p.answers[p.step], p.revealed[p.step]
+}
+
+// Gated reports whether forward moves are blocked by an unanswered question
+// at the start of the current step.
+func (p *Player) Gated() bool {
+	return p.Question() != nil && !p.revealed[p.step] && p.TL.Pos() == p.StepStart[p.step]
+}
+
+// Answer records a guess for the current step's question and reveals the
+// explanation. It returns whether the guess was right.
+func (p *Player) Answer(choice int) (bool, error) {
+	q := p.Question()
+	if q == nil {
+		return false, fmt.Errorf("step %d has no question", p.step)
+	}
+	if choice < 0 || choice >= len(q.Choices) {
+		return false, fmt.Errorf("choice %d out of range 1..%d", choice+1, len(q.Choices))
+	}
+	p.answers[p.step] = choice
+	p.revealed[p.step] = true
+	return choice == q.Answer, nil
+}
+
+// Reveal shows the explanation without a guess (skips the question).
+func (p *Player) Reveal() {
+	if p.Question() != nil {
+		p.revealed[p.step] = true
+	}
+}
+
+// GotoStep moves to the start of step k (clamped).
+func (p *Player) GotoStep(k int) {
+	k = max(0, min(len(p.Steps)-1, k))
+	p.step = k
+	p.TL.Seek(p.StepStart[k])
+	p.playing, p.opTarget = false, -1
+}
+
+// NextStep moves to the start of the next step (not gated: the question of
+// the step left behind stays unanswered).
+func (p *Player) NextStep() bool {
+	if p.step+1 >= len(p.Steps) {
+		if p.TL.Pos() < p.StepEnd[p.step] && !p.Gated() {
+			p.TL.Seek(p.StepEnd[p.step])
+			return true
+		}
+		return false
+	}
+	p.GotoStep(p.step + 1)
+	return true
+}
+
+// PrevStep moves to the start of the current step, or of the previous one
+// when already there.
+func (p *Player) PrevStep() {
+	if p.TL.Pos() > p.StepStart[p.step] {
+		p.GotoStep(p.step)
+		return
+	}
+	p.GotoStep(p.step - 1)
+}
+
+// Forward moves n events forward (a user's move: gated), entering the next
+// step when the current one's events are done. It returns how many moves
+// were made.
+func (p *Player) Forward(n int) int {
+	done := 0
+	for ; done < n; done++ {
+		if p.Gated() {
+			break
+		}
+		if p.TL.Pos() < p.StepEnd[p.step] {
+			p.TL.StepForward()
+			continue
+		}
+		if p.step+1 >= len(p.Steps) {
+			break
+		}
+		p.step++
+		p.TL.Seek(p.StepStart[p.step])
+	}
+	return done
+}
+
+// Back moves n events back, returning to the previous step's end when the
+// current step's start is passed.
+func (p *Player) Back(n int) int {
+	done := 0
+	for ; done < n; done++ {
+		if p.TL.Pos() > p.StepStart[p.step] {
+			p.TL.StepBack()
+			continue
+		}
+		if p.step == 0 {
+			break
+		}
+		p.step--
+		p.TL.Seek(p.StepEnd[p.step])
+	}
+	return done
+}
+
+// Seek moves to event position i (clamped), choosing the step that holds
+// it (the latest step that starts at or before i and has not ended before
+// it). Not gated.
+func (p *Player) Seek(i int) {
+	i = max(0, min(p.TL.Len(), i))
+	k := 0
+	for s := range p.Steps {
+		if p.StepStart[s] <= i && (i <= p.StepEnd[s] || s == len(p.Steps)-1) {
+			k = s
+			if i < p.StepEnd[s] {
+				break
+			}
+		}
+	}
+	p.step = k
+	p.TL.Seek(i)
+	p.playing, p.opTarget = false, -1
+}
+
+// Start and End jump to the first and last state.
+func (p *Player) Start() { p.GotoStep(0) }
+
+// End jumps to the end of the last step (not gated).
+func (p *Player) End() {
+	p.step = len(p.Steps) - 1
+	p.TL.Seek(p.StepEnd[p.step])
+	p.playing, p.opTarget = false, -1
+}
+
+// Playing reports whether the player advances on Tick.
+func (p *Player) Playing() bool { return p.playing }
+
+// Toggle starts or stops playing. Starting at the end of a step enters the
+// next one.
+func (p *Player) Toggle() {
+	if p.playing {
+		p.playing = false
+		return
+	}
+	if p.TL.Pos() >= p.StepEnd[p.step] {
+		if p.step+1 >= len(p.Steps) {
+			return
+		}
+		p.Forward(1)
+	}
+	p.playing = true
+	p.opTarget = -1
+	p.acc = 0
+}
+
+// ToOpEnd plays to the end of the current operation (of the backend that
+// performed the current event), within the current step.
+func (p *Player) ToOpEnd() {
+	if p.Gated() {
+		return
+	}
+	if p.TL.Pos() >= p.StepEnd[p.step] {
+		p.Forward(1)
+	}
+	t := p.TL.OpEnd()
+	p.opTarget = min(t, p.StepEnd[p.step])
+	p.playing = true
+}
+
+// Faster and Slower change the speed (events per tick, ¼× to 64×).
+func (p *Player) Faster() { p.TL.Faster() }
+
+// Slower halves the speed.
+func (p *Player) Slower() { p.TL.Slower() }
+
+// SpeedLabel is "¼×" … "64×".
+func (p *Player) SpeedLabel() string { return p.TL.SpeedLabel() }
+
+// Tick advances a playing player by one frame's worth of events. Playing
+// stops at the end of the step, at a gated step start, or at the target of
+// ToOpEnd. It returns the number of events applied.
+func (p *Player) Tick() int {
+	if !p.playing {
+		return 0
+	}
+	stop := p.StepEnd[p.step]
+	if p.opTarget >= 0 {
+		stop = min(stop, p.opTarget)
+	}
+	if p.Gated() || p.TL.Pos() >= stop {
+		p.playing, p.opTarget = false, -1
+		return 0
+	}
+	// Speeds below 1× accumulate over ticks (¼× is one event every 4).
+	before := p.TL.Pos()
+	p.acc += p.TL.Speed()
+	n := int(p.acc)
+	p.acc -= float64(n)
+	p.TL.Seek(min(stop, before+n))
+	if p.TL.Pos() >= stop {
+		p.playing, p.opTarget = false, -1
+	}
+	return p.TL.Pos() - before
+}
+
+// Counters of the current view.
+func (p *Player) Counters() view.Counters { return p.TL.Current().Counters() }

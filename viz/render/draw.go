@@ -1,0 +1,190 @@
+package render
+
+import (
+	"image"
+	"image/color"
+	"strings"
+
+	"github.com/hajimehoshi/ebiten/v2"
+	"github.com/hajimehoshi/ebiten/v2/text/v2"
+	"github.com/hajimehoshi/ebiten/v2/vector"
+)
+
+// Rect is a rectangle in screen pixels.
+type Rect struct{ X, Y, W, H float64 }
+
+// Contains reports whether (x, y) lies inside r.
+func (r Rect) Contains(x, y float64) bool {
+	return x >= r.X && y >= r.Y && x < r.X+r.W && y < r.Y+r.H
+}
+
+// Inset shrinks r by d on every side.
+func (r Rect) Inset(d float64) Rect { return Rect{r.X + d, r.Y + d, r.W - 2*d, r.H - 2*d} }
+
+// SplitTop cuts h pixels off the top of r.
+func (r Rect) SplitTop(h float64) (top, rest Rect) {
+	h = min(h, r.H)
+	return Rect{r.X, r.Y, r.W, h}, Rect{r.X, r.Y + h, r.W, r.H - h}
+}
+
+// SplitLeft cuts w pixels off the left of r.
+func (r Rect) SplitLeft(w float64) (left, rest Rect) {
+	w = min(w, r.W)
+	return Rect{r.X, r.Y, w, r.H}, Rect{r.X + w, r.Y, r.W - w, r.H}
+}
+
+// SplitBottom cuts h pixels off the bottom of r.
+func (r Rect) SplitBottom(h float64) (rest, bottom Rect) {
+	h = min(h, r.H)
+	return Rect{r.X, r.Y, r.W, r.H - h}, Rect{r.X, r.Y + r.H - h, r.W, h}
+}
+
+// SplitRight cuts w pixels off the right of r.
+func (r Rect) SplitRight(w float64) (rest, right Rect) {
+	w = min(w, r.W)
+	return Rect{r.X, r.Y, r.W - w, r.H}, Rect{r.X + r.W - w, r.Y, w, r.H}
+}
+
+// Image returns r as an image.Rectangle (for sub-images).
+func (r Rect) Image() image.Rectangle {
+	return image.Rect(int(r.X), int(r.Y), int(r.X+r.W), int(r.Y+r.H))
+}
+
+// Fill draws a filled rectangle.
+func Fill(dst *ebiten.Image, r Rect, c color.Color) {
+	if r.W <= 0 || r.H <= 0 {
+		return
+	}
+	vector.DrawFilledRect(dst, float32(r.X), float32(r.Y), float32(r.W), float32(r.H), c, false)
+}
+
+// Stroke draws a rectangle's outline of the given width.
+func Stroke(dst *ebiten.Image, r Rect, width float64, c color.Color) {
+	if r.W <= 0 || r.H <= 0 {
+		return
+	}
+	vector.StrokeRect(dst, float32(r.X), float32(r.Y), float32(r.W), float32(r.H), float32(width), c, false)
+}
+
+// Line draws a line segment.
+func Line(dst *ebiten.Image, x0, y0, x1, y1, width float64, c color.Color) {
+	vector.StrokeLine(dst, float32(x0), float32(y0), float32(x1), float32(y1), float32(width), c, true)
+}
+
+// Triangle draws a filled triangle (used for the dirty corner mark and the
+// clock hand's arrow).
+func Triangle(dst *ebiten.Image, x0, y0, x1, y1, x2, y2 float64, c color.Color) {
+	var p vector.Path
+	p.MoveTo(float32(x0), float32(y0))
+	p.LineTo(float32(x1), float32(y1))
+	p.LineTo(float32(x2), float32(y2))
+	p.Close()
+	vs, is := p.AppendVerticesAndIndicesForFilling(nil, nil)
+	r, g, b, a := c.RGBA()
+	for i := range vs {
+		vs[i].SrcX, vs[i].SrcY = 1, 1
+		vs[i].ColorR, vs[i].ColorG, vs[i].ColorB, vs[i].ColorA = float32(r)/0xffff, float32(g)/0xffff, float32(b)/0xffff, float32(a)/0xffff
+	}
+	dst.DrawTriangles(vs, is, whitePixel(), &ebiten.DrawTrianglesOptions{AntiAlias: true})
+}
+
+var white *ebiten.Image
+
+func whitePixel() *ebiten.Image {
+	if white == nil {
+		img := ebiten.NewImage(3, 3)
+		img.Fill(color.White)
+		white = img.SubImage(image.Rect(1, 1, 2, 2)).(*ebiten.Image)
+	}
+	return white
+}
+
+// Align is a horizontal text alignment.
+type Align uint8
+
+// Alignments.
+const (
+	Left Align = iota
+	Center
+	Right
+)
+
+// Text draws s with its top-left (or top-centre, top-right) at (x, y).
+func Text(dst *ebiten.Image, s string, face *text.GoTextFace, x, y float64, c color.Color, a Align) {
+	op := &text.DrawOptions{}
+	op.GeoM.Translate(x, y)
+	op.ColorScale.ScaleWithColor(c)
+	switch a {
+	case Center:
+		op.PrimaryAlign = text.AlignCenter
+	case Right:
+		op.PrimaryAlign = text.AlignEnd
+	}
+	text.Draw(dst, s, face, op)
+}
+
+// TextWidth is the advance width of s.
+func TextWidth(s string, face *text.GoTextFace) float64 {
+	return text.Advance(s, face)
+}
+
+// LineHeight is the distance between two baselines of face.
+func LineHeight(face *text.GoTextFace) float64 {
+	m := face.Metrics()
+	return m.HAscent + m.HDescent + m.HLineGap + face.Size*0.15
+}
+
+// Wrap breaks s into lines no wider than w, at spaces.
+func Wrap(s string, face *text.GoTextFace, w float64) []string {
+	var lines []string
+	for _, para := range strings.Split(s, "\n") {
+		words := strings.Fields(para)
+		if len(words) == 0 {
+			lines = append(lines, "")
+			continue
+		}
+		cur := words[0]
+		for _, wd := range words[1:] {
+			if TextWidth(cur+" "+wd, face) <= w {
+				cur += " " + wd
+			} else {
+				lines = append(lines, cur)
+				cur = wd
+			}
+		}
+		lines = append(lines, cur)
+	}
+	return lines
+}
+
+// Button is a clickable labelled rectangle. Draw it each frame and test
+// clicks against its Rect.
+type Button struct {
+	Rect    Rect
+	Label   string
+	Hint    string // keyboard shortcut shown in help
+	Active  bool   // drawn pressed (e.g. play while playing)
+	Enabled bool
+}
+
+// Draw draws the button.
+func (b *Button) Draw(dst *ebiten.Image, th *Theme, hover bool) {
+	fill := th.Panel
+	if b.Active {
+		fill = th.Accent
+	} else if hover && b.Enabled {
+		fill = color.RGBA{0xea, 0xf2, 0xf8, 0xff}
+	}
+	Fill(dst, b.Rect, fill)
+	edge := th.PanelEdge
+	if hover && b.Enabled {
+		edge = th.Accent
+	}
+	Stroke(dst, b.Rect, 1, edge)
+	tc := TextOn(fill)
+	if !b.Enabled {
+		tc = th.Muted
+	}
+	face := th.Face(Regular, 13)
+	Text(dst, b.Label, face, b.Rect.X+b.Rect.W/2, b.Rect.Y+(b.Rect.H-LineHeight(face))/2+1, tc, Center)
+}
