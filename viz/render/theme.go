@@ -7,6 +7,7 @@ import (
 
 	"github.com/hajimehoshi/ebiten/v2/text/v2"
 	"golang.org/x/image/font/gofont/gobold"
+	"golang.org/x/image/font/gofont/goitalic"
 	"golang.org/x/image/font/gofont/gomono"
 	"golang.org/x/image/font/gofont/goregular"
 )
@@ -80,11 +81,12 @@ const (
 	Regular Style = iota
 	Bold
 	Mono
+	Italic
 )
 
 var (
 	fontOnce    sync.Once
-	fontSources [3]*text.GoTextFaceSource
+	fontSources [4]*text.GoTextFaceSource
 	fontErr     error
 	faces       = map[faceKey]*text.GoTextFace{}
 	facesMu     sync.Mutex
@@ -96,7 +98,7 @@ type faceKey struct {
 }
 
 func loadFonts() {
-	for i, ttf := range [][]byte{goregular.TTF, gobold.TTF, gomono.TTF} {
+	for i, ttf := range [][]byte{goregular.TTF, gobold.TTF, gomono.TTF, goitalic.TTF} {
 		src, err := text.NewGoTextFaceSource(bytes.NewReader(ttf))
 		if err != nil {
 			fontErr = err

@@ -1,0 +1,91 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"image"
+	"image/png"
+	"os"
+
+	"github.com/hajimehoshi/ebiten/v2"
+
+	"bufferlab/viz/app"
+)
+
+func main() {
+	os.Exit(run(os.Args[1:]))
+}
+
+func run(args []string) int {
+	fs := flag.NewFlagSet("desktop", flag.ContinueOnError)
+	lesson := fs.String("lesson", "", "open this lesson (see 'bufferlab lessons')")
+	scenarioFile := fs.String("scenario", "", "play this scenario file instead of a lesson")
+	step := fs.Int("step", -1, "start at this lesson step (0 = introduction)")
+	width := fs.Int("width", 1280, "window width in pixels")
+	height := fs.Int("height", 800, "window height in pixels")
+	presentation := fs.Bool("presentation", false, "start in presentation mode (large type)")
+	shot := fs.String("screenshot", "", "render once, save a PNG to this file and exit")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if fs.NArg() != 0 {
+		fmt.Fprintf(os.Stderr, "desktop: unexpected arguments %q\n", fs.Args())
+		return 2
+	}
+	if *width < 640 || *width > 8192 || *height < 400 || *height > 8192 {
+		fmt.Fprintf(os.Stderr, "desktop: --width and --height must be within 640..8192 and 400..8192, found %dx%d\n", *width, *height)
+		return 2
+	}
+	if *lesson != "" && *scenarioFile != "" {
+		fmt.Fprintln(os.Stderr, "desktop: give --lesson or --scenario, not both")
+		return 2
+	}
+	a, err := app.New(app.Options{Width: *width, Height: *height, Presentation: *presentation})
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "desktop: %v\n", err)
+		return 1
+	}
+	switch {
+	case *lesson != "":
+		err = a.OpenLesson(*lesson, *step)
+	case *scenarioFile != "":
+		var src []byte
+		src, err = os.ReadFile(*scenarioFile)
+		if err == nil {
+			err = a.OpenScenario(*scenarioFile, string(src), *step)
+		}
+	case *step >= 0:
+		err = errors.New("--step needs --lesson or --scenario")
+	}
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "desktop: %v\n", err)
+		return 2
+	}
+	ebiten.SetWindowTitle("BufferLab")
+	ebiten.SetWindowSize(*width, *height)
+	ebiten.SetWindowResizingMode(ebiten.WindowResizingModeEnabled)
+	if *shot != "" {
+		out := *shot
+		a.CaptureAfterFrames(3, func(img image.Image) error {
+			f, err := os.Create(out)
+			if err != nil {
+				return err
+			}
+			if err := png.Encode(f, img); err != nil {
+				f.Close()
+				return err
+			}
+			return f.Close()
+		})
+	}
+	if err := ebiten.RunGame(a); err != nil && !errors.Is(err, ebiten.Termination) {
+		fmt.Fprintf(os.Stderr, "desktop: %v\n", err)
+		return 1
+	}
+	if err := a.CaptureErr(); err != nil {
+		fmt.Fprintf(os.Stderr, "desktop: screenshot: %v\n", err)
+		return 1
+	}
+	return 0
+}

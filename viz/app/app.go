@@ -1,0 +1,384 @@
+package app
+
+import (
+	"errors"
+	"fmt"
+	"image"
+	"sync"
+
+	"github.com/hajimehoshi/ebiten/v2"
+
+	"bufferlab/lessons"
+	"bufferlab/viz/player"
+	"bufferlab/viz/render"
+	"bufferlab/viz/scene"
+)
+
+// Options configure the app.
+type Options struct {
+	Width, Height int
+	Presentation  bool
+	// OnFirstFrame is called once, after the first frame of a lesson (or
+	// of the menu) has been drawn.
+	OnFirstFrame func()
+	// OnError is called with a message when something the user asked for
+	// fails (a lesson that does not play, a bad permalink).
+	OnError func(msg string)
+}
+
+// App is the player. It implements ebiten.Game.
+type App struct {
+	mu   sync.Mutex
+	opts Options
+	th   *render.Theme
+
+	lessons []*lessons.Lesson
+	loadErr error
+
+	p     *player.Player // nil in the menu
+	pool  scene.PoolScene
+	prose scene.Prose
+
+	narrStep     int
+	narrScroll   float64
+	narrMax      float64
+	help         bool
+	presentation bool
+	menuSel      int
+	errMsg       string
+	flash        string
+	flashTicks   int
+
+	w, h    int
+	ui      uiState
+	frames  int
+	firstOK bool
+
+	canvas       *ebiten.Image
+	captureAt    int
+	captureFn    func(image.Image) error
+	captureErr   error
+	captureDone  bool
+	lastDrawnFPS float64
+}
+
+// New loads the embedded lessons and returns the app showing the menu.
+func New(opts Options) (*App, error) {
+	if opts.Width <= 0 {
+		opts.Width = 1280
+	}
+	if opts.Height <= 0 {
+		opts.Height = 800
+	}
+	if err := render.FontError(); err != nil {
+		return nil, fmt.Errorf("fonts: %w", err)
+	}
+	a := &App{opts: opts, w: opts.Width, h: opts.Height, presentation: opts.Presentation}
+	a.setTheme()
+	a.lessons, a.loadErr = lessons.All()
+	if a.loadErr != nil {
+		return nil, a.loadErr
+	}
+	a.prose = scene.Prose{Size: 14}
+	return a, nil
+}
+
+func (a *App) setTheme() {
+	scale := 1.0
+	if a.presentation {
+		scale = 1.45
+	}
+	a.th = render.Light(scale)
+}
+
+// LessonInfo describes a lesson for menus and the JS API.
+type LessonInfo struct {
+	Name      string `json:"name"`
+	Title     string `json:"title"`
+	Summary   string `json:"summary"`
+	Steps     int    `json:"steps"`
+	Questions int    `json:"questions"`
+}
+
+// Lessons lists the embedded lessons in order.
+func (a *App) Lessons() []LessonInfo {
+	var out []LessonInfo
+	for _, l := range a.lessons {
+		out = append(out, LessonInfo{Name: l.Name, Title: l.Title, Summary: l.Summary, Steps: len(l.Steps), Questions: l.Questions()})
+	}
+	return out
+}
+
+// ErrNoLesson is returned for an unknown lesson name.
+var ErrNoLesson = errors.New("no such lesson")
+
+// OpenLesson plays a lesson and shows it at the start of step (0 when step
+// is negative). Step numbers count from 0.
+func (a *App) OpenLesson(name string, step int) error {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.openLesson(name, step)
+}
+
+func (a *App) openLesson(name string, step int) error {
+	for _, l := range a.lessons {
+		if l.Name != name {
+			continue
+		}
+		if step >= len(l.Steps) {
+			return fmt.Errorf("lesson %s has steps 0..%d, not %d", name, len(l.Steps)-1, step)
+		}
+		p, err := player.FromLesson(l)
+		if err != nil {
+			return fmt.Errorf("lesson %s: %w", name, err)
+		}
+		a.show(p, step)
+		return nil
+	}
+	var names []string
+	for _, l := range a.lessons {
+		names = append(names, l.Name)
+	}
+	return fmt.Errorf("%w %q (lessons: %v)", ErrNoLesson, name, names)
+}
+
+// OpenScenario plays a scenario file as a one-step lesson, at event step
+// (0 when negative).
+func (a *App) OpenScenario(name, src string, event int) error {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	p, err := player.FromScenario(name, src)
+	if err != nil {
+		return err
+	}
+	a.show(p, 0)
+	if event > 0 {
+		p.Seek(event)
+	}
+	return nil
+}
+
+func (a *App) show(p *player.Player, step int) {
+	a.p = p
+	a.pool.Reset(p.View().NBuffers())
+	a.errMsg = ""
+	if step > 0 {
+		p.GotoStep(step)
+	}
+}
+
+// Menu returns to the lesson list.
+func (a *App) Menu() {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.p = nil
+	a.help = false
+}
+
+// Step moves n events (negative: back). Like the arrow keys, it stops at an
+// unanswered question.
+func (a *App) Step(n int) error {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.p == nil {
+		return errors.New("no lesson is open")
+	}
+	if n >= 0 {
+		a.p.Forward(n)
+	} else {
+		a.p.Back(-n)
+	}
+	return nil
+}
+
+// Seek moves to event position i.
+func (a *App) Seek(i int) error {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.p == nil {
+		return errors.New("no lesson is open")
+	}
+	a.p.Seek(i)
+	return nil
+}
+
+// GotoStep moves to the start of lesson step k.
+func (a *App) GotoStep(k int) error {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.p == nil {
+		return errors.New("no lesson is open")
+	}
+	if k < 0 || k >= len(a.p.Steps) {
+		return fmt.Errorf("step %d out of range 0..%d", k, len(a.p.Steps)-1)
+	}
+	a.p.GotoStep(k)
+	return nil
+}
+
+// Answer answers the current step's question (choice counts from 1, as on
+// screen).
+func (a *App) Answer(choice int) (bool, error) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.p == nil {
+		return false, errors.New("no lesson is open")
+	}
+	return a.p.Answer(choice - 1)
+}
+
+// State is a snapshot for the JS API and tests.
+type State struct {
+	Mode       string   `json:"mode"` // "menu" or "lesson"
+	Lesson     string   `json:"lesson,omitempty"`
+	Title      string   `json:"title,omitempty"`
+	Step       int      `json:"step"`
+	Steps      int      `json:"steps"`
+	StepTitle  string   `json:"stepTitle,omitempty"`
+	Event      int      `json:"event"`
+	Events     int      `json:"events"`
+	Playing    bool     `json:"playing"`
+	Speed      string   `json:"speed,omitempty"`
+	Question   bool     `json:"question"`
+	Gated      bool     `json:"gated"`
+	Counters   Counters `json:"counters"`
+	FPS        float64  `json:"fps"`
+	Frames     int      `json:"frames"`
+	NBuffers   int      `json:"nbuffers,omitempty"`
+	ClockHand  int      `json:"clockHand"`
+	Error      string   `json:"error,omitempty"`
+	Presenting bool     `json:"presentation"`
+}
+
+// Counters are the counters shown on screen.
+type Counters struct {
+	Hits            uint64 `json:"hits"`
+	Misses          uint64 `json:"misses"`
+	Writes          uint64 `json:"writes"`
+	ClockTicks      uint64 `json:"clockTicks"`
+	UsageDecrements uint64 `json:"usageDecrements"`
+	PartitionLocks  uint64 `json:"partitionLocks"`
+	LockWaits       uint64 `json:"lockWaits"`
+	CASFailures     uint64 `json:"casFailures"`
+	Spins           uint64 `json:"spins"`
+	Errors          uint64 `json:"errors"`
+}
+
+// State returns the current state.
+func (a *App) State() State {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	s := State{Mode: "menu", FPS: ebiten.ActualFPS(), Frames: a.frames, Error: a.errMsg, Presenting: a.presentation}
+	if a.p == nil {
+		return s
+	}
+	p := a.p
+	c := p.Counters()
+	s.Mode, s.Lesson, s.Title = "lesson", p.Name, p.Title
+	s.Step, s.Steps, s.StepTitle = p.Step(), len(p.Steps), p.Steps[p.Step()].Title
+	s.Event, s.Events, s.Playing, s.Speed = p.Pos(), p.Len(), p.Playing(), p.SpeedLabel()
+	s.Question, s.Gated = p.Question() != nil, p.Gated()
+	s.NBuffers, s.ClockHand = p.View().NBuffers(), p.View().Hand()
+	s.Counters = Counters{Hits: c.Hits, Misses: c.Misses, Writes: c.Writes, ClockTicks: c.ClockTicks,
+		UsageDecrements: c.UsageDecrements, PartitionLocks: c.PartitionLocks, LockWaits: c.LockWaits,
+		CASFailures: c.CASFailures, Spins: c.Spins, Errors: c.Errors}
+	return s
+}
+
+// ShowError puts a message on screen (and reports it through OnError).
+func (a *App) ShowError(msg string) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.showError(msg)
+}
+
+func (a *App) showError(msg string) {
+	a.errMsg = msg
+	if a.opts.OnError != nil {
+		a.opts.OnError(msg)
+	}
+}
+
+// CaptureAfterFrames arranges for the frame drawn n frames from now to be
+// passed to fn, after which the game ends (ebiten.Termination).
+func (a *App) CaptureAfterFrames(n int, fn func(image.Image) error) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.captureAt = a.frames + n
+	a.captureFn = fn
+}
+
+// CaptureErr is the error of the capture callback, if any.
+func (a *App) CaptureErr() error {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.captureErr
+}
+
+// Layout implements ebiten.Game: the logical screen is the window size.
+func (a *App) Layout(outsideWidth, outsideHeight int) (int, int) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.w, a.h = max(640, outsideWidth), max(400, outsideHeight)
+	return a.w, a.h
+}
+
+// Update implements ebiten.Game.
+func (a *App) Update() error {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.captureFn != nil && a.captureDone {
+		return ebiten.Termination
+	}
+	if a.captureFn != nil && a.canvas != nil && a.frames >= a.captureAt {
+		a.captureErr = a.captureFn(readImage(a.canvas))
+		a.captureDone = true
+		return ebiten.Termination
+	}
+	a.handleInput()
+	if a.p != nil {
+		a.p.Tick()
+	}
+	if a.flashTicks > 0 {
+		a.flashTicks--
+	}
+	return nil
+}
+
+func readImage(img *ebiten.Image) image.Image {
+	b := img.Bounds()
+	out := image.NewRGBA(b)
+	img.ReadPixels(out.Pix)
+	return out
+}
+
+// Draw implements ebiten.Game. Everything is drawn to an offscreen canvas
+// (so a frame can be captured), then to the screen.
+func (a *App) Draw(screen *ebiten.Image) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.canvas == nil || a.canvas.Bounds().Dx() != a.w || a.canvas.Bounds().Dy() != a.h {
+		a.canvas = ebiten.NewImage(a.w, a.h)
+	}
+	a.canvas.Fill(a.th.Background)
+	a.ui.reset()
+	if a.p == nil {
+		a.drawMenu(a.canvas)
+	} else {
+		a.drawPlayer(a.canvas)
+	}
+	if a.help {
+		a.drawHelp(a.canvas)
+	}
+	if a.errMsg != "" {
+		a.drawError(a.canvas)
+	}
+	screen.DrawImage(a.canvas, nil)
+	a.frames++
+	if !a.firstOK {
+		a.firstOK = true
+		if a.opts.OnFirstFrame != nil {
+			go a.opts.OnFirstFrame()
+		}
+	}
+}
