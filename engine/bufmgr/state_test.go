@@ -321,7 +321,7 @@ func hashBytesRef(k []byte) uint32 {
 	case 4:
 		a += word(off)
 	case 0:
-		return c
+		// nothing left to add; PostgreSQL still runs final()
 	default:
 		panic("hashBytesRef: length not a multiple of 4")
 	}

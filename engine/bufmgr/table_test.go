@@ -194,7 +194,10 @@ func testMappingTable(t *testing.T, n int, logged bool, seed uint64) {
 		return buf, true
 	}
 
-	const ops = 20000
+	ops := 20000
+	if testing.Short() {
+		ops = 4000
+	}
 	for op := 0; op < ops; op++ {
 		rel := rels[rng.IntN(len(rels))]
 		f, blk := randomBlock(rng, rel, 10)
@@ -243,7 +246,7 @@ func testMappingTable(t *testing.T, n int, logged bool, seed uint64) {
 		t.Fatalf("seed %d: after the run: %v", seed, err)
 	}
 	if got := len(p.MappingEntries()); got != n {
-		t.Errorf("seed %d: %d mapping entries after 20 000 reads, want every one of the %d buffers mapped", seed, got, n)
+		t.Errorf("seed %d: %d mapping entries after %d operations, want every one of the %d buffers mapped", seed, got, ops, n)
 	}
 }
 
@@ -597,7 +600,11 @@ func TestReplacementPolicyAgainstReferenceModel(t *testing.T) {
 		{64, 3000, true},
 	} {
 		t.Run(fmt.Sprintf("nbuffers=%d/log=%v", c.n, c.logged), func(t *testing.T) {
-			testReference(t, c.n, c.ops, c.logged, uint64(1000+c.n))
+			ops := c.ops
+			if testing.Short() {
+				ops /= 4
+			}
+			testReference(t, c.n, ops, c.logged, uint64(1000+c.n))
 		})
 	}
 }
