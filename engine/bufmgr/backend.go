@@ -23,6 +23,7 @@ type privateRef struct {
 // counters, and its scheduler hook.
 type Backend struct {
 	pool  *Pool
+	log   *trace.Log // the pool's log, copied here for the nil check
 	Actor trace.Actor
 	Name  string
 	y     sched.Yield
@@ -78,12 +79,18 @@ func (s *Stats) Add(o Stats) {
 // Pool returns the pool the backend is attached to.
 func (b *Backend) Pool() *Pool { return b.pool }
 
-// emit appends an event when the pool has a log.
+// emit appends an event when the pool has a log. It is small enough to be
+// inlined, so that with a nil log an event site costs one load and one
+// predictable branch; emitSlow builds and appends the event.
 func (b *Backend) emit(k trace.Kind, site trace.Site, c trace.ObjClass, obj int32, before, after, arg uint64) {
-	if !hooks || b.pool.log == nil {
-		return
+	if hooks && b.log != nil {
+		b.emitSlow(k, site, c, obj, before, after, arg)
 	}
-	b.pool.log.Append(trace.Event{Actor: b.Actor, Kind: k, Site: site, Class: c, Obj: uint32(obj),
+}
+
+//go:noinline
+func (b *Backend) emitSlow(k trace.Kind, site trace.Site, c trace.ObjClass, obj int32, before, after, arg uint64) {
+	b.log.Append(trace.Event{Actor: b.Actor, Kind: k, Site: site, Class: c, Obj: uint32(obj),
 		Before: before, After: after, Arg: arg})
 }
 
@@ -249,13 +256,16 @@ func (b *Backend) lwAcquire(l *LWLock, mode LWLockMode, c trace.ObjClass, obj in
 		}
 		before := l.holderWord()
 		if l.tryAcquire(b.Actor, mode) {
+			if c == trace.OPartition {
+				b.Stats.PartitionLocks++
+			}
 			b.emit(trace.KLWAcquire, site, c, obj, before, l.holderWord(), uint64(mode))
 			return
 		}
-		b.emit(trace.KLWWait, site, c, obj, before, before, uint64(mode))
 		if c == trace.OPartition {
 			b.Stats.PartitionWaits++
 		}
+		b.emit(trace.KLWWait, site, c, obj, before, before, uint64(mode))
 		waiting = true
 	}
 }
@@ -274,19 +284,24 @@ func (b *Backend) lwConditionalAcquire(l *LWLock, mode LWLockMode, c trace.ObjCl
 		b.emit(trace.KLWAcquire, site, c, obj, before, l.holderWord(), uint64(mode))
 		return true
 	}
+	if c == trace.OContent {
+		b.Stats.ContentLockFails++
+	}
 	b.emit(trace.KLWCondFail, site, c, obj, before, before, uint64(mode))
 	return false
 }
 
 func (b *Backend) partitionLock(part int, mode LWLockMode, site trace.Site) {
 	b.lwAcquire(&b.pool.parts[part].lock, mode, trace.OPartition, int32(part), site)
-	b.Stats.PartitionLocks++
 }
 
 func (b *Backend) partitionUnlock(part int, site trace.Site) {
 	b.lwRelease(&b.pool.parts[part].lock, trace.OPartition, int32(part), site)
 }
 
+// contentLock returns buffer id's content lock, creating it on first use.
+// Locks stay in the map once created: a backend waiting for a lock keeps
+// its pointer across yields, so the lock must not be replaced meanwhile.
 func (b *Backend) contentLock(id int32) *LWLock {
 	l := b.pool.content[id]
 	if l == nil {
@@ -297,11 +312,7 @@ func (b *Backend) contentLock(id int32) *LWLock {
 }
 
 func (b *Backend) contentUnlock(id int32, site trace.Site) {
-	l := b.pool.content[id]
-	b.lwRelease(l, trace.OContent, id, site)
-	if l.Free() {
-		delete(b.pool.content, id)
-	}
+	b.lwRelease(b.pool.content[id], trace.OContent, id, site)
 }
 
 // ContentLock returns the state of buffer id's content lock.

@@ -29,6 +29,7 @@ func (b *Backend) ReadBuffer(rel *Relation, f ForkNumber, blk uint32, strategy *
 	if found {
 		b.Stats.Hits++
 		b.emit(trace.KHit, sReadHit, trace.OBuffer, d.bufID, 0, 0, tag.Pack())
+		b.emit(trace.KOpDone, sReadHitReturn, trace.OBuffer, d.bufID, 0, 0, tag.Pack())
 		return buf, true, nil
 	}
 	b.Stats.Misses++
@@ -36,6 +37,7 @@ func (b *Backend) ReadBuffer(rel *Relation, f ForkNumber, blk uint32, strategy *
 	b.step(sReadSmgr)
 	b.emit(trace.KIORead, sReadSmgr, trace.OBuffer, d.bufID, 0, 0, tag.Pack())
 	b.terminateBufferIO(d, false, BmValid)
+	b.emit(trace.KOpDone, sReadDone, trace.OBuffer, d.bufID, 0, 0, tag.Pack())
 	return buf, false, nil
 }
 
@@ -85,7 +87,6 @@ func (b *Backend) bufferAlloc(rel *Relation, newTag BufferTag, strategy *Strateg
 				b.flushBuffer(d)
 				b.contentUnlock(d.bufID, sAllocContentRelease)
 			} else {
-				b.Stats.ContentLockFails++
 				b.unpinBuffer(d, sAllocContentBusy)
 				continue
 			}
@@ -247,9 +248,11 @@ func (b *Backend) pinBuffer(d *BufferDesc, strategy *Strategy) bool {
 		b.step(sPinCAS)
 		b.Stats.CASAttempts++
 		if d.state.CompareAndSwap(old, s) {
+			// The entry exists (count 0) as the shared refcount goes up,
+			// as in PostgreSQL; the private count follows.
 			ref := b.newPrivateRefCountEntry(buf)
-			ref.refcount = 1
 			b.emit(trace.KCAS, sPinCAS, trace.OBuffer, d.bufID, uint64(old), uint64(s), 0)
+			ref.refcount = 1
 			b.emit(trace.KPrivRef, sPinPrivate, trace.OBuffer, d.bufID, 0, 1, 0)
 			return s&BmValid != 0
 		}
@@ -269,8 +272,8 @@ func (b *Backend) pinBufferLocked(d *BufferDesc, s uint32) {
 	after := (s + BufRefcountOne) &^ BmLocked
 	d.state.Store(after)
 	ref := b.newPrivateRefCountEntry(Buffer(d.bufID + 1))
-	ref.refcount = 1
 	b.emit(trace.KUnlockHdr, sPinLockedUnlock, trace.OBuffer, d.bufID, uint64(before), uint64(after), 0)
+	ref.refcount = 1
 	b.emit(trace.KPrivRef, sPinLockedUnlock, trace.OBuffer, d.bufID, 0, 1, 0)
 }
 
@@ -326,7 +329,10 @@ func (b *Backend) ReleaseBuffer(buf Buffer) error {
 	if buf <= 0 || int(buf) > b.pool.NBuffers || !b.HasPrivateRefEntry(buf) {
 		return &PGError{Code: ErrBufferNotPinned, Msg: fmt.Sprintf("buffer %d is not pinned by backend %s", buf, b.Name)}
 	}
-	b.unpinBuffer(&b.pool.descs[buf-1], sReleaseUnpin)
+	d := &b.pool.descs[buf-1]
+	b.emit(trace.KOp, sReleaseBegin, trace.OBuffer, d.bufID, 0, 0, d.tag.Pack())
+	b.unpinBuffer(d, sReleaseUnpin)
+	b.emit(trace.KOpDone, sReleaseUnpin, trace.OBuffer, d.bufID, 0, 0, d.tag.Pack())
 	return nil
 }
 
@@ -338,6 +344,7 @@ func (b *Backend) MarkBufferDirty(buf Buffer) error {
 		return &PGError{Code: ErrBufferNotPinned, Msg: fmt.Sprintf("cannot dirty buffer %d: not pinned by backend %s", buf, b.Name)}
 	}
 	d := &b.pool.descs[buf-1]
+	b.emit(trace.KOp, sDirtyBegin, trace.OBuffer, d.bufID, 0, 0, d.tag.Pack())
 	b.lwAcquire(b.contentLock(d.bufID), LWExclusive, trace.OContent, d.bufID, sLockBufferAcquire)
 	b.step(sDirtyLoad)
 	old := d.state.Load()
@@ -359,6 +366,7 @@ func (b *Backend) MarkBufferDirty(buf Buffer) error {
 		old = cur
 	}
 	b.contentUnlock(d.bufID, sLockBufferUnlock)
+	b.emit(trace.KOpDone, sLockBufferUnlock, trace.OBuffer, d.bufID, 0, 0, d.tag.Pack())
 	return nil
 }
 

@@ -115,8 +115,10 @@ func (p *Pool) CheckQuiescent() error {
 			return fmt.Errorf("buffer mapping partition %d lock still held", i)
 		}
 	}
-	if len(p.content) != 0 {
-		return fmt.Errorf("%d content locks still held", len(p.content))
+	for id, l := range p.content {
+		if !l.Free() {
+			return fmt.Errorf("buffer %d content lock still held", id)
+		}
 	}
 	for i := range p.descs {
 		if s := p.descs[i].state.Load(); s&(BmLocked|BmIOInProgress) != 0 {

@@ -57,7 +57,7 @@ func (b *Backend) strategyGetBuffer(strategy *Strategy) (*BufferDesc, uint32, er
 	if strategy != nil {
 		if d, s := b.getBufferFromRing(strategy); d != nil {
 			b.Stats.RingVictims++
-			b.emit(trace.KVictim, sRingReuse, trace.OBuffer, d.bufID, 0, uint64(s), VictimRing)
+			b.emit(trace.KVictim, sRingReuse, trace.OBuffer, d.bufID, uint64(strategy.current), uint64(s), VictimRing)
 			return d, s, nil
 		}
 	}
@@ -200,9 +200,12 @@ func (b *Backend) getBufferFromRing(s *Strategy) (*BufferDesc, uint32) {
 }
 
 // addBufferToRing is AddBufferToRing: remember d in the current slot.
+// The event's Before is the slot's previous buffer (0 when it was empty),
+// so the ring can be shown and stepped back.
 func (b *Backend) addBufferToRing(s *Strategy, d *BufferDesc) {
+	prev := s.buffers[s.current]
 	s.buffers[s.current] = Buffer(d.bufID + 1)
-	b.emit(trace.KRingAdd, sRingAdd, trace.OBuffer, d.bufID, 0, 0, uint64(s.current))
+	b.emit(trace.KRingAdd, sRingAdd, trace.OBuffer, d.bufID, uint64(prev), uint64(d.bufID+1), uint64(s.current))
 }
 
 // lwAcquireSpin takes buffer_strategy_lock.

@@ -2,6 +2,7 @@ package bufmgr_test
 
 import (
 	"fmt"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -21,39 +22,47 @@ import (
 //
 // Regenerate with: go test ./engine/bufmgr -run Golden -rewrite
 func TestGolden(t *testing.T) {
-	datadriven.Walk(t, "testdata", func(t *testing.T, path string) {
-		datadriven.RunTest(t, path, func(t *testing.T, d *datadriven.TestData) string {
-			name := "scenario"
-			r, out, err := scenario.Run(name, d.Input, true)
-			switch d.Cmd {
-			case "error":
-				if err == nil {
-					t.Fatalf("%s: expected an error, the scenario ran", d.Pos)
-				}
-				return err.Error() + "\n"
-			case "events", "summary", "stats":
-				if err != nil {
-					t.Fatalf("%s: %v", d.Pos, err)
-				}
-				if perr := r.Pool().CheckQuiescent(); perr != nil {
-					t.Fatalf("%s: after the scenario: %v", d.Pos, perr)
-				}
-				var b strings.Builder
-				switch d.Cmd {
-				case "events":
-					b.WriteString(out)
-				case "summary":
-					b.WriteString(r.Summarize(r.Log().Events()))
-				case "stats":
-					st := r.Pool().Stats()
-					fmt.Fprintf(&b, "hits %d misses %d writes %d; victims: freelist %d, sweep %d, ring %d; ticks %d, decrements %d\n",
-						st.Hits, st.Misses, st.Writes, st.FreelistVictims, st.SweepVictims, st.RingVictims, st.ClockTicks, st.UsageDecrements)
-				}
-				b.WriteString(r.Pool().Picture(r.RelName))
-				return b.String()
+	files, err := filepath.Glob("testdata/*.txt")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no golden files: %v", err)
+	}
+	for _, path := range files {
+		t.Run(filepath.Base(path), func(t *testing.T) { runGolden(t, path) })
+	}
+}
+
+func runGolden(t *testing.T, path string) {
+	datadriven.RunTest(t, path, func(t *testing.T, d *datadriven.TestData) string {
+		name := "scenario"
+		r, out, err := scenario.Run(name, d.Input, true)
+		switch d.Cmd {
+		case "error":
+			if err == nil {
+				t.Fatalf("%s: expected an error, the scenario ran", d.Pos)
 			}
-			t.Fatalf("%s: unknown directive %q", d.Pos, d.Cmd)
-			return ""
-		})
+			return err.Error() + "\n"
+		case "events", "summary", "stats":
+			if err != nil {
+				t.Fatalf("%s: %v", d.Pos, err)
+			}
+			if perr := r.Pool().CheckQuiescent(); perr != nil {
+				t.Fatalf("%s: after the scenario: %v", d.Pos, perr)
+			}
+			var b strings.Builder
+			switch d.Cmd {
+			case "events":
+				b.WriteString(out)
+			case "summary":
+				b.WriteString(r.Summarize(r.Log().Events()))
+			case "stats":
+				st := r.Pool().Stats()
+				fmt.Fprintf(&b, "hits %d misses %d writes %d; victims: freelist %d, sweep %d, ring %d; ticks %d, decrements %d\n",
+					st.Hits, st.Misses, st.Writes, st.FreelistVictims, st.SweepVictims, st.RingVictims, st.ClockTicks, st.UsageDecrements)
+			}
+			b.WriteString(r.Pool().Picture(r.RelName))
+			return b.String()
+		}
+		t.Fatalf("%s: unknown directive %q", d.Pos, d.Cmd)
+		return ""
 	})
 }

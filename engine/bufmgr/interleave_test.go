@@ -367,62 +367,38 @@ func TestInterleaveConditionalContentLockFails(t *testing.T) {
 	}
 }
 
-// ENGINE BUG (left here commented out so that the suite passes; see the
-// report and guardContentLockBug in random_test.go).
-//
-// File engine/bufmgr/backend.go, Backend.contentLock / Backend.contentUnlock
-// (used by MarkBufferDirty in bufmgr.go and by BufferAlloc's conditional
-// content lock): content locks live in the map Pool.content, created on
-// demand by contentLock and deleted by contentUnlock as soon as they are
-// free. But a backend fetches the *LWLock pointer before it yields at
-// lockbuffer.acquire (MarkBufferDirty) or alloc.content-cond (BufferAlloc),
-// and lwAcquire keeps retrying on that same pointer while it waits. If
-// another backend acquires and releases the lock meanwhile (or, while it
-// waits, the holder releases it), the lock is deleted from the map; the
-// first backend then acquires the orphaned LWLock — a third backend would
-// create and take a fresh one for the same buffer, so mutual exclusion of
-// the content lock is lost — and its own release looks up Pool.content[id],
-// finds nil, and panics with a nil pointer dereference in
-// LWLock.holderWord (backend.go lwRelease, via contentUnlock).
-//
-// Reproduction: two backends pin block 0, then both call MarkBufferDirty.
-// Both stop at lockbuffer.acquire holding a pointer to the same LWLock. A
-// takes it; B tries, finds it held and waits; A releases it (the map entry
-// goes); B then "acquires" the orphaned lock and its release panics.
-// Expected (PostgreSQL): B waits, gets the lock after A, both buffers end
-// DIRTY with no lock held. A possible fix: never delete content locks
-// while a backend may hold a pointer (e.g. keep them, or reference-count
-// the map entry from contentLock to the matching release), or look the
-// lock up again after every yield.
-//
-// func TestContentLockWaiterBug(t *testing.T) {
-// 	dr := newDriver(t, 16)
-// 	rel := oneRel(4)
-// 	A, B := dr.backend("A"), dr.backend("B")
-// 	buf, _, err := A.ReadBuffer(rel, bufmgr.MainForkNum, 0, nil)
-// 	if err != nil {
-// 		t.Fatal(err)
-// 	}
-// 	if _, _, err := B.ReadBuffer(rel, bufmgr.MainForkNum, 0, nil); err != nil {
-// 		t.Fatal(err)
-// 	}
-// 	pa := dr.spawn(A, func() error { return A.MarkBufferDirty(buf) })
-// 	pb := dr.spawn(B, func() error { return B.MarkBufferDirty(buf) })
-// 	defer func() {
-// 		if r := recover(); r != nil {
-// 			t.Fatalf("engine panicked: %v", r)
-// 		}
-// 	}()
-// 	dr.untilSite(pa, "dirty.load") // A holds the content lock
-// 	dr.until(pb, "B waiting for the content lock", func() bool { return pb.Pending().Wait })
-// 	dr.finish(pa) // A releases: the lock is deleted from Pool.content
-// 	dr.finish(pb) // B takes the orphaned lock; its release panics
-// 	if s := dr.p.Desc(0).State(); s&bufmgr.BmDirty == 0 {
-// 		t.Fatalf("buffer 0 not dirty: %s", bufmgr.StateString(s))
-// 	}
-// 	A.AbortTransaction()
-// 	B.AbortTransaction()
-// 	if err := dr.p.CheckQuiescent(); err != nil {
-// 		t.Fatal(err)
-// 	}
-// }
+// A backend waiting for a content lock keeps its pointer to the lock across
+// yields; the lock must stay the same object after the holder releases it
+// (an engine bug, fixed: content locks were deleted from Pool.content when
+// free, so the waiter took an orphaned lock and its release panicked).
+func TestContentLockWaiterBug(t *testing.T) {
+	dr := newDriver(t, 16)
+	rel := oneRel(4)
+	A, B := dr.backend("A"), dr.backend("B")
+	buf, _, err := A.ReadBuffer(rel, bufmgr.MainForkNum, 0, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := B.ReadBuffer(rel, bufmgr.MainForkNum, 0, nil); err != nil {
+		t.Fatal(err)
+	}
+	pa := dr.spawn(A, func() error { return A.MarkBufferDirty(buf) })
+	pb := dr.spawn(B, func() error { return B.MarkBufferDirty(buf) })
+	defer func() {
+		if r := recover(); r != nil {
+			t.Fatalf("engine panicked: %v", r)
+		}
+	}()
+	dr.untilSite(pa, "dirty.load") // A holds the content lock
+	dr.until(pb, "B waiting for the content lock", func() bool { return pb.Pending().Wait })
+	dr.finish(pa) // A releases the lock
+	dr.finish(pb) // B takes the same lock, dirties, releases
+	if s := dr.p.Desc(0).State(); s&bufmgr.BmDirty == 0 {
+		t.Fatalf("buffer 0 not dirty: %s", bufmgr.StateString(s))
+	}
+	A.AbortTransaction()
+	B.AbortTransaction()
+	if err := dr.p.CheckQuiescent(); err != nil {
+		t.Fatal(err)
+	}
+}

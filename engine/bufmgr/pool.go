@@ -2,6 +2,7 @@ package bufmgr
 
 import (
 	"fmt"
+	"math"
 	"sort"
 	"strconv"
 	"strings"
@@ -87,21 +88,29 @@ type Pool struct {
 }
 
 // ParseSharedBuffers converts a shared_buffers setting to a number of
-// buffers, as PostgreSQL's GUC machinery does: a bare number counts 8kB
-// blocks; the units kB, MB, GB and TB (case as PostgreSQL spells them) are
-// multiples of 1024. The result must be a whole number of blocks and at least
-// 16 buffers.
+// buffers as PostgreSQL's GUC code does (parse_int, convert_to_base_unit):
+// a number, possibly fractional, optionally followed (after spaces) by a
+// unit B, kB, MB, GB or TB (case-sensitive, multiples of 1024); without a
+// unit it counts 8kB blocks. The value is rounded to the nearest whole block
+// (half to even, as rint does), then must be at least PostgreSQL's minimum
+// of 16 buffers and at most what BufferLab simulates.
 func ParseSharedBuffers(s string) (int, error) {
-	num := strings.TrimRight(s, "kMGTB")
-	unit := s[len(num):]
-	n, err := strconv.ParseInt(num, 10, 64)
-	if err != nil || n < 0 {
+	in := strings.TrimSpace(s)
+	end := 0
+	for end < len(in) && (in[end] >= '0' && in[end] <= '9' || in[end] == '.') {
+		end++
+	}
+	num, unit := in[:end], strings.TrimSpace(in[end:])
+	v, err := strconv.ParseFloat(num, 64)
+	if num == "" || err != nil || v < 0 {
 		return 0, fmt.Errorf("shared_buffers: want a size such as 128kB, 128MB, 1GB or a number of 8kB buffers, found %q", s)
 	}
-	var mult int64
+	var mult float64
 	switch unit {
 	case "":
 		mult = BLCKSZ
+	case "B":
+		mult = 1
 	case "kB":
 		mult = 1 << 10
 	case "MB":
@@ -111,16 +120,13 @@ func ParseSharedBuffers(s string) (int, error) {
 	case "TB":
 		mult = 1 << 40
 	default:
-		return 0, fmt.Errorf("shared_buffers: unknown unit %q in %q (valid units are kB, MB, GB, TB)", unit, s)
+		return 0, fmt.Errorf("shared_buffers: unknown unit %q in %q (valid units are B, kB, MB, GB, TB)", unit, s)
 	}
-	if n > (1<<62)/mult {
+	blocks := math.RoundToEven(v * mult / BLCKSZ)
+	if math.IsInf(blocks, 0) || blocks > 1<<40 {
 		return 0, fmt.Errorf("shared_buffers: %q is too large", s)
 	}
-	bytes := n * mult
-	if bytes%BLCKSZ != 0 {
-		return 0, fmt.Errorf("shared_buffers: %q is not a whole number of 8kB blocks", s)
-	}
-	nb := bytes / BLCKSZ
+	nb := int64(blocks)
 	if nb < MinNBuffers {
 		return 0, fmt.Errorf("shared_buffers: %q is %d buffers; PostgreSQL's minimum is %d (128kB)", s, nb, MinNBuffers)
 	}
@@ -186,6 +192,13 @@ func (p *Pool) NextVictimBuffer() int { return int(p.nextVictimBuffer.Load() % u
 
 // CompletePasses is the number of times the clock hand has wrapped.
 func (p *Pool) CompletePasses() uint32 { return p.completePasses }
+
+// NextVictimCounter is the raw nextVictimBuffer counter (the hand is it
+// modulo NBuffers).
+func (p *Pool) NextVictimCounter() uint32 { return p.nextVictimBuffer.Load() }
+
+// StrategyLock returns the state of buffer_strategy_lock.
+func (p *Pool) StrategyLock() LWLock { return p.strategyLock }
 
 // NumBufferAllocs is StrategyControl->numBufferAllocs.
 func (p *Pool) NumBufferAllocs() uint32 { return p.numBufferAllocs.Load() }
@@ -259,7 +272,7 @@ func (p *Pool) NewBackend(name string) (*Backend, error) {
 	if len(p.backends) >= MaxSimBackends {
 		return nil, fmt.Errorf("bufmgr: at most %d backends per simulated pool", MaxSimBackends)
 	}
-	b := &Backend{pool: p, Actor: trace.Actor(len(p.backends) + 1), Name: name, reserved: -1,
+	b := &Backend{pool: p, log: p.log, Actor: trace.Actor(len(p.backends) + 1), Name: name, reserved: -1,
 		refHash: map[Buffer]int32{}}
 	p.backends = append(p.backends, b)
 	return b, nil

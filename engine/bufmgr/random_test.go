@@ -159,7 +159,7 @@ type stopStream struct{}
 // still dirty buffers, flush dirty victims and fail conditional content
 // locks, but never let a backend hold a possibly stale pointer while
 // another releases. Set it to false once the engine is fixed.
-const guardContentLockBug = true
+const guardContentLockBug = false
 
 // contentGuard implements guardContentLockBug: (1) a backend enters
 // MarkBufferDirty only when no content lock is held, no other backend is
@@ -400,8 +400,11 @@ func runStreamBackend(p *bufmgr.Pool, b *bufmgr.Backend, y sched.Yield, guard *c
 			return 0, fmt.Errorf("ReadBuffer(%v): %w", tag, err)
 		}
 		d := p.Desc(int(buf) - 1)
+		// The buffer may be BM_IO_IN_PROGRESS: another backend can be
+		// writing it out (FlushBuffer of a dirty victim) while we read it,
+		// as in PostgreSQL; but it must be valid and hold our block.
 		if st := d.State(); d.Tag() != tag || st&(bufmgr.BmValid|bufmgr.BmTagValid) != bufmgr.BmValid|bufmgr.BmTagValid ||
-			bufmgr.StateRefcount(st) == 0 || st&bufmgr.BmIOInProgress != 0 {
+			bufmgr.StateRefcount(st) == 0 {
 			return 0, fmt.Errorf("ReadBuffer(%v) returned buffer %d holding %v: %s", tag, buf-1, d.Tag(), bufmgr.StateString(st))
 		}
 		if old, ok := heldTag[buf]; ok && old != tag {

@@ -14,11 +14,11 @@ ReadBuffer_common(smgr, relpersistence, forkNum, blockNum, mode, strategy)
     bufHdr = BufferAlloc(smgr, relpersistence, forkNum, blockNum, strategy, &found)  @read.begin
     if found:
         pgBufferUsage.shared_blks_hit++                              @read.hit
-        return BufferDescriptorGetBuffer(bufHdr)
+        return BufferDescriptorGetBuffer(bufHdr)                     @read.hit-return
     pgBufferUsage.shared_blks_read++                                 @read.miss
     smgrread(smgr, forkNum, blockNum, bufBlock)                      @read.smgrread
     TerminateBufferIO(bufHdr, false, BM_VALID)
-    return BufferDescriptorGetBuffer(bufHdr)`),
+    return BufferDescriptorGetBuffer(bufHdr)                         @read.done`),
 
 	trace.DefineFunc("BufferAlloc", "storage/buffer/bufmgr.c", "PG 15", `
 BufferAlloc(smgr, relpersistence, forkNum, blockNum, strategy, foundPtr)
@@ -132,7 +132,7 @@ UnpinBuffer(buf, fixOwner)
         ForgetPrivateRefCountEntry(ref)`),
 
 	trace.DefineFunc("MarkBufferDirty", "storage/buffer/bufmgr.c", "PG 9.6–15", `
-MarkBufferDirty(buffer)   -- caller holds a pin and the content lock exclusively
+MarkBufferDirty(buffer)   -- caller holds a pin and the content lock exclusively  @dirty.begin
     old_buf_state = pg_atomic_read_u32(&bufHdr->state)              @dirty.load
     for (;;):
         if old_buf_state & BM_LOCKED:
@@ -275,7 +275,7 @@ heap_endscan(scan)
     if scan->rs_strategy != NULL: FreeAccessStrategy(scan->rs_strategy)`),
 
 	trace.DefineFunc("ReleaseBuffer", "storage/buffer/bufmgr.c", "PG 15", `
-ReleaseBuffer(buffer)
+ReleaseBuffer(buffer)                                                @release.begin
     if !BufferIsValid(buffer): elog(ERROR, "bad buffer ID")          @release.check
     UnpinBuffer(GetBufferDescriptor(buffer - 1), true)               @release.unpin
 AbortTransaction -> ResourceOwnerRelease(RESOURCE_RELEASE_BEFORE_LOCKS)
@@ -291,7 +291,8 @@ func site(name string) trace.Site {
 }
 
 var (
-	sReadEOF, sReadBegin, sReadHit, sReadMiss, sReadSmgr = site("read.eof"), site("read.begin"), site("read.hit"), site("read.miss"), site("read.smgrread")
+	sReadEOF, sReadBegin, sReadHit, sReadMiss, sReadSmgr  = site("read.eof"), site("read.begin"), site("read.hit"), site("read.miss"), site("read.smgrread")
+	sReadHitReturn, sReadDone, sReleaseBegin, sDirtyBegin = site("read.hit-return"), site("read.done"), site("release.begin"), site("dirty.begin")
 
 	sAllocLockShared, sAllocLookup, sAllocHitUnlock, sAllocMissUnlock = site("alloc.lock-shared"), site("alloc.lookup"), site("alloc.hit-unlock"), site("alloc.miss-unlock")
 	sAllocContentCond, sAllocContentRelease, sAllocContentBusy        = site("alloc.content-cond"), site("alloc.content-release"), site("alloc.content-busy")

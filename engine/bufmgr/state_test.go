@@ -149,6 +149,12 @@ func TestParseSharedBuffers(t *testing.T) {
 		{"64", 64},
 		{"136kB", 17},
 		{"128GB", bufmgr.MaxNBuffers},
+		// PostgreSQL rounds to the nearest block, half to even (rint), and
+		// allows spaces before the unit and the unit B.
+		{"132kB", 16},
+		{"17.5", 18},
+		{"128 MB", 16384},
+		{" 131072B ", 16},
 	} {
 		got, err := bufmgr.ParseSharedBuffers(c.in)
 		if err != nil || got != c.want {
@@ -158,9 +164,9 @@ func TestParseSharedBuffers(t *testing.T) {
 	for _, c := range []struct{ in, why string }{
 		{"0", "0 buffers"},
 		{"15", "below the minimum of 16"},
-		{"1kB", "not a whole block (and 0 buffers)"},
+		{"1kB", "rounds to 0 buffers"},
 		{"8kB", "1 buffer < 16"},
-		{"12kB", "not a whole number of blocks"},
+		{"12kB", "rounds to 2 buffers < 16"},
 		{"1PB", "PB is no unit (and beyond MaxNBuffers)"},
 		{"200GB", "beyond MaxNBuffers"},
 		{"129GB", "beyond MaxNBuffers"},

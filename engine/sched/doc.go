@@ -21,7 +21,8 @@
 // same event log and so the same trace hash.
 //
 // A backend that yields with Wait set is retrying something another backend
-// must change first (a lock held, I/O in progress). Policies prefer
-// backends that are not waiting; if every live backend is waiting the run
-// stops with ErrDeadlock. Every run is bounded by a step limit.
+// must change first (a lock held, I/O in progress). Waiting backends are
+// resumed like any other and retry; if every live backend is waiting and
+// each has retried since anyone last made progress, the run stops with
+// ErrDeadlock. Every run is bounded by a step limit.
 package sched

@@ -163,8 +163,13 @@ func (s *Scheduler) Step() (bool, error) {
 	s.record = append(s.record, p.Actor)
 	s.steps++
 	p.steps++
+	wasWaiting := p.pending.Wait
 	s.advance(p)
-	if p.done || !p.pending.Wait {
+	// A step makes progress unless it was a retry that must be retried
+	// again: a backend resumed while waiting that yields waiting once more.
+	// (The first attempt of any operation yields without Wait, so a retry
+	// that succeeded never looks like one that failed.)
+	if p.done || !wasWaiting || !p.pending.Wait {
 		s.epoch++
 	} else {
 		p.waitEpoch = s.epoch
@@ -216,25 +221,9 @@ func (s *Scheduler) Stop() {
 	}
 }
 
-// preferRunnable returns the indexes of live backends that are not waiting,
-// or all of them when every one is waiting.
-func preferRunnable(live []*Proc) []int {
-	var idx []int
-	for i, p := range live {
-		if !p.pending.Wait {
-			idx = append(idx, i)
-		}
-	}
-	if len(idx) == 0 {
-		for i := range live {
-			idx = append(idx, i)
-		}
-	}
-	return idx
-}
-
-// RoundRobin resumes live backends in turn, skipping waiting ones while any
-// backend is not waiting.
+// RoundRobin resumes live backends in turn. A waiting backend gets its turn
+// too and retries (a spinning backend burns its time slice, as in
+// PostgreSQL).
 type RoundRobin struct{ last trace.Actor }
 
 // Name implements Policy.
@@ -242,20 +231,20 @@ func (*RoundRobin) Name() string { return "round-robin" }
 
 // Pick implements Policy.
 func (r *RoundRobin) Pick(live []*Proc, step int) (int, error) {
-	cand := preferRunnable(live)
-	// The first candidate after the last actor, wrapping.
-	for _, i := range cand {
-		if live[i].Actor > r.last {
-			r.last = live[i].Actor
+	// The first live backend after the last one resumed, wrapping.
+	for i, p := range live {
+		if p.Actor > r.last {
+			r.last = p.Actor
 			return i, nil
 		}
 	}
-	r.last = live[cand[0]].Actor
-	return cand[0], nil
+	r.last = live[0].Actor
+	return 0, nil
 }
 
-// Random resumes a uniformly chosen backend among those not waiting, from a
-// PCG generator seeded by Seed.
+// Random resumes a uniformly chosen live backend, waiting or not, from a
+// PCG generator seeded by Seed. (Waiting backends retry, so a holder and
+// its waiters interleave as they would on real cores.)
 type Random struct {
 	Seed uint64
 	rng  *rand.Rand
@@ -271,8 +260,7 @@ func (r *Random) Name() string { return fmt.Sprintf("random(seed=%d)", r.Seed) }
 
 // Pick implements Policy.
 func (r *Random) Pick(live []*Proc, step int) (int, error) {
-	cand := preferRunnable(live)
-	return cand[r.rng.IntN(len(cand))], nil
+	return r.rng.IntN(len(live)), nil
 }
 
 // Script resumes the named backends in order; when the list is exhausted it

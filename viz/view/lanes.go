@@ -201,6 +201,12 @@ func (p *Pool) opText(e trace.Event) string {
 		}
 		return fmt.Sprintf("scan %s (%d blocks, ring %d)", p.RelName(e.Obj), e.After, e.Arg)
 	}
+	switch e.Site.String() {
+	case "release.begin":
+		return fmt.Sprintf("release %s (buffer %d)", p.TagString(e.Arg), e.Obj)
+	case "dirty.begin":
+		return fmt.Sprintf("dirty %s (buffer %d)", p.TagString(e.Arg), e.Obj)
+	}
 	if e.Class == trace.ORelation {
 		return e.Site.String() + " " + p.RelName(e.Obj)
 	}

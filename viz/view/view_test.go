@@ -591,7 +591,12 @@ func TestEffectOf(t *testing.T) {
 				t.Fatalf("%v: %+v", e, c)
 			}
 		case trace.KOp:
-			if !c.Op || c.Buffer != -1 {
+			// A read or scan names a relation; a release or dirty a buffer.
+			want := -1
+			if e.Class == trace.OBuffer {
+				want = int(e.Obj)
+			}
+			if !c.Op || c.Buffer != want {
 				t.Fatalf("%v: %+v", e, c)
 			}
 		case trace.KHit, trace.KMiss, trace.KVictim:
