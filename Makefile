@@ -1,5 +1,5 @@
 # BufferLab. The two commands a user needs:
-#   make run    start BufferLab (for now the narrated clock-sweep demo in the terminal)
+#   make run    build the browser version and serve the lessons on http://127.0.0.1:8080/
 #   make test   run every test
 SHELL := /bin/bash
 GO ?= go
@@ -7,10 +7,25 @@ WASM_EXEC_DIR = $(shell $(GO) env GOROOT)/lib/wasm
 FUZZTIME ?= 15s
 BENCHTIME ?= 1s
 
-.PHONY: run test check-deps fmt-check vet test-native test-wasm fuzz bench hooks-cost build
+ADDR ?= 127.0.0.1:8080
 
-run:
+.PHONY: run demo wasm desktop test check-deps check-desktop-deps fmt-check vet test-native test-wasm fuzz bench hooks-cost build
+
+run: wasm
+	$(GO) run ./cmd/bufferlab serve --addr $(ADDR) --dir web
+
+# The narrated demo in the terminal.
+demo:
 	$(GO) run ./cmd/bufferlab demo
+
+# The browser build: web/bufferlab.wasm and Go's wasm_exec.js beside the page.
+wasm:
+	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags="-s -w" -o web/bufferlab.wasm ./cmd/wasm
+	cp "$(WASM_EXEC_DIR)/wasm_exec.js" web/wasm_exec.js
+
+# The desktop app needs cgo and the X11/OpenGL headers.
+desktop: check-desktop-deps
+	$(GO) build -o bin/desktop ./cmd/desktop
 
 build:
 	$(GO) build -o bin/bufferlab ./cmd/bufferlab

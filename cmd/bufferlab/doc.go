@@ -7,6 +7,11 @@
 //	    Play an embedded scenario (default clock-sweep) with its narration.
 //	bufferlab list
 //	    List the embedded scenarios.
+//	bufferlab lessons [check [DIR] | show NAME|FILE]
+//	    List the lessons, check them headless, or print one as text.
+//	bufferlab serve [--addr 127.0.0.1:8080] [--dir web]
+//	    Serve the browser build (web/ after `make wasm`), compressed with
+//	    brotli or gzip, and print its URL.
 //
 // Exit status: 0 on success, 1 when an expect statement fails, 2 on bad
 // input (a scenario error names file:line:col) or a bad command line.

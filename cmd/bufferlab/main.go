@@ -24,6 +24,7 @@ const usage = `usage:
   bufferlab demo [--step] [--events] [NAME]                 play an embedded scenario with narration
   bufferlab list                                            list the embedded scenarios
   bufferlab lessons [check [DIR] | show NAME|FILE]          list, check or print the lessons
+  bufferlab serve [--addr 127.0.0.1:8080] [--dir web]       serve the lessons in a browser (after make wasm)
 `
 
 func main() {
@@ -51,6 +52,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return cmdList(stdout)
 	case "lessons":
 		return cmdLessons(args[1:], stdout, stderr)
+	case "serve":
+		return cmdServe(args[1:], stdout, stderr)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return exitOK
@@ -59,14 +62,26 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	return exitBadInput
 }
 
-// parseFlags lets flags and positional arguments come in any order.
+// parseFlags lets flags and positional arguments come in any order. A flag
+// that takes a value may have it after '=' or as the next argument.
 func parseFlags(fs *flag.FlagSet, args []string) ([]string, error) {
 	var flags, pos []string
-	for _, a := range args {
-		if strings.HasPrefix(a, "-") && a != "-" {
-			flags = append(flags, a)
-		} else {
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if !strings.HasPrefix(a, "-") || a == "-" {
 			pos = append(pos, a)
+			continue
+		}
+		flags = append(flags, a)
+		name := strings.TrimLeft(a, "-")
+		if strings.Contains(name, "=") {
+			continue
+		}
+		if f := fs.Lookup(name); f != nil && i+1 < len(args) {
+			if bf, ok := f.Value.(interface{ IsBoolFlag() bool }); !ok || !bf.IsBoolFlag() {
+				flags = append(flags, args[i+1])
+				i++
+			}
 		}
 	}
 	if err := fs.Parse(flags); err != nil {

@@ -1,0 +1,281 @@
+//go:build !js
+
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"image"
+	"image/png"
+	"net/http/httptest"
+	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/network"
+	cdpruntime "github.com/chromedp/cdproto/runtime"
+	"github.com/chromedp/chromedp"
+)
+
+// chromiumPath finds Debian's Chromium. Outside CI a missing browser skips
+// the browser tests; with CI set it fails them (`make test` installs it).
+func chromiumPath(t *testing.T) string {
+	t.Helper()
+	for _, p := range []string{os.Getenv("CHROMIUM"), "/usr/bin/chromium", "/usr/bin/chromium-browser"} {
+		if p != "" {
+			if _, err := os.Stat(p); err == nil {
+				return p
+			}
+		}
+	}
+	if os.Getenv("CI") != "" {
+		t.Fatal("Chromium is missing (apt-get install -y chromium); CI must run the browser tests")
+	}
+	t.Skip("Chromium is not installed; `make test` installs it (apt-get install -y chromium)")
+	return ""
+}
+
+// buildWeb builds the WebAssembly player and lays out the page beside it,
+// as `make wasm` does, in a temporary directory.
+func buildWeb(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	cmd := exec.Command("go", "build", "-trimpath", "-ldflags=-s -w", "-o", filepath.Join(dir, "bufferlab.wasm"), "bufferlab/cmd/wasm")
+	cmd.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("building the wasm: %v\n%s", err, out)
+	}
+	copyFile := func(src, dst string) {
+		b, err := os.ReadFile(src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, dst), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	copyFile("../../web/index.html", "index.html")
+	copyFile("../../web/boot.js", "boot.js")
+	copyFile(filepath.Join(runtime.GOROOT(), "lib", "wasm", "wasm_exec.js"), "wasm_exec.js")
+	return dir
+}
+
+// pageState is window.bufferlab.state() as JSON.
+type pageState struct {
+	Mode     string  `json:"mode"`
+	Lesson   string  `json:"lesson"`
+	Step     int     `json:"step"`
+	Steps    int     `json:"steps"`
+	Event    int     `json:"event"`
+	Events   int     `json:"events"`
+	Gated    bool    `json:"gated"`
+	FPS      float64 `json:"fps"`
+	Counters struct {
+		Hits, Misses uint64
+	} `json:"counters"`
+}
+
+func TestBrowser(t *testing.T) {
+	chromium := chromiumPath(t)
+	dir := buildWeb(t)
+	srv := httptest.NewServer(newWebHandler(dir)) // listens on 127.0.0.1
+	defer srv.Close()
+	origin, _ := url.Parse(srv.URL)
+
+	opts := []chromedp.ExecAllocatorOption{
+		chromedp.ExecPath(chromium),
+		chromedp.Headless, chromedp.NoSandbox, chromedp.NoFirstRun, chromedp.NoDefaultBrowserCheck,
+		chromedp.Flag("disable-gpu", true),
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true),
+		// WebGL without a GPU: Chromium's software rasteriser.
+		chromedp.Flag("use-angle", "swiftshader"),
+		chromedp.Flag("enable-unsafe-swiftshader", true),
+		chromedp.UserDataDir(t.TempDir()),
+		chromedp.WindowSize(1280, 800),
+	}
+	actx, cancel := chromedp.NewExecAllocator(context.Background(), opts...)
+	defer cancel()
+	bctx, cancel := chromedp.NewContext(actx)
+	defer cancel()
+	// The first call starts the browser; its context must have no deadline.
+	if _, err := chromedp.Call(bctx, network.Enable, network.EnableParams{}); err != nil {
+		t.Fatalf("starting Chromium: %v", err)
+	}
+	ctx, cancel := context.WithTimeout(bctx, 3*time.Minute)
+	defer cancel()
+
+	var mu sync.Mutex
+	var problems []string
+	chromedp.Listen(bctx, func(ev any) {
+		mu.Lock()
+		defer mu.Unlock()
+		switch ev := ev.(type) {
+		case *cdpruntime.EventConsoleAPICalled:
+			if ev.Type == cdpruntime.ConsoleAPICalledTypeError {
+				var args []string
+				for _, a := range ev.Args {
+					args = append(args, string(a.Value)+a.Description)
+				}
+				problems = append(problems, "console error: "+strings.Join(args, " "))
+			}
+		case *cdpruntime.EventExceptionThrown:
+			problems = append(problems, fmt.Sprintf("exception: %s %v", ev.ExceptionDetails.Text, ev.ExceptionDetails.Exception))
+		case *network.EventRequestWillBeSent:
+			u, err := url.Parse(ev.Request.URL)
+			if err != nil || (u.Scheme != "data" && u.Scheme != "blob" && u.Host != origin.Host) {
+				problems = append(problems, "request leaving the page's origin: "+ev.Request.URL)
+			}
+		}
+	})
+	check := func(when string) {
+		t.Helper()
+		mu.Lock()
+		defer mu.Unlock()
+		if len(problems) > 0 {
+			t.Fatalf("%s: %s", when, strings.Join(problems, "\n"))
+		}
+	}
+	// eval evaluates a JavaScript expression (awaiting a promise) and
+	// decodes its JSON value into out (nil: ignore it).
+	eval := func(expr string, out any) {
+		t.Helper()
+		raw, err := chromedp.Run(ctx, chromedp.Evaluate[json.RawMessage]("Promise.resolve("+expr+").then(v => v === undefined ? null : v)", chromedp.EvalAwaitPromise))
+		if err != nil {
+			t.Fatalf("%s: %v", expr, err)
+		}
+		if out != nil {
+			if err := json.Unmarshal(raw, out); err != nil {
+				t.Fatalf("%s: %v (%s)", expr, err, raw)
+			}
+		}
+	}
+	state := func() pageState {
+		t.Helper()
+		var s pageState
+		eval("window.bufferlab.state()", &s)
+		return s
+	}
+	navigate := func(u string) {
+		t.Helper()
+		if err := chromedp.Do(ctx, chromedp.Navigate(u)); err != nil {
+			t.Fatal(err)
+		}
+	}
+
+	navigate(srv.URL + "/")
+	var firstFrameMs float64
+	eval("window.bufferlab.ready.then(() => window.bufferlab.firstFrameMs)", &firstFrameMs)
+	t.Logf("time from navigation to the first drawn frame: %.0f ms", firstFrameMs)
+	check("loading")
+
+	var lessons []struct{ Name string }
+	eval("window.bufferlab.lessons()", &lessons)
+	if len(lessons) == 0 || lessons[0].Name != "shared-buffers" {
+		t.Fatalf("lessons() = %+v", lessons)
+	}
+	if s := state(); s.Mode != "menu" {
+		t.Fatalf("before open: %+v", s)
+	}
+	eval("window.bufferlab.open('shared-buffers')", nil)
+	s := state()
+	if s.Mode != "lesson" || s.Lesson != "shared-buffers" || s.Step != 0 || s.Events < 1000 || s.Steps < 12 {
+		t.Fatalf("after open: %+v", s)
+	}
+	// Step 0 asks a question: stepping is gated until it is answered.
+	if !s.Gated {
+		t.Fatalf("step 0 should wait for its question: %+v", s)
+	}
+	eval("window.bufferlab.step(3)", nil)
+	if s2 := state(); s2.Event != s.Event {
+		t.Fatalf("step moved past an unanswered question: %+v", s2)
+	}
+	eval("window.bufferlab.answer(1)", nil)
+	eval("window.bufferlab.step(5)", nil)
+	if s2 := state(); s2.Event != s.Event+5 || s2.Gated {
+		t.Fatalf("after answer and step(5): %+v (from %d)", s2, s.Event)
+	}
+	eval("window.bufferlab.seek(400)", nil)
+	if s2 := state(); s2.Event != 400 {
+		t.Fatalf("after seek(400): %+v", s2)
+	}
+	// Bad arguments throw.
+	var threw bool
+	eval("(() => { try { window.bufferlab.open('no-such-lesson'); return false } catch (e) { return /no such lesson/.test(e.message) } })()", &threw)
+	if !threw {
+		t.Fatal("open of an unknown lesson did not throw a clear error")
+	}
+	check("API calls")
+
+	// A permalink opens exactly that state.
+	navigate(srv.URL + "/#lesson=shared-buffers&step=3")
+	eval("window.bufferlab.ready.then(() => true)", nil)
+	if s := state(); s.Mode != "lesson" || s.Step != 3 {
+		t.Fatalf("permalink step=3: %+v", s)
+	}
+	// Let it draw a few frames, then take a screenshot.
+	time.Sleep(1500 * time.Millisecond)
+	shot, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := checkNotBlank(shot); err != nil {
+		os.WriteFile(filepath.Join(os.TempDir(), "bufferlab-browser.png"), shot, 0o644)
+		t.Fatalf("screenshot: %v", err)
+	}
+	if out := os.Getenv("BUFFERLAB_SCREENSHOT"); out != "" {
+		os.WriteFile(out, shot, 0o644)
+	}
+	t.Logf("frames per second: %.1f", state().FPS)
+	check("permalink")
+
+	// An invalid permalink shows an error and falls back to the list.
+	navigate(srv.URL + "/#lesson=nope&step=2")
+	eval("window.bufferlab.ready.then(() => true)", nil)
+	var errText string
+	eval("new Promise(r => setTimeout(() => r(document.getElementById('error').hidden ? '' : document.getElementById('error-text').textContent), 300))", &errText)
+	if !strings.Contains(errText, "no such lesson") || state().Mode != "menu" {
+		t.Fatalf("invalid permalink: error panel %q, state %+v", errText, state())
+	}
+	check("invalid permalink")
+}
+
+// checkNotBlank decodes a PNG and checks that it shows something: many
+// colours and a good share of pixels away from the background.
+func checkNotBlank(b []byte) error {
+	img, err := png.Decode(bytes.NewReader(b))
+	if err != nil {
+		return err
+	}
+	return notBlank(img)
+}
+
+func notBlank(img image.Image) error {
+	bg := img.At(img.Bounds().Min.X+2, img.Bounds().Min.Y+2)
+	br, bgc, bb, _ := bg.RGBA()
+	colours := map[uint32]bool{}
+	differ, total := 0, 0
+	for y := img.Bounds().Min.Y; y < img.Bounds().Max.Y; y += 2 {
+		for x := img.Bounds().Min.X; x < img.Bounds().Max.X; x += 2 {
+			r, g, b, _ := img.At(x, y).RGBA()
+			colours[(r>>8)<<16|(g>>8)<<8|b>>8] = true
+			if r != br || g != bgc || b != bb {
+				differ++
+			}
+			total++
+		}
+	}
+	if len(colours) < 20 || differ*10 < total {
+		return fmt.Errorf("looks blank: %d colours, %d of %d sampled pixels differ from the background", len(colours), differ, total)
+	}
+	return nil
+}

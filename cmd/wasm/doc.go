@@ -1,0 +1,20 @@
+// Command wasm is BufferLab's browser build: the lesson player compiled to
+// WebAssembly (GOOS=js GOARCH=wasm), loaded by web/index.html and
+// web/boot.js and served by `bufferlab serve`.
+//
+// It exposes a JavaScript API on window.bufferlab for embedding and tests:
+//
+//	ready        a promise, resolved when the first frame is drawn
+//	lessons()    the lessons: [{name, title, summary, steps, questions}]
+//	open(name)   open a lesson at its first step
+//	goto(k)      go to the start of lesson step k (0-based)
+//	step(n)      move n events (negative: back), stopping at an open question
+//	seek(i)      move to event position i
+//	answer(c)    answer the open question with choice c (1-based)
+//	menu()       back to the lesson list
+//	state()      {mode, lesson, step, steps, event, events, counters, fps, …}
+//
+// Functions throw an Error with a message on bad arguments. The page's
+// address can name a state: #lesson=NAME&step=N opens lesson NAME at step N;
+// an unknown lesson or step shows an error and falls back to the list.
+package main

@@ -1,0 +1,183 @@
+//go:build js && wasm
+
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/url"
+	"strconv"
+	"strings"
+	"syscall/js"
+
+	"github.com/hajimehoshi/ebiten/v2"
+
+	"bufferlab/viz/app"
+)
+
+var api = js.Global().Get("bufferlab")
+
+func fail(msg string) {
+	if api.Truthy() && api.Get("_fail").Truthy() {
+		api.Call("_fail", msg)
+	} else {
+		js.Global().Get("console").Call("error", msg)
+	}
+}
+
+func notice(msg string) {
+	if api.Truthy() && api.Get("_notice").Truthy() {
+		api.Call("_notice", msg)
+	}
+}
+
+func main() {
+	defer func() {
+		if r := recover(); r != nil {
+			fail(fmt.Sprintf("internal error: %v", r))
+			panic(r)
+		}
+	}()
+	if !api.Truthy() {
+		js.Global().Get("console").Call("error", "window.bufferlab is missing: load boot.js first")
+		return
+	}
+	a, err := app.New(app.Options{
+		OnFirstFrame: func() { api.Call("_ready") },
+		OnError:      func(msg string) { notice(msg) },
+	})
+	if err != nil {
+		fail(err.Error())
+		return
+	}
+	register(a)
+	openFromHash(a)
+	js.Global().Get("window").Call("addEventListener", "hashchange", js.FuncOf(func(js.Value, []js.Value) any {
+		openFromHash(a)
+		return nil
+	}))
+	ebiten.SetWindowTitle("BufferLab")
+	if err := ebiten.RunGame(a); err != nil {
+		fail(err.Error())
+	}
+}
+
+// openFromHash opens the state named by the page address, if any:
+// #lesson=NAME&step=N.
+func openFromHash(a *app.App) {
+	h := strings.TrimPrefix(js.Global().Get("location").Get("hash").String(), "#")
+	if h == "" {
+		return
+	}
+	q, err := url.ParseQuery(h)
+	if err != nil {
+		a.Menu()
+		a.ShowError(fmt.Sprintf("The address #%s is not of the form #lesson=NAME&step=N: %v", h, err))
+		return
+	}
+	name := q.Get("lesson")
+	if name == "" {
+		a.Menu()
+		a.ShowError(fmt.Sprintf("The address #%s names no lesson: expected #lesson=NAME&step=N.", h))
+		return
+	}
+	step := 0
+	if s := q.Get("step"); s != "" {
+		n, err := strconv.Atoi(s)
+		if err != nil || n < 0 {
+			a.Menu()
+			a.ShowError(fmt.Sprintf("step=%q in the address: expected a step number 0, 1, 2, …", s))
+			return
+		}
+		step = n
+	}
+	if err := a.OpenLesson(name, step); err != nil {
+		a.Menu()
+		a.ShowError(err.Error())
+	}
+}
+
+// toJS converts a Go value to a JavaScript value through JSON.
+func toJS(v any) js.Value {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return js.Null()
+	}
+	return js.Global().Get("JSON").Call("parse", string(b))
+}
+
+// intArg reads argument i as an integer, or returns an error message.
+func intArg(args []js.Value, i int, what string) (int, string) {
+	if len(args) <= i || args[i].Type() != js.TypeNumber {
+		return 0, fmt.Sprintf("%s: expected a number", what)
+	}
+	f := args[i].Float()
+	if f != float64(int(f)) {
+		return 0, fmt.Sprintf("%s: expected a whole number, found %v", what, f)
+	}
+	return int(f), ""
+}
+
+// register installs the Go half of window.bufferlab. Each Go function
+// returns {value} or {error}; boot.js turns an error into a thrown Error.
+func register(a *app.App) {
+	goAPI := js.Global().Get("Object").New()
+	wrap := func(f func(args []js.Value) (any, string)) js.Func {
+		return js.FuncOf(func(_ js.Value, args []js.Value) any {
+			v, msg := f(args)
+			res := js.Global().Get("Object").New()
+			if msg != "" {
+				res.Set("error", msg)
+			} else {
+				res.Set("value", toJS(v))
+			}
+			return res
+		})
+	}
+	goAPI.Set("lessons", wrap(func([]js.Value) (any, string) { return a.Lessons(), "" }))
+	goAPI.Set("state", wrap(func([]js.Value) (any, string) { return a.State(), "" }))
+	goAPI.Set("menu", wrap(func([]js.Value) (any, string) { a.Menu(); return nil, "" }))
+	goAPI.Set("open", wrap(func(args []js.Value) (any, string) {
+		if len(args) < 1 || args[0].Type() != js.TypeString {
+			return nil, "open: expected a lesson name"
+		}
+		step := 0
+		if len(args) > 1 {
+			n, msg := intArg(args, 1, "open: step")
+			if msg != "" {
+				return nil, msg
+			}
+			step = n
+		}
+		if err := a.OpenLesson(args[0].String(), step); err != nil {
+			return nil, err.Error()
+		}
+		return a.State(), ""
+	}))
+	for name, f := range map[string]func(int) error{"step": a.Step, "seek": a.Seek, "goto": a.GotoStep} {
+		f := f
+		name := name
+		goAPI.Set(name, wrap(func(args []js.Value) (any, string) {
+			n, msg := intArg(args, 0, name)
+			if msg != "" {
+				return nil, msg
+			}
+			if err := f(n); err != nil {
+				return nil, err.Error()
+			}
+			return a.State(), ""
+		}))
+	}
+	goAPI.Set("answer", wrap(func(args []js.Value) (any, string) {
+		n, msg := intArg(args, 0, "answer")
+		if msg != "" {
+			return nil, msg
+		}
+		ok, err := a.Answer(n)
+		if err != nil {
+			return nil, err.Error()
+		}
+		return ok, ""
+	}))
+	api.Call("_install", goAPI)
+}

@@ -1,0 +1,91 @@
+// Boots the WebAssembly build of BufferLab: downloads bufferlab.wasm with a
+// progress bar, runs it, and shows any failure in the error panel (never a
+// blank page). The Go side fills in window.bufferlab (see cmd/wasm) and
+// resolves window.bufferlab.ready once the first lesson frame is drawn.
+"use strict";
+(function () {
+  const loader = document.getElementById("loader");
+  const bar = document.getElementById("progress");
+  const barText = document.getElementById("progress-text");
+  const errorBox = document.getElementById("error");
+  const errorText = document.getElementById("error-text");
+
+  let resolveReady, rejectReady;
+  const api = {
+    ready: new Promise((res, rej) => { resolveReady = res; rejectReady = rej; }),
+    t0: performance.now(),
+  };
+  api.ready.catch(() => {});
+  window.bufferlab = api;
+
+  // Called by Go.
+  api._ready = () => {
+    api.firstFrameMs = performance.now();
+    loader.hidden = true;
+    resolveReady(api);
+  };
+  api._fail = (msg) => showError(String(msg));
+  // A recoverable error (a bad permalink): shown, but the app goes on.
+  api._notice = (msg) => showError(String(msg), false);
+  // The Go half of the API: each function returns {value} or {error}.
+  api._install = (g) => {
+    const call = (name) => (...args) => {
+      const r = g[name](...args);
+      if (r.error !== undefined) throw new Error(r.error);
+      return r.value;
+    };
+    for (const name of ["lessons", "state", "menu", "open", "goto", "step", "seek", "answer"]) {
+      api[name] = call(name);
+    }
+  };
+
+  function showError(msg, fatal = true) {
+    errorText.textContent = msg;
+    errorBox.hidden = false;
+    loader.hidden = true;
+    if (fatal) rejectReady(new Error(msg));
+  }
+  api.showError = showError;
+  document.getElementById("error-back").addEventListener("click", (ev) => {
+    ev.preventDefault();
+    errorBox.hidden = true;
+    history.replaceState(null, "", location.pathname);
+    if (api.menu) api.menu();
+  });
+  window.addEventListener("error", (ev) => showError("JavaScript error: " + (ev.message || ev.error)));
+  window.addEventListener("unhandledrejection", (ev) => showError("Unhandled error: " + (ev.reason && ev.reason.message || ev.reason)));
+
+  function fmtMB(n) { return (n / 1048576).toFixed(1) + " MB"; }
+
+  async function fetchWithProgress(url) {
+    const resp = await fetch(url);
+    if (!resp.ok) throw new Error(url + ": HTTP " + resp.status + " " + resp.statusText);
+    // The server sends the uncompressed size, since the body is gzipped.
+    const total = Number(resp.headers.get("X-Uncompressed-Length") || resp.headers.get("Content-Length") || 0);
+    if (!resp.body || !total) return new Uint8Array(await resp.arrayBuffer());
+    const reader = resp.body.getReader();
+    const buf = new Uint8Array(total);
+    let got = 0;
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      if (got + value.length > buf.length) throw new Error(url + ": more bytes than announced");
+      buf.set(value, got);
+      got += value.length;
+      bar.value = got / total;
+      barText.textContent = fmtMB(got) + " of " + fmtMB(total);
+    }
+    return buf.subarray(0, got);
+  }
+
+  async function boot() {
+    if (typeof WebAssembly !== "object") throw new Error("this browser has no WebAssembly support");
+    if (typeof Go !== "function") throw new Error("wasm_exec.js did not load");
+    const bytes = await fetchWithProgress("bufferlab.wasm");
+    document.getElementById("loader-text").textContent = "Starting…";
+    const go = new Go();
+    const { instance } = await WebAssembly.instantiate(bytes, go.importObject);
+    go.run(instance).then(() => showError("The simulator stopped."), (e) => showError(String(e)));
+  }
+  boot().catch((e) => showError(String(e && e.message || e)));
+})();
