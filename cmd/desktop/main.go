@@ -7,6 +7,8 @@ import (
 	"image"
 	"image/png"
 	"os"
+	"slices"
+	"time"
 
 	"github.com/hajimehoshi/ebiten/v2"
 
@@ -26,6 +28,7 @@ func run(args []string) int {
 	height := fs.Int("height", 800, "window height in pixels")
 	presentation := fs.Bool("presentation", false, "start in presentation mode (large type)")
 	shot := fs.String("screenshot", "", "render once, save a PNG to this file and exit")
+	measure := fs.Int("measure", 0, "measure N frames of the pool scene (advancing 64 events a frame), print the medians and exit")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -79,6 +82,13 @@ func run(args []string) int {
 			return f.Close()
 		})
 	}
+	if *measure > 0 {
+		ebiten.SetVsyncEnabled(false)
+		a.StartMeasure(&app.Measure{Frames: *measure, Step: 64, Done: func(m *app.Measure) {
+			fmt.Printf("pool scene draw: median %v, p90 %v over %d frames; frame interval: median %v\n",
+				quantile(m.PoolDraw, 0.5), quantile(m.PoolDraw, 0.9), len(m.PoolDraw), quantile(m.Interval, 0.5))
+		}})
+	}
 	if err := ebiten.RunGame(a); err != nil && !errors.Is(err, ebiten.Termination) {
 		fmt.Fprintf(os.Stderr, "desktop: %v\n", err)
 		return 1
@@ -88,4 +98,14 @@ func run(args []string) int {
 		return 1
 	}
 	return 0
+}
+
+// quantile returns the q-quantile of ds (nearest rank).
+func quantile(ds []time.Duration, q float64) time.Duration {
+	if len(ds) == 0 {
+		return 0
+	}
+	s := slices.Clone(ds)
+	slices.Sort(s)
+	return s[min(len(s)-1, int(q*float64(len(s))))]
 }

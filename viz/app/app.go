@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"image"
 	"sync"
+	"time"
 
 	"github.com/hajimehoshi/ebiten/v2"
 
@@ -54,6 +55,7 @@ type App struct {
 	frames  int
 	firstOK bool
 
+	measure      *Measure
 	canvas       *ebiten.Image
 	captureAt    int
 	captureFn    func(image.Image) error
@@ -315,6 +317,27 @@ func (a *App) CaptureErr() error {
 	return a.captureErr
 }
 
+// Measure records frame costs for `desktop --measure`: the time spent in
+// the pool scene's Draw (the heat map for large pools: texture refresh plus
+// one batched draw) and the interval between frames, while the player
+// advances Step events per frame so that the pool changes every frame.
+type Measure struct {
+	Frames   int
+	Step     int
+	PoolDraw []time.Duration
+	Interval []time.Duration
+	last     time.Time
+	Done     func(*Measure)
+}
+
+// StartMeasure begins a measurement; m.Done is called from Update when it
+// is over, after which the game ends.
+func (a *App) StartMeasure(m *Measure) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.measure = m
+}
+
 // Layout implements ebiten.Game: the logical screen is the window size.
 func (a *App) Layout(outsideWidth, outsideHeight int) (int, int) {
 	a.mu.Lock()
@@ -334,6 +357,15 @@ func (a *App) Update() error {
 		a.captureErr = a.captureFn(readImage(a.canvas))
 		a.captureDone = true
 		return ebiten.Termination
+	}
+	if m := a.measure; m != nil {
+		if len(m.PoolDraw) >= m.Frames {
+			m.Done(m)
+			return ebiten.Termination
+		}
+		if a.p != nil {
+			a.p.Seek(a.p.Pos() + m.Step)
+		}
 	}
 	a.handleInput()
 	if a.p != nil {
@@ -374,6 +406,13 @@ func (a *App) Draw(screen *ebiten.Image) {
 		a.drawError(a.canvas)
 	}
 	screen.DrawImage(a.canvas, nil)
+	if m := a.measure; m != nil {
+		now := time.Now()
+		if !m.last.IsZero() {
+			m.Interval = append(m.Interval, now.Sub(m.last))
+		}
+		m.last = now
+	}
 	a.frames++
 	if !a.firstOK {
 		a.firstOK = true

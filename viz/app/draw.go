@@ -3,6 +3,7 @@ package app
 import (
 	"fmt"
 	"image/color"
+	"time"
 
 	"github.com/hajimehoshi/ebiten/v2"
 
@@ -69,7 +70,11 @@ func (a *App) drawPlayer(dst *ebiten.Image) {
 	// Left: the pool, the lanes, the partitions.
 	poolR, lower := left.SplitTop(left.H * 0.62)
 	inner := scene.Panel(dst, poolR.Inset(2), "Shared buffer pool (BufferDescriptors)", th)
+	t0 := time.Now()
 	a.pool.Draw(dst, inner, v, th)
+	if m := a.measure; m != nil {
+		m.PoolDraw = append(m.PoolDraw, time.Since(t0))
+	}
 	a.ui.pool = inner
 	lanesR, partsR := lower.SplitLeft(lower.W * 0.55)
 	scene.DrawLanes(dst, scene.Panel(dst, lanesR.Inset(2), "Backends", th), v, th)

@@ -2,6 +2,7 @@ package player
 
 import (
 	"fmt"
+	"strings"
 
 	"bufferlab/engine/scenario"
 	"bufferlab/engine/trace"
@@ -60,7 +61,11 @@ func FromScenario(name, src string) (*Player, error) {
 		rels[n] = name
 	}
 	evs := r.Log().Events()
-	p := &Player{Name: name, Title: name, Steps: []lessons.Step{{Title: name}},
+	title, prose := scenarioProse(src)
+	if title == "" {
+		title = name
+	}
+	p := &Player{Name: name, Title: title, Steps: []lessons.Step{{Title: title, Prose: prose}},
 		StepStart: []int{0}, StepEnd: []int{len(evs)}, Backends: r.BackendNames()}
 	p.init(evs, r.Pool().NBuffers, rels)
 	return p, nil
@@ -302,3 +307,34 @@ func (p *Player) Tick() int {
 
 // Counters of the current view.
 func (p *Player) Counters() view.Counters { return p.TL.Current().Counters() }
+
+// scenarioProse turns a scenario's leading comment block into a title (its
+// first line) and paragraphs (the rest, split at blank comment lines).
+func scenarioProse(src string) (string, []lessons.Block) {
+	var title string
+	var blocks []lessons.Block
+	var para []string
+	flush := func() {
+		if len(para) > 0 {
+			blocks = append(blocks, lessons.Block{Kind: lessons.Paragraph, Spans: []lessons.Span{{Text: strings.Join(para, " ")}}})
+			para = nil
+		}
+	}
+	for _, line := range strings.Split(src, "\n") {
+		line = strings.TrimSpace(line)
+		if !strings.HasPrefix(line, "#") {
+			break
+		}
+		text := strings.TrimSpace(strings.TrimPrefix(line, "#"))
+		switch {
+		case title == "":
+			title = text
+		case text == "":
+			flush()
+		default:
+			para = append(para, text)
+		}
+	}
+	flush()
+	return title, blocks
+}

@@ -371,5 +371,7 @@ func drawHeatLegend(dst *ebiten.Image, r render.Rect, th *render.Theme, first, k
 	}
 	item(th.Pinned, "pinned")
 	item(th.Dirty, "dirty")
-	render.Text(dst, fmt.Sprintf("buffers %d–%d of %d (mouse wheel zooms)", first, first+k-1, n), face, r.X+r.W-4, y, th.Muted, render.Right)
+	if label := fmt.Sprintf("buffers %d–%d of %d (wheel zooms)", first, first+k-1, n); x+render.TextWidth(label, face) < r.X+r.W-4 {
+		render.Text(dst, label, face, r.X+r.W-4, y, th.Muted, render.Right)
+	}
 }

@@ -1,0 +1,194 @@
+package e2e
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"image"
+	"image/png"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+	"time"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden screenshot in testdata/")
+
+// xvfbRun finds xvfb-run. Outside CI a missing Xvfb skips the window tests;
+// with CI set it fails them (`make test` installs it).
+func xvfbRun(t *testing.T) string {
+	t.Helper()
+	p, err := exec.LookPath("xvfb-run")
+	if err == nil {
+		return p
+	}
+	if os.Getenv("CI") != "" {
+		t.Fatal("xvfb-run is missing (apt-get install -y xvfb); CI must run the desktop tests")
+	}
+	t.Skip("Xvfb is not installed; `make test` installs it (apt-get install -y xvfb)")
+	return ""
+}
+
+func buildDesktop(t *testing.T) string {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), "desktop")
+	out, err := exec.Command("go", "build", "-o", bin, "bufferlab/cmd/desktop").CombinedOutput()
+	if err != nil {
+		t.Fatalf("building the desktop app: %v\n%s", err, out)
+	}
+	return bin
+}
+
+// runDesktop runs the app in a real window under Xvfb (Mesa's software
+// OpenGL) and returns its combined output.
+func runDesktop(t *testing.T, xvfb, bin string, args ...string) (string, error) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, xvfb, append([]string{"-a", "-s", "-screen 0 1400x900x24", bin}, args...)...)
+	out, err := cmd.CombinedOutput()
+	return string(out), err
+}
+
+func loadPNG(t *testing.T, path string) image.Image {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	img, err := png.Decode(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return img
+}
+
+// The app renders lesson 1 at step 8 in a real window: the screenshot
+// shows the pool, the code panel and the narration, and matches the golden
+// image within a tolerance.
+func TestDesktopScreenshot(t *testing.T) {
+	xvfb := xvfbRun(t)
+	bin := buildDesktop(t)
+	shot := filepath.Join(t.TempDir(), "shot.png")
+	out, err := runDesktop(t, xvfb, bin, "--lesson", "shared-buffers", "--step", "8", "--width", "1280", "--height", "800", "--screenshot", shot)
+	if err != nil {
+		t.Fatalf("desktop: %v\n%s", err, out)
+	}
+	img := loadPNG(t, shot)
+	if b := img.Bounds(); b.Dx() != 1280 || b.Dy() != 800 {
+		t.Fatalf("screenshot is %v, want 1280x800", b)
+	}
+	// Each region holds what it should: the pool's cells are coloured by
+	// usage count; the narration and code panels hold dark text.
+	regions := []struct {
+		name string
+		r    image.Rectangle
+		test func(image.Image, image.Rectangle) error
+	}{
+		{"pool cells", image.Rect(20, 110, 750, 420), hasBlueCells},
+		{"narration text", image.Rect(775, 70, 1265, 400), hasDarkText},
+		{"code panel text", image.Rect(775, 440, 1265, 650), hasDarkText},
+		{"counters", image.Rect(10, 680, 1265, 720), hasDarkText},
+	}
+	for _, rg := range regions {
+		if err := rg.test(img, rg.r); err != nil {
+			t.Errorf("%s: %v", rg.name, err)
+		}
+	}
+	golden := filepath.Join("testdata", "lesson1-step8.png")
+	if *update {
+		b, _ := os.ReadFile(shot)
+		if err := os.WriteFile(golden, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	diff, total := compareImages(img, loadPNG(t, golden))
+	if diff*100 > total*2 {
+		os.WriteFile(filepath.Join(os.TempDir(), "bufferlab-desktop.png"), mustRead(t, shot), 0o644)
+		t.Fatalf("%d of %d pixels differ from %s (more than 2%%); the new image is in %s", diff, total, golden, filepath.Join(os.TempDir(), "bufferlab-desktop.png"))
+	}
+	t.Logf("%d of %d pixels differ from the golden image", diff, total)
+}
+
+// Bad flags fail with a message and status 2, without opening a window.
+func TestDesktopBadFlags(t *testing.T) {
+	xvfb := xvfbRun(t)
+	bin := buildDesktop(t)
+	for _, args := range [][]string{
+		{"--width", "10"}, {"--lesson", "x", "--scenario", "y"}, {"--step", "3"}, {"extra"}, {"--nope"},
+		{"--lesson", "no-such-lesson"}, {"--lesson", "shared-buffers", "--step", "99"},
+	} {
+		out, err := runDesktop(t, xvfb, bin, args...)
+		ee, ok := err.(*exec.ExitError)
+		if !ok || ee.ExitCode() != 2 || len(out) == 0 {
+			t.Errorf("%q: %v, output %q: want exit status 2 and a message", args, err, out)
+		}
+	}
+}
+
+func mustRead(t *testing.T, p string) []byte {
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// compareImages counts pixels whose channels differ by more than 48.
+func compareImages(a, b image.Image) (diff, total int) {
+	if a.Bounds() != b.Bounds() {
+		return 1, 1
+	}
+	for y := a.Bounds().Min.Y; y < a.Bounds().Max.Y; y++ {
+		for x := a.Bounds().Min.X; x < a.Bounds().Max.X; x++ {
+			r1, g1, b1, _ := a.At(x, y).RGBA()
+			r2, g2, b2, _ := b.At(x, y).RGBA()
+			if absd(r1, r2) > 48<<8 || absd(g1, g2) > 48<<8 || absd(b1, b2) > 48<<8 {
+				diff++
+			}
+			total++
+		}
+	}
+	return diff, total
+}
+
+func absd(a, b uint32) uint32 {
+	if a > b {
+		return a - b
+	}
+	return b - a
+}
+
+func hasDarkText(img image.Image, r image.Rectangle) error {
+	dark := 0
+	for y := r.Min.Y; y < r.Max.Y; y++ {
+		for x := r.Min.X; x < r.Max.X; x++ {
+			cr, cg, cb, _ := img.At(x, y).RGBA()
+			if cr < 0x5000 && cg < 0x5000 && cb < 0x5000 {
+				dark++
+			}
+		}
+	}
+	if dark < r.Dx()*r.Dy()/200 {
+		return fmt.Errorf("only %d dark (text) pixels in %v", dark, r)
+	}
+	return nil
+}
+
+func hasBlueCells(img image.Image, r image.Rectangle) error {
+	blue := 0
+	for y := r.Min.Y; y < r.Max.Y; y++ {
+		for x := r.Min.X; x < r.Max.X; x++ {
+			cr, cg, cb, _ := img.At(x, y).RGBA()
+			if cb > cr+0x1000 && cb > cg {
+				blue++
+			}
+		}
+	}
+	if blue < r.Dx()*r.Dy()/20 {
+		return fmt.Errorf("only %d usage-coloured pixels in %v", blue, r)
+	}
+	return hasDarkText(img, r)
+}
