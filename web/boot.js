@@ -13,14 +13,17 @@
   let resolveReady, rejectReady;
   const api = {
     ready: new Promise((res, rej) => { resolveReady = res; rejectReady = rej; }),
-    t0: performance.now(),
+    // Milliseconds since navigation at each stage of start-up.
+    timings: { script: performance.now() },
   };
+  api._mark = (name) => { api.timings[name] = performance.now(); };
   api.ready.catch(() => {});
   window.bufferlab = api;
 
   // Called by Go.
   api._ready = () => {
     api.firstFrameMs = performance.now();
+    api.timings.firstFrame = api.firstFrameMs;
     loader.hidden = true;
     resolveReady(api);
   };
@@ -82,9 +85,11 @@
     if (typeof WebAssembly !== "object") throw new Error("this browser has no WebAssembly support");
     if (typeof Go !== "function") throw new Error("wasm_exec.js did not load");
     const bytes = await fetchWithProgress("bufferlab.wasm");
+    api._mark("fetched");
     document.getElementById("loader-text").textContent = "Starting…";
     const go = new Go();
     const { instance } = await WebAssembly.instantiate(bytes, go.importObject);
+    api._mark("compiled");
     go.run(instance).then(() => showError("The simulator stopped."), (e) => showError(String(e)));
   }
   boot().catch((e) => showError(String(e && e.message || e)));

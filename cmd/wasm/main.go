@@ -42,6 +42,7 @@ func main() {
 		js.Global().Get("console").Call("error", "window.bufferlab is missing: load boot.js first")
 		return
 	}
+	api.Call("_mark", "goStart")
 	a, err := app.New(app.Options{
 		OnFirstFrame: func() { api.Call("_ready") },
 		OnError:      func(msg string) { notice(msg) },
@@ -50,6 +51,7 @@ func main() {
 		fail(err.Error())
 		return
 	}
+	api.Call("_mark", "appReady")
 	register(a)
 	openFromHash(a)
 	js.Global().Get("window").Call("addEventListener", "hashchange", js.FuncOf(func(js.Value, []js.Value) any {

@@ -61,6 +61,11 @@ func lessonScenarios(t testing.TB) map[string]string {
 // of the contention scenario.
 func scenarios(t testing.TB) map[string]string {
 	out := lessonScenarios(t)
+	for name, src := range out {
+		if isLargePool(name, src) {
+			delete(out, name) // see largeScenarios
+		}
+	}
 	for _, seed := range []int{1, 2, 3, 7, 11, 13} {
 		out[fmt.Sprintf("contention-seed%d", seed)] = contention(seed)
 	}
@@ -241,4 +246,29 @@ func sortedPins(m map[int32]int32) []view.Pin {
 		}
 	}
 	return out
+}
+
+// largeScenarios are the embedded scenarios with large pools: the per-event
+// tests would take minutes and gigabytes on them, so only the final state
+// is compared.
+func largeScenarios(t testing.TB) map[string]string {
+	out := lessonScenarios(t)
+	for name, src := range out {
+		if !isLargePool(name, src) {
+			delete(out, name)
+		}
+	}
+	return out
+}
+
+// isLargePool reports whether a scenario's pool is too large to snapshot
+// after every event (the per-event comparison); the final-state comparison
+// still covers it.
+func isLargePool(name, src string) bool {
+	sc, err := scenario.Parse(name, src)
+	if err != nil || len(sc.Stmts) == 0 {
+		return false
+	}
+	c, ok := sc.Stmts[0].(*scenario.ConfigStmt)
+	return ok && c.NBuffers > 1024
 }

@@ -70,7 +70,11 @@ func TestInitialState(t *testing.T) {
 // The key test: the view after the whole log agrees with the engine's final
 // state, for every scenario.
 func TestFinalStateMatchesEngine(t *testing.T) {
-	for name, src := range scenarios(t) {
+	all := scenarios(t)
+	for name, src := range largeScenarios(t) {
+		all[name] = src
+	}
+	for name, src := range all {
 		t.Run(name, func(t *testing.T) {
 			r := run(t, name, src)
 			v := newView(r)
