@@ -86,7 +86,11 @@ type pageState struct {
 func TestBrowser(t *testing.T) {
 	chromium := chromiumPath(t)
 	dir := buildWeb(t)
-	srv := httptest.NewServer(newWebHandler(dir)) // listens on 127.0.0.1
+	h, err := newWarmWebHandler(dir) // as `bufferlab serve` does
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(h) // listens on 127.0.0.1
 	defer srv.Close()
 	origin, _ := url.Parse(srv.URL)
 
@@ -221,12 +225,13 @@ func TestBrowser(t *testing.T) {
 	// A permalink opens exactly that state.
 	navigate(srv.URL + "/#lesson=shared-buffers&step=3")
 	eval("window.bufferlab.ready.then(() => true)", nil)
+	var shot []byte
 	if s := state(); s.Mode != "lesson" || s.Step != 3 {
 		t.Fatalf("permalink step=3: %+v", s)
 	}
 	// Let it draw a few frames, then take a screenshot.
 	time.Sleep(1500 * time.Millisecond)
-	shot, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
+	shot, err = chromedp.Run(ctx, chromedp.CaptureScreenshot())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -42,18 +42,16 @@ func cmdServe(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "bufferlab serve: --addr %q: expected host:port, e.g. 127.0.0.1:8080 (%v)\n", *addr, err)
 		return exitBadInput
 	}
-	for _, f := range []string{"index.html", "boot.js", "bufferlab.wasm", "wasm_exec.js"} {
+	for _, f := range webFiles {
 		if _, err := os.Stat(filepath.Join(*dir, f)); err != nil {
 			fmt.Fprintf(stderr, "bufferlab serve: %s is missing in %s: build the browser version first with 'make wasm' (or run 'make run')\n", f, *dir)
 			return exitBadInput
 		}
 	}
-	h := newWebHandler(*dir)
-	for _, f := range []string{"index.html", "boot.js", "bufferlab.wasm", "wasm_exec.js"} {
-		if _, err := h.load(filepath.Join(*dir, f)); err != nil {
-			fmt.Fprintf(stderr, "bufferlab serve: %v\n", err)
-			return exitBadInput
-		}
+	h, err := newWarmWebHandler(*dir)
+	if err != nil {
+		fmt.Fprintf(stderr, "bufferlab serve: %v\n", err)
+		return exitBadInput
 	}
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {
@@ -94,6 +92,21 @@ type cachedFile struct {
 
 func newWebHandler(dir string) *webHandler {
 	return &webHandler{dir: dir, cache: map[string]cachedFile{}}
+}
+
+// webFiles are the files of the browser build.
+var webFiles = []string{"index.html", "boot.js", "bufferlab.wasm", "wasm_exec.js"}
+
+// newWarmWebHandler returns a handler with every file of the browser build
+// already read and compressed, so that no request waits for compression.
+func newWarmWebHandler(dir string) (*webHandler, error) {
+	h := newWebHandler(dir)
+	for _, f := range webFiles {
+		if _, err := h.load(filepath.Join(dir, f)); err != nil {
+			return nil, err
+		}
+	}
+	return h, nil
 }
 
 func (h *webHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
