@@ -20,7 +20,7 @@ func (b *Backend) ReadBuffer(rel *Relation, f ForkNumber, blk uint32, strategy *
 		b.emit(trace.KError, sReadEOF, trace.ORelation, int32(rel.Number), 0, 0, uint64(ErrReadBeyondEOF))
 		return InvalidBuffer, false, errBeyondEOF(rel, f, blk)
 	}
-	b.emit(trace.KOp, sReadBegin, trace.ORelation, int32(rel.Number), 0, 0, tag.Pack())
+	b.emitTag(trace.KOp, sReadBegin, trace.ORelation, int32(rel.Number), 0, 0, &tag)
 	d, found, err := b.bufferAlloc(rel, tag, strategy)
 	if err != nil {
 		return InvalidBuffer, false, err
@@ -28,16 +28,16 @@ func (b *Backend) ReadBuffer(rel *Relation, f ForkNumber, blk uint32, strategy *
 	buf = Buffer(d.bufID + 1)
 	if found {
 		b.Stats.Hits++
-		b.emit(trace.KHit, sReadHit, trace.OBuffer, d.bufID, 0, 0, tag.Pack())
-		b.emit(trace.KOpDone, sReadHitReturn, trace.OBuffer, d.bufID, 0, 0, tag.Pack())
+		b.emitTag(trace.KHit, sReadHit, trace.OBuffer, d.bufID, 0, 0, &tag)
+		b.emitTag(trace.KOpDone, sReadHitReturn, trace.OBuffer, d.bufID, 0, 0, &tag)
 		return buf, true, nil
 	}
 	b.Stats.Misses++
-	b.emit(trace.KMiss, sReadMiss, trace.OBuffer, d.bufID, 0, 0, tag.Pack())
+	b.emitTag(trace.KMiss, sReadMiss, trace.OBuffer, d.bufID, 0, 0, &tag)
 	b.step(sReadSmgr)
-	b.emit(trace.KIORead, sReadSmgr, trace.OBuffer, d.bufID, 0, 0, tag.Pack())
+	b.emitTag(trace.KIORead, sReadSmgr, trace.OBuffer, d.bufID, 0, 0, &tag)
 	b.terminateBufferIO(d, false, BmValid)
-	b.emit(trace.KOpDone, sReadDone, trace.OBuffer, d.bufID, 0, 0, tag.Pack())
+	b.emitTag(trace.KOpDone, sReadDone, trace.OBuffer, d.bufID, 0, 0, &tag)
 	return buf, false, nil
 }
 
@@ -141,17 +141,19 @@ func (b *Backend) bufferAlloc(rel *Relation, newTag BufferTag, strategy *Strateg
 	}
 
 	// Retag the victim.
-	beforeTag := uint64(noTag)
-	if oldPart >= 0 {
-		beforeTag = oldTag.Pack()
-	}
 	d.tag = newTag
 	s &^= BmValid | BmDirty | BmJustDirtied | BmCheckpointNeeded | BmIOError | BmPermanent | BufUsagecountMask
 	s |= BmTagValid | BufUsagecountOne
 	if rel.Permanent || newTag.ForkNum == InitForkNum {
 		s |= BmPermanent
 	}
-	b.emit(trace.KRetag, sAllocRetag, trace.OBuffer, d.bufID, beforeTag, newTag.Pack(), 0)
+	if b.traced() {
+		beforeTag := uint64(noTag)
+		if oldPart >= 0 {
+			beforeTag = oldTag.Pack()
+		}
+		b.emit(trace.KRetag, sAllocRetag, trace.OBuffer, d.bufID, beforeTag, newTag.Pack(), 0)
+	}
 	b.unlockBufHdr(d, s, sAllocRetag)
 	if oldPart >= 0 {
 		b.bufTableDelete(oldTag, oldPart, sAllocDeleteOld)
@@ -182,7 +184,7 @@ func (b *Backend) bufTableLookup(tag BufferTag, part int, site trace.Site) int32
 	if !ok {
 		id = -1
 	}
-	b.emit(trace.KMapLookup, site, trace.OPartition, int32(part), 0, uint64(int64(id)), tag.Pack())
+	b.emitTag(trace.KMapLookup, site, trace.OPartition, int32(part), 0, uint64(int64(id)), &tag)
 	return id
 }
 
@@ -193,11 +195,11 @@ func (b *Backend) bufTableInsert(tag BufferTag, part int, id int32, site trace.S
 	b.step(site)
 	m := b.pool.parts[part].m
 	if old, ok := m[tag]; ok {
-		b.emit(trace.KMapInsert, site, trace.OPartition, int32(part), uint64(int64(id)), uint64(int64(old)), tag.Pack())
+		b.emitTag(trace.KMapInsert, site, trace.OPartition, int32(part), uint64(int64(id)), uint64(int64(old)), &tag)
 		return old
 	}
 	m[tag] = id
-	b.emit(trace.KMapInsert, site, trace.OPartition, int32(part), uint64(int64(id)), trace.NoBuffer, tag.Pack())
+	b.emitTag(trace.KMapInsert, site, trace.OPartition, int32(part), uint64(int64(id)), trace.NoBuffer, &tag)
 	return -1
 }
 
@@ -212,7 +214,7 @@ func (b *Backend) bufTableDelete(tag BufferTag, part int, site trace.Site) {
 		panic(fmt.Sprintf("shared buffer hash table corrupted: no entry for %v in partition %d", tag, part))
 	}
 	delete(m, tag)
-	b.emit(trace.KMapDelete, site, trace.OPartition, int32(part), uint64(int64(id)), trace.NoBuffer, tag.Pack())
+	b.emitTag(trace.KMapDelete, site, trace.OPartition, int32(part), uint64(int64(id)), trace.NoBuffer, &tag)
 }
 
 // --- Pins ---
@@ -220,6 +222,10 @@ func (b *Backend) bufTableDelete(tag BufferTag, part int, site trace.Site) {
 // pinBuffer is PinBuffer (bufmgr.c, 9.6–18): the CAS loop on the state word.
 // It returns whether the buffer is BM_VALID.
 func (b *Backend) pinBuffer(d *BufferDesc, strategy *Strategy) bool {
+	if !b.hooked() {
+		return b.pinBufferFast(d, strategy)
+	}
+	// Modelled path.
 	buf := Buffer(d.bufID + 1)
 	if ref := b.getPrivateRefCountEntry(buf); ref != nil {
 		b.step(sPinAgain)
@@ -237,14 +243,7 @@ func (b *Backend) pinBuffer(d *BufferDesc, strategy *Strategy) bool {
 		if old&BmLocked != 0 {
 			old = b.waitBufHdrUnlocked(d, old, sPinWait)
 		}
-		s := old + BufRefcountOne
-		if strategy == nil {
-			if StateUsagecount(s) < BmMaxUsageCount {
-				s += BufUsagecountOne
-			}
-		} else if StateUsagecount(s) == 0 {
-			s += BufUsagecountOne
-		}
+		s := pinnedState(old, strategy)
 		b.step(sPinCAS)
 		b.Stats.CASAttempts++
 		if d.state.CompareAndSwap(old, s) {
@@ -261,6 +260,47 @@ func (b *Backend) pinBuffer(d *BufferDesc, strategy *Strategy) bool {
 		b.emit(trace.KCASFail, sPinCAS, trace.OBuffer, d.bufID, uint64(old), uint64(cur), 0)
 		old = cur
 	}
+}
+
+// pinBufferFast is pinBuffer's fast path (see hooked): PinBuffer
+// (bufmgr.c, 9.6–18) without yields or events.
+func (b *Backend) pinBufferFast(d *BufferDesc, strategy *Strategy) bool {
+	buf := Buffer(d.bufID + 1)
+	if ref := b.getPrivateRefCountEntry(buf); ref != nil {
+		s := d.state.Load()
+		ref.refcount++
+		return s&BmValid != 0
+	}
+	b.reservePrivateRefCountEntry()
+	old := d.state.Load()
+	for {
+		if old&BmLocked != 0 {
+			old = b.waitBufHdrUnlocked(d, old, sPinWait)
+		}
+		s := pinnedState(old, strategy)
+		b.Stats.CASAttempts++
+		if d.state.CompareAndSwap(old, s) {
+			b.newPrivateRefCountEntry(buf).refcount = 1
+			return s&BmValid != 0
+		}
+		b.Stats.CASFailures++
+		old = d.state.Load()
+	}
+}
+
+// pinnedState is the state PinBuffer's CAS installs over old: one more pin,
+// and the usage count raised up to BM_MAX_USAGE_COUNT, or with a strategy
+// ring only from 0 to 1.
+func pinnedState(old uint32, strategy *Strategy) uint32 {
+	s := old + BufRefcountOne
+	if strategy == nil {
+		if StateUsagecount(s) < BmMaxUsageCount {
+			s += BufUsagecountOne
+		}
+	} else if StateUsagecount(s) == 0 {
+		s += BufUsagecountOne
+	}
+	return s
 }
 
 // pinBufferLocked is PinBuffer_Locked: add a pin to a buffer whose header
@@ -280,10 +320,15 @@ func (b *Backend) pinBufferLocked(d *BufferDesc, s uint32) {
 // unpinBuffer is UnpinBuffer (bufmgr.c, PG15). site is the caller's line,
 // recorded on the private-count event.
 func (b *Backend) unpinBuffer(d *BufferDesc, site trace.Site) {
+	if !b.hooked() {
+		b.unpinBufferFast(d)
+		return
+	}
+	// Modelled path.
 	buf := Buffer(d.bufID + 1)
 	cnt, ok := b.decPrivateRef(buf)
 	if !ok || cnt < 0 {
-		panic(fmt.Sprintf("bufmgr: backend %s unpins buffer %d it does not pin", b.Name, buf))
+		b.unpinNotPinned(buf)
 	}
 	b.emit(trace.KPrivRef, sUnpinPrivate, trace.OBuffer, d.bufID, uint64(cnt+1), uint64(cnt), uint64(site))
 	if cnt > 0 {
@@ -311,15 +356,56 @@ func (b *Backend) unpinBuffer(d *BufferDesc, site trace.Site) {
 		old = cur
 	}
 	if s&BmPinCountWaiter != 0 {
-		s = b.lockBufHdr(d, sUnpinWaiterLock)
-		if s&BmPinCountWaiter != 0 && StateRefcount(s) == 1 {
-			waiter := d.waitBackend
-			s &^= BmPinCountWaiter
-			b.unlockBufHdr(d, s, sUnpinWaiterUnlock)
-			b.emit(trace.KWake, sUnpinWake, trace.OBuffer, d.bufID, 0, 0, uint64(waiter))
-		} else {
-			b.unlockBufHdr(d, s, sUnpinWaiterNowake)
+		b.wakePinCountWaiter(d)
+	}
+}
+
+// unpinBufferFast is unpinBuffer's fast path (see hooked): UnpinBuffer
+// (bufmgr.c, PG15) without yields or events.
+func (b *Backend) unpinBufferFast(d *BufferDesc) {
+	buf := Buffer(d.bufID + 1)
+	cnt, ok := b.decPrivateRef(buf)
+	if !ok || cnt < 0 {
+		b.unpinNotPinned(buf)
+	}
+	if cnt > 0 {
+		return
+	}
+	old := d.state.Load()
+	for {
+		if old&BmLocked != 0 {
+			old = b.waitBufHdrUnlocked(d, old, sUnpinWait)
 		}
+		s := old - BufRefcountOne
+		b.Stats.CASAttempts++
+		if d.state.CompareAndSwap(old, s) {
+			b.forgetPrivateRefCountEntry(buf)
+			if s&BmPinCountWaiter != 0 {
+				b.wakePinCountWaiter(d)
+			}
+			return
+		}
+		b.Stats.CASFailures++
+		old = d.state.Load()
+	}
+}
+
+func (b *Backend) unpinNotPinned(buf Buffer) {
+	panic(fmt.Sprintf("bufmgr: backend %s unpins buffer %d it does not pin", b.Name, buf))
+}
+
+// wakePinCountWaiter is the end of UnpinBuffer when the unpin left
+// BM_PIN_COUNT_WAITER set: under the header lock, wake the waiter
+// (LockBufferForCleanup) if only its own pin is left.
+func (b *Backend) wakePinCountWaiter(d *BufferDesc) {
+	s := b.lockBufHdr(d, sUnpinWaiterLock)
+	if s&BmPinCountWaiter != 0 && StateRefcount(s) == 1 {
+		waiter := d.waitBackend
+		s &^= BmPinCountWaiter
+		b.unlockBufHdr(d, s, sUnpinWaiterUnlock)
+		b.emit(trace.KWake, sUnpinWake, trace.OBuffer, d.bufID, 0, 0, uint64(waiter))
+	} else {
+		b.unlockBufHdr(d, s, sUnpinWaiterNowake)
 	}
 }
 
@@ -330,9 +416,9 @@ func (b *Backend) ReleaseBuffer(buf Buffer) error {
 		return &PGError{Code: ErrBufferNotPinned, Msg: fmt.Sprintf("buffer %d is not pinned by backend %s", buf, b.Name)}
 	}
 	d := &b.pool.descs[buf-1]
-	b.emit(trace.KOp, sReleaseBegin, trace.OBuffer, d.bufID, 0, 0, d.tag.Pack())
+	b.emitTag(trace.KOp, sReleaseBegin, trace.OBuffer, d.bufID, 0, 0, &d.tag)
 	b.unpinBuffer(d, sReleaseUnpin)
-	b.emit(trace.KOpDone, sReleaseUnpin, trace.OBuffer, d.bufID, 0, 0, d.tag.Pack())
+	b.emitTag(trace.KOpDone, sReleaseUnpin, trace.OBuffer, d.bufID, 0, 0, &d.tag)
 	return nil
 }
 
@@ -344,7 +430,7 @@ func (b *Backend) MarkBufferDirty(buf Buffer) error {
 		return &PGError{Code: ErrBufferNotPinned, Msg: fmt.Sprintf("cannot dirty buffer %d: not pinned by backend %s", buf, b.Name)}
 	}
 	d := &b.pool.descs[buf-1]
-	b.emit(trace.KOp, sDirtyBegin, trace.OBuffer, d.bufID, 0, 0, d.tag.Pack())
+	b.emitTag(trace.KOp, sDirtyBegin, trace.OBuffer, d.bufID, 0, 0, &d.tag)
 	b.lwAcquire(b.contentLock(d.bufID), LWExclusive, trace.OContent, d.bufID, sLockBufferAcquire)
 	b.step(sDirtyLoad)
 	old := d.state.Load()
@@ -366,7 +452,7 @@ func (b *Backend) MarkBufferDirty(buf Buffer) error {
 		old = cur
 	}
 	b.contentUnlock(d.bufID, sLockBufferUnlock)
-	b.emit(trace.KOpDone, sLockBufferUnlock, trace.OBuffer, d.bufID, 0, 0, d.tag.Pack())
+	b.emitTag(trace.KOpDone, sLockBufferUnlock, trace.OBuffer, d.bufID, 0, 0, &d.tag)
 	return nil
 }
 
@@ -430,7 +516,7 @@ func (b *Backend) flushBuffer(d *BufferDesc) {
 	b.unlockBufHdr(d, s, sFlushUnlock)
 	b.step(sFlushWrite)
 	b.Stats.Writes++
-	b.emit(trace.KIOWrite, sFlushWrite, trace.OBuffer, d.bufID, 0, 0, d.tag.Pack())
+	b.emitTag(trace.KIOWrite, sFlushWrite, trace.OBuffer, d.bufID, 0, 0, &d.tag)
 	b.terminateBufferIO(d, true, 0)
 }
 

@@ -26,8 +26,12 @@
 // Every shared-memory operation is preceded by a yield to the scheduler
 // (package sched) and followed by an event (package trace) whose Site is the
 // line of the function's pseudo-code (sites.go) that did it. With a nil log
-// and no scheduler the same code runs straight through (fast mode); the
-// build tag bufferlab_nohooks compiles both hooks out to measure their cost.
+// and no scheduler (fast mode) the same code runs straight through, except
+// that the hottest functions (LWLockAcquire/Release of a free lock,
+// PinBuffer, UnpinBuffer) take a labelled fast path doing the same steps
+// without the hooks (Backend.hooked; TestFastPathMatchesModelled compares
+// the two). The build tag bufferlab_nohooks compiles both hooks out to
+// measure what they cost.
 //
 // The state word (see state.go): refcount bits 0–17, usage count 18–21
 // (capped at 5), flags 22–31 with PostgreSQL's values. Updates follow the
