@@ -78,7 +78,7 @@ func (a *App) drawPlayer(dst *ebiten.Image) {
 	a.ui.pool = inner
 	lanesR, partsR := lower.SplitLeft(lower.W * 0.55)
 	scene.DrawLanes(dst, scene.Panel(dst, lanesR.Inset(2), "Backends", th), v, th)
-	scene.DrawPartitions(dst, scene.Panel(dst, partsR.Inset(2), "Mapping table: 128 partitions (entries, lock)", th), v, th)
+	scene.DrawPartitions(dst, scene.Panel(dst, partsR.Inset(2), "Mapping table: 128 partitions", th), v, th)
 
 	// Right: narration over code.
 	narrR, codeR := right.SplitTop(right.H * 0.58)
@@ -125,10 +125,16 @@ func (a *App) drawNarration(dst *ebiten.Image, r render.Rect) {
 	if q := p.Question(); q != nil {
 		chosen, revealed := p.Answered()
 		var ui scene.QuestionUI
+		qTop := y
 		y, ui = a.prose.DrawQuestion(dst, r, y+4, q, chosen, revealed, th, a.ui.hover)
-		// Keep an open question in view.
+		// Keep an open question in view: its heading at the top when it
+		// fits, else its last choice at the bottom.
 		if p.Gated() && y > r.Y+r.H && a.narrScroll == 0 {
-			a.narrScroll = y - (r.Y + r.H) + 8
+			if y-qTop <= r.H {
+				a.narrScroll = qTop - r.Y
+			} else {
+				a.narrScroll = y - (r.Y + r.H) + 8
+			}
 		}
 		if !revealed {
 			for i, box := range ui.Choices {
@@ -185,11 +191,18 @@ func (a *App) drawTimeline(dst *ebiten.Image, r render.Rect) {
 		a.ui.add(rr, b.act)
 		x += w + 6
 	}
+	// The status, as much of it as fits right of the buttons.
+	room := buttons.X + buttons.W - x - 8
 	status := fmt.Sprintf("speed %s   event %d / %d", p.SpeedLabel(), p.Pos(), p.Len())
-	if gated {
+	if gated && render.TextWidth("answer the question to go on   ·   "+status, face) <= room {
 		status = "answer the question to go on   ·   " + status
 	}
-	render.Text(dst, status, face, buttons.X+buttons.W, buttons.Y+(rowH-render.LineHeight(face))/2, th.Text, render.Right)
+	if render.TextWidth(status, face) > room {
+		status = fmt.Sprintf("%s  %d/%d", p.SpeedLabel(), p.Pos(), p.Len())
+	}
+	if render.TextWidth(status, face) <= room {
+		render.Text(dst, status, face, buttons.X+buttons.W, buttons.Y+(rowH-render.LineHeight(face))/2, th.Text, render.Right)
+	}
 
 	// The scrub bar with a tick per step.
 	bar := render.Rect{X: scrub.X, Y: scrub.Y + scrub.H*0.3, W: scrub.W, H: scrub.H * 0.4}

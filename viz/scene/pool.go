@@ -287,7 +287,7 @@ func drawCell(dst *ebiten.Image, c render.Rect, p *view.Pool, id int, th *render
 		// The clock hand: an arrow pointing down at the cell, labelled.
 		x := c.X + c.W/2
 		render.Triangle(dst, x-6, c.Y-2, x+6, c.Y-2, x, c.Y+6, th.Text)
-		if c.H > lh*3.2 {
+		if c.H > lh*3.2 && render.TextWidth(tag, face)+render.TextWidth("hand", small)+12 < c.W {
 			render.Text(dst, "hand", small, c.X+c.W-4, c.Y+2+lh, tc, render.Right)
 		}
 	}
