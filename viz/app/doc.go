@@ -6,8 +6,9 @@
 //
 // Keys: Space play/pause, ←/→ one event, Shift+←/→ ten, +/− speed,
 // Home/End, PageUp/PageDown (or B/N) previous/next step, O to the end of
-// the operation, 1–9 answer a question, Enter reveal or go on, F fullscreen,
-// P presentation mode, ? help, Esc back to the menu.
+// the operation, ↑/↓ scroll the lesson text, 1–9 answer a question, Enter
+// reveal or go on, F fullscreen, P presentation mode, ? help, Esc back to
+// the menu.
 //
 // The App's methods are safe to call from another goroutine (the browser's
 // JavaScript API calls them); Update and Draw take the same lock.

@@ -127,14 +127,10 @@ func (a *App) drawNarration(dst *ebiten.Image, r render.Rect) {
 		var ui scene.QuestionUI
 		qTop := y
 		y, ui = a.prose.DrawQuestion(dst, r, y+4, q, chosen, revealed, th, a.ui.hover)
-		// Keep an open question in view: its heading at the top when it
-		// fits, else its last choice at the bottom.
+		// Keep an open question's choices in view, with as much of the
+		// text above them as fits (↑/↓ scroll the rest).
 		if p.Gated() && y > r.Y+r.H && a.narrScroll == 0 {
-			if y-qTop <= r.H {
-				a.narrScroll = qTop - r.Y
-			} else {
-				a.narrScroll = y - (r.Y + r.H) + 8
-			}
+			a.narrScroll = min(y-(r.Y+r.H)+8, qTop-r.Y)
 		}
 		if !revealed {
 			for i, box := range ui.Choices {
@@ -227,6 +223,7 @@ var helpLines = []string{
 	"PgDn / N       next step        PgUp / B   previous step",
 	"Home / End     first / last state",
 	"1 – 9          answer a question        Enter   skip it / go on",
+	"↑ / ↓          scroll the lesson text (or the mouse wheel over it)",
 	"mouse wheel    zoom the pool (large pools are a heat map)",
 	"click the bar  seek",
 	"F              fullscreen        P   presentation mode (large type)",

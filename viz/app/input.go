@@ -162,6 +162,10 @@ func (a *App) playerKeys() {
 		p.NextStep()
 	case inpututil.IsKeyJustPressed(ebiten.KeyPageUp), inpututil.IsKeyJustPressed(ebiten.KeyB):
 		p.PrevStep()
+	case repeat(ebiten.KeyArrowUp):
+		a.narrScroll = max(0, a.narrScroll-40)
+	case repeat(ebiten.KeyArrowDown):
+		a.narrScroll = min(a.narrMax, a.narrScroll+40)
 	case inpututil.IsKeyJustPressed(ebiten.KeyO):
 		a.forwardOr(func() { p.ToOpEnd() })
 	case inpututil.IsKeyJustPressed(ebiten.KeyEnter):
