@@ -53,9 +53,10 @@ vet:
 test-native:
 	$(GO) test ./...
 
-# The engine under js/wasm (Node): same results, same trace hashes.
+# The engine and the pure-Go player packages under js/wasm (Node): same
+# results, same trace hashes as natively.
 test-wasm:
-	PATH="$$PATH:$(WASM_EXEC_DIR)" GOOS=js GOARCH=wasm $(GO) test ./engine/...
+	PATH="$$PATH:$(WASM_EXEC_DIR)" GOOS=js GOARCH=wasm $(GO) test ./engine/... ./viz/view ./viz/timeline ./viz/player ./lessons
 
 # A short coverage-guided run of the scenario fuzzer on top of its corpus.
 fuzz:
