@@ -25,6 +25,7 @@ const usage = `usage:
   bufferlab list                                            list the embedded scenarios
   bufferlab lessons [check [DIR] | show NAME|FILE]          list, check or print the lessons
   bufferlab serve [--addr 127.0.0.1:8080] [--dir web]       serve the lessons in a browser (after make wasm)
+  bufferlab bench [--json] [--plot F] [--quick] [--shared-buffers S,..] EXP  measure (limits, pool)
 `
 
 func main() {
@@ -52,6 +53,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return cmdList(stdout)
 	case "lessons":
 		return cmdLessons(args[1:], stdout, stderr)
+	case "bench":
+		return cmdBench(args[1:], stdout, stderr)
 	case "serve":
 		return cmdServe(args[1:], stdout, stderr)
 	case "help", "-h", "--help":

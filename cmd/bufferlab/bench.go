@@ -1,0 +1,90 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"bufferlab/engine/bufmgr"
+	"bufferlab/fastmode/exp"
+)
+
+const benchUsage = "usage: bufferlab bench [--json] [--plot FILE.png|FILE.svg] [--quick] [--shared-buffers 128MB,1GB,20GB] EXPERIMENT\n"
+
+// benchProgress is where progress bars go (a terminal only).
+var benchProgress io.Writer = os.Stderr
+
+func cmdBench(args []string, stdout, stderr io.Writer) int {
+	fs := newFlagSet("bench", stderr)
+	asJSON := fs.Bool("json", false, "print the report as JSON")
+	plotFile := fs.String("plot", "", "draw the results to `FILE` (.png or .svg)")
+	quick := fs.Bool("quick", false, "a reduced size set and fewer samples (under a minute)")
+	sizesFlag := fs.String("shared-buffers", "", "comma-separated shared_buffers `sizes` (default: the experiment's set)")
+	pos, err := parseFlags(fs, args)
+	if err != nil {
+		fmt.Fprint(stderr, benchUsage)
+		return exitBadInput
+	}
+	known := strings.Join(exp.Names(), ", ")
+	if len(pos) != 1 {
+		fmt.Fprintf(stderr, "bufferlab bench: expected one experiment (%s), found %d arguments\n%s", known, len(pos), benchUsage)
+		return exitBadInput
+	}
+	e, ok := exp.Lookup(pos[0])
+	if !ok {
+		fmt.Fprintf(stderr, "bufferlab bench: unknown experiment %q; known experiments: %s\n", pos[0], known)
+		return exitBadInput
+	}
+	if *plotFile != "" {
+		if _, err := exp.PlotFormat(*plotFile); err != nil {
+			fmt.Fprintf(stderr, "bufferlab bench: --plot %s: %v\n", *plotFile, err)
+			return exitBadInput
+		}
+	}
+	var sizes []string
+	if *sizesFlag != "" {
+		if !e.TakesSizes {
+			fmt.Fprintf(stderr, "bufferlab bench: --shared-buffers: experiment %s takes no sizes\n", e.Name)
+			return exitBadInput
+		}
+		mem, haveMem := exp.MemTotal()
+		for _, s := range strings.Split(*sizesFlag, ",") {
+			s = strings.TrimSpace(s)
+			nb, err := bufmgr.ParseSharedBuffers(s)
+			if err != nil {
+				fmt.Fprintf(stderr, "bufferlab bench: --shared-buffers %s: %v\n", s, err)
+				return exitBadInput
+			}
+			if need := int64(nb) * exp.BytesPerBuffer; haveMem && need > mem {
+				fmt.Fprintf(stderr, "bufferlab bench: --shared-buffers %s: the simulation needs about %s (%d buffers × ~%d bytes) but this machine has %s\n",
+					s, bufmgr.FormatSize(need/(1<<20)*(1<<20)), nb, exp.BytesPerBuffer, bufmgr.FormatSize(mem/(1<<20)*(1<<20)))
+				return exitBadInput
+			}
+			sizes = append(sizes, s)
+		}
+	}
+	rep, err := e.Run(exp.Options{Sizes: sizes, Quick: *quick, Progress: benchProgress})
+	if err != nil {
+		fmt.Fprintf(stderr, "bufferlab bench %s: %v\n", e.Name, err)
+		return exitCheck
+	}
+	if *asJSON {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(rep); err != nil {
+			fmt.Fprintf(stderr, "bufferlab bench: %v\n", err)
+			return exitCheck
+		}
+	} else {
+		e.WriteTable(rep, stdout)
+	}
+	if *plotFile != "" {
+		if err := exp.Plot(rep, *plotFile); err != nil {
+			fmt.Fprintf(stderr, "bufferlab bench: --plot %s: %v\n", *plotFile, err)
+			return exitCheck
+		}
+	}
+	return exitOK
+}

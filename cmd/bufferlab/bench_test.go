@@ -1,0 +1,147 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"image"
+	"image/png"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+type benchReport struct {
+	Experiment string `json:"experiment"`
+	Timer      struct {
+		Source       string  `json:"source"`
+		ResolutionNs float64 `json:"resolution_ns"`
+		ReadNs       float64 `json:"read_ns"`
+	} `json:"timer"`
+	Machine struct {
+		GOOS, GOARCH string
+		CPUs         int     `json:"cpus"`
+		CPUModel     *string `json:"cpu_model"`
+	} `json:"machine"`
+	Rows    []map[string]any   `json:"rows"`
+	Summary map[string]float64 `json:"summary"`
+}
+
+func runBench(t *testing.T, args ...string) (int, string, string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code := run(append([]string{"bench"}, args...), strings.NewReader(""), &out, &errb)
+	return code, out.String(), errb.String()
+}
+
+func decodeReport(t *testing.T, out string) benchReport {
+	t.Helper()
+	var r benchReport
+	if err := json.Unmarshal([]byte(out), &r); err != nil {
+		t.Fatalf("invalid JSON: %v\n%s", err, out)
+	}
+	if r.Timer.Source == "" || !(r.Timer.ResolutionNs > 0) || !(r.Timer.ReadNs > 0) {
+		t.Errorf("timer info %+v", r.Timer)
+	}
+	if r.Machine.GOOS == "" || r.Machine.GOARCH == "" || r.Machine.CPUs < 1 || r.Machine.CPUModel == nil {
+		t.Errorf("machine info %+v", r.Machine)
+	}
+	if len(r.Rows) == 0 {
+		t.Error("no rows")
+	}
+	return r
+}
+
+func TestBenchLimitsJSON(t *testing.T) {
+	code, out, errs := runBench(t, "limits", "--quick", "--json")
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	r := decodeReport(t, out)
+	if r.Experiment != "limits" {
+		t.Errorf("experiment %q", r.Experiment)
+	}
+	for _, k := range []string{"stream_gbps", "chase_ns", "cas_ns", "cas_contended_ns"} {
+		if v, ok := r.Summary[k]; !ok || !(v > 0) {
+			t.Errorf("summary %s = %v (present %v), want positive", k, v, ok)
+		}
+	}
+}
+
+func TestBenchPoolPlot(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "pool.png")
+	code, out, errs := runBench(t, "pool", "--quick", "--json", "--plot", file)
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	r := decodeReport(t, out)
+	for _, k := range []string{"hit_ns", "miss_ns", "step_event_ns"} {
+		if v, ok := r.Summary[k]; !ok || !(v > 0) {
+			t.Errorf("summary %s = %v (present %v), want positive", k, v, ok)
+		}
+	}
+	f, err := os.Open(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	img, err := png.Decode(f)
+	if err != nil {
+		t.Fatalf("%s: %v", file, err)
+	}
+	if blank(img) {
+		t.Errorf("%s is blank", file)
+	}
+}
+
+func blank(img image.Image) bool {
+	b := img.Bounds()
+	r0, g0, b0, _ := img.At(b.Min.X, b.Min.Y).RGBA()
+	for y := b.Min.Y; y < b.Max.Y; y += 3 {
+		for x := b.Min.X; x < b.Max.X; x += 3 {
+			if r, g, bb, _ := img.At(x, y).RGBA(); r != r0 || g != g0 || bb != b0 {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+func TestBenchTable(t *testing.T) {
+	code, out, errs := runBench(t, "limits", "--quick", "--shared-buffers", "128kB")
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	for _, want := range []string{"stream GB/s", "chase ns/load", "faster", "128kB", "cas_contended_ns"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("table lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "%") {
+		t.Errorf("table has a percentage:\n%s", out)
+	}
+}
+
+func TestBenchBadInput(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"pool", "--shared-buffers", "0"}, "--shared-buffers"},
+		{[]string{"pool", "--shared-buffers", "1kB"}, "--shared-buffers"},
+		{[]string{"pool", "--shared-buffers", "100TB"}, "--shared-buffers"},
+		{[]string{"limits", "--shared-buffers", "128MB,junk"}, "--shared-buffers"},
+		{[]string{"pool", "--plot", "out.gif"}, "--plot"},
+		{[]string{"nosuch"}, "limits, pool"},
+		{[]string{"limits", "--nosuch"}, "nosuch"},
+		{[]string{}, "expected one experiment"},
+	} {
+		code, out, errs := runBench(t, c.args...)
+		if code != exitBadInput || !strings.Contains(errs, c.want) {
+			t.Errorf("bench %v: exit %d, stderr %q; want exit 2 and a message naming %q", c.args, code, errs, c.want)
+		}
+		if out != "" {
+			t.Errorf("bench %v: wrote to stdout: %q", c.args, out)
+		}
+	}
+}
