@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"bufferlab/engine/bufmgr"
+	"bufferlab/fastmode/chart"
 	"bufferlab/fastmode/exp"
 )
 
@@ -38,7 +39,7 @@ func cmdBench(args []string, stdout, stderr io.Writer) int {
 		return exitBadInput
 	}
 	if *plotFile != "" {
-		if _, err := exp.PlotFormat(*plotFile); err != nil {
+		if _, err := chart.PlotFormat(*plotFile); err != nil {
 			fmt.Fprintf(stderr, "bufferlab bench: --plot %s: %v\n", *plotFile, err)
 			return exitBadInput
 		}
@@ -81,7 +82,7 @@ func cmdBench(args []string, stdout, stderr io.Writer) int {
 		e.WriteTable(rep, stdout)
 	}
 	if *plotFile != "" {
-		if err := exp.Plot(rep, *plotFile); err != nil {
+		if err := chart.Plot(rep, *plotFile); err != nil {
 			fmt.Fprintf(stderr, "bufferlab bench: --plot %s: %v\n", *plotFile, err)
 			return exitCheck
 		}

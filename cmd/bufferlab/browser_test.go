@@ -245,6 +245,45 @@ func TestBrowser(t *testing.T) {
 	t.Logf("frames per second: %.1f", state().FPS)
 	check("permalink")
 
+	// The fast-mode panel runs `bench pool --quick` as WebAssembly.
+	eval("window.bufferlab.fast('pool')", nil)
+	var fast struct {
+		Running bool
+		Done    int
+		Total   int
+		Timer   string
+		Summary map[string]float64
+		Error   string
+	}
+	deadline := time.Now().Add(150 * time.Second)
+	for {
+		var st struct {
+			Mode string
+			Fast *json.RawMessage
+		}
+		eval("window.bufferlab.state()", &st)
+		if st.Mode != "fast" || st.Fast == nil {
+			t.Fatalf("fast('pool'): state %+v", st)
+		}
+		if err := json.Unmarshal(*st.Fast, &fast); err != nil {
+			t.Fatal(err)
+		}
+		if !fast.Running || time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(500 * time.Millisecond)
+	}
+	if fast.Running || fast.Error != "" {
+		t.Fatalf("fast mode did not finish cleanly: %+v", fast)
+	}
+	for _, k := range []string{"hit_ns", "miss_ns", "step_event_ns"} {
+		if !(fast.Summary[k] > 0) {
+			t.Errorf("fast mode summary %s = %v", k, fast.Summary[k])
+		}
+	}
+	t.Logf("fast mode in the browser (timer %s): %v", fast.Timer, fast.Summary)
+	check("fast mode")
+
 	// An invalid permalink shows an error and falls back to the list.
 	navigate(srv.URL + "/#lesson=nope&step=2")
 	eval("window.bufferlab.ready.then(() => true)", nil)

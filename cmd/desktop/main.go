@@ -28,6 +28,7 @@ func run(args []string) int {
 	height := fs.Int("height", 800, "window height in pixels")
 	presentation := fs.Bool("presentation", false, "start in presentation mode (large type)")
 	shot := fs.String("screenshot", "", "render once, save a PNG to this file and exit")
+	fast := fs.String("fast", "", "open the fast-mode panel running this experiment (pool or limits) with --quick settings")
 	measure := fs.Int("measure", 0, "measure N frames of the pool scene (advancing 64 events a frame), print the medians and exit")
 	if err := fs.Parse(args); err != nil {
 		return 2
@@ -60,6 +61,13 @@ func run(args []string) int {
 		}
 	case *step >= 0:
 		err = errors.New("--step needs --lesson or --scenario")
+	}
+	if err == nil && *fast != "" {
+		if *lesson != "" || *scenarioFile != "" {
+			err = errors.New("--fast opens the fast-mode panel: give it without --lesson or --scenario")
+		} else {
+			err = a.StartFast(*fast)
+		}
 	}
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "desktop: %v\n", err)

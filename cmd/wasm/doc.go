@@ -12,6 +12,9 @@
 //	seek(i)      move to event position i
 //	answer(c)    answer the open question with choice c (1-based)
 //	menu()       back to the lesson list
+//	fast(name)   open the fast-mode panel running experiment name (pool,
+//	             limits) with quick settings; state().fast has its progress
+//	             and, when done, its summary
 //	state()      {mode, lesson, step, steps, event, events, counters, fps, …}
 //
 // Functions throw an Error with a message on bad arguments. The page's

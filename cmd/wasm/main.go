@@ -170,6 +170,15 @@ func register(a *app.App) {
 			return a.State(), ""
 		}))
 	}
+	goAPI.Set("fast", wrap(func(args []js.Value) (any, string) {
+		if len(args) < 1 || args[0].Type() != js.TypeString {
+			return nil, "fast: expected an experiment name (pool or limits)"
+		}
+		if err := a.StartFast(args[0].String()); err != nil {
+			return nil, err.Error()
+		}
+		return a.State(), ""
+	}))
 	goAPI.Set("answer", wrap(func(args []js.Value) (any, string) {
 		n, msg := intArg(args, 0, "answer")
 		if msg != "" {

@@ -16,11 +16,15 @@ import (
 
 // Options configure a run.
 type Options struct {
-	Sizes    []string       // shared_buffers values; nil: the experiment's default (or quick) set
-	Quick    bool           // reduced sizes and fewer samples
-	Clock    *timer.Clock   // nil: timer.Best()
-	Progress io.Writer      // where a progress bar may be drawn (if a terminal)
-	Config   harness.Config // zero: harness.Default or harness.Quick
+	Sizes    []string     // shared_buffers values; nil: the experiment's default (or quick) set
+	Quick    bool         // reduced sizes and fewer samples
+	Clock    *timer.Clock // nil: timer.Best()
+	Progress io.Writer    // where a progress bar may be drawn (if a terminal)
+	// OnStep, if set, is called after each measured point with the points
+	// done, the total and what comes next (the app draws its bar from it;
+	// in the browser it also lets a frame be drawn).
+	OnStep func(done, total int, what string)
+	Config harness.Config // zero: harness.Default or harness.Quick
 }
 
 func (o *Options) fill(e *Experiment) {

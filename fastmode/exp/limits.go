@@ -172,7 +172,7 @@ func limitsAt(o Options, p *harness.Progress) ([]Row, error) {
 }
 
 func runLimits(o Options, r *Report) error {
-	p := harness.NewProgress(o.Progress, "bench limits", 2*len(o.Sizes)+1)
+	p := harness.NewProgressFunc(o.Progress, "bench limits", 2*len(o.Sizes)+1, o.OnStep)
 	defer p.Done()
 	rows, err := limitsAt(o, p)
 	if err != nil {
@@ -205,6 +205,10 @@ func find(r *Report, name, size string) (Row, bool) {
 	}
 	return Row{}, false
 }
+
+// Sizes lists, in order, one row for each distinct shared_buffers size of
+// a report.
+func Sizes(r *Report) []Row { return sizes(r) }
 
 // sizes lists the distinct sizes of the rows, in order.
 func sizes(r *Report) []Row {

@@ -161,7 +161,7 @@ func measurePool(cfg harness.Config, size string, nb int, miss bool) (Row, error
 }
 
 func runPool(o Options, r *Report) error {
-	p := harness.NewProgress(o.Progress, "bench pool", 4*len(o.Sizes)+1)
+	p := harness.NewProgressFunc(o.Progress, "bench pool", 4*len(o.Sizes)+1, o.OnStep)
 	defer p.Done()
 	for _, size := range o.Sizes {
 		nb, err := bufmgr.ParseSharedBuffers(size)

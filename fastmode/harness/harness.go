@@ -93,14 +93,16 @@ func Measure(cfg Config, f func(n int)) Summary {
 	return s
 }
 
-// Progress draws a bar on a terminal.
+// Progress reports steps: as a bar on a terminal, and to a callback (the
+// app's fast-mode panel draws its own bar from it).
 type Progress struct {
-	w     io.Writer
-	label string
-	total int
-	done  int
-	start time.Time
-	drawn bool
+	w      io.Writer // nil unless a terminal
+	label  string
+	total  int
+	done   int
+	start  time.Time
+	drawn  bool
+	onStep func(done, total int, what string)
 }
 
 // IsTerminal reports whether w is a character device.
@@ -117,10 +119,19 @@ func IsTerminal(w io.Writer) bool {
 // terminal, and only once the run has lasted a second. A nil *Progress is
 // valid and draws nothing.
 func NewProgress(w io.Writer, label string, total int) *Progress {
-	if w == nil || !IsTerminal(w) {
+	return NewProgressFunc(w, label, total, nil)
+}
+
+// NewProgressFunc is NewProgress that also calls onStep (if not nil) after
+// every step, with the steps done, the total and what comes next.
+func NewProgressFunc(w io.Writer, label string, total int, onStep func(done, total int, what string)) *Progress {
+	if w != nil && !IsTerminal(w) {
+		w = nil
+	}
+	if w == nil && onStep == nil {
 		return nil
 	}
-	return &Progress{w: w, label: label, total: total, start: time.Now()}
+	return &Progress{w: w, label: label, total: total, start: time.Now(), onStep: onStep}
 }
 
 // Step marks one step done, naming what comes next.
@@ -129,7 +140,10 @@ func (p *Progress) Step(what string) {
 		return
 	}
 	p.done++
-	if time.Since(p.start) < time.Second {
+	if p.onStep != nil {
+		p.onStep(p.done, p.total, what)
+	}
+	if p.w == nil || time.Since(p.start) < time.Second {
 		return
 	}
 	const width = 30

@@ -37,6 +37,7 @@ type App struct {
 	loadErr error
 
 	p     *player.Player // nil in the menu
+	fast  *fastState     // the fast-mode panel, when shown
 	pool  scene.PoolScene
 	prose scene.Prose
 
@@ -61,6 +62,7 @@ type App struct {
 	captureFn    func(image.Image) error
 	captureErr   error
 	captureDone  bool
+	drawnIdle    bool // the last frame drawn shows no experiment running
 	lastDrawnFPS float64
 }
 
@@ -161,7 +163,7 @@ func (a *App) OpenScenario(name, src string, event int) error {
 }
 
 func (a *App) show(p *player.Player, step int) {
-	a.p = p
+	a.p, a.fast = p, nil
 	a.pool.Reset(p.View().NBuffers())
 	a.errMsg = ""
 	if step > 0 {
@@ -175,6 +177,9 @@ func (a *App) Menu() {
 	defer a.mu.Unlock()
 	a.p = nil
 	a.help = false
+	if a.fast != nil && !a.fast.running {
+		a.fast = nil
+	}
 }
 
 // Step moves n events (negative: back). Like the arrow keys, it stops at an
@@ -231,25 +236,26 @@ func (a *App) Answer(choice int) (bool, error) {
 
 // State is a snapshot for the JS API and tests.
 type State struct {
-	Mode       string   `json:"mode"` // "menu" or "lesson"
-	Lesson     string   `json:"lesson,omitempty"`
-	Title      string   `json:"title,omitempty"`
-	Step       int      `json:"step"`
-	Steps      int      `json:"steps"`
-	StepTitle  string   `json:"stepTitle,omitempty"`
-	Event      int      `json:"event"`
-	Events     int      `json:"events"`
-	Playing    bool     `json:"playing"`
-	Speed      string   `json:"speed,omitempty"`
-	Question   bool     `json:"question"`
-	Gated      bool     `json:"gated"`
-	Counters   Counters `json:"counters"`
-	FPS        float64  `json:"fps"`
-	Frames     int      `json:"frames"`
-	NBuffers   int      `json:"nbuffers,omitempty"`
-	ClockHand  int      `json:"clockHand"`
-	Error      string   `json:"error,omitempty"`
-	Presenting bool     `json:"presentation"`
+	Mode       string     `json:"mode"` // "menu" or "lesson"
+	Lesson     string     `json:"lesson,omitempty"`
+	Title      string     `json:"title,omitempty"`
+	Step       int        `json:"step"`
+	Steps      int        `json:"steps"`
+	StepTitle  string     `json:"stepTitle,omitempty"`
+	Event      int        `json:"event"`
+	Events     int        `json:"events"`
+	Playing    bool       `json:"playing"`
+	Speed      string     `json:"speed,omitempty"`
+	Question   bool       `json:"question"`
+	Gated      bool       `json:"gated"`
+	Counters   Counters   `json:"counters"`
+	FPS        float64    `json:"fps"`
+	Frames     int        `json:"frames"`
+	NBuffers   int        `json:"nbuffers,omitempty"`
+	ClockHand  int        `json:"clockHand"`
+	Error      string     `json:"error,omitempty"`
+	Presenting bool       `json:"presentation"`
+	Fast       *FastState `json:"fast,omitempty"`
 }
 
 // Counters are the counters shown on screen.
@@ -271,6 +277,10 @@ func (a *App) State() State {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	s := State{Mode: "menu", FPS: ebiten.ActualFPS(), Frames: a.frames, Error: a.errMsg, Presenting: a.presentation}
+	if a.fast != nil {
+		s.Mode, s.Fast = "fast", a.fastState()
+		return s
+	}
 	if a.p == nil {
 		return s
 	}
@@ -353,7 +363,8 @@ func (a *App) Update() error {
 	if a.captureFn != nil && a.captureDone {
 		return ebiten.Termination
 	}
-	if a.captureFn != nil && a.canvas != nil && a.frames >= a.captureAt {
+	// Capture once the frame count is reached and no experiment is running.
+	if a.captureFn != nil && a.canvas != nil && a.frames >= a.captureAt && a.drawnIdle {
 		a.captureErr = a.captureFn(readImage(a.canvas))
 		a.captureDone = true
 		return ebiten.Termination
@@ -394,9 +405,12 @@ func (a *App) Draw(screen *ebiten.Image) {
 	}
 	a.canvas.Fill(a.th.Background)
 	a.ui.reset()
-	if a.p == nil {
+	switch {
+	case a.fast != nil:
+		a.drawFast(a.canvas)
+	case a.p == nil:
 		a.drawMenu(a.canvas)
-	} else {
+	default:
 		a.drawPlayer(a.canvas)
 	}
 	if a.help {
@@ -406,6 +420,7 @@ func (a *App) Draw(screen *ebiten.Image) {
 		a.drawError(a.canvas)
 	}
 	screen.DrawImage(a.canvas, nil)
+	a.drawnIdle = a.fast == nil || !a.fast.running
 	if m := a.measure; m != nil {
 		now := time.Now()
 		if !m.last.IsZero() {

@@ -43,6 +43,17 @@ func (a *App) drawMenu(dst *ebiten.Image) {
 		a.ui.add(box, func() { a.menuSel = i; a.openFromMenu(i) })
 		y += h + 12
 	}
+	// Fast mode.
+	fbox := render.Rect{X: r.X, Y: y, W: min(r.W, 900*th.Scale), H: render.LineHeight(head) + render.LineHeight(body) + 16}
+	ffill := th.Panel
+	if a.ui.hover(fbox) {
+		ffill = color.RGBA{0xea, 0xf2, 0xf8, 0xff}
+	}
+	render.Fill(dst, fbox, ffill)
+	render.Stroke(dst, fbox, 1, th.PanelEdge)
+	render.Text(dst, "Fast mode: measure the pool on this machine (F2)", head, fbox.X+12, fbox.Y+8, th.Text, render.Left)
+	render.Text(dst, "bench pool --quick: a hit and a miss in ns, beside a dependent load and a stream", body, fbox.X+12, fbox.Y+8+render.LineHeight(head), th.Muted, render.Left)
+	a.ui.add(fbox, func() { a.startFast("pool") })
 	render.Text(dst, "? help   P presentation mode   F fullscreen", body, r.X, float64(a.h)-24*th.Scale-render.LineHeight(body), th.Muted, render.Left)
 }
 

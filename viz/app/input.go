@@ -71,9 +71,16 @@ func (a *App) handleInput() {
 			a.help = false
 		case a.errMsg != "":
 			a.errMsg = ""
+		case a.fast != nil:
+			if !a.fast.running {
+				a.fast = nil
+			}
 		default:
 			a.p = nil
 		}
+		return
+	}
+	if a.fast != nil {
 		return
 	}
 	if a.p == nil {
@@ -125,6 +132,10 @@ func (a *App) menuKeys() {
 	case inpututil.IsKeyJustPressed(ebiten.KeyEnter), inpututil.IsKeyJustPressed(ebiten.KeySpace):
 		if n > 0 {
 			a.openFromMenu(a.menuSel)
+		}
+	case inpututil.IsKeyJustPressed(ebiten.KeyF2):
+		if err := a.startFast("pool"); err != nil {
+			a.showError(err.Error())
 		}
 	}
 }

@@ -1,6 +1,8 @@
-package exp
+package chart
 
 import (
+	"bufferlab/fastmode/exp"
+
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -26,7 +28,7 @@ func PlotFormat(file string) (string, error) {
 // (both axes logarithmic) and saves it as PNG or SVG, by file's extension.
 // Streaming bandwidth is drawn as the time to stream one 64-byte
 // descriptor; rows measured once (CAS, step mode) are horizontal lines.
-func Plot(r *Report, file string) error {
+func Plot(r *exp.Report, file string) error {
 	if _, err := PlotFormat(file); err != nil {
 		return err
 	}
@@ -40,8 +42,8 @@ func Plot(r *Report, file string) error {
 	p.Legend.Left = true
 	p.Add(plotter.NewGrid())
 
-	szs := sizes(r)
-	mb := func(row Row) float64 { return float64(row.NBuffers) * 8 / 1024 }
+	szs := exp.Sizes(r)
+	mb := func(row exp.Row) float64 { return float64(row.NBuffers) * 8 / 1024 }
 	xmin, xmax := mb(szs[0]), mb(szs[0])
 	for _, s := range szs {
 		xmin, xmax = min(xmin, mb(s)), max(xmax, mb(s))
@@ -56,7 +58,7 @@ func Plot(r *Report, file string) error {
 		y := row.Median
 		lbl := fmt.Sprintf("%s (%s)", row.Name, row.Unit)
 		if row.Name == "stream" {
-			y = DescBytes / row.Median // GB/s = bytes/ns
+			y = exp.DescBytes / row.Median // GB/s = bytes/ns
 			lbl = "stream (ns per 64 B descriptor)"
 		}
 		if !(y > 0) {
