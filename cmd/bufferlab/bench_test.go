@@ -145,3 +145,14 @@ func TestBenchBadInput(t *testing.T) {
 		}
 	}
 }
+
+// A pool larger than the machine's memory is refused before anything runs.
+func TestBenchSizeBeyondMemory(t *testing.T) {
+	saved := memTotal
+	defer func() { memTotal = saved }()
+	memTotal = func() (int64, bool) { return 256 << 20, true } // a 256MB machine
+	code, out, errs := runBench(t, "pool", "--shared-buffers", "128MB,20GB")
+	if code != exitBadInput || !strings.Contains(errs, "--shared-buffers 20GB") || !strings.Contains(errs, "this machine has 256MB") || out != "" {
+		t.Fatalf("exit %d, stderr %q, stdout %q", code, errs, out)
+	}
+}
