@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -12,7 +13,7 @@ import (
 	"bufferlab/fastmode/exp"
 )
 
-const benchUsage = "usage: bufferlab bench [--json] [--plot FILE.png|FILE.svg] [--quick] [--shared-buffers 128MB,1GB,20GB] EXPERIMENT\n"
+const benchUsage = "usage: bufferlab bench [--json] [--plot FILE.png|FILE.svg] [--quick] [--shared-buffers 128MB,1GB,20GB] [--workers N (pin)] EXPERIMENT\n"
 
 // benchProgress is where progress bars go (a terminal only).
 var benchProgress io.Writer = os.Stderr
@@ -23,6 +24,7 @@ func cmdBench(args []string, stdout, stderr io.Writer) int {
 	plotFile := fs.String("plot", "", "draw the results to `FILE` (.png or .svg)")
 	quick := fs.Bool("quick", false, "a reduced size set and fewer samples (under a minute)")
 	sizesFlag := fs.String("shared-buffers", "", "comma-separated shared_buffers `sizes` (default: the experiment's set)")
+	workers := fs.Int("workers", 0, "pin only: the largest worker count, 1..1024 (default 2×GOMAXPROCS; --quick 4)")
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		fmt.Fprint(stderr, benchUsage)
@@ -41,6 +43,18 @@ func cmdBench(args []string, stdout, stderr io.Writer) int {
 	if *plotFile != "" {
 		if _, err := chart.PlotFormat(*plotFile); err != nil {
 			fmt.Fprintf(stderr, "bufferlab bench: --plot %s: %v\n", *plotFile, err)
+			return exitBadInput
+		}
+	}
+	workersSet := false
+	fs.Visit(func(f *flag.Flag) { workersSet = workersSet || f.Name == "workers" })
+	if workersSet {
+		if !e.TakesWorkers {
+			fmt.Fprintf(stderr, "bufferlab bench: --workers: experiment %s takes no worker count\n", e.Name)
+			return exitBadInput
+		}
+		if *workers < 1 || *workers > exp.MaxPinWorkers {
+			fmt.Fprintf(stderr, "bufferlab bench: --workers %d: want 1..%d\n", *workers, exp.MaxPinWorkers)
 			return exitBadInput
 		}
 	}
@@ -66,7 +80,7 @@ func cmdBench(args []string, stdout, stderr io.Writer) int {
 			sizes = append(sizes, s)
 		}
 	}
-	rep, err := e.Run(exp.Options{Sizes: sizes, Quick: *quick, Progress: benchProgress})
+	rep, err := e.Run(exp.Options{Sizes: sizes, Quick: *quick, Progress: benchProgress, Workers: *workers})
 	if err != nil {
 		fmt.Fprintf(stderr, "bufferlab bench %s: %v\n", e.Name, err)
 		return exitCheck

@@ -132,7 +132,7 @@ func TestBenchBadInput(t *testing.T) {
 		{[]string{"pool", "--shared-buffers", "100TB"}, "--shared-buffers"},
 		{[]string{"limits", "--shared-buffers", "128MB,junk"}, "--shared-buffers"},
 		{[]string{"pool", "--plot", "out.gif"}, "--plot"},
-		{[]string{"nosuch"}, "limits, pool"},
+		{[]string{"nosuch"}, "limits, pin, pool"},
 		{[]string{"limits", "--nosuch"}, "nosuch"},
 		{[]string{}, "expected one experiment"},
 	} {
@@ -154,5 +154,69 @@ func TestBenchSizeBeyondMemory(t *testing.T) {
 	code, out, errs := runBench(t, "pool", "--shared-buffers", "128MB,20GB")
 	if code != exitBadInput || !strings.Contains(errs, "--shared-buffers 20GB") || !strings.Contains(errs, "this machine has 256MB") || out != "" {
 		t.Fatalf("exit %d, stderr %q, stdout %q", code, errs, out)
+	}
+}
+
+func TestBenchPinPlot(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "pin.png")
+	code, out, errs := runBench(t, "pin", "--quick", "--json", "--plot", file)
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	r := decodeReport(t, out)
+	if r.Experiment != "pin" {
+		t.Errorf("experiment %q", r.Experiment)
+	}
+	for _, k := range []string{"atomic_ns_uncontended", "spinlock_ns_uncontended", "speedup_at_max_workers"} {
+		if v, ok := r.Summary[k]; !ok || !(v > 0) {
+			t.Errorf("summary %s = %v (present %v), want positive", k, v, ok)
+		}
+	}
+	f, err := os.Open(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	img, err := png.Decode(f)
+	if err != nil {
+		t.Fatalf("%s: %v", file, err)
+	}
+	if blank(img) {
+		t.Errorf("%s is blank", file)
+	}
+}
+
+func TestBenchPinTable(t *testing.T) {
+	code, out, errs := runBench(t, "pin", "--quick", "--workers", "2")
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	for _, want := range []string{"atomic Mops/s", "spinlock Mops/s", "reported in the thread", "330280", "133586", "speedup_at_max_workers"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("table lacks %q:\n%s", want, out)
+		}
+	}
+	if !strings.Contains(out, "faster") && !strings.Contains(out, "slower") {
+		t.Errorf("table has no ratio:\n%s", out)
+	}
+	if strings.Contains(out, "%") {
+		t.Errorf("table has a percentage:\n%s", out)
+	}
+}
+
+func TestBenchPinBadWorkers(t *testing.T) {
+	for _, args := range [][]string{
+		{"pin", "--workers", "0"},
+		{"pin", "--workers", "5000"},
+		{"pin", "--workers", "-3"},
+		{"limits", "--workers", "4"},
+	} {
+		code, out, errs := runBench(t, args...)
+		if code != exitBadInput || !strings.Contains(errs, "--workers") {
+			t.Errorf("bench %v: exit %d, stderr %q; want exit 2 and a message naming --workers", args, code, errs)
+		}
+		if out != "" {
+			t.Errorf("bench %v: wrote to stdout: %q", args, out)
+		}
 	}
 }

@@ -8,7 +8,11 @@
 //   - pool: the simulated pool's read hit (+release) and miss (clock
 //     sweep) per operation at each size, beside the limits measured in the
 //     same run, and the cost per event of step mode (a traced scenario run
-//     through the scheduler) against the native operation.
+//     through the scheduler) against the native operation;
+//   - pin: a native pgbench -S-like loop on real goroutines (partitioned
+//     RWMutex mapping, 64-byte descriptors, pin/touch/unpin) comparing the
+//     9.6+ atomic state word with the pre-9.6 header spinlock, throughput
+//     by worker count (--workers), beside the seed 003 thread's figures.
 //
 // Each experiment returns a Report (JSON-ready) and has a testing.B twin in
 // the package's tests for go test -bench and benchstat.

@@ -25,6 +25,9 @@ type Options struct {
 	// in the browser it also lets a frame be drawn).
 	OnStep func(done, total int, what string)
 	Config harness.Config // zero: harness.Default or harness.Quick
+	// Workers is the largest worker count of an experiment that takes one
+	// (pin); 0: the experiment's default.
+	Workers int
 }
 
 func (o *Options) fill(e *Experiment) {
@@ -62,7 +65,9 @@ type Row struct {
 	Bytes         int64  `json:"bytes,omitempty"` // size of the array measured (limits)
 	Unit          string `json:"unit"`
 	harness.Summary
-	Note string `json:"note,omitempty"`
+	Workers int                `json:"workers,omitempty"` // goroutines (pin)
+	PerOp   map[string]float64 `json:"per_op,omitempty"`  // event counts per operation (pin)
+	Note    string             `json:"note,omitempty"`
 }
 
 // Report is the result of one experiment.
@@ -79,6 +84,7 @@ type Experiment struct {
 	Name         string
 	Doc          string
 	TakesSizes   bool
+	TakesWorkers bool // Options.Workers applies (--workers)
 	DefaultSizes []string
 	QuickSizes   []string
 	SummaryKeys  []string
@@ -119,8 +125,12 @@ func (e *Experiment) WriteTable(r *Report, w io.Writer) {
 	e.table(r, w)
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "summary (medians):")
+	width := 18
 	for _, k := range e.SummaryKeys {
-		fmt.Fprintf(w, "  %-18s %s\n", k, num(r.Summary[k]))
+		width = max(width, len(k))
+	}
+	for _, k := range e.SummaryKeys {
+		fmt.Fprintf(w, "  %-*s %s\n", width, k, num(r.Summary[k]))
 	}
 }
 
