@@ -9,7 +9,7 @@ BENCHTIME ?= 1s
 
 ADDR ?= 127.0.0.1:8080
 
-.PHONY: run demo wasm desktop test lessons-check check-deps check-desktop-deps fmt-check vet test-native test-wasm fuzz bench hooks-cost build
+.PHONY: run demo wasm desktop test test-race lessons-check check-deps check-desktop-deps fmt-check vet test-native test-wasm fuzz bench hooks-cost build
 
 run: wasm
 	$(GO) run ./cmd/bufferlab serve --addr $(ADDR) --dir web
@@ -35,7 +35,11 @@ build:
 check-deps:
 	@scripts/need.sh node:nodejs
 
-test: check-deps fmt-check vet test-native lessons-check test-wasm fuzz
+test: check-deps fmt-check vet test-native test-race lessons-check test-wasm fuzz
+
+# The native pin loop (real goroutines, real atomics) under the race detector.
+test-race:
+	$(GO) test -race ./fastmode/exp -run Pin
 
 # Every lesson parsed, run headless, every expect checked.
 lessons-check:
