@@ -34,6 +34,11 @@ type Backend struct {
 	reserved      int              // ReservedRefCountEntry: an array index, or -1
 	refOverflowed int              // PrivateRefCountOverflowed
 
+	// pinWoken is set when an UnpinBuffer signals this backend as the
+	// buffer's pin-count waiter (ProcSendSignal); LockBufferForCleanup
+	// sleeps until it is set (ProcWaitForSignal).
+	pinWoken bool
+
 	// Stats are this backend's counters.
 	Stats Stats
 }

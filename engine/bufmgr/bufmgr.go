@@ -222,6 +222,9 @@ func (b *Backend) bufTableDelete(tag BufferTag, part int, site trace.Site) {
 // pinBuffer is PinBuffer (bufmgr.c, 9.6–18): the CAS loop on the state word.
 // It returns whether the buffer is BM_VALID.
 func (b *Backend) pinBuffer(d *BufferDesc, strategy *Strategy) bool {
+	if b.pool.pins == PinsSpinlock {
+		return b.pinBuffer95(d, strategy)
+	}
 	if !b.hooked() {
 		return b.pinBufferFast(d, strategy)
 	}
@@ -320,6 +323,10 @@ func (b *Backend) pinBufferLocked(d *BufferDesc, s uint32) {
 // unpinBuffer is UnpinBuffer (bufmgr.c, PG15). site is the caller's line,
 // recorded on the private-count event.
 func (b *Backend) unpinBuffer(d *BufferDesc, site trace.Site) {
+	if b.pool.pins == PinsSpinlock {
+		b.unpinBuffer95(d, site)
+		return
+	}
 	if !b.hooked() {
 		b.unpinBufferFast(d)
 		return
@@ -403,7 +410,7 @@ func (b *Backend) wakePinCountWaiter(d *BufferDesc) {
 		waiter := d.waitBackend
 		s &^= BmPinCountWaiter
 		b.unlockBufHdr(d, s, sUnpinWaiterUnlock)
-		b.emit(trace.KWake, sUnpinWake, trace.OBuffer, d.bufID, 0, 0, uint64(waiter))
+		b.signalPinWaiter(d, waiter, sUnpinWake)
 	} else {
 		b.unlockBufHdr(d, s, sUnpinWaiterNowake)
 	}

@@ -8,9 +8,11 @@ type ErrCode uint8
 
 // Error codes.
 const (
-	ErrNoUnpinnedBuffers ErrCode = iota + 1 // freelist.c: "no unpinned buffers available"
-	ErrReadBeyondEOF                        // md.c: "could not read block …: read only 0 of 8192 bytes"
-	ErrBufferNotPinned                      // bufmgr.c: the buffer is not pinned by this backend
+	ErrNoUnpinnedBuffers  ErrCode = iota + 1 // freelist.c: "no unpinned buffers available"
+	ErrReadBeyondEOF                         // md.c: "could not read block …: read only 0 of 8192 bytes"
+	ErrBufferNotPinned                       // bufmgr.c: the buffer is not pinned by this backend
+	ErrMultiplePinWaiters                    // bufmgr.c: "multiple backends attempting to wait for pincount 1"
+	ErrLocalPinCount                         // bufmgr.c: "incorrect local pin count: %d"
 )
 
 // PGError is an ERROR raised by modelled PostgreSQL code. Like ereport(ERROR)

@@ -85,7 +85,66 @@ type Pool struct {
 
 	log      *trace.Log
 	backends []*Backend
+
+	pins PinsMode // how PinBuffer and UnpinBuffer change the shared count
 }
+
+// PinsMode selects how PinBuffer and UnpinBuffer change a buffer's shared
+// pin count (DESIGN "Variants, not versions").
+type PinsMode uint8
+
+// Pin variants.
+const (
+	// PinsAtomic is PostgreSQL 9.6–18: a CAS loop on the state word that
+	// waits out BM_LOCKED (48354581a4, "Allow Pin/UnpinBuffer to operate in
+	// a lockfree manner").
+	PinsAtomic PinsMode = iota
+	// PinsSpinlock is PostgreSQL up to 9.5 (the parent of 48354581a4):
+	// every pin and unpin takes the buffer header spinlock, changes the
+	// counts and releases it. See pinBuffer95 for how it maps onto the
+	// state word.
+	PinsSpinlock
+)
+
+func (m PinsMode) String() string {
+	if m == PinsSpinlock {
+		return "spinlock"
+	}
+	return "atomic"
+}
+
+// ParsePins parses a pins= setting: atomic or spinlock.
+func ParsePins(s string) (PinsMode, bool) {
+	switch s {
+	case "atomic":
+		return PinsAtomic, true
+	case "spinlock":
+		return PinsSpinlock, true
+	}
+	return 0, false
+}
+
+// Options are a pool's variant choices. The zero value is PostgreSQL's
+// current behaviour (what NewPool builds).
+type Options struct {
+	Pins PinsMode
+}
+
+// NewPoolWith is NewPool with variant options.
+func NewPoolWith(nbuffers int, log *trace.Log, opt Options) (*Pool, error) {
+	if opt.Pins > PinsSpinlock {
+		return nil, fmt.Errorf("bufmgr: unknown pins variant %d", opt.Pins)
+	}
+	p, err := NewPool(nbuffers, log)
+	if err != nil {
+		return nil, err
+	}
+	p.pins = opt.Pins
+	return p, nil
+}
+
+// Pins returns the pool's pin variant.
+func (p *Pool) Pins() PinsMode { return p.pins }
 
 // ParseSharedBuffers converts a shared_buffers setting to a number of
 // buffers as PostgreSQL's GUC code does (parse_int, convert_to_base_unit):

@@ -97,7 +97,8 @@ func Describe(e trace.Event, names RelNamer) string {
 	case trace.KPrivRef:
 		fmt.Fprintf(&b, ": private count %d -> %d", e.Before, e.After)
 	case trace.KError:
-		fmt.Fprintf(&b, ": %s", [...]string{"?", "no unpinned buffers available", "read beyond end of file", "buffer not pinned"}[min(e.Arg, 3)])
+		fmt.Fprintf(&b, ": %s", [...]string{"?", "no unpinned buffers available", "read beyond end of file", "buffer not pinned",
+			"multiple backends attempting to wait for pincount 1", "incorrect local pin count"}[min(e.Arg, 5)])
 	case trace.KWake:
 		fmt.Fprintf(&b, ": wake %s", trace.ActorName(trace.Actor(e.Arg)))
 	case trace.KIOWait:

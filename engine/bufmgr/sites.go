@@ -281,6 +281,66 @@ ReleaseBuffer(buffer)                                                @release.be
 AbortTransaction -> ResourceOwnerRelease(RESOURCE_RELEASE_BEFORE_LOCKS)
     for each buffer pinned by this resource owner:
         ReleaseBuffer(buffer)                                        @abort.release`),
+
+	// Appended after the PG 15 functions: a site's number is its position,
+	// and events (and so trace hashes) record numbers.
+	trace.DefineFunc("PinBuffer (9.5)", "storage/buffer/bufmgr.c", "PG 9.5 (pins=spinlock)", `
+PinBuffer(buf, strategy)   -- flags, usage_count, refcount: separate fields under buf_hdr_lock
+    ref = GetPrivateRefCountEntry(b + 1, true)
+    if ref == NULL:
+        ReservePrivateRefCountEntry()
+        ref = NewPrivateRefCountEntry(b + 1)
+        LockBufHdr(buf)   -- SpinLockAcquire(&buf->buf_hdr_lock), spinning while held  @pin95.lock
+        buf->refcount++
+        if strategy == NULL:
+            if buf->usage_count < BM_MAX_USAGE_COUNT: buf->usage_count++
+        else:
+            if buf->usage_count == 0: buf->usage_count = 1
+        result = (buf->flags & BM_VALID) != 0
+        UnlockBufHdr(buf)   -- SpinLockRelease(&buf->buf_hdr_lock)      @pin95.unlock
+    else:   -- already pinned by us: no shared access, no usage bump
+        result = true
+    ref->refcount++                                                  @pin95.private
+    return result`),
+
+	trace.DefineFunc("UnpinBuffer (9.5)", "storage/buffer/bufmgr.c", "PG 9.5 (pins=spinlock)", `
+UnpinBuffer(buf, fixOwner)
+    ref = GetPrivateRefCountEntry(b + 1, false)
+    ref->refcount--                                                  @unpin95.private
+    if ref->refcount == 0:
+        LockBufHdr(buf)   -- SpinLockAcquire(&buf->buf_hdr_lock)        @unpin95.lock
+        buf->refcount--
+        if (buf->flags & BM_PIN_COUNT_WAITER) and buf->refcount == 1:
+            wait_backend_pid = buf->wait_backend_pid
+            buf->flags &= ~BM_PIN_COUNT_WAITER
+            UnlockBufHdr(buf)                                        @unpin95.waiter-unlock
+            ProcSendSignal(wait_backend_pid)                         @unpin95.wake
+        else:
+            UnlockBufHdr(buf)                                        @unpin95.unlock
+        ForgetPrivateRefCountEntry(ref)`),
+
+	trace.DefineFunc("LockBufferForCleanup", "storage/buffer/bufmgr.c", "PG 9.6–18", `
+LockBufferForCleanup(buffer)   -- caller holds exactly one pin      @cleanup.begin
+    if GetPrivateRefCount(buffer) != 1: elog(ERROR, "incorrect local pin count")
+    for (;;):
+        LockBuffer(buffer, BUFFER_LOCK_EXCLUSIVE)                    @cleanup.content-lock
+        buf_state = LockBufHdr(bufHdr)                               @cleanup.hdr-lock
+        if BUF_STATE_GET_REFCOUNT(buf_state) == 1:
+            UnlockBufHdr(bufHdr, buf_state)   -- got the cleanup lock @cleanup.got
+            return
+        if buf_state & BM_PIN_COUNT_WAITER:
+            UnlockBufHdr(bufHdr, buf_state)                          @cleanup.multi-unlock
+            LockBuffer(buffer, BUFFER_LOCK_UNLOCK)                   @cleanup.multi-release
+            elog(ERROR, "multiple backends attempting to wait for pincount 1")  @cleanup.multi-error
+        bufHdr->wait_backend_pgprocno = MyProcNumber
+        buf_state |= BM_PIN_COUNT_WAITER
+        UnlockBufHdr(bufHdr, buf_state)                              @cleanup.set-waiter
+        LockBuffer(buffer, BUFFER_LOCK_UNLOCK)                       @cleanup.content-unlock
+        ProcWaitForSignal(WAIT_EVENT_BUFFER_PIN)                     @cleanup.sleep
+        buf_state = LockBufHdr(bufHdr)                               @cleanup.clear-lock
+        if (buf_state & BM_PIN_COUNT_WAITER) and bufHdr->wait_backend_pgprocno == MyProcNumber:
+            buf_state &= ~BM_PIN_COUNT_WAITER
+        UnlockBufHdr(bufHdr, buf_state)                              @cleanup.clear-unlock`),
 }
 
 // site resolves a site name; referring to pseudoFuncs makes Go initialise
@@ -321,4 +381,12 @@ var (
 	sRingEmpty, sRingLock, sRingReuse, sRingUnlock, sRingAdd             = site("ring.empty"), site("ring.lock"), site("ring.reuse"), site("ring.unlock"), site("ring.add")
 	sScanInit, sScanRelease, sScanRead, sScanEnd                         = site("scan.init"), site("scan.release"), site("scan.read"), site("scan.end")
 	sReleaseCheck, sReleaseUnpin, sAbortRelease                          = site("release.check"), site("release.unpin"), site("abort.release")
+
+	sPin95Lock, sPin95Unlock, sPin95Private                          = site("pin95.lock"), site("pin95.unlock"), site("pin95.private")
+	sUnpin95Private, sUnpin95Lock, sUnpin95Unlock                    = site("unpin95.private"), site("unpin95.lock"), site("unpin95.unlock")
+	sUnpin95WaiterUnlock, sUnpin95Wake                               = site("unpin95.waiter-unlock"), site("unpin95.wake")
+	sCleanupBegin, sCleanupContentLock, sCleanupHdrLock, sCleanupGot = site("cleanup.begin"), site("cleanup.content-lock"), site("cleanup.hdr-lock"), site("cleanup.got")
+	sCleanupMultiUnlock, sCleanupMultiRelease, sCleanupMultiError    = site("cleanup.multi-unlock"), site("cleanup.multi-release"), site("cleanup.multi-error")
+	sCleanupSetWaiter, sCleanupContentUnlock, sCleanupSleep          = site("cleanup.set-waiter"), site("cleanup.content-unlock"), site("cleanup.sleep")
+	sCleanupClearLock, sCleanupClearUnlock                           = site("cleanup.clear-lock"), site("cleanup.clear-unlock")
 )

@@ -19,7 +19,10 @@
 //	                            shared_buffers (128kB, 1MB, … or a number of
 //	                            8kB buffers; default 128kB), schedule
 //	                            (rr | random; default rr), seed (for random),
-//	                            max_steps (bound on one run, default 2000000).
+//	                            max_steps (bound on one run, default 2000000),
+//	                            pins (atomic: PG 9.6+ CAS on the state word,
+//	                            the default; spinlock: PG ≤ 9.5, every pin
+//	                            and unpin under the buffer header spinlock).
 //	relation NAME blocks=N [fsm=N] [vm=N] [init=N] [unlogged]
 //	backend NAME: OP; OP; ...   queue operations for a backend (declaring it).
 //	schedule NAME NAME ...      who runs at each yield point of the next run;
@@ -36,6 +39,13 @@
 //	dirty REL B[..E] [fork=F]   MarkBufferDirty a pinned block (content lock X)
 //	touch REL B[..E] [fork=F]   ReadBuffer then ReleaseBuffer each block
 //	write REL B[..E] [fork=F]   ReadBuffer, MarkBufferDirty, ReleaseBuffer
+//	cleanup REL B[..E] [fork=F] LockBufferForCleanup on a block this backend
+//	                            pins once (wait, as VACUUM does, until its
+//	                            pin is the only one; content lock X), then
+//	                            release the content lock and keep the pin.
+//	                            A second waiter on the same buffer gets
+//	                            ERROR "multiple backends attempting to wait
+//	                            for pincount 1".
 //	scan REL                    a heap sequential scan (BULKREAD ring when
 //	                            the relation has more than NBuffers/4 blocks)
 //

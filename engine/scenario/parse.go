@@ -25,6 +25,7 @@ type ConfigStmt struct {
 	Policy        string // "rr" or "random"
 	Seed          uint64
 	MaxSteps      int
+	Pins          bufmgr.PinsMode // pins=atomic (default) or spinlock
 }
 
 // RelationStmt is `relation NAME blocks=N …`.
@@ -47,9 +48,10 @@ const (
 	OpTouch
 	OpWrite
 	OpScan
+	OpCleanup
 )
 
-var opNames = map[string]OpKind{"read": OpRead, "release": OpRelease, "dirty": OpDirty, "touch": OpTouch, "write": OpWrite, "scan": OpScan}
+var opNames = map[string]OpKind{"read": OpRead, "release": OpRelease, "dirty": OpDirty, "touch": OpTouch, "write": OpWrite, "scan": OpScan, "cleanup": OpCleanup}
 
 func (k OpKind) String() string {
 	for n, v := range opNames {
@@ -236,7 +238,7 @@ func (p *parser) config(toks []token) (Stmt, error) {
 	for _, t := range toks[1:] {
 		k, v, ok := splitKV(t)
 		if !ok {
-			return nil, p.errf(t.Pos, "expected KEY=VALUE (shared_buffers, schedule, seed, max_steps), found %q", t.Text)
+			return nil, p.errf(t.Pos, "expected KEY=VALUE (shared_buffers, schedule, seed, max_steps, pins), found %q", t.Text)
 		}
 		switch k {
 		case "shared_buffers":
@@ -265,8 +267,14 @@ func (p *parser) config(toks []token) (Stmt, error) {
 				return nil, p.errf(t.Pos, "max_steps: expected at least 1, found 0")
 			}
 			st.MaxSteps = int(n)
+		case "pins":
+			m, ok := bufmgr.ParsePins(v)
+			if !ok {
+				return nil, p.errf(t.Pos, "pins: expected atomic or spinlock, found %q", v)
+			}
+			st.Pins = m
 		default:
-			return nil, p.errf(t.Pos, "unknown config key %q: expected shared_buffers, schedule, seed or max_steps", k)
+			return nil, p.errf(t.Pos, "unknown config key %q: expected shared_buffers, schedule, seed, max_steps or pins", k)
 		}
 	}
 	p.nbuffers = st.NBuffers
@@ -359,7 +367,7 @@ func (p *parser) backend(toks []token) (Stmt, error) {
 	}
 	rest := toks[3:]
 	if len(rest) == 0 {
-		return nil, p.errf(endPos(toks), "expected an operation after ':' (read, release, dirty, touch, write, scan)")
+		return nil, p.errf(endPos(toks), "expected an operation after ':' (read, release, dirty, touch, write, scan, cleanup)")
 	}
 	for len(rest) > 0 {
 		end := 0
@@ -388,7 +396,7 @@ func (p *parser) backend(toks []token) (Stmt, error) {
 func (p *parser) op(toks []token) (Op, error) {
 	kind, ok := opNames[toks[0].Text]
 	if !ok {
-		return Op{}, p.errf(toks[0].Pos, "expected an operation (read, release, dirty, touch, write, scan), found %q", toks[0].Text)
+		return Op{}, p.errf(toks[0].Pos, "expected an operation (read, release, dirty, touch, write, scan, cleanup), found %q", toks[0].Text)
 	}
 	op := Op{Pos: toks[0].Pos, Kind: kind}
 	if kind == OpRelease && len(toks) == 2 && toks[1].Text == "all" {
@@ -430,7 +438,7 @@ func (p *parser) op(toks []token) (Op, error) {
 		}
 		op.Fork = f
 	}
-	if op.To >= rel.NBlocks[op.Fork] && (kind == OpRelease || kind == OpDirty) {
+	if op.To >= rel.NBlocks[op.Fork] && (kind == OpRelease || kind == OpDirty || kind == OpCleanup) {
 		return Op{}, p.errf(bt.Pos, "%s: block %d is beyond %s's %s fork (%d blocks)", toks[0].Text, op.To, rel.Name, op.Fork, rel.NBlocks[op.Fork])
 	}
 	return op, nil

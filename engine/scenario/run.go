@@ -57,7 +57,7 @@ func NewRunner(s *Script, traced bool) (*Runner, error) {
 	if traced {
 		r.log = trace.NewLog()
 	}
-	pool, err := bufmgr.NewPool(r.cfg.NBuffers, r.log)
+	pool, err := bufmgr.NewPoolWith(r.cfg.NBuffers, r.log, bufmgr.Options{Pins: r.cfg.Pins})
 	if err != nil {
 		return nil, err
 	}
@@ -321,6 +321,9 @@ func (r *Runner) describe(from int) string {
 // DescribeEvent prints an event with the scenario's backend and relation names.
 func (r *Runner) DescribeEvent(e trace.Event) string {
 	s := bufmgr.Describe(e, r.relName)
+	if w := int(e.Arg); e.Kind == trace.KWake && w >= 1 && w <= len(r.backends) {
+		s = strings.TrimSuffix(s, trace.ActorName(trace.Actor(w))) + r.backends[w-1].name
+	}
 	if int(e.Actor) >= 1 && int(e.Actor) <= len(r.backends) {
 		name := r.backends[e.Actor-1].name
 		if def := trace.ActorName(e.Actor); def != name {
@@ -391,7 +394,7 @@ func (r *Runner) execOp(be *backendState, op Op) error {
 			if err := b.ReleaseBuffer(buf); err != nil {
 				return r.errf(op.Pos, "%s: %v", op.Kind, err)
 			}
-		case OpRelease, OpDirty:
+		case OpRelease, OpDirty, OpCleanup:
 			buf, ok := be.held[tag]
 			if !ok {
 				return r.errf(op.Pos, "%s %s %d: expected backend %s to hold a pin on %s, but it does not (read it first)",
@@ -400,6 +403,21 @@ func (r *Runner) execOp(be *backendState, op Op) error {
 			if op.Kind == OpDirty {
 				if err := b.MarkBufferDirty(buf); err != nil {
 					return r.errf(op.Pos, "dirty: %v", err)
+				}
+				break
+			}
+			if op.Kind == OpCleanup {
+				// LockBufferForCleanup, then LockBuffer(UNLOCK): the
+				// backend keeps its pin, as VACUUM does between pages.
+				if err := b.LockBufferForCleanup(buf); err != nil {
+					var pg *bufmgr.PGError
+					if errors.As(err, &pg) && pg.Code == bufmgr.ErrMultiplePinWaiters {
+						return err // a PostgreSQL ERROR: aborts the transaction
+					}
+					return r.errf(op.Pos, "cleanup: %v", err)
+				}
+				if err := b.UnlockBuffer(buf); err != nil {
+					return r.errf(op.Pos, "cleanup: %v", err)
 				}
 				break
 			}

@@ -39,6 +39,10 @@ type Proc struct {
 	// yielded Wait; a waiter whose epoch is older has not retried since
 	// someone made progress.
 	waitEpoch int
+	// stale is set by Step just before Pick: the backend is waiting and
+	// has retried since the last step that made progress, so resuming it
+	// again cannot change anything shared (Explore skips it).
+	stale bool
 }
 
 // Pending is the operation the backend will perform when next resumed.
@@ -154,6 +158,9 @@ func (s *Scheduler) Step() (bool, error) {
 	}
 	if s.deadlocked(live) {
 		return false, ErrDeadlock
+	}
+	for _, p := range live {
+		p.stale = p.pending.Wait && p.waitEpoch == s.epoch
 	}
 	i, err := s.policy.Pick(live, s.steps)
 	if err != nil {

@@ -137,6 +137,10 @@ func errText(c bufmgr.ErrCode) string {
 		return "could not read block (beyond the end of the file)"
 	case bufmgr.ErrBufferNotPinned:
 		return "buffer is not pinned"
+	case bufmgr.ErrMultiplePinWaiters:
+		return "multiple backends attempting to wait for pincount 1"
+	case bufmgr.ErrLocalPinCount:
+		return "incorrect local pin count"
 	}
 	return fmt.Sprintf("error %d", c)
 }

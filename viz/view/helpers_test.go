@@ -69,6 +69,19 @@ func scenarios(t testing.TB) map[string]string {
 	for _, seed := range []int{1, 2, 3, 7, 11, 13} {
 		out[fmt.Sprintf("contention-seed%d", seed)] = contention(seed)
 	}
+	// The pre-9.6 header-spinlock pins, and a cleanup waiter woken by an unpin.
+	for _, seed := range []int{5, 9} {
+		out[fmt.Sprintf("spinlock-seed%d", seed)] = strings.Replace(contention(seed), "seed=", "pins=spinlock seed=", 1)
+	}
+	out["cleanup"] = `config shared_buffers=16
+relation t blocks=4
+backend V: read t 0
+backend B: read t 0
+run
+backend V: cleanup t 0; release t 0
+backend B: release t 0
+run
+`
 	return out
 }
 
