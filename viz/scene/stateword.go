@@ -1,0 +1,138 @@
+package scene
+
+import (
+	"fmt"
+
+	"github.com/hajimehoshi/ebiten/v2"
+
+	"bufferlab/engine/bufmgr"
+	"bufferlab/engine/trace"
+	"bufferlab/viz/render"
+	"bufferlab/viz/view"
+)
+
+// stateWordKinds are the events that read or write a buffer's state word.
+var stateWordKinds = map[trace.Kind]bool{
+	trace.KLoad: true, trace.KCAS: true, trace.KCASFail: true, trace.KLockHdr: true,
+	trace.KUnlockHdr: true, trace.KSpin: true, trace.KDirty: true, trace.KUsageDown: true,
+}
+
+// flagLabels names bits 22–31, high bit first, short enough for a cell.
+var flagLabels = []struct {
+	bit   uint32
+	label string
+}{
+	{bufmgr.BmPermanent, "PERM"}, {bufmgr.BmCheckpointNeeded, "CKPT"}, {bufmgr.BmPinCountWaiter, "PINW"},
+	{bufmgr.BmJustDirtied, "JDIR"}, {bufmgr.BmIOError, "IOER"}, {bufmgr.BmIOInProgress, "IO"},
+	{bufmgr.BmTagValid, "TAGV"}, {bufmgr.BmValid, "VALID"}, {bufmgr.BmDirty, "DIRTY"}, {bufmgr.BmLocked, "LOCK"},
+}
+
+// DrawStateWord draws the 32-bit state word of the buffer the current
+// event touched, as PostgreSQL packs it (buf_internals.h): the ten flags
+// (bits 31–22, each a labelled cell, set ones filled and marked), the usage
+// count (bits 21–18) and the refcount (bits 17–0) with their values. For a
+// compare-and-swap it shows the word before and after; for a failed one the
+// value the backend expected and the value it found. Changed bits are
+// outlined.
+func DrawStateWord(dst *ebiten.Image, r render.Rect, p *view.Pool, th *render.Theme) {
+	face := th.Face(render.Regular, 11)
+	lh := render.LineHeight(face)
+	e, ok := p.Current()
+	if !ok || e.Class != trace.OBuffer || !stateWordKinds[e.Kind] {
+		render.Text(dst, "The state word of the buffer the current event reads or writes appears here.", face, r.X, r.Y, th.Muted, render.Left)
+		return
+	}
+	who := p.Lane(e.Actor).Name
+	var rows []struct {
+		label string
+		word  uint32
+	}
+	switch e.Kind {
+	case trace.KLoad:
+		rows = append(rows, struct {
+			label string
+			word  uint32
+		}{"loaded", uint32(e.After)})
+	case trace.KCASFail:
+		rows = append(rows, struct {
+			label string
+			word  uint32
+		}{"expected", uint32(e.Before)}, struct {
+			label string
+			word  uint32
+		}{"found", uint32(e.After)})
+	case trace.KSpin:
+		rows = append(rows, struct {
+			label string
+			word  uint32
+		}{"locked", uint32(e.After)})
+	default:
+		rows = append(rows, struct {
+			label string
+			word  uint32
+		}{"before", uint32(e.Before)}, struct {
+			label string
+			word  uint32
+		}{"after", uint32(e.After)})
+	}
+	title := fmt.Sprintf("buffer %d state word, %s by %s", e.Obj, e.Kind, who)
+	if e.Kind == trace.KCASFail {
+		title += ": the word changed since it was read, so the CAS fails and the loop retries"
+	}
+	render.Text(dst, title, th.Face(render.Bold, 11), r.X, r.Y, th.Text, render.Left)
+	labelW := render.TextWidth("expected ", face)
+	// Not to scale: the ten flags get room for their names.
+	avail := r.W - labelW
+	cellW := avail * 0.44 / 10
+	rowH := min((r.H-lh-2)/float64(len(rows)), lh*1.6)
+	y := r.Y + lh + 2
+	var other uint32
+	if len(rows) == 2 {
+		other = rows[0].word ^ rows[1].word
+	}
+	small := th.Face(render.Regular, 8.5)
+	for ri, row := range rows {
+		render.Text(dst, row.label, face, r.X, y+(rowH-lh)/2, th.Text, render.Left)
+		x0 := r.X + labelW
+		// Flags: bits 31..22.
+		for i, f := range flagLabels {
+			c := render.Rect{X: x0 + float64(i)*cellW, Y: y, W: cellW - 1, H: rowH - 2}
+			set := row.word&f.bit != 0
+			fill := th.Free
+			if set {
+				fill = th.Accent
+			}
+			render.Fill(dst, c, fill)
+			if ri == len(rows)-1 && other&f.bit != 0 {
+				render.Stroke(dst, c, 2, th.Highlight)
+			}
+			// A set flag is filled and its name drawn in full contrast; a
+			// clear one keeps its name, muted, so no state is colour alone.
+			lbl := f.label
+			col := th.Muted
+			if set {
+				col = render.TextOn(fill)
+			}
+			render.Text(dst, lbl, small, c.X+c.W/2, c.Y+(c.H-render.LineHeight(small))/2, col, render.Center)
+		}
+		// Usage count: bits 21..18, one field.
+		u := render.Rect{X: x0 + 10*cellW, Y: y, W: avail*0.16 - 1, H: rowH - 2}
+		render.Fill(dst, u, th.UsageRamp[min(bufmgr.StateUsagecount(row.word), 5)])
+		if ri == len(rows)-1 && other&bufmgr.BufUsagecountMask != 0 {
+			render.Stroke(dst, u, 2, th.Highlight)
+		}
+		render.Text(dst, fmt.Sprintf("usage %d (21–18)", bufmgr.StateUsagecount(row.word)), face, u.X+u.W/2, u.Y+(u.H-lh)/2, render.TextOn(th.UsageRamp[min(bufmgr.StateUsagecount(row.word), 5)]), render.Center)
+		// Refcount: bits 17..0, one field.
+		rc := render.Rect{X: u.X + u.W + 1, Y: y, W: avail*0.40 - 1, H: rowH - 2}
+		fill := th.Free
+		if bufmgr.StateRefcount(row.word) > 0 {
+			fill = th.Pinned
+		}
+		render.Fill(dst, rc, fill)
+		if ri == len(rows)-1 && other&bufmgr.BufRefcountMask != 0 {
+			render.Stroke(dst, rc, 2, th.Highlight)
+		}
+		render.Text(dst, fmt.Sprintf("refcount %d   (bits 17–0)", bufmgr.StateRefcount(row.word)), face, rc.X+rc.W/2, rc.Y+(rc.H-lh)/2, render.TextOn(fill), render.Center)
+		y += rowH
+	}
+}
