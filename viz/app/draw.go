@@ -82,7 +82,8 @@ func (a *App) drawPlayer(dst *ebiten.Image) {
 	poolR, lower := left.SplitTop(left.H * 0.62)
 	inner := scene.Panel(dst, poolR.Inset(2), "Shared buffer pool (BufferDescriptors)", th)
 	inner, wordR := inner.SplitBottom(render.LineHeight(th.Face(render.Regular, 11))*4.6 + 6)
-	scene.DrawStateWord(clip(dst, wordR), wordR.Inset(1), v, th)
+	we, wok := scene.LastStateWordEvent(p.TL.Events(), p.Pos(), 4096)
+	scene.DrawStateWord(clip(dst, wordR), wordR.Inset(1), we, wok, v, th)
 	t0 := time.Now()
 	a.pool.Draw(dst, inner, v, th)
 	if m := a.measure; m != nil {

@@ -17,6 +17,22 @@ var stateWordKinds = map[trace.Kind]bool{
 	trace.KUnlockHdr: true, trace.KSpin: true, trace.KDirty: true, trace.KUsageDown: true,
 }
 
+// IsStateWordEvent reports whether e reads or writes a buffer's state word.
+func IsStateWordEvent(e trace.Event) bool {
+	return e.Class == trace.OBuffer && stateWordKinds[e.Kind]
+}
+
+// LastStateWordEvent finds the last state-word event among the first pos
+// events, looking back at most limit events.
+func LastStateWordEvent(events []trace.Event, pos, limit int) (trace.Event, bool) {
+	for i := pos - 1; i >= 0 && i >= pos-limit; i-- {
+		if IsStateWordEvent(events[i]) {
+			return events[i], true
+		}
+	}
+	return trace.Event{}, false
+}
+
 // flagLabels names bits 22–31, high bit first, short enough for a cell.
 var flagLabels = []struct {
 	bit   uint32
@@ -34,11 +50,13 @@ var flagLabels = []struct {
 // compare-and-swap it shows the word before and after; for a failed one the
 // value the backend expected and the value it found. Changed bits are
 // outlined.
-func DrawStateWord(dst *ebiten.Image, r render.Rect, p *view.Pool, th *render.Theme) {
+//
+// e is the state-word event to show: the current event when it is one,
+// else the last one before it (LastStateWordEvent); ok false shows a hint.
+func DrawStateWord(dst *ebiten.Image, r render.Rect, e trace.Event, ok bool, p *view.Pool, th *render.Theme) {
 	face := th.Face(render.Regular, 11)
 	lh := render.LineHeight(face)
-	e, ok := p.Current()
-	if !ok || e.Class != trace.OBuffer || !stateWordKinds[e.Kind] {
+	if !ok || !IsStateWordEvent(e) {
 		render.Text(dst, "The state word of the buffer the current event reads or writes appears here.", face, r.X, r.Y, th.Muted, render.Left)
 		return
 	}
@@ -75,7 +93,7 @@ func DrawStateWord(dst *ebiten.Image, r render.Rect, p *view.Pool, th *render.Th
 			word  uint32
 		}{"after", uint32(e.After)})
 	}
-	title := fmt.Sprintf("buffer %d state word, %s by %s", e.Obj, e.Kind, who)
+	title := fmt.Sprintf("buffer %d state word, %s by %s (event %d)", e.Obj, e.Kind, who, e.Seq)
 	if e.Kind == trace.KCASFail {
 		title += ": the word changed since it was read, so the CAS fails and the loop retries"
 	}
