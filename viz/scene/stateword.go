@@ -61,37 +61,21 @@ func DrawStateWord(dst *ebiten.Image, r render.Rect, e trace.Event, ok bool, p *
 		return
 	}
 	who := p.Lane(e.Actor).Name
-	var rows []struct {
+	// The words to draw, one row each.
+	type wordRow struct {
 		label string
 		word  uint32
 	}
+	var rows []wordRow
 	switch e.Kind {
 	case trace.KLoad:
-		rows = append(rows, struct {
-			label string
-			word  uint32
-		}{"loaded", uint32(e.After)})
+		rows = []wordRow{{"loaded", uint32(e.After)}}
 	case trace.KCASFail:
-		rows = append(rows, struct {
-			label string
-			word  uint32
-		}{"expected", uint32(e.Before)}, struct {
-			label string
-			word  uint32
-		}{"found", uint32(e.After)})
+		rows = []wordRow{{"expected", uint32(e.Before)}, {"found", uint32(e.After)}}
 	case trace.KSpin:
-		rows = append(rows, struct {
-			label string
-			word  uint32
-		}{"locked", uint32(e.After)})
+		rows = []wordRow{{"locked", uint32(e.After)}}
 	default:
-		rows = append(rows, struct {
-			label string
-			word  uint32
-		}{"before", uint32(e.Before)}, struct {
-			label string
-			word  uint32
-		}{"after", uint32(e.After)})
+		rows = []wordRow{{"before", uint32(e.Before)}, {"after", uint32(e.After)}}
 	}
 	title := fmt.Sprintf("buffer %d state word, %s by %s (event %d)", e.Obj, e.Kind, who, e.Seq)
 	if e.Kind == trace.KCASFail {
