@@ -32,6 +32,12 @@ type Played struct {
 	// Outputs[i] holds what step i's statements printed, except runs (whose
 	// text is the events themselves): the pictures of show statements.
 	Outputs [][]scenario.Output
+	// Pins is the pin variant this run used.
+	Pins bufmgr.PinsMode
+	// Alt is the same lesson run with the second pin variant when the
+	// lesson's config names two (config: pins=atomic,spinlock), for the
+	// side-by-side scene; nil otherwise.
+	Alt *Played
 }
 
 // StepEvents returns step i's events.
@@ -47,13 +53,25 @@ func (p *Played) StepEvents(i int) []trace.Event {
 // set) or a scenario error at run time (a *scenario.Error, Check unset), both
 // positioned in the lesson file. Play then still returns the Played so far:
 // the steps after the failing one have empty event ranges at its end.
+//
+// A lesson whose config names two pin variants is played once per variant;
+// the second run is Played.Alt. Its errors name the variant.
 func Play(l *Lesson) (*Played, error) {
-	r, err := scenario.NewRunner(l.Script, true)
+	p, err := playVariant(l, 0)
+	if err != nil || len(scenario.PinVariants(l.Script)) < 2 {
+		return p, err
+	}
+	p.Alt, err = playVariant(l, 1)
+	return p, err
+}
+
+func playVariant(l *Lesson, variant int) (*Played, error) {
+	r, err := scenario.NewVariantRunner(l.Script, true, variant)
 	if err != nil {
 		return nil, errorf(l.File, 1, 1, "%v", err)
 	}
 	n := len(l.Steps)
-	p := &Played{Lesson: l, Runner: r, NBuffers: r.Pool().NBuffers, RelNames: map[uint32]string{},
+	p := &Played{Lesson: l, Runner: r, NBuffers: r.Pool().NBuffers, RelNames: map[uint32]string{}, Pins: r.Pins(),
 		StepStart: make([]int, n), StepEnd: make([]int, n), Outputs: make([][]scenario.Output, n)}
 	stmts := l.Script.Stmts
 	next := 0 // index of the next statement in stmts

@@ -70,17 +70,25 @@ func buildWeb(t *testing.T) string {
 
 // pageState is window.bufferlab.state() as JSON.
 type pageState struct {
-	Mode     string  `json:"mode"`
-	Lesson   string  `json:"lesson"`
-	Step     int     `json:"step"`
-	Steps    int     `json:"steps"`
-	Event    int     `json:"event"`
-	Events   int     `json:"events"`
-	Gated    bool    `json:"gated"`
-	FPS      float64 `json:"fps"`
-	Counters struct {
-		Hits, Misses uint64
-	} `json:"counters"`
+	Mode        string        `json:"mode"`
+	Lesson      string        `json:"lesson"`
+	Step        int           `json:"step"`
+	Steps       int           `json:"steps"`
+	Event       int           `json:"event"`
+	Events      int           `json:"events"`
+	Gated       bool          `json:"gated"`
+	FPS         float64       `json:"fps"`
+	Counters    pageCounters  `json:"counters"`
+	Pins        string        `json:"pins"`
+	AltPins     string        `json:"altPins"`
+	AltCounters *pageCounters `json:"altCounters"`
+}
+
+type pageCounters struct {
+	Hits        uint64 `json:"hits"`
+	Misses      uint64 `json:"misses"`
+	CASFailures uint64 `json:"casFailures"`
+	Spins       uint64 `json:"spins"`
 }
 
 func TestBrowser(t *testing.T) {
@@ -244,6 +252,33 @@ func TestBrowser(t *testing.T) {
 	}
 	t.Logf("frames per second: %.1f", state().FPS)
 	check("permalink")
+
+	// Lesson 2 plays both pin variants side by side: after the step where
+	// A is descheduled, the atomic pane has counted failed CAS and no spin,
+	// the spinlock pane spins and no CAS (the numbers the lesson's own
+	// expect statements check).
+	navigate(srv.URL + "/#lesson=pinning&step=3")
+	eval("window.bufferlab.ready.then(() => true)", nil)
+	s = state()
+	if s.Mode != "lesson" || s.Lesson != "pinning" || s.Step != 3 || !s.Gated || s.Pins != "atomic" || s.AltPins != "spinlock" || s.AltCounters == nil {
+		t.Fatalf("permalink to lesson 2 step 3: %+v", s)
+	}
+	eval("window.bufferlab.answer(1)", nil)
+	eval("window.bufferlab.step(1000)", nil)
+	s = state()
+	if s.Step != 4 || s.Counters.CASFailures != 6 || s.Counters.Spins != 0 || s.AltCounters.CASFailures != 0 || s.AltCounters.Spins != 11 {
+		t.Fatalf("lesson 2 after the descheduled-holder step: step %d, atomic %+v, spinlock %+v", s.Step, s.Counters, s.AltCounters)
+	}
+	time.Sleep(500 * time.Millisecond)
+	shot, err = chromedp.Run(ctx, chromedp.CaptureScreenshot())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := checkNotBlank(shot); err != nil {
+		os.WriteFile(filepath.Join(os.TempDir(), "bufferlab-browser-lesson2.png"), shot, 0o644)
+		t.Fatalf("lesson 2 screenshot: %v", err)
+	}
+	check("lesson 2")
 
 	// The fast-mode panel runs `bench pool --quick` as WebAssembly.
 	eval("window.bufferlab.fast('pool')", nil)

@@ -141,41 +141,82 @@ func cmdRun(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if err != nil {
 		return report(*asJSON, name, nil, nil, err, stdout, stderr)
 	}
-	r, err := scenario.NewRunner(script, true)
-	if err != nil {
-		return report(*asJSON, name, nil, nil, err, stdout, stderr)
-	}
-	var outs []scenario.Output
-	var runErr error
-	for !r.Done() {
-		mark := r.Log().Len()
-		o, err := r.Step()
-		outs = append(outs, o)
-		if !*asJSON {
-			switch {
-			case o.Text == "":
-			case isRun(o.Stmt) && *summary:
-				fmt.Fprint(stdout, r.Summarize(r.Log().Events()[mark:]))
-			case isRun(o.Stmt) && *noEvents:
-			default:
-				fmt.Fprint(stdout, o.Text)
+	// A config naming several pin variants (pins=atomic,spinlock) runs the
+	// same statements once per variant, one after the other.
+	nv := len(scenario.PinVariants(script))
+	var runs []variantRun
+	code := exitOK
+	for v := 0; v < nv; v++ {
+		r, err := scenario.NewVariantRunner(script, true, v)
+		if err != nil {
+			return report(*asJSON, name, nil, nil, err, stdout, stderr)
+		}
+		if nv > 1 && !*asJSON {
+			fmt.Fprintf(stdout, "== pins=%s ==\n", r.Pins())
+		}
+		var outs []scenario.Output
+		var runErr error
+		for !r.Done() {
+			mark := r.Log().Len()
+			o, err := r.Step()
+			outs = append(outs, o)
+			if !*asJSON {
+				switch {
+				case o.Text == "":
+				case isRun(o.Stmt) && *summary:
+					fmt.Fprint(stdout, r.Summarize(r.Log().Events()[mark:]))
+				case isRun(o.Stmt) && *noEvents:
+				default:
+					fmt.Fprint(stdout, o.Text)
+				}
+			}
+			if err != nil {
+				runErr = err
+				break
 			}
 		}
-		if err != nil {
-			runErr = err
-			break
+		runs = append(runs, variantRun{r, outs, runErr})
+		if *asJSON {
+			continue
+		}
+		fmt.Fprintf(stdout, "-- final state --\n%s", r.Pool().Picture(r.RelName))
+		fmt.Fprintf(stdout, "-- trace: %d events, hash %016x --\n", r.Log().Len(), r.Log().Hash())
+		if runErr != nil {
+			fmt.Fprintln(stderr, runErr)
+			if c := exitFor(runErr); c > code {
+				code = c
+			}
 		}
 	}
 	if *asJSON {
-		return report(true, name, r, outs, runErr, stdout, stderr)
+		return reportRuns(name, runs, stdout, stderr)
 	}
-	fmt.Fprintf(stdout, "-- final state --\n%s", r.Pool().Picture(r.RelName))
-	fmt.Fprintf(stdout, "-- trace: %d events, hash %016x --\n", r.Log().Len(), r.Log().Hash())
-	if runErr != nil {
-		fmt.Fprintln(stderr, runErr)
-		return exitFor(runErr)
+	return code
+}
+
+// variantRun is one pin variant's run of a scenario.
+type variantRun struct {
+	r    *scenario.Runner
+	outs []scenario.Output
+	err  error
+}
+
+// reportRuns prints the first variant's run as JSON, with the others under
+// "variants", and returns the worst exit status.
+func reportRuns(name string, runs []variantRun, stdout, stderr io.Writer) int {
+	j, code := jsonReport(name, runs[0].r, runs[0].outs, runs[0].err, stderr)
+	for _, v := range runs[1:] {
+		jv, c := jsonReport(name, v.r, v.outs, v.err, stderr)
+		j.Variants = append(j.Variants, jv)
+		code = max(code, c)
 	}
-	return exitOK
+	enc := json.NewEncoder(stdout)
+	enc.SetIndent("", "  ")
+	if e := enc.Encode(j); e != nil {
+		fmt.Fprintln(stderr, e)
+		return exitBadInput
+	}
+	return code
 }
 
 const maxScenarioBytes = 4 << 20
@@ -207,6 +248,10 @@ type jsonRun struct {
 	Error     *jsonError      `json:"error,omitempty"`
 	Backends  []string        `json:"backends,omitempty"`
 	Relations map[string]uint `json:"relations,omitempty"`
+	// Pins is the pin variant of this run; Variants the runs of the
+	// other variants when the config names several.
+	Pins     string    `json:"pins"`
+	Variants []jsonRun `json:"variants,omitempty"`
 }
 
 type jsonConfig struct {
@@ -249,9 +294,15 @@ func report(asJSON bool, name string, r *scenario.Runner, outs []scenario.Output
 		fmt.Fprintln(stderr, err)
 		return exitFor(err)
 	}
+	return reportRuns(name, []variantRun{{r, outs, err}}, stdout, stderr)
+}
+
+// jsonReport builds the JSON of one run and its exit status.
+func jsonReport(name string, r *scenario.Runner, outs []scenario.Output, err error, stderr io.Writer) (jsonRun, int) {
 	j := jsonRun{File: name, Events: []jsonEvent{}, Outputs: []jsonOutput{}, Schedules: [][]string{}}
 	if r != nil {
 		c := r.Config()
+		j.Pins = r.Pins().String()
 		j.Config = &jsonConfig{SharedBuffers: c.SharedBuffers, NBuffers: c.NBuffers, Schedule: c.Policy, Seed: c.Seed}
 		names := r.BackendNames()
 		j.Backends = names[1:]
@@ -297,13 +348,7 @@ func report(asJSON bool, name string, r *scenario.Runner, outs []scenario.Output
 		}
 		fmt.Fprintln(stderr, err)
 	}
-	enc := json.NewEncoder(stdout)
-	enc.SetIndent("", "  ")
-	if e := enc.Encode(j); e != nil {
-		fmt.Fprintln(stderr, e)
-		return exitBadInput
-	}
-	return code
+	return j, code
 }
 
 func cmdList(stdout io.Writer) int {

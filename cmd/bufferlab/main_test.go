@@ -159,3 +159,29 @@ func TestDemoAndList(t *testing.T) {
 		t.Fatalf("demo --step exit %d", code)
 	}
 }
+
+// A scenario naming both pin variants runs once per variant: the text
+// output has a section for each, the JSON the second run under
+// "variants", and a check failing in one variant exits 1 and names it.
+func TestRunPinVariants(t *testing.T) {
+	src := "config pins=atomic,spinlock\nrelation t blocks=1\nbackend A: touch t 0\nrun\nbackend A: read t 0\nbackend B: read t 0\nrun\nexpect atomic: pool cas_failures=1\nexpect spinlock: pool spins=1\n"
+	code, out, errOut := cli(t, src, "run", "--summary", "-")
+	if code != 0 || !strings.Contains(out, "== pins=atomic ==") || !strings.Contains(out, "== pins=spinlock ==") ||
+		!strings.Contains(out, "(1 failed CAS)") || !strings.Contains(out, "(1 spins)") {
+		t.Fatalf("exit %d, stderr %q, output:\n%s", code, errOut, out)
+	}
+	code, out, errOut = cli(t, src, "run", "--json", "-")
+	var j jsonRun
+	if err := json.Unmarshal([]byte(out), &j); err != nil || code != 0 {
+		t.Fatalf("exit %d, %v: %s", code, err, errOut)
+	}
+	if j.Pins != "atomic" || len(j.Variants) != 1 || j.Variants[0].Pins != "spinlock" ||
+		j.Stats.CASFailures != 1 || j.Variants[0].Stats.Spins != 1 || len(j.Variants[0].Events) == 0 {
+		t.Fatalf("JSON: pins %q, %d variants", j.Pins, len(j.Variants))
+	}
+	bad := strings.Replace(src, "spins=1", "spins=7", 1)
+	code, _, errOut = cli(t, bad, "run", "-")
+	if code != 1 || !strings.Contains(errOut, "expected 7, the engine has 1 (pins=spinlock)") {
+		t.Fatalf("failing spinlock check: exit %d, %q", code, errOut)
+	}
+}

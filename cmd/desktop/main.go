@@ -24,6 +24,7 @@ func run(args []string) int {
 	lesson := fs.String("lesson", "", "open this lesson (see 'bufferlab lessons')")
 	scenarioFile := fs.String("scenario", "", "play this scenario file instead of a lesson")
 	step := fs.Int("step", -1, "start at this lesson step (0 = introduction)")
+	event := fs.Int("event", -1, "then go to this event position (as the timeline bar counts them; not held by a question)")
 	width := fs.Int("width", 1280, "window width in pixels")
 	height := fs.Int("height", 800, "window height in pixels")
 	presentation := fs.Bool("presentation", false, "start in presentation mode (large type)")
@@ -61,6 +62,15 @@ func run(args []string) int {
 		}
 	case *step >= 0:
 		err = errors.New("--step needs --lesson or --scenario")
+	}
+	if err == nil && *event >= 0 {
+		if *lesson == "" && *scenarioFile == "" {
+			err = errors.New("--event needs --lesson or --scenario")
+		} else if n := a.State().Events; *event > n {
+			err = fmt.Errorf("--event %d: the lesson or scenario has %d events (positions 0..%d)", *event, n, n)
+		} else {
+			err = a.Seek(*event)
+		}
 	}
 	if err == nil && *fast != "" {
 		if *lesson != "" || *scenarioFile != "" {

@@ -29,8 +29,14 @@ func TagString(t BufferTag, names RelNamer) string { return names.tag(t) }
 // refcount, usage count and flags; tags as relation/block; lock holders as
 // backend names.
 func Describe(e trace.Event, names RelNamer) string {
+	return DescribeWith(e, names, trace.ActorName)
+}
+
+// DescribeWith is Describe with backends named by actor (the scenario's
+// names) in the actor column, lock holders and wake-ups.
+func DescribeWith(e trace.Event, names RelNamer, actor func(trace.Actor) string) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%05d %-3s %-13s %-24s ", e.Seq, trace.ActorName(e.Actor), e.Kind, e.Site)
+	fmt.Fprintf(&b, "%05d %-3s %-13s %-24s ", e.Seq, actor(e.Actor), e.Kind, e.Site)
 	obj := fmt.Sprintf("%s %d", e.Class, int32(e.Obj))
 	if e.Class == trace.OStrategy {
 		obj = "strategy"
@@ -59,7 +65,7 @@ func Describe(e trace.Event, names RelNamer) string {
 	case trace.KSpin:
 		fmt.Fprintf(&b, ": spin %d", e.Arg)
 	case trace.KLWAcquire, trace.KLWWait, trace.KLWRelease, trace.KLWCondFail:
-		fmt.Fprintf(&b, " %s: holders %s -> %s", LWLockMode(e.Arg), holders(e.Before), holders(e.After))
+		fmt.Fprintf(&b, " %s: holders %s -> %s", LWLockMode(e.Arg), holders(e.Before, actor), holders(e.After, actor))
 	case trace.KMapLookup:
 		fmt.Fprintf(&b, ": %s -> %s", names.tag(UnpackTag(e.Arg)), bufOrNone(e.After))
 	case trace.KMapInsert:
@@ -100,7 +106,7 @@ func Describe(e trace.Event, names RelNamer) string {
 		fmt.Fprintf(&b, ": %s", [...]string{"?", "no unpinned buffers available", "read beyond end of file", "buffer not pinned",
 			"multiple backends attempting to wait for pincount 1", "incorrect local pin count"}[min(e.Arg, 5)])
 	case trace.KWake:
-		fmt.Fprintf(&b, ": wake %s", trace.ActorName(trace.Actor(e.Arg)))
+		fmt.Fprintf(&b, ": wake %s", actor(trace.Actor(e.Arg)))
 	case trace.KIOWait:
 		fmt.Fprintf(&b, ": %s", StateString(uint32(e.After)))
 	case trace.KSpinAcquire, trace.KSpinRelease:
@@ -116,14 +122,14 @@ func bufOrNone(v uint64) string {
 	return fmt.Sprintf("buf %d", v)
 }
 
-func holders(w uint64) string {
+func holders(w uint64, actor func(trace.Actor) string) string {
 	var out []string
 	if x := trace.Actor(w >> 48); x != 0 {
-		out = append(out, trace.ActorName(x)+"(X)")
+		out = append(out, actor(x)+"(X)")
 	}
 	for a := 1; a <= 48; a++ {
 		if w&(1<<(a-1)) != 0 {
-			out = append(out, trace.ActorName(trace.Actor(a)))
+			out = append(out, actor(trace.Actor(a)))
 		}
 	}
 	if len(out) == 0 {
@@ -216,7 +222,7 @@ func (p *Pool) Picture(names RelNamer) string {
 	var locked []string
 	for i := range p.parts {
 		if l := &p.parts[i].lock; !l.Free() {
-			locked = append(locked, fmt.Sprintf("%d by %s", i, holders(l.holderWord())))
+			locked = append(locked, fmt.Sprintf("%d by %s", i, holders(l.holderWord(), trace.ActorName)))
 		}
 	}
 	sort.Strings(locked)

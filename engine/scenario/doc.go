@@ -22,14 +22,26 @@
 //	                            max_steps (bound on one run, default 2000000),
 //	                            pins (atomic: PG 9.6+ CAS on the state word,
 //	                            the default; spinlock: PG ≤ 9.5, every pin
-//	                            and unpin under the buffer header spinlock).
+//	                            and unpin under the buffer header spinlock;
+//	                            atomic,spinlock: both, side by side: the
+//	                            same statements, schedule and seed run once
+//	                            per variant, in that order).
 //	relation NAME blocks=N [fsm=N] [vm=N] [init=N] [unlogged]
 //	backend NAME: OP; OP; ...   queue operations for a backend (declaring it).
 //	schedule NAME NAME ...      who runs at each yield point of the next run;
 //	                            then the configured policy takes over.
 //	run [steps=N]               run the queued operations (or N steps of them).
 //	show [pool|map]             print the pool, or the mapping table.
-//	expect SUBJECT KEY=VALUE …  check the engine state (see Expect).
+//	expect SUBJECT KEY=VALUE …  check the engine state: pool (hits, misses,
+//	                            writes, hand, passes, free, in_use, ticks,
+//	                            decrements, errors, cas, cas_failures,
+//	                            header_locks, spins), buffer N (tag, rc,
+//	                            usage, flags, dirty, valid), block REL B
+//	                            [fork=F] (in, resident, usage, rc), backend
+//	                            NAME (pins, error).
+//	expect VARIANT: SUBJECT …   the same, checked only in that pin variant
+//	                            (expect spinlock: pool spins=3); unqualified
+//	                            checks must hold in every variant.
 //
 // Operations (each models what a backend does through bufmgr.c):
 //

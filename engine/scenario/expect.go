@@ -12,22 +12,41 @@ import (
 
 // The keys each expect subject accepts.
 var expectKeys = map[string][]string{
-	"pool":    {"hits", "misses", "writes", "hand", "passes", "free", "in_use", "ticks", "decrements", "errors"},
+	"pool": {"hits", "misses", "writes", "hand", "passes", "free", "in_use", "ticks", "decrements", "errors",
+		"cas", "cas_failures", "header_locks", "spins"},
 	"buffer":  {"tag", "rc", "usage", "flags", "dirty", "valid"},
 	"block":   {"in", "resident", "usage", "rc"},
 	"backend": {"pins", "error"},
 }
 
 func (p *parser) expect(toks []token) (Stmt, error) {
+	var only bufmgr.PinsMode
+	hasOnly := false
+	all := toks
+	if len(toks) >= 3 && toks[2].Text == ":" {
+		m, ok := bufmgr.ParsePins(toks[1].Text)
+		if !ok {
+			return nil, p.errf(toks[1].Pos, "expect: expected a pin variant (atomic or spinlock) before ':', found %q", toks[1].Text)
+		}
+		vs := p.variants
+		if vs == nil {
+			vs = []bufmgr.PinsMode{bufmgr.PinsAtomic}
+		}
+		if !slices.Contains(vs, m) {
+			return nil, p.errf(toks[1].Pos, "expect %s: the scenario does not run pins=%s (its config runs pins=%s)", m, m, pinsList(vs))
+		}
+		only, hasOnly = m, true
+		toks = append([]token{toks[0]}, toks[3:]...)
+	}
 	if len(toks) < 2 {
-		return nil, p.errf(endPos(toks), "expected a subject after 'expect': pool, buffer N, block REL B, or backend NAME")
+		return nil, p.errf(endPos(all), "expected a subject after 'expect': pool, buffer N, block REL B, or backend NAME")
 	}
 	subj := toks[1]
 	keys, ok := expectKeys[subj.Text]
 	if !ok {
 		return nil, p.errf(subj.Pos, "expect: expected pool, buffer, block or backend, found %q", subj.Text)
 	}
-	st := &ExpectStmt{Pos: toks[0].Pos, Subject: subj.Text}
+	st := &ExpectStmt{Pos: toks[0].Pos, Subject: subj.Text, Only: only, HasOnly: hasOnly}
 	rest := toks[2:]
 	nargs := map[string]int{"pool": 0, "buffer": 1, "block": 2, "backend": 1}[subj.Text]
 	if len(rest) < nargs {
@@ -73,9 +92,22 @@ func (p *parser) expect(toks []token) (Stmt, error) {
 	return st, nil
 }
 
+// pinsList writes variants as the config does: atomic,spinlock.
+func pinsList(vs []bufmgr.PinsMode) string {
+	var ns []string
+	for _, v := range vs {
+		ns = append(ns, v.String())
+	}
+	return strings.Join(ns, ",")
+}
+
 // evalExpect checks an expect statement against the runner's state and
-// returns the first mismatch as a positioned error.
+// returns the first mismatch as a positioned error. A check limited to
+// another pin variant holds trivially.
 func (r *Runner) evalExpect(st *ExpectStmt) error {
+	if st.HasOnly && st.Only != r.pins {
+		return nil
+	}
 	for _, c := range st.Checks {
 		got, err := r.expectValue(st, c)
 		if err != nil {
@@ -87,7 +119,7 @@ func (r *Runner) evalExpect(st *ExpectStmt) error {
 		}
 		if got != want {
 			return &Error{File: r.script.File, Pos: c.Pos, Check: true, Msg: fmt.Sprintf(
-				"expect %s%s %s: expected %s, the engine has %s", st.Subject, argText(st.Args), c.Key, quoteEmpty(want), quoteEmpty(got))}
+				"expect %s%s %s: expected %s, the engine has %s%s", st.Subject, argText(st.Args), c.Key, quoteEmpty(want), quoteEmpty(got), r.variantNote())}
 		}
 	}
 	return nil
@@ -145,6 +177,14 @@ func (r *Runner) expectValue(st *ExpectStmt, c check) (string, error) {
 			return strconv.FormatUint(s.UsageDecrements, 10), nil
 		case "errors":
 			return strconv.FormatUint(s.Errors, 10), nil
+		case "cas":
+			return strconv.FormatUint(s.CASAttempts, 10), nil
+		case "cas_failures":
+			return strconv.FormatUint(s.CASFailures, 10), nil
+		case "header_locks":
+			return strconv.FormatUint(s.HeaderLocks, 10), nil
+		case "spins":
+			return strconv.FormatUint(s.Spins, 10), nil
 		case "hand":
 			return strconv.Itoa(pool.NextVictimBuffer()), nil
 		case "passes":

@@ -2,6 +2,7 @@ package scenario
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -25,7 +26,21 @@ type ConfigStmt struct {
 	Policy        string // "rr" or "random"
 	Seed          uint64
 	MaxSteps      int
-	Pins          bufmgr.PinsMode // pins=atomic (default) or spinlock
+	Pins          bufmgr.PinsMode // pins=atomic (default) or spinlock: the first variant
+	// Variants lists every pin variant the scenario runs, in pane order,
+	// when `pins=` names more than one (pins=atomic,spinlock runs the same
+	// statements, schedule and seed once per variant, side by side); nil
+	// for one variant.
+	Variants []bufmgr.PinsMode
+}
+
+// PinVariants returns the pin variants the scenario runs: Variants, or
+// just Pins.
+func (c *ConfigStmt) PinVariants() []bufmgr.PinsMode {
+	if len(c.Variants) > 0 {
+		return c.Variants
+	}
+	return []bufmgr.PinsMode{c.Pins}
 }
 
 // RelationStmt is `relation NAME blocks=N …`.
@@ -104,6 +119,10 @@ type ShowStmt struct {
 type ExpectStmt struct {
 	Pos     Pos
 	Subject string // pool, buffer, block, backend
+	// Only, when set, limits the check to one pin variant (`expect
+	// spinlock: pool spins=2`); unqualified checks hold for every variant.
+	Only    bufmgr.PinsMode
+	HasOnly bool
 	Args    []token
 	Checks  []check
 }
@@ -152,6 +171,7 @@ type parser struct {
 	sawConfig bool
 	sawOther  bool
 	nbuffers  int
+	variants  []bufmgr.PinsMode // the pin variants the config names (nil before it)
 }
 
 // Parse parses a scenario. name is used in error positions.
@@ -268,16 +288,27 @@ func (p *parser) config(toks []token) (Stmt, error) {
 			}
 			st.MaxSteps = int(n)
 		case "pins":
-			m, ok := bufmgr.ParsePins(v)
-			if !ok {
-				return nil, p.errf(t.Pos, "pins: expected atomic or spinlock, found %q", v)
+			var ms []bufmgr.PinsMode
+			for _, name := range strings.Split(v, ",") {
+				m, ok := bufmgr.ParsePins(name)
+				if !ok {
+					return nil, p.errf(t.Pos, "pins: expected atomic, spinlock or both in pane order (atomic,spinlock), found %q", v)
+				}
+				if slices.Contains(ms, m) {
+					return nil, p.errf(t.Pos, "pins: %s is named twice in %q", m, v)
+				}
+				ms = append(ms, m)
 			}
-			st.Pins = m
+			st.Pins = ms[0]
+			if len(ms) > 1 {
+				st.Variants = ms
+			}
 		default:
 			return nil, p.errf(t.Pos, "unknown config key %q: expected shared_buffers, schedule, seed, max_steps or pins", k)
 		}
 	}
 	p.nbuffers = st.NBuffers
+	p.variants = st.PinVariants()
 	return st, nil
 }
 

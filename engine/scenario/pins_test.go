@@ -1,6 +1,7 @@
 package scenario
 
 import (
+	"errors"
 	"strings"
 	"testing"
 
@@ -77,5 +78,67 @@ run
 	}
 	if !strings.Contains(out, "multiple backends attempting to wait for pincount 1") {
 		t.Fatalf("expected the multiple-waiters ERROR:\n%s", out)
+	}
+}
+
+// A config naming both variants runs the same statements on two pools; an
+// unqualified expect holds for both, a qualified one for its variant only,
+// and a failing check names the variant.
+func TestPinVariants(t *testing.T) {
+	src := `config pins=atomic,spinlock
+relation t blocks=1
+backend A: touch t 0
+run
+backend A: read t 0
+backend B: read t 0
+run
+expect block t 0 rc=2 usage=3
+expect atomic: pool cas_failures=1 spins=0 cas=4
+expect spinlock: pool cas_failures=0 spins=1 cas=0 header_locks=7
+`
+	s, err := Parse("variants", src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	vs := PinVariants(s)
+	if len(vs) != 2 || vs[0] != bufmgr.PinsAtomic || vs[1] != bufmgr.PinsSpinlock {
+		t.Fatalf("variants %v", vs)
+	}
+	for i, want := range vs {
+		r, err := NewVariantRunner(s, true, i)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := r.RunAll(); err != nil {
+			t.Fatalf("%v: %v", want, err)
+		}
+		if r.Pins() != want || r.Pool().Pins() != want {
+			t.Fatalf("variant %d runs %v on a %v pool, want %v", i, r.Pins(), r.Pool().Pins(), want)
+		}
+	}
+	if _, err := NewVariantRunner(s, true, 2); err == nil || !strings.Contains(err.Error(), "no variant 2") {
+		t.Fatalf("variant 2: %v", err)
+	}
+	// A failing check names the variant it failed in.
+	bad := strings.Replace(src, "spins=1 cas=0", "spins=5 cas=0", 1)
+	s, err = Parse("variants", bad)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := NewVariantRunner(s, true, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = r.RunAll()
+	var se *Error
+	if !errors.As(err, &se) || !se.Check || !strings.Contains(se.Msg, "expected 5, the engine has 1 (pins=spinlock)") {
+		t.Fatalf("failing spinlock check: %v", err)
+	}
+	// The first variant's runner (NewRunner) passes the same file.
+	if r, err = NewRunner(s, true); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := r.RunAll(); err != nil {
+		t.Fatalf("atomic: %v", err)
 	}
 }

@@ -27,6 +27,8 @@ type Runner struct {
 	runs          int
 	schedules     [][]trace.Actor
 	next          int // next statement to execute
+	pins          bufmgr.PinsMode
+	variants      int // how many pin variants the config names
 }
 
 type backendState struct {
@@ -43,9 +45,21 @@ type Output struct {
 	Text string
 }
 
-// NewRunner prepares a runner. With trace false the engine runs with a nil
-// log (fast simulation): `run` then prints nothing.
+// NewRunner prepares a runner for the scenario's first pin variant. With
+// trace false the engine runs with a nil log (fast simulation): `run` then
+// prints nothing.
 func NewRunner(s *Script, traced bool) (*Runner, error) {
+	return newRunner(s, traced, -1)
+}
+
+// NewVariantRunner prepares a runner for variant i of the pin variants the
+// scenario's config names (ConfigStmt.PinVariants): the same statements,
+// schedule and seed on a pool whose pins work the other way.
+func NewVariantRunner(s *Script, traced bool, i int) (*Runner, error) {
+	return newRunner(s, traced, i)
+}
+
+func newRunner(s *Script, traced bool, variant int) (*Runner, error) {
 	r := &Runner{script: s, rels: map[string]*bufmgr.Relation{}, relNames: map[uint32]string{},
 		backendByName: map[string]*backendState{}}
 	r.cfg = &ConfigStmt{SharedBuffers: "128kB", NBuffers: 16, Policy: "rr", MaxSteps: DefaultMaxSteps}
@@ -54,10 +68,18 @@ func NewRunner(s *Script, traced bool) (*Runner, error) {
 			r.cfg = c
 		}
 	}
+	vs := r.cfg.PinVariants()
+	r.pins, r.variants = vs[0], len(vs)
+	if variant >= 0 {
+		if variant >= len(vs) {
+			return nil, fmt.Errorf("%s: the config names %d pin variant(s) (pins=%s), no variant %d", s.File, len(vs), pinsList(vs), variant)
+		}
+		r.pins = vs[variant]
+	}
 	if traced {
 		r.log = trace.NewLog()
 	}
-	pool, err := bufmgr.NewPoolWith(r.cfg.NBuffers, r.log, bufmgr.Options{Pins: r.cfg.Pins})
+	pool, err := bufmgr.NewPoolWith(r.cfg.NBuffers, r.log, bufmgr.Options{Pins: r.pins})
 	if err != nil {
 		return nil, err
 	}
@@ -70,6 +92,18 @@ func (r *Runner) Pool() *bufmgr.Pool { return r.pool }
 
 // Log returns the event log (nil when not traced).
 func (r *Runner) Log() *trace.Log { return r.log }
+
+// Pins is the pin variant this runner's pool uses.
+func (r *Runner) Pins() bufmgr.PinsMode { return r.pins }
+
+// variantNote names the variant in an error when the scenario runs more
+// than one, so a failed check says which pane it is about.
+func (r *Runner) variantNote() string {
+	if r.variants > 1 {
+		return " (pins=" + r.pins.String() + ")"
+	}
+	return ""
+}
 
 // Config returns the configuration in force.
 func (r *Runner) Config() *ConfigStmt { return r.cfg }
@@ -98,7 +132,18 @@ func (r *Runner) BackendNames() []string {
 }
 
 func (r *Runner) errf(pos Pos, format string, args ...any) error {
-	return &Error{File: r.script.File, Pos: pos, Msg: fmt.Sprintf(format, args...)}
+	return &Error{File: r.script.File, Pos: pos, Msg: fmt.Sprintf(format, args...) + r.variantNote()}
+}
+
+// PinVariants returns the pin variants a parsed scenario runs (one unless
+// its config names several).
+func PinVariants(s *Script) []bufmgr.PinsMode {
+	if len(s.Stmts) > 0 {
+		if c, ok := s.Stmts[0].(*ConfigStmt); ok {
+			return c.PinVariants()
+		}
+	}
+	return []bufmgr.PinsMode{bufmgr.PinsAtomic}
 }
 
 // Done reports whether every statement has been executed.
@@ -320,17 +365,16 @@ func (r *Runner) describe(from int) string {
 
 // DescribeEvent prints an event with the scenario's backend and relation names.
 func (r *Runner) DescribeEvent(e trace.Event) string {
-	s := bufmgr.Describe(e, r.relName)
-	if w := int(e.Arg); e.Kind == trace.KWake && w >= 1 && w <= len(r.backends) {
-		s = strings.TrimSuffix(s, trace.ActorName(trace.Actor(w))) + r.backends[w-1].name
+	return bufmgr.DescribeWith(e, r.relName, r.actorName)
+}
+
+// actorName names an actor as the scenario does (the letter for one it
+// does not know).
+func (r *Runner) actorName(a trace.Actor) string {
+	if int(a) >= 1 && int(a) <= len(r.backends) {
+		return r.backends[a-1].name
 	}
-	if int(e.Actor) >= 1 && int(e.Actor) <= len(r.backends) {
-		name := r.backends[e.Actor-1].name
-		if def := trace.ActorName(e.Actor); def != name {
-			s = s[:6] + fmt.Sprintf("%-3s", name) + s[9:]
-		}
-	}
-	return s
+	return trace.ActorName(a)
 }
 
 // body runs a backend's queued operations.

@@ -13,6 +13,7 @@ import (
 	"bufferlab/viz/player"
 	"bufferlab/viz/render"
 	"bufferlab/viz/scene"
+	"bufferlab/viz/view"
 )
 
 // Options configure the app.
@@ -36,10 +37,12 @@ type App struct {
 	lessons []*lessons.Lesson
 	loadErr error
 
-	p     *player.Player // nil in the menu
-	fast  *fastState     // the fast-mode panel, when shown
-	pool  scene.PoolScene
-	prose scene.Prose
+	p    *player.Player // nil in the menu
+	fast *fastState     // the fast-mode panel, when shown
+	pool scene.PoolScene
+	// altPool draws the second pane's pool in the side-by-side scene.
+	altPool scene.PoolScene
+	prose   scene.Prose
 
 	narrStep     int
 	narrScroll   float64
@@ -165,6 +168,7 @@ func (a *App) OpenScenario(name, src string, event int) error {
 func (a *App) show(p *player.Player, step int) {
 	a.p, a.fast = p, nil
 	a.pool.Reset(p.View().NBuffers())
+	a.altPool.Reset(p.View().NBuffers())
 	a.errMsg = ""
 	if step > 0 {
 		p.GotoStep(step)
@@ -256,6 +260,11 @@ type State struct {
 	Error      string     `json:"error,omitempty"`
 	Presenting bool       `json:"presentation"`
 	Fast       *FastState `json:"fast,omitempty"`
+	// Pins names the pin variant (atomic or spinlock); in the side-by-side
+	// scene AltPins and AltCounters describe the second pane.
+	Pins        string    `json:"pins,omitempty"`
+	AltPins     string    `json:"altPins,omitempty"`
+	AltCounters *Counters `json:"altCounters,omitempty"`
 }
 
 // Counters are the counters shown on screen.
@@ -270,6 +279,14 @@ type Counters struct {
 	CASFailures     uint64 `json:"casFailures"`
 	Spins           uint64 `json:"spins"`
 	Errors          uint64 `json:"errors"`
+	CAS             uint64 `json:"cas"`
+	HeaderLocks     uint64 `json:"headerLocks"`
+}
+
+func countersOf(c view.Counters) Counters {
+	return Counters{Hits: c.Hits, Misses: c.Misses, Writes: c.Writes, ClockTicks: c.ClockTicks,
+		UsageDecrements: c.UsageDecrements, PartitionLocks: c.PartitionLocks, LockWaits: c.LockWaits,
+		CASFailures: c.CASFailures, Spins: c.Spins, Errors: c.Errors, CAS: c.CASAttempts, HeaderLocks: c.HeaderLocks}
 }
 
 // State returns the current state.
@@ -285,15 +302,17 @@ func (a *App) State() State {
 		return s
 	}
 	p := a.p
-	c := p.Counters()
 	s.Mode, s.Lesson, s.Title = "lesson", p.Name, p.Title
 	s.Step, s.Steps, s.StepTitle = p.Step(), len(p.Steps), p.Steps[p.Step()].Title
 	s.Event, s.Events, s.Playing, s.Speed = p.Pos(), p.Len(), p.Playing(), p.SpeedLabel()
 	s.Question, s.Gated = p.Question() != nil, p.Gated()
 	s.NBuffers, s.ClockHand = p.View().NBuffers(), p.View().Hand()
-	s.Counters = Counters{Hits: c.Hits, Misses: c.Misses, Writes: c.Writes, ClockTicks: c.ClockTicks,
-		UsageDecrements: c.UsageDecrements, PartitionLocks: c.PartitionLocks, LockWaits: c.LockWaits,
-		CASFailures: c.CASFailures, Spins: c.Spins, Errors: c.Errors}
+	s.Counters = countersOf(p.Counters())
+	s.Pins = p.Pins
+	if p.Alt != nil {
+		ac := countersOf(p.AltView().Counters())
+		s.AltPins, s.AltCounters = p.AltPins, &ac
+	}
 	return s
 }
 

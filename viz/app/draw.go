@@ -65,18 +65,13 @@ func (a *App) drawPlayer(dst *ebiten.Image) {
 	barFace := th.Face(render.Bold, 14)
 	top, rest := full.SplitTop(render.LineHeight(barFace) + 10)
 	rest, bottom := rest.SplitBottom(70 * th.Scale)
+	a.drawTopBar(dst, top)
+	if p.Alt != nil {
+		a.drawCompare(dst, rest, bottom)
+		return
+	}
 	rest, counters := rest.SplitBottom(44 * th.Scale)
 	left, right := rest.SplitLeft(rest.W * 0.6)
-
-	// Top bar: where we are.
-	st := p.Steps[p.Step()]
-	render.Text(dst, fmt.Sprintf("%s   ·   step %d of %d: %s", p.Title, p.Step()+1, len(p.Steps), st.Title), barFace, top.X, top.Y+2, th.Text, render.Left)
-	menuBtn := render.Button{Rect: render.Rect{X: top.X + top.W - 80*th.Scale, Y: top.Y, W: 80 * th.Scale, H: top.H - 4}, Label: "Menu", Enabled: true}
-	menuBtn.Draw(dst, th, a.ui.hover(menuBtn.Rect))
-	a.ui.add(menuBtn.Rect, func() { a.p = nil })
-	helpBtn := render.Button{Rect: render.Rect{X: menuBtn.Rect.X - 50*th.Scale, Y: top.Y, W: 44 * th.Scale, H: top.H - 4}, Label: "?", Enabled: true}
-	helpBtn.Draw(dst, th, a.ui.hover(helpBtn.Rect))
-	a.ui.add(helpBtn.Rect, func() { a.help = !a.help })
 
 	// Left: the pool, the lanes, the partitions.
 	poolR, lower := left.SplitTop(left.H * 0.62)
@@ -103,7 +98,27 @@ func (a *App) drawPlayer(dst *ebiten.Image) {
 
 	scene.DrawCounters(dst, counters.Inset(2), v.Counters(), th)
 	a.drawTimeline(dst, bottom.Inset(2))
+	a.drawFlash(dst, bottom)
+}
 
+// drawTopBar draws where we are (lesson, step) and the Menu and ? buttons.
+func (a *App) drawTopBar(dst *ebiten.Image, top render.Rect) {
+	th, p := a.th, a.p
+	barFace := th.Face(render.Bold, 14)
+	st := p.Steps[p.Step()]
+	render.Text(dst, fmt.Sprintf("%s   ·   step %d of %d: %s", p.Title, p.Step()+1, len(p.Steps), st.Title), barFace, top.X, top.Y+2, th.Text, render.Left)
+	menuBtn := render.Button{Rect: render.Rect{X: top.X + top.W - 80*th.Scale, Y: top.Y, W: 80 * th.Scale, H: top.H - 4}, Label: "Menu", Enabled: true}
+	menuBtn.Draw(dst, th, a.ui.hover(menuBtn.Rect))
+	a.ui.add(menuBtn.Rect, func() { a.p = nil })
+	helpBtn := render.Button{Rect: render.Rect{X: menuBtn.Rect.X - 50*th.Scale, Y: top.Y, W: 44 * th.Scale, H: top.H - 4}, Label: "?", Enabled: true}
+	helpBtn.Draw(dst, th, a.ui.hover(helpBtn.Rect))
+	a.ui.add(helpBtn.Rect, func() { a.help = !a.help })
+
+}
+
+// drawFlash draws the short message of the last action above the timeline.
+func (a *App) drawFlash(dst *ebiten.Image, bottom render.Rect) {
+	th := a.th
 	if a.flashTicks > 0 {
 		face := th.Face(render.Bold, 14)
 		w := render.TextWidth(a.flash, face) + 24

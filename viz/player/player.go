@@ -20,6 +20,15 @@ type Player struct {
 	StepStart, StepEnd []int
 	TL                 *timeline.Timeline
 	Backends           []string
+	// Alt, when the lesson or scenario runs two pin variants side by side
+	// (config pins=atomic,spinlock), is the second variant's timeline; Pins
+	// and AltPins name the variants. Both timelines are padded per step
+	// with idle events (trace.KNone from the system actor) to the same
+	// length, so one position means the same step and the same number of
+	// events into it in both panes; AltView follows TL.
+	Alt           *timeline.Timeline
+	Pins, AltPins string
+	AltBackends   []string
 
 	step     int
 	answers  []int // chosen index per step, -1 if none
@@ -41,15 +50,82 @@ func FromLesson(l *lessons.Lesson) (*Player, error) {
 		p.Steps = []lessons.Step{{Title: l.Title}}
 		p.StepStart, p.StepEnd = []int{0}, []int{len(pl.Events)}
 	}
-	p.init(pl.Events, pl.NBuffers, pl.RelNames)
+	events := pl.Events
+	p.Pins = pl.Pins.String()
+	if a := pl.Alt; a != nil {
+		altStart, altEnd := a.StepStart, a.StepEnd
+		if len(l.Steps) == 0 {
+			altStart, altEnd = []int{0}, []int{len(a.Events)}
+		}
+		var altEvents []trace.Event
+		events, altEvents, p.StepStart, p.StepEnd = Align(pl.Events, p.StepStart, p.StepEnd, a.Events, altStart, altEnd)
+		p.Pins, p.AltPins, p.AltBackends = pl.Pins.String(), a.Pins.String(), a.Backends
+		p.Alt = timeline.New(altEvents, view.New(a.NBuffers, a.RelNames, a.Backends), timeline.DefaultKeyframeEvery)
+	}
+	p.init(events, pl.NBuffers, pl.RelNames)
 	return p, nil
 }
 
-// FromScenario runs a scenario and prepares a one-step player over it.
+// Align pads two runs of the same steps (a and b, with their step ranges)
+// so that every step has as many events in both: the shorter side of each
+// step, and of the part before the first step, gets idle events
+// (trace.KNone, system actor) at its end. Events are renumbered (Seq = the
+// index) so that "event N" is the same position in both. It returns the
+// padded logs and the step ranges they share.
+func Align(a []trace.Event, aStart, aEnd []int, b []trace.Event, bStart, bEnd []int) (pa, pb []trace.Event, start, end []int) {
+	seg := func(x []trace.Event, from, to int) []trace.Event { return x[from:to] }
+	add := func(dst []trace.Event, evs []trace.Event, n int) []trace.Event {
+		dst = append(dst, evs...)
+		for i := len(evs); i < n; i++ {
+			dst = append(dst, trace.Event{Actor: trace.System, Kind: trace.KNone})
+		}
+		return dst
+	}
+	both := func(sa, sb []trace.Event) {
+		n := max(len(sa), len(sb))
+		pa, pb = add(pa, sa, n), add(pb, sb, n)
+	}
+	a0, b0 := len(a), len(b)
+	if len(aStart) > 0 {
+		a0, b0 = aStart[0], bStart[0]
+	}
+	both(seg(a, 0, a0), seg(b, 0, b0))
+	for k := range aStart {
+		start = append(start, len(pa))
+		both(seg(a, aStart[k], aEnd[k]), seg(b, bStart[k], bEnd[k]))
+		end = append(end, len(pa))
+	}
+	for i := range pa {
+		pa[i].Seq, pb[i].Seq = uint64(i), uint64(i)
+	}
+	return pa, pb, start, end
+}
+
+// AltView is the second variant's view at the current position (nil
+// without one).
+func (p *Player) AltView() *view.Pool {
+	if p.Alt == nil {
+		return nil
+	}
+	p.Alt.Seek(p.TL.Pos())
+	return p.Alt.Current()
+}
+
+// FromScenario runs a scenario and prepares a one-step player over it
+// (with a second pane when its config names two pin variants).
 func FromScenario(name, src string) (*Player, error) {
 	r, _, err := scenario.Run(name, src, true)
 	if err != nil {
 		return nil, err
+	}
+	var alt *scenario.Runner
+	if s, _ := scenario.Parse(name, src); len(scenario.PinVariants(s)) > 1 {
+		if alt, err = scenario.NewVariantRunner(s, true, 1); err == nil {
+			_, err = alt.RunAll()
+		}
+		if err != nil {
+			return nil, err
+		}
 	}
 	rels := map[uint32]string{}
 	for i := uint32(0); ; i++ {
@@ -66,7 +142,14 @@ func FromScenario(name, src string) (*Player, error) {
 		title = name
 	}
 	p := &Player{Name: name, Title: title, Steps: []lessons.Step{{Title: title, Prose: prose}},
-		StepStart: []int{0}, StepEnd: []int{len(evs)}, Backends: r.BackendNames()}
+		StepStart: []int{0}, StepEnd: []int{len(evs)}, Backends: r.BackendNames(), Pins: r.Pins().String()}
+	if alt != nil {
+		var altEvents []trace.Event
+		aev := alt.Log().Events()
+		evs, altEvents, p.StepStart, p.StepEnd = Align(evs, []int{0}, []int{len(evs)}, aev, []int{0}, []int{len(aev)})
+		p.Pins, p.AltPins, p.AltBackends = r.Pins().String(), alt.Pins().String(), alt.BackendNames()
+		p.Alt = timeline.New(altEvents, view.New(alt.Pool().NBuffers, rels, p.AltBackends), timeline.DefaultKeyframeEvery)
+	}
 	p.init(evs, r.Pool().NBuffers, rels)
 	return p, nil
 }

@@ -3,6 +3,7 @@ package scene
 import (
 	"fmt"
 	"image/color"
+	"math"
 	"strings"
 
 	"github.com/hajimehoshi/ebiten/v2"
@@ -83,7 +84,7 @@ func DrawLanes(dst *ebiten.Image, r render.Rect, p *view.Pool, th *render.Theme)
 	face := th.Face(render.Regular, 12)
 	bold := th.Face(render.Bold, 12)
 	lh := render.LineHeight(face)
-	rowH := min(r.H/float64(n-1), lh*2.4)
+	rowH := min(r.H/float64(n-1), lh*3.4)
 	cur := p.Changed().Lane
 	for a := 1; a < n; a++ {
 		l := p.Lane(trace.Actor(a))
@@ -97,7 +98,10 @@ func DrawLanes(dst *ebiten.Image, r render.Rect, p *view.Pool, th *render.Theme)
 		if status == "" {
 			status = "idle"
 		}
-		if l.Waiting {
+		switch {
+		case l.Spinning:
+			status += "   [SPINNING: BM_LOCKED is set]"
+		case l.Waiting:
 			status += "   [WAITING]"
 		}
 		render.Text(dst, status, face, x, row.Y+1, th.Text, render.Left)
@@ -116,6 +120,9 @@ func DrawLanes(dst *ebiten.Image, r render.Rect, p *view.Pool, th *render.Theme)
 			}
 			second = "pins: " + strings.Join(pins, " ")
 		}
+		if l.CASes+l.CASFailures+l.Spins > 0 {
+			second += fmt.Sprintf("   ·   CAS %d, failed %d, spins %d", l.CASes, l.CASFailures, l.Spins)
+		}
 		if l.HasErr && l.Failed() {
 			second += "   ERROR: " + errText(l.ErrCode())
 		}
@@ -126,6 +133,68 @@ func DrawLanes(dst *ebiten.Image, r render.Rect, p *view.Pool, th *render.Theme)
 			}
 			render.Text(dst, second, face, x, row.Y+1+lh, c, render.Left)
 		}
+		if rowH > lh*2.8 {
+			drawLaneWord(dst, render.Rect{X: x, Y: row.Y + 1 + 2*lh, W: row.X + row.W - x, H: lh}, l, th)
+		}
+		if l.Spinning {
+			drawSpinner(dst, row.X+4+render.TextWidth(l.Name, bold)/2, row.Y+1+lh*1.6, lh*0.45, l.Spins, th)
+		}
+	}
+}
+
+// drawLaneWord writes the backend's local copy of a state word (what its
+// last load, CAS or header lock saw: PinBuffer's buf_state).
+func drawLaneWord(dst *ebiten.Image, r render.Rect, l view.Lane, th *render.Theme) {
+	face := th.Face(render.Mono, 10.5)
+	if !l.HasWord {
+		render.Text(dst, "word: -", face, r.X, r.Y, th.Muted, render.Left)
+		return
+	}
+	w := l.Word
+	verb := "sees"
+	switch l.WordEvent.Kind {
+	case trace.KCASFail:
+		verb = "found"
+	case trace.KCAS, trace.KUnlockHdr, trace.KDirty:
+		verb = "wrote"
+	case trace.KLockHdr:
+		verb = "locked"
+	}
+	text := fmt.Sprintf("%s #%d: rc %d u %d %s", verb, l.WordEvent.Obj, bufmgr.StateRefcount(w), bufmgr.StateUsagecount(w), shortFlags(w))
+	c := th.Text
+	if l.WordEvent.Kind == trace.KCASFail {
+		c = th.Error
+	}
+	render.Text(dst, text, face, r.X, r.Y, c, render.Left)
+}
+
+// shortFlags names the set flags of a state word with the labels of the
+// state-word strip, high bit first ("-" for none).
+func shortFlags(w uint32) string {
+	var fs []string
+	for _, f := range flagLabels {
+		if w&f.bit != 0 {
+			fs = append(fs, f.label)
+		}
+	}
+	if len(fs) == 0 {
+		return "-"
+	}
+	return strings.Join(fs, "|")
+}
+
+// drawSpinner draws eight dots in a circle, the one at spins mod 8 filled:
+// a backend in the spin-delay loop on BM_LOCKED. It turns with each spin
+// event (not with wall time), so a frame depends only on the position.
+func drawSpinner(dst *ebiten.Image, cx, cy, rad float64, spins int, th *render.Theme) {
+	for i := 0; i < 8; i++ {
+		a := float64(i) * math.Pi / 4
+		x, y := cx+rad*math.Cos(a), cy+rad*math.Sin(a)
+		c, d := th.PanelEdge, rad*0.35
+		if i == spins%8 {
+			c, d = th.Locked, rad*0.55
+		}
+		render.Fill(dst, render.Rect{X: x - d/2, Y: y - d/2, W: d, H: d}, c)
 	}
 }
 
@@ -149,6 +218,12 @@ func errText(c bufmgr.ErrCode) string {
 // from, the current line highlighted, and the event described below it.
 func DrawCode(dst *ebiten.Image, r render.Rect, p *view.Pool, th *render.Theme) {
 	e, ok := p.Current()
+	if ok && e.Kind == trace.KNone && e.Actor == trace.System {
+		// Padding of the side-by-side scene: this variant has finished the
+		// step and idles while the other one catches up.
+		render.Text(dst, "This variant has finished the step; the other one is still running.", th.Face(render.Italic, 12), r.X, r.Y, th.Muted, render.Left)
+		return
+	}
 	face := th.Face(render.Mono, 11.5)
 	bold := th.Face(render.Bold, 12)
 	lh := render.LineHeight(face)
@@ -180,7 +255,7 @@ func DrawCode(dst *ebiten.Image, r render.Rect, p *view.Pool, th *render.Theme) 
 		render.Text(dst, line, face, body.X+14, y, th.Text, render.Left)
 	}
 	// The event in words.
-	desc := bufmgr.Describe(e, p.RelName)
+	desc := bufmgr.DescribeWith(e, p.RelName, func(a trace.Actor) string { return p.Lane(a).Name })
 	if len(desc) > 6 {
 		desc = desc[6:]
 	}
@@ -197,16 +272,37 @@ func DrawCode(dst *ebiten.Image, r render.Rect, p *view.Pool, th *render.Theme) 
 	}
 }
 
-// DrawCounters draws the counters in a row of labelled boxes.
-func DrawCounters(dst *ebiten.Image, r render.Rect, c view.Counters, th *render.Theme) {
-	items := []struct {
-		label string
-		v     uint64
-	}{
+// Counter is one labelled number of a counter row.
+type Counter struct {
+	Label string
+	V     uint64
+}
+
+// PoolCounters are the counters the pool scene shows.
+func PoolCounters(c view.Counters) []Counter {
+	return []Counter{
 		{"hits", c.Hits}, {"misses", c.Misses}, {"writes", c.Writes}, {"sweep ticks", c.ClockTicks},
 		{"usage decrements", c.UsageDecrements}, {"partition locks", c.PartitionLocks},
 		{"lock waits", c.LockWaits}, {"CAS failed", c.CASFailures}, {"spins", c.Spins}, {"errors", c.Errors},
 	}
+}
+
+// PinCounters are the counters of one pane of the side-by-side pin scene:
+// what pinning cost in each variant.
+func PinCounters(c view.Counters) []Counter {
+	return []Counter{
+		{"hits", c.Hits}, {"misses", c.Misses}, {"CAS", c.CASAttempts}, {"CAS failed", c.CASFailures},
+		{"header locks", c.HeaderLocks}, {"spin delays", c.Spins},
+	}
+}
+
+// DrawCounters draws the pool scene's counters in a row of labelled boxes.
+func DrawCounters(dst *ebiten.Image, r render.Rect, c view.Counters, th *render.Theme) {
+	DrawCounterRow(dst, r, PoolCounters(c), th)
+}
+
+// DrawCounterRow draws counters in a row of labelled boxes.
+func DrawCounterRow(dst *ebiten.Image, r render.Rect, items []Counter, th *render.Theme) {
 	w := r.W / float64(len(items))
 	small := th.Face(render.Regular, 10)
 	big := th.Face(render.Bold, 14)
@@ -214,7 +310,7 @@ func DrawCounters(dst *ebiten.Image, r render.Rect, c view.Counters, th *render.
 		b := render.Rect{X: r.X + float64(i)*w, Y: r.Y, W: w - 4, H: r.H}
 		render.Fill(dst, b, th.Panel)
 		render.Stroke(dst, b, 1, th.PanelEdge)
-		render.Text(dst, fmt.Sprint(it.v), big, b.X+b.W/2, b.Y+2, th.Text, render.Center)
-		render.Text(dst, it.label, small, b.X+b.W/2, b.Y+b.H-render.LineHeight(small)-2, th.Muted, render.Center)
+		render.Text(dst, fmt.Sprint(it.V), big, b.X+b.W/2, b.Y+2, th.Text, render.Center)
+		render.Text(dst, it.Label, small, b.X+b.W/2, b.Y+b.H-render.LineHeight(small)-2, th.Muted, render.Center)
 	}
 }

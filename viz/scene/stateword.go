@@ -33,14 +33,15 @@ func LastStateWordEvent(events []trace.Event, pos, limit int) (trace.Event, bool
 	return trace.Event{}, false
 }
 
-// flagLabels names bits 22–31, high bit first, short enough for a cell.
+// flagLabels names bits 22–31, high bit first, short enough for a cell,
+// with three-letter names for narrow strips.
 var flagLabels = []struct {
-	bit   uint32
-	label string
+	bit          uint32
+	label, short string
 }{
-	{bufmgr.BmPermanent, "PERM"}, {bufmgr.BmCheckpointNeeded, "CKPT"}, {bufmgr.BmPinCountWaiter, "PINW"},
-	{bufmgr.BmJustDirtied, "JDIR"}, {bufmgr.BmIOError, "IOER"}, {bufmgr.BmIOInProgress, "IO"},
-	{bufmgr.BmTagValid, "TAGV"}, {bufmgr.BmValid, "VALID"}, {bufmgr.BmDirty, "DIRTY"}, {bufmgr.BmLocked, "LOCK"},
+	{bufmgr.BmPermanent, "PERM", "PRM"}, {bufmgr.BmCheckpointNeeded, "CKPT", "CKP"}, {bufmgr.BmPinCountWaiter, "PINW", "PNW"},
+	{bufmgr.BmJustDirtied, "JDIR", "JDR"}, {bufmgr.BmIOError, "IOER", "IOE"}, {bufmgr.BmIOInProgress, "IO", "IO"},
+	{bufmgr.BmTagValid, "TAGV", "TGV"}, {bufmgr.BmValid, "VALID", "VAL"}, {bufmgr.BmDirty, "DIRTY", "DRT"}, {bufmgr.BmLocked, "LOCK", "LCK"},
 }
 
 // DrawStateWord draws the 32-bit state word of the buffer the current
@@ -78,21 +79,57 @@ func DrawStateWord(dst *ebiten.Image, r render.Rect, e trace.Event, ok bool, p *
 		rows = []wordRow{{"before", uint32(e.Before)}, {"after", uint32(e.After)}}
 	}
 	title := fmt.Sprintf("buffer %d state word, %s by %s (event %d)", e.Obj, e.Kind, who, e.Seq)
+	bold := th.Face(render.Bold, 11)
 	if e.Kind == trace.KCASFail {
-		title += ": the word changed since it was read, so the CAS fails and the loop retries"
+		if long := title + ": the word changed since it was read, so the CAS fails and the loop retries"; render.TextWidth(long, bold) <= r.W {
+			title = long
+		} else {
+			title = fmt.Sprintf("buffer %d: %s's CAS fails (the word changed), retry", e.Obj, who)
+		}
 	}
-	render.Text(dst, title, th.Face(render.Bold, 11), r.X, r.Y, th.Text, render.Left)
+	if e.Kind == trace.KSpin && render.TextWidth(title+": BM_LOCKED is set, spin", bold) <= r.W {
+		title += ": BM_LOCKED is set, spin"
+	}
+	render.Text(dst, title, bold, r.X, r.Y, th.Text, render.Left)
 	labelW := render.TextWidth("expected ", face)
-	// Not to scale: the ten flags get room for their names.
+	// Not to scale: the ten flags get room for their names. A narrow strip
+	// (a pane of the side-by-side scene) gives them more and writes the
+	// counts short.
 	avail := r.W - labelW
-	cellW := avail * 0.44 / 10
+	flagFrac, usageFrac, rcFrac := 0.44, 0.16, 0.40
+	usageFmt, rcFmt := "usage %d (21–18)", "refcount %d   (bits 17–0)"
+	if avail < 640 {
+		flagFrac, usageFrac, rcFrac = 0.64, 0.14, 0.22
+		usageFmt, rcFmt = "u %d", "rc %d"
+	}
+	cellW := avail * flagFrac / 10
 	rowH := min((r.H-lh-2)/float64(len(rows)), lh*1.6)
 	y := r.Y + lh + 2
 	var other uint32
 	if len(rows) == 2 {
 		other = rows[0].word ^ rows[1].word
 	}
-	small := th.Face(render.Regular, 8.5)
+	// Every flag's name in the same face: the full names if they all fit,
+	// else three letters, in a smaller face if need be.
+	lf, short := th.Face(render.Regular, 8.5), false
+	fits := func() bool {
+		for _, f := range flagLabels {
+			l := f.label
+			if short {
+				l = f.short
+			}
+			if render.TextWidth(l, lf) > cellW-3 {
+				return false
+			}
+		}
+		return true
+	}
+	if !fits() {
+		short = true
+		if !fits() {
+			lf = th.Face(render.Regular, 7)
+		}
+	}
 	for ri, row := range rows {
 		render.Text(dst, row.label, face, r.X, y+(rowH-lh)/2, th.Text, render.Left)
 		x0 := r.X + labelW
@@ -111,21 +148,24 @@ func DrawStateWord(dst *ebiten.Image, r render.Rect, e trace.Event, ok bool, p *
 			// A set flag is filled and its name drawn in full contrast; a
 			// clear one keeps its name, muted, so no state is colour alone.
 			lbl := f.label
+			if short {
+				lbl = f.short
+			}
 			col := th.Muted
 			if set {
 				col = render.TextOn(fill)
 			}
-			render.Text(dst, lbl, small, c.X+c.W/2, c.Y+(c.H-render.LineHeight(small))/2, col, render.Center)
+			render.Text(dst, lbl, lf, c.X+c.W/2, c.Y+(c.H-render.LineHeight(lf))/2, col, render.Center)
 		}
 		// Usage count: bits 21..18, one field.
-		u := render.Rect{X: x0 + 10*cellW, Y: y, W: avail*0.16 - 1, H: rowH - 2}
+		u := render.Rect{X: x0 + 10*cellW, Y: y, W: avail*usageFrac - 1, H: rowH - 2}
 		render.Fill(dst, u, th.UsageRamp[min(bufmgr.StateUsagecount(row.word), 5)])
 		if ri == len(rows)-1 && other&bufmgr.BufUsagecountMask != 0 {
 			render.Stroke(dst, u, 2, th.Highlight)
 		}
-		render.Text(dst, fmt.Sprintf("usage %d (21–18)", bufmgr.StateUsagecount(row.word)), face, u.X+u.W/2, u.Y+(u.H-lh)/2, render.TextOn(th.UsageRamp[min(bufmgr.StateUsagecount(row.word), 5)]), render.Center)
+		render.Text(dst, fmt.Sprintf(usageFmt, bufmgr.StateUsagecount(row.word)), face, u.X+u.W/2, u.Y+(u.H-lh)/2, render.TextOn(th.UsageRamp[min(bufmgr.StateUsagecount(row.word), 5)]), render.Center)
 		// Refcount: bits 17..0, one field.
-		rc := render.Rect{X: u.X + u.W + 1, Y: y, W: avail*0.40 - 1, H: rowH - 2}
+		rc := render.Rect{X: u.X + u.W + 1, Y: y, W: avail*rcFrac - 1, H: rowH - 2}
 		fill := th.Free
 		if bufmgr.StateRefcount(row.word) > 0 {
 			fill = th.Pinned
@@ -134,7 +174,7 @@ func DrawStateWord(dst *ebiten.Image, r render.Rect, e trace.Event, ok bool, p *
 		if ri == len(rows)-1 && other&bufmgr.BufRefcountMask != 0 {
 			render.Stroke(dst, rc, 2, th.Highlight)
 		}
-		render.Text(dst, fmt.Sprintf("refcount %d   (bits 17–0)", bufmgr.StateRefcount(row.word)), face, rc.X+rc.W/2, rc.Y+(rc.H-lh)/2, render.TextOn(fill), render.Center)
+		render.Text(dst, fmt.Sprintf(rcFmt, bufmgr.StateRefcount(row.word)), face, rc.X+rc.W/2, rc.Y+(rc.H-lh)/2, render.TextOn(fill), render.Center)
 		y += rowH
 	}
 }

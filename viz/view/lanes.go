@@ -27,6 +27,9 @@ type laneInfo struct {
 	hasOp, hasScan    bool
 	hasErr, opDone    bool
 	opCount, errCount int
+	// casOK, casFails and spins count the backend's compare-and-swaps on
+	// a state word, the failed ones, and its spin delays on BM_LOCKED.
+	casOK, casFails, spins int
 }
 
 var emptyInfo = &laneInfo{}
@@ -69,6 +72,20 @@ func nextInfo(prev *laneInfo, e trace.Event) *laneInfo {
 		n.err, n.hasErr, n.hasScan = e, true, false
 		n.errCount++
 		return &n
+	case trace.KCAS, trace.KDirty, trace.KCASFail, trace.KSpin:
+		if e.Class != trace.OBuffer {
+			return prev
+		}
+		n := *prev
+		switch e.Kind {
+		case trace.KCASFail:
+			n.casFails++
+		case trace.KSpin:
+			n.spins++
+		default:
+			n.casOK++
+		}
+		return &n
 	}
 	return prev
 }
@@ -104,7 +121,33 @@ type Lane struct {
 	HasErr bool
 	// Ops and Errors count the backend's KOp and KError events.
 	Ops, Errors int
+	// Word is the backend's local copy of a buffer's state word: the
+	// value its last load, compare-and-swap or header lock in the current
+	// operation read or wrote (PinBuffer's buf_state; after a failed CAS,
+	// the value found, which the retry starts from). WordEvent is that
+	// event (Obj = the buffer); HasWord is false when the operation has
+	// not touched a state word yet.
+	Word      uint32
+	WordEvent trace.Event
+	HasWord   bool
+	// Spinning reports that the last event is a KSpin on a buffer: the
+	// backend found BM_LOCKED set and is in the spin-delay loop
+	// (LockBufHdr, WaitBufHdrUnlocked).
+	Spinning bool
+	// CASes, CASFailures and Spins count the backend's successful and
+	// failed compare-and-swaps on state words (MarkBufferDirty's
+	// included) and its spin delays on BM_LOCKED.
+	CASes, CASFailures, Spins int
 }
+
+// wordWalk bounds how far Lane looks back through a backend's events for
+// its local copy of a state word.
+const wordWalk = 64
+
+// wordKinds are the events whose After is the state word as the backend
+// now knows it.
+var wordKinds = map[trace.Kind]bool{trace.KLoad: true, trace.KCAS: true, trace.KCASFail: true,
+	trace.KLockHdr: true, trace.KUnlockHdr: true, trace.KDirty: true}
 
 // Pin is a private pin count.
 type Pin struct {
@@ -142,11 +185,23 @@ func (p *Pool) Lane(a trace.Actor) Lane {
 			out.Waiting = true
 		}
 		info = l.top.info
+		out.Spinning = l.top.ev.Kind == trace.KSpin && l.top.ev.Class == trace.OBuffer
+		for n, i := l.top, 0; n != nil && i < wordWalk; n, i = n.actorPrev, i+1 {
+			e := n.ev
+			if e.Kind == trace.KOp {
+				break
+			}
+			if e.Class == trace.OBuffer && wordKinds[e.Kind] {
+				out.Word, out.WordEvent, out.HasWord = uint32(e.After), e, true
+				break
+			}
+		}
 	}
 	out.Op, out.HasOp, out.OpDone = info.op, info.hasOp, info.opDone
 	out.Scan, out.HasScan = info.scan, info.hasScan
 	out.Err, out.HasErr = info.err, info.hasErr
 	out.Ops, out.Errors = info.opCount, info.errCount
+	out.CASes, out.CASFailures, out.Spins = info.casOK, info.casFails, info.spins
 	return out
 }
 

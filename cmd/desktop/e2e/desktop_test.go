@@ -112,6 +112,47 @@ func TestDesktopScreenshot(t *testing.T) {
 	t.Logf("%d of %d pixels differ from the golden image", diff, total)
 }
 
+// Lesson 2 draws the two pin variants side by side in the middle of the
+// step where the lock holder is descheduled (event 91: C's CAS has just
+// failed on the left, B and C spin on the right): both panes hold their
+// pool, state word and lanes, and the image matches the golden one.
+func TestDesktopLesson2SideBySide(t *testing.T) {
+	xvfb := xvfbRun(t)
+	bin := buildDesktop(t)
+	shot := filepath.Join(t.TempDir(), "lesson2.png")
+	out, err := runDesktop(t, xvfb, bin, "--lesson", "pinning", "--step", "3", "--event", "91", "--width", "1280", "--height", "800", "--screenshot", shot)
+	if err != nil {
+		t.Fatalf("desktop: %v\n%s", err, out)
+	}
+	img := loadPNG(t, shot)
+	for _, rg := range []struct {
+		name string
+		r    image.Rectangle
+	}{
+		{"atomic pane: pool", image.Rect(15, 60, 395, 250)},
+		{"atomic pane: lanes", image.Rect(15, 320, 395, 520)},
+		{"spinlock pane: pool", image.Rect(405, 60, 790, 250)},
+		{"spinlock pane: lanes", image.Rect(405, 320, 790, 520)},
+		{"narration", image.Rect(800, 60, 1270, 330)},
+	} {
+		if err := hasDarkText(img, rg.r); err != nil {
+			t.Errorf("%s: %v", rg.name, err)
+		}
+	}
+	golden := filepath.Join("testdata", "lesson2-step3.png")
+	if *update {
+		if err := os.WriteFile(golden, mustRead(t, shot), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	diff, total := compareImages(img, loadPNG(t, golden))
+	if diff*100 > total*2 {
+		os.WriteFile(filepath.Join(os.TempDir(), "bufferlab-lesson2.png"), mustRead(t, shot), 0o644)
+		t.Fatalf("%d of %d pixels differ from %s (more than 2%%); the new image is in %s", diff, total, golden, filepath.Join(os.TempDir(), "bufferlab-lesson2.png"))
+	}
+	t.Logf("%d of %d pixels differ from the golden image", diff, total)
+}
+
 // The fast-mode panel runs `bench pool --quick` in the app and draws its
 // table and chart.
 func TestDesktopFastMode(t *testing.T) {
@@ -139,6 +180,7 @@ func TestDesktopBadFlags(t *testing.T) {
 		{"--width", "10"}, {"--lesson", "x", "--scenario", "y"}, {"--step", "3"}, {"extra"}, {"--nope"},
 		{"--lesson", "no-such-lesson"}, {"--lesson", "shared-buffers", "--step", "99"},
 		{"--fast", "nope"}, {"--fast", "pool", "--lesson", "shared-buffers"},
+		{"--event", "3"}, {"--lesson", "pinning", "--event", "99999"},
 	} {
 		out, err := runDesktop(t, xvfb, bin, args...)
 		ee, ok := err.(*exec.ExitError)

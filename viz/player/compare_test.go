@@ -1,0 +1,205 @@
+package player
+
+import (
+	"testing"
+
+	"bufferlab/engine/trace"
+	"bufferlab/lessons"
+	"bufferlab/viz/view"
+)
+
+const compareLesson = `---
+title: Side by side
+config: shared_buffers=128kB pins=atomic,spinlock
+---
+
+## Warm
+
+` + "```scenario" + `
+relation t blocks=1
+backend A: touch t 0
+run
+` + "```" + `
+
+## Race
+
+` + "```scenario" + `
+backend A: read t 0
+backend B: read t 0
+run
+` + "```" + `
+
+` + "```expect" + `
+expect atomic: pool cas_failures=1 spins=0
+expect spinlock: pool cas_failures=0 spins=1
+expect block t 0 rc=2 usage=3
+` + "```" + `
+
+## Release
+
+` + "```scenario" + `
+backend A: release all
+backend B: release all
+run
+` + "```" + `
+`
+
+// sameState reports whether two views show the same pool and counters.
+func sameState(a, b *view.Pool) bool {
+	if a.NBuffers() != b.NBuffers() || a.Counters() != b.Counters() {
+		return false
+	}
+	for i := 0; i < a.NBuffers(); i++ {
+		if a.State(i) != b.State(i) || a.Tag(i) != b.Tag(i) {
+			return false
+		}
+	}
+	return true
+}
+
+// replay applies events to a fresh view.
+func replay(nbuf int, backends []string, evs []trace.Event) *view.Pool {
+	v := view.New(nbuf, nil, backends)
+	for _, e := range evs {
+		v.Apply(e)
+	}
+	return v
+}
+
+// A lesson whose config names two pin variants plays both, padded to the
+// same steps: one position is the same step in both panes, each pane ends
+// every step in the state its own run reached, and the padding changes
+// nothing.
+func TestCompareLessonPanes(t *testing.T) {
+	l, err := lessons.Parse("compare.md", []byte(compareLesson))
+	if err != nil {
+		t.Fatal(err)
+	}
+	pl, err := lessons.Play(l)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if pl.Alt == nil || pl.Pins.String() != "atomic" || pl.Alt.Pins.String() != "spinlock" {
+		t.Fatalf("Play: alt %v, pins %v; want a spinlock run beside the atomic one", pl.Alt != nil, pl.Pins)
+	}
+	p, err := FromLesson(l)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Alt == nil || p.Pins != "atomic" || p.AltPins != "spinlock" {
+		t.Fatalf("player: alt %v, pins %q/%q", p.Alt != nil, p.Pins, p.AltPins)
+	}
+	if p.TL.Len() != p.Alt.Len() {
+		t.Fatalf("padded lengths differ: %d and %d", p.TL.Len(), p.Alt.Len())
+	}
+	if p.TL.Len() < max(len(pl.Events), len(pl.Alt.Events)) {
+		t.Fatalf("padded length %d is shorter than a run (%d, %d)", p.TL.Len(), len(pl.Events), len(pl.Alt.Events))
+	}
+	for k := range p.Steps {
+		p.GotoStep(k)
+		if p.Gated() {
+			if _, err := p.Answer(0); err != nil {
+				t.Fatal(err)
+			}
+		}
+		p.Seek(p.StepEnd[k])
+		want := replay(pl.NBuffers, pl.Backends, pl.Events[:pl.StepEnd[k]])
+		if !sameState(p.View(), want) {
+			t.Fatalf("step %d: the atomic pane differs from its run at the step's end", k)
+		}
+		wantAlt := replay(pl.Alt.NBuffers, pl.Alt.Backends, pl.Alt.Events[:pl.Alt.StepEnd[k]])
+		if !sameState(p.AltView(), wantAlt) {
+			t.Fatalf("step %d: the spinlock pane differs from its run at the step's end", k)
+		}
+	}
+	// Padding is idle: applying it changes no state.
+	for i, e := range p.Alt.Events() {
+		if uint64(i) != e.Seq {
+			t.Fatalf("event %d numbered %d", i, e.Seq)
+		}
+		if e.Kind == trace.KNone {
+			if e.Actor != trace.System {
+				t.Fatalf("padding event %d from actor %d", i, e.Actor)
+			}
+			p.Seek(i)
+			before := p.AltView().Clone()
+			p.Seek(i + 1)
+			if !sameState(before, p.AltView()) {
+				t.Fatalf("padding event %d changed the spinlock pane", i)
+			}
+		}
+	}
+	// The race step: the atomic pane shows a failed CAS, the spinlock pane a spin.
+	k := 1
+	fails, spins := 0, 0
+	for _, e := range p.TL.Events()[p.StepStart[k]:p.StepEnd[k]] {
+		if e.Kind == trace.KCASFail && e.Class == trace.OBuffer {
+			fails++
+		}
+	}
+	for _, e := range p.Alt.Events()[p.StepStart[k]:p.StepEnd[k]] {
+		if e.Kind == trace.KSpin && e.Class == trace.OBuffer {
+			spins++
+		}
+	}
+	if fails != 1 || spins != 1 {
+		t.Fatalf("race step: %d failed CAS in the atomic pane and %d spins in the spinlock pane; want 1 and 1", fails, spins)
+	}
+}
+
+// A scenario with two variants opens with two panes too.
+func TestCompareScenario(t *testing.T) {
+	src := "config pins=spinlock,atomic\nrelation t blocks=2\nbackend A: touch t 0..1\nbackend B: touch t 0..1\nrun\n"
+	p, err := FromScenario("two.scn", src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Alt == nil || p.Pins != "spinlock" || p.AltPins != "atomic" || p.TL.Len() != p.Alt.Len() {
+		t.Fatalf("alt %v pins %q/%q lengths %d", p.Alt != nil, p.Pins, p.AltPins, p.TL.Len())
+	}
+	p.End()
+	if p.View().Counters().Hits != 2 || p.AltView().Counters().Hits != 2 {
+		t.Fatalf("hits %d and %d, want 2 in both panes", p.View().Counters().Hits, p.AltView().Counters().Hits)
+	}
+}
+
+// Align pads the shorter side of each step (and of the part before the
+// first step) with idle system events and renumbers both logs.
+func TestAlign(t *testing.T) {
+	ev := func(a trace.Actor, k trace.Kind) trace.Event { return trace.Event{Actor: a, Kind: k, Seq: 99} }
+	// a: prefix 1, step 0 has 3 events, step 1 has 1; b: prefix 0, step 0 has 1, step 1 has 2.
+	a := []trace.Event{ev(1, trace.KOp), ev(1, trace.KLoad), ev(1, trace.KCAS), ev(2, trace.KLoad), ev(2, trace.KOpDone)}
+	b := []trace.Event{ev(1, trace.KLockHdr), ev(2, trace.KLockHdr), ev(2, trace.KUnlockHdr)}
+	pa, pb, start, end := Align(a, []int{1, 4}, []int{4, 5}, b, []int{0, 1}, []int{1, 3})
+	if len(pa) != 6 || len(pb) != 6 {
+		t.Fatalf("lengths %d and %d, want 6 (1 + 3 + 2)", len(pa), len(pb))
+	}
+	if want := []int{1, 4}; start[0] != want[0] || start[1] != want[1] || end[0] != 4 || end[1] != 6 {
+		t.Fatalf("steps %v..%v, want [1 4]..[4 6]", start, end)
+	}
+	kinds := func(x []trace.Event) (s []trace.Kind) {
+		for i, e := range x {
+			if e.Seq != uint64(i) {
+				t.Fatalf("event %d numbered %d", i, e.Seq)
+			}
+			s = append(s, e.Kind)
+		}
+		return s
+	}
+	gotA, gotB := kinds(pa), kinds(pb)
+	wantA := []trace.Kind{trace.KOp, trace.KLoad, trace.KCAS, trace.KLoad, trace.KOpDone, trace.KNone}
+	wantB := []trace.Kind{trace.KNone, trace.KLockHdr, trace.KNone, trace.KNone, trace.KLockHdr, trace.KUnlockHdr}
+	for i := range wantA {
+		if gotA[i] != wantA[i] || gotB[i] != wantB[i] {
+			t.Fatalf("padded kinds\n a %v\n b %v\nwant\n a %v\n b %v", gotA, gotB, wantA, wantB)
+		}
+	}
+	for _, e := range append(pa, pb...) {
+		if e.Kind == trace.KNone && e.Actor != trace.System {
+			t.Fatalf("padding from actor %d", e.Actor)
+		}
+	}
+	if a[0].Seq != 99 {
+		t.Fatal("Align renumbered its input")
+	}
+}
