@@ -173,7 +173,9 @@ func (r *Runner) RunAll() ([]Output, error) {
 }
 
 // Run parses and runs a scenario, returning the runner (for its final
-// state) and everything printed.
+// state) and everything printed. A scenario naming several pin variants
+// also runs the others afterwards, so that their expect statements are
+// checked too; the runner and output are the first variant's.
 func Run(name, src string, traced bool) (*Runner, string, error) {
 	s, err := Parse(name, src)
 	if err != nil {
@@ -187,6 +189,12 @@ func Run(name, src string, traced bool) (*Runner, string, error) {
 	var b strings.Builder
 	for _, o := range outs {
 		b.WriteString(o.Text)
+	}
+	for v := 1; err == nil && v < len(PinVariants(s)); v++ {
+		var alt *Runner
+		if alt, err = NewVariantRunner(s, false, v); err == nil {
+			_, err = alt.RunAll()
+		}
 	}
 	return r, b.String(), err
 }
