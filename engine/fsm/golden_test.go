@@ -1,0 +1,353 @@
+package fsm_test
+
+import (
+	"fmt"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/cockroachdb/datadriven"
+
+	"bufferlab/engine/bufmgr"
+	"bufferlab/engine/fsm"
+	"bufferlab/engine/trace"
+)
+
+// TestGolden runs the datadriven files in testdata/. Each case is a small
+// script (one command per line) run on a fresh pool and store; the output
+// below "----" depends on the directive:
+//
+//	events [variant=V] [threshold=N] [buffers=N] [brief]
+//	         the events logged after the script's "trace" command (all of
+//	         them without one), described, then the final picture; brief
+//	         keeps only this package's events and the buffer manager's
+//	         read, release, hit and miss lines
+//	picture  [variant=...]   only the final picture
+//	error    [variant=...]   the script must fail; the output is the error
+//
+// Script commands:
+//
+//	heap NAME [fillfactor=N] [blocks=N]   a heap (blocks: new pages)
+//	session NAME                          start or switch to a session
+//	insert NAME [len=N] [n=N]             heap_insert (len: t_len, default 28)
+//	delete NAME BLOCK OFFSET              heap_delete
+//	vacuum NAME                           VACUUM
+//	record NAME BLOCK AVAIL               RecordPageWithFreeSpace
+//	get NAME NEEDED                       GetPageWithFreeSpace
+//	recordget NAME BLOCK AVAIL NEEDED     RecordAndGetPageWithFreeSpace
+//	fsmvacuum NAME                        FreeSpaceMapVacuum
+//	free NAME BLOCK                       GetRecordedFreeSpace
+//	tear NAME FSMBLOCK NODE VALUE         make a torn FSM page
+//	tearheader NAME FSMBLOCK              tear an FSM page's header
+//	trace                                 events from here on are printed
+//
+// get, recordget and free print their result into the output.
+//
+// Regenerate with: go test ./engine/fsm -run Golden -rewrite
+func TestGolden(t *testing.T) {
+	files, err := filepath.Glob("testdata/*.txt")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no golden files: %v", err)
+	}
+	for _, path := range files {
+		t.Run(filepath.Base(path), func(t *testing.T) {
+			datadriven.RunTest(t, path, func(t *testing.T, d *datadriven.TestData) string {
+				return runGoldenCase(t, d)
+			})
+		})
+	}
+}
+
+type goldenRun struct {
+	pool     *bufmgr.Pool
+	store    *fsm.Store
+	heaps    map[string]*fsm.Heap
+	order    []*fsm.Heap
+	sessions map[string]*fsm.Session
+	sorder   []*fsm.Session
+	cur      *fsm.Session
+	mark     int
+	out      strings.Builder
+}
+
+func (g *goldenRun) names(rel uint32) string {
+	if h, ok := g.store.HeapOf(rel); ok {
+		return h.Rel.Name
+	}
+	return fmt.Sprint(rel)
+}
+
+func runGoldenCase(t *testing.T, d *datadriven.TestData) string {
+	opt := fsm.Options{}
+	buffers := 32
+	brief := false
+	for _, a := range d.CmdArgs {
+		switch a.Key {
+		case "variant":
+			v, ok := fsm.ParseVariant(a.Vals[0])
+			if !ok {
+				t.Fatalf("%s: unknown variant %q", d.Pos, a.Vals[0])
+			}
+			opt.Variant = v
+		case "threshold":
+			opt.Threshold, _ = strconv.Atoi(a.Vals[0])
+		case "buffers":
+			buffers, _ = strconv.Atoi(a.Vals[0])
+		case "brief":
+			brief = true
+		default:
+			t.Fatalf("%s: unknown argument %q", d.Pos, a.Key)
+		}
+	}
+	g, err := runScript(d.Input, opt, buffers)
+	switch d.Cmd {
+	case "error":
+		if err == nil {
+			t.Fatalf("%s: expected an error, the script ran", d.Pos)
+		}
+		return err.Error() + "\n"
+	case "events", "picture":
+		if err != nil {
+			t.Fatalf("%s: %v", d.Pos, err)
+		}
+		if err := g.pool.CheckQuiescent(); err != nil {
+			t.Fatalf("%s: pins left after the script: %v", d.Pos, err)
+		}
+		var b strings.Builder
+		b.WriteString(g.out.String())
+		if d.Cmd == "events" {
+			for _, e := range g.pool.Log().Events()[g.mark:] {
+				if brief && !keepBrief(e) {
+					continue
+				}
+				b.WriteString(fsm.Describe(e, g.names))
+				b.WriteByte('\n')
+			}
+		}
+		for _, h := range g.order {
+			b.WriteString(fsm.Picture(h, g.names, g.sorder...))
+		}
+		for _, s := range g.sorder {
+			st := s.Stats
+			fmt.Fprintf(&b, "session %s: reads main %d fsm %d vm %d; extends main %d fsm %d vm %d; fsm skipped %d, searches %d, restarts %d, torn repairs %d, pages tried %d\n",
+				s.Backend().Name, st.Reads[0], st.Reads[1], st.Reads[2], st.Extends[0], st.Extends[1], st.Extends[2],
+				st.FSMSkipped, st.Searches, st.Restarts, st.TornRepairs, st.PagesTried)
+		}
+		return b.String()
+	}
+	t.Fatalf("%s: unknown directive %q", d.Pos, d.Cmd)
+	return ""
+}
+
+// keepBrief keeps this package's events and the buffer manager's
+// read/release operations, hits and misses.
+func keepBrief(e trace.Event) bool {
+	if fsm.IsFSMEvent(e) {
+		return true
+	}
+	switch e.Kind {
+	case trace.KHit, trace.KMiss, trace.KError:
+		return true
+	case trace.KOp:
+		s := e.Site.String()
+		return s == "read.begin" || s == "release.begin"
+	}
+	return false
+}
+
+func runScript(script string, opt fsm.Options, buffers int) (*goldenRun, error) {
+	pool, err := bufmgr.NewPool(buffers, trace.NewLog())
+	if err != nil {
+		return nil, err
+	}
+	st, err := fsm.NewStore(pool, opt)
+	if err != nil {
+		return nil, err
+	}
+	g := &goldenRun{pool: pool, store: st, heaps: map[string]*fsm.Heap{}, sessions: map[string]*fsm.Session{}}
+	for n, line := range strings.Split(script, "\n") {
+		if i := strings.IndexByte(line, '#'); i >= 0 {
+			line = line[:i]
+		}
+		f := strings.Fields(line)
+		if len(f) == 0 {
+			continue
+		}
+		if err := g.do(f); err != nil {
+			return g, fmt.Errorf("line %d: %s: %w", n+1, strings.Join(f, " "), err)
+		}
+	}
+	return g, nil
+}
+
+func (g *goldenRun) do(f []string) error {
+	kv := map[string]int{}
+	var pos []string
+	for _, w := range f[1:] {
+		if k, v, ok := strings.Cut(w, "="); ok {
+			n, err := strconv.Atoi(v)
+			if err != nil {
+				return fmt.Errorf("%s: want a number, found %q", k, v)
+			}
+			kv[k] = n
+		} else {
+			pos = append(pos, w)
+		}
+	}
+	num := func(i int) (int, error) {
+		if i >= len(pos) {
+			return 0, fmt.Errorf("missing argument %d", i+1)
+		}
+		return strconv.Atoi(pos[i])
+	}
+	heap := func() (*fsm.Heap, error) {
+		if len(pos) == 0 {
+			return nil, fmt.Errorf("missing heap name")
+		}
+		h, ok := g.heaps[pos[0]]
+		if !ok {
+			return nil, fmt.Errorf("no heap %q", pos[0])
+		}
+		if g.cur == nil {
+			return nil, fmt.Errorf("no session yet")
+		}
+		return h, nil
+	}
+	switch f[0] {
+	case "trace":
+		g.mark = g.pool.Log().Len()
+		return nil
+	case "heap":
+		if len(pos) != 1 {
+			return fmt.Errorf("heap NAME [fillfactor=N] [blocks=N]")
+		}
+		ff := 100
+		if v, ok := kv["fillfactor"]; ok {
+			ff = v
+		}
+		rel := &bufmgr.Relation{Name: pos[0], Number: bufmgr.FirstNormalObjectId + uint32(len(g.order)), Permanent: true}
+		rel.NBlocks[bufmgr.MainForkNum] = uint32(kv["blocks"])
+		h, err := g.store.NewHeap(rel, ff)
+		if err != nil {
+			return err
+		}
+		g.heaps[pos[0]] = h
+		g.order = append(g.order, h)
+		return nil
+	case "session":
+		if len(pos) != 1 {
+			return fmt.Errorf("session NAME")
+		}
+		if s, ok := g.sessions[pos[0]]; ok {
+			g.cur = s
+			return nil
+		}
+		b, err := g.pool.NewBackend(pos[0])
+		if err != nil {
+			return err
+		}
+		s, err := g.store.NewSession(b)
+		if err != nil {
+			return err
+		}
+		g.sessions[pos[0]] = s
+		g.sorder = append(g.sorder, s)
+		g.cur = s
+		return nil
+	}
+	h, err := heap()
+	if err != nil {
+		return err
+	}
+	s := g.cur
+	switch f[0] {
+	case "insert":
+		n, ln := 1, fsm.HeapTupleLen(4)
+		if v, ok := kv["n"]; ok {
+			n = v
+		}
+		if v, ok := kv["len"]; ok {
+			ln = v
+		}
+		for i := 0; i < n; i++ {
+			if _, err := s.HeapInsert(h, ln); err != nil {
+				return err
+			}
+		}
+	case "delete":
+		blk, err1 := num(1)
+		off, err2 := num(2)
+		if err1 != nil || err2 != nil {
+			return fmt.Errorf("delete NAME BLOCK OFFSET")
+		}
+		return s.HeapDelete(h, fsm.TID{Block: uint32(blk), Offset: uint16(off)})
+	case "vacuum":
+		return s.Vacuum(h)
+	case "fsmvacuum":
+		return s.FreeSpaceMapVacuum(h)
+	case "record":
+		blk, err1 := num(1)
+		avail, err2 := num(2)
+		if err1 != nil || err2 != nil {
+			return fmt.Errorf("record NAME BLOCK AVAIL")
+		}
+		return s.RecordPageWithFreeSpace(h, uint32(blk), avail)
+	case "get":
+		need, err := num(1)
+		if err != nil {
+			return fmt.Errorf("get NAME NEEDED")
+		}
+		blk, err := s.GetPageWithFreeSpace(h, need)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(&g.out, "get %s %d -> %s\n", pos[0], need, blkText(blk))
+	case "recordget":
+		blk, err1 := num(1)
+		avail, err2 := num(2)
+		need, err3 := num(3)
+		if err1 != nil || err2 != nil || err3 != nil {
+			return fmt.Errorf("recordget NAME BLOCK AVAIL NEEDED")
+		}
+		r, err := s.RecordAndGetPageWithFreeSpace(h, uint32(blk), avail, need)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(&g.out, "recordget %s %d %d %d -> %s\n", pos[0], blk, avail, need, blkText(r))
+	case "free":
+		blk, err := num(1)
+		if err != nil {
+			return fmt.Errorf("free NAME BLOCK")
+		}
+		v, err := s.GetRecordedFreeSpace(h, uint32(blk))
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(&g.out, "free %s %d -> %d\n", pos[0], blk, v)
+	case "tear":
+		phys, err1 := num(1)
+		node, err2 := num(2)
+		v, err3 := num(3)
+		if err1 != nil || err2 != nil || err3 != nil {
+			return fmt.Errorf("tear NAME FSMBLOCK NODE VALUE")
+		}
+		return h.TearFSMNode(uint32(phys), node, uint8(v))
+	case "tearheader":
+		phys, err := num(1)
+		if err != nil {
+			return fmt.Errorf("tearheader NAME FSMBLOCK")
+		}
+		return h.TearFSMHeader(uint32(phys))
+	default:
+		return fmt.Errorf("unknown command %q", f[0])
+	}
+	return nil
+}
+
+func blkText(b uint32) string {
+	if b == fsm.InvalidBlockNumber {
+		return "InvalidBlockNumber"
+	}
+	return fmt.Sprint(b)
+}

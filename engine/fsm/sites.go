@@ -1,0 +1,373 @@
+package fsm
+
+import "bufferlab/engine/trace"
+
+// The pseudo-code of every modelled function, as the code panel shows it.
+// A line ending in @name is a site: the events that line causes carry it.
+// Lines marked [small-skip] belong to the reverted PostgreSQL 12 patch and
+// run only in that variant. Each block is a shortened rewording of the
+// PostgreSQL function named, not its code.
+var pseudoFuncs = []*trace.Func{
+	trace.DefineFunc("fsm_set_avail", "storage/freespace/fsmpage.c", "PG 8.4–18", `
+fsm_set_avail(page, slot, value)   -- caller holds the page exclusively
+    nodeno = NonLeafNodesPerPage + slot
+    if fp_nodes[nodeno] == value and value <= fp_nodes[0]: return false
+    fp_nodes[nodeno] = value                                       @setavail.leaf
+    do:   -- propagate upwards while the maximum changes
+        nodeno = parentof(nodeno)
+        newvalue = max(leftchild, rightchild if it exists)
+        if fp_nodes[nodeno] == newvalue: break
+        fp_nodes[nodeno] = newvalue                                @setavail.parent
+    while nodeno > 0
+    if value > fp_nodes[0]:   -- the root did not take it: corrupt page
+        fsm_rebuild_page(page)                                     @setavail.corrupt
+    return true   -- caller: MarkBufferDirtyHint (not WAL-logged)`),
+
+	trace.DefineFunc("fsm_rebuild_page", "storage/freespace/fsmpage.c", "PG 8.4–18", `
+fsm_rebuild_page(page)
+    for nodeno from NonLeafNodesPerPage - 1 down to 0:
+        newvalue = max of the children that exist
+        if fp_nodes[nodeno] != newvalue:
+            fp_nodes[nodeno] = newvalue                            @rebuild.node`),
+
+	trace.DefineFunc("fsm_search_avail", "storage/freespace/fsmpage.c", "PG 8.4–18", `
+fsm_search_avail(buf, minvalue, advancenext, exclusive_lock_held)
+  restart:
+    if fp_nodes[0] < minvalue: return -1   -- nothing on this page   @srchavail.root
+    target = fp_next_slot (0 if out of range)
+    nodeno = NonLeafNodesPerPage + target
+    while nodeno > 0:   -- widen the triangle rightwards, one level a step
+        if fp_nodes[nodeno] >= minvalue: break                     @srchavail.climb
+        nodeno = parentof(rightneighbor(nodeno))
+    while nodeno < NonLeafNodesPerPage:   -- descend, left child first
+        if leftchild exists and >= minvalue: nodeno = it; continue   @srchavail.left
+        if rightchild exists and >= minvalue: nodeno = it; continue  @srchavail.right
+        -- the parent lied: a torn page. Lock exclusively, repair, retry
+        fsm_rebuild_page(page); MarkBufferDirtyHint(buf); goto restart   @srchavail.torn
+    slot = nodeno - NonLeafNodesPerPage
+    fp_next_slot = slot + (advancenext ? 1 : 0)   -- even under a share lock   @srchavail.next-slot
+    return slot`),
+
+	trace.DefineFunc("fsm_space_needed_to_cat", "storage/freespace/freespace.c", "PG 8.4–18", `
+fsm_space_needed_to_cat(needed)   -- rounds up
+    if needed > MaxFSMRequestSize: ERROR "invalid FSM request size"   @cat.error
+    if needed == 0: return 1
+    return min(ceil(needed / FSM_CAT_STEP), 255)`),
+
+	trace.DefineFunc("GetPageWithFreeSpace", "storage/freespace/freespace.c", "PG 15; [small-skip] PG 12 devel", `
+GetPageWithFreeSpace(rel, spaceNeeded)
+    min_cat = fsm_space_needed_to_cat(spaceNeeded)                 @gpwfs.begin
+    target = fsm_search(rel, min_cat)
+    [small-skip] if target is invalid and rel is a heap:
+        nblocks = RelationGetNumberOfBlocks(rel)
+        if nblocks > HEAP_FSM_CREATION_THRESHOLD:
+            target = nblocks - 1   -- try the last page               @gpwfs.last
+        elif nblocks > 0:
+            fsm_local_set(rel, nblocks)                            @gpwfs.local
+            target = fsm_local_search()
+    return target                                                  @gpwfs.done`),
+
+	trace.DefineFunc("RecordPageWithFreeSpace", "storage/freespace/freespace.c", "PG 15; [small-skip] PG 12 devel", `
+RecordPageWithFreeSpace(rel, heapBlk, spaceAvail)
+    [small-skip] if !fsm_allow_writes(rel, heapBlk, nblocks): return   @rpwfs.skip
+    new_cat = fsm_space_avail_to_cat(spaceAvail)   -- rounds down   @rpwfs.begin
+    addr, slot = fsm_get_location(heapBlk)
+    fsm_set_and_search(rel, addr, slot, new_cat, 0)   -- the leaf page only   @rpwfs.done`),
+
+	trace.DefineFunc("RecordAndGetPageWithFreeSpace", "storage/freespace/freespace.c", "PG 15; [small-skip] PG 12 devel", `
+RecordAndGetPageWithFreeSpace(rel, oldPage, oldSpaceAvail, spaceNeeded)
+    [small-skip] if the local map exists:
+        map[oldPage] = NOT_AVAIL; return fsm_local_search()        @ragp.local
+    [small-skip] if !fsm_allow_writes(rel, oldPage, unknown, &nblocks):
+        fsm_local_set(rel, nblocks); return fsm_local_search()     @ragp.local-new
+    old_cat = fsm_space_avail_to_cat(oldSpaceAvail)                @ragp.begin
+    search_cat = fsm_space_needed_to_cat(spaceNeeded)
+    addr, slot = fsm_get_location(oldPage)
+    search_slot = fsm_set_and_search(rel, addr, slot, old_cat, search_cat)
+    if search_slot != -1 and fsm_does_block_exist(rel, its block):
+        return its block   -- near the old page                    @ragp.same-page
+    return fsm_search(rel, search_cat)                             @ragp.search`),
+
+	trace.DefineFunc("GetRecordedFreeSpace", "storage/freespace/freespace.c", "PG 8.4–18", `
+GetRecordedFreeSpace(rel, heapBlk)
+    addr, slot = fsm_get_location(heapBlk)
+    buf = fsm_readbuf(rel, addr, false); if invalid: return 0
+    cat = fsm_get_avail(page, slot); ReleaseBuffer(buf)
+    return fsm_space_cat_to_avail(cat)                             @grfs.done`),
+
+	trace.DefineFunc("fsm_readbuf", "storage/freespace/freespace.c", "PG 15", `
+fsm_readbuf(rel, addr, extend)
+    blkno = fsm_logical_to_physical(addr)
+    if blkno >= size of the FSM fork (0 if it does not exist):
+        if !extend: return InvalidBuffer   -- nothing read           @fsmread.beyond
+        fsm_extend(rel, blkno + 1)
+    buf = ReadBufferExtended(rel, FSM_FORKNUM, blkno, RBM_ZERO_ON_ERROR)
+    -- a page that fails verification (a torn header) reads as zeroes   @fsmread.zeroed
+    if PageIsNew(page): LockBuffer(EXCLUSIVE); PageInit(page); unlock   @fsmread.init
+    return buf`),
+
+	trace.DefineFunc("fsm_extend", "storage/freespace/freespace.c", "PG 15", `
+fsm_extend(rel, fsm_nblocks)
+    LockRelationForExtension(rel, ExclusiveLock)
+    if the FSM fork does not exist: smgrcreate(FSM_FORKNUM)        @fsmext.create
+    while smgrnblocks(FSM_FORKNUM) < fsm_nblocks:
+        smgrextend(FSM_FORKNUM, next block, a zero page)           @fsmext.extend
+    UnlockRelationForExtension(rel, ExclusiveLock)`),
+
+	trace.DefineFunc("fsm_set_and_search", "storage/freespace/freespace.c", "PG 8.4–18", `
+fsm_set_and_search(rel, addr, slot, newValue, minValue)
+    buf = fsm_readbuf(rel, addr, true); LockBuffer(buf, EXCLUSIVE)
+    if fsm_set_avail(page, slot, newValue): MarkBufferDirtyHint(buf)
+    if minValue != 0:   -- search while still holding the lock
+        newslot = fsm_search_avail(buf, minValue, addr.level == BOTTOM, true)
+    UnlockReleaseBuffer(buf)
+    return newslot`),
+
+	trace.DefineFunc("fsm_search", "storage/freespace/freespace.c", "PG 15 (fsm_does_block_exist back-patched 2024)", `
+fsm_search(rel, min_cat)
+    restarts = 0; addr = FSM_ROOT_ADDRESS
+    for (;;):
+        buf = fsm_readbuf(rel, addr, false)
+        slot = valid ? fsm_search_avail(buf, min_cat, addr.level == BOTTOM, false) : -1   @fsmsearch.slot
+        if slot == -1: max_avail = fsm_get_max_avail(page); UnlockReleaseBuffer(buf)
+        if slot != -1:
+            if addr.level == BOTTOM:
+                if fsm_does_block_exist(rel, its block): return it   @fsmsearch.found
+                -- past the heap's end: zero the slot and start over
+                fsm_set_avail(page, slot, 0); MarkBufferDirtyHint(buf)   @fsmsearch.beyond-eof
+                if restarts++ > 10000: return InvalidBlockNumber       @fsmsearch.give-up
+                addr = FSM_ROOT_ADDRESS   -- then descends from it below, as the source does
+            addr = fsm_get_child(addr, slot)
+        elif addr.level == ROOT:
+            return InvalidBlockNumber   -- no page has enough      @fsmsearch.none
+        else:   -- the parent's slot promised more: it is stale
+            fsm_set_and_search(rel, parent, parentslot, max_avail, 0)   @fsmsearch.fix-parent
+            if restarts++ > 10000: return InvalidBlockNumber
+            addr = FSM_ROOT_ADDRESS                                @fsmsearch.restart`),
+
+	trace.DefineFunc("FreeSpaceMapVacuumRange", "storage/freespace/freespace.c", "PG 11–18", `
+FreeSpaceMapVacuumRange(rel, start, end)
+    if end > start: fsm_vacuum_page(rel, FSM_ROOT_ADDRESS, start, end)   @fsmvac.begin
+    -- every upper slot covering start .. end-1 now holds its child's maximum   @fsmvac.done
+fsm_vacuum_page(rel, addr, start, end)
+    buf = fsm_readbuf(rel, addr, false)
+    if !valid: *eof = true; return 0                               @fsmvac.eof
+    if addr.level > BOTTOM:
+        for each slot covering heap blocks start .. end-1:
+            child_avail = eof ? 0 : fsm_vacuum_page(rel, child, start, end, &eof)
+            if fsm_get_avail(page, slot) != child_avail:
+                LockBuffer(EXCLUSIVE); fsm_set_avail(page, slot, child_avail)
+                MarkBufferDirtyHint(buf); LockBuffer(UNLOCK)
+    max_avail = fsm_get_max_avail(page)                            @fsmvac.max
+    fp_next_slot = 0   -- a hint: no lock, not dirtied             @fsmvac.reset-next
+    ReleaseBuffer(buf)
+    return max_avail`),
+
+	trace.DefineFunc("fsm_allow_writes", "storage/freespace/freespace.c", "PG 12 devel (reverted)", `
+fsm_allow_writes(rel, heapblk, nblocks, &get_nblocks)   -- [small-skip]
+    if heapblk >= HEAP_FSM_CREATION_THRESHOLD: return true          @allow.blk
+    if rel is neither a heap nor a TOAST table: return true
+    if nblocks is known:
+        if nblocks > HEAP_FSM_CREATION_THRESHOLD: return true       @allow.nblocks
+        skip_get_nblocks = true
+    elif relpages > HEAP_FSM_CREATION_THRESHOLD: return true        @allow.relpages
+    if smgrexists(rel, FSM_FORKNUM): return true                    @allow.exists
+    if skip_get_nblocks: return false                               @allow.no
+    *get_nblocks = RelationGetNumberOfBlocks(rel)
+    return *get_nblocks > HEAP_FSM_CREATION_THRESHOLD              @allow.counted`),
+
+	trace.DefineFunc("fsm_local_set", "storage/freespace/freespace.c", "PG 12 devel (reverted)", `
+fsm_local_set(rel, cur_nblocks)   -- [small-skip] a backend-local map
+    blkno = cur_nblocks - 1
+    loop:   -- every other block, counting back from the last
+        map[blkno] = AVAIL                                         @localset.avail
+        if blkno >= 2: blkno -= 2 else break
+    map.nblocks = cur_nblocks                                      @localset.nblocks
+    if cached target block < cur_nblocks:
+        map[target] = NOT_AVAIL   -- just tried it                 @localset.target`),
+
+	trace.DefineFunc("fsm_local_search", "storage/freespace/freespace.c", "PG 12 devel (reverted)", `
+fsm_local_search()   -- [small-skip] the last page most likely has room
+    blk = map.nblocks
+    do: blk--; if map[blk] == AVAIL: return blk                    @localsearch.check
+    while blk > 0
+    return InvalidBlockNumber                                      @localsearch.none`),
+
+	trace.DefineFunc("FSMClearLocalMap", "storage/freespace/freespace.c", "PG 12 devel (reverted)", `
+FSMClearLocalMap()   -- [small-skip] after a hit, an extension, an abort
+    if the map exists: map.nblocks = 0; every entry NOT_AVAIL       @localclear`),
+
+	trace.DefineFunc("visibilitymap_pin", "access/heap/visibilitymap.c", "PG 15", `
+visibilitymap_pin(rel, heapBlk, &vmbuf)
+    mapBlock = heapBlk / HEAPBLOCKS_PER_PAGE
+    if vmbuf holds mapBlock: return; else ReleaseBuffer(vmbuf)
+    vm_readbuf(rel, mapBlock, extend = true):
+        if mapBlock >= size of the VM fork: vm_extend(rel, mapBlock + 1)   @vm.extend
+        vmbuf = ReadBufferExtended(rel, VISIBILITYMAP_FORKNUM, mapBlock, RBM_ZERO_ON_ERROR)`),
+
+	trace.DefineFunc("RelationGetBufferForTuple", "access/heap/hio.c", "PG 15; [small-skip] PG 12 devel", `
+RelationGetBufferForTuple(relation, len, otherBuffer = none, bistate = none)
+    len = MAXALIGN(len)
+    if len > MaxHeapTupleSize: ERROR "row is too big"              @hio.too-big
+    saveFreeSpace = RelationGetTargetPageFreeSpace(relation, 100)   -- fillfactor
+    nearlyEmptyFreeSpace = MaxHeapTupleSize - MaxHeapTuplesPerPage / 8 * sizeof(ItemIdData)
+    targetFreeSpace = len + saveFreeSpace, capped at Max(len, nearlyEmptyFreeSpace)   @hio.begin
+    targetBlock = RelationGetTargetBlock(relation)                 @hio.cached
+    if targetBlock is invalid: targetBlock = GetPageWithFreeSpace(relation, targetFreeSpace)
+    if targetBlock is invalid and nblocks > 0:   -- [small-skip: inside GetPageWithFreeSpace]
+        targetBlock = nblocks - 1                                  @hio.last
+    while targetBlock is valid:
+        buffer = ReadBufferBI(relation, targetBlock, RBM_NORMAL)    @hio.read
+        if PageIsAllVisible(page): visibilitymap_pin(relation, targetBlock, vmbuffer)   @hio.vm-pin
+        LockBuffer(buffer, EXCLUSIVE)
+        if PageIsNew(page): PageInit(page); MarkBufferDirty(buffer)   @hio.init
+        pageFreeSpace = PageGetHeapFreeSpace(page)                 @hio.check
+        if targetFreeSpace <= pageFreeSpace:
+            RelationSetTargetBlock(relation, targetBlock)           @hio.set-target
+            [small-skip] if targetBlock < HEAP_FSM_CREATION_THRESHOLD: FSMClearLocalMap()
+            return buffer                                          @hio.use
+        UnlockReleaseBuffer(buffer)                                @hio.full
+        targetBlock = RecordAndGetPageWithFreeSpace(relation, targetBlock, pageFreeSpace, targetFreeSpace)
+    -- extend: ConditionalLockRelationForExtension succeeds, no waiters
+    buffer = ReadBufferBI(relation, P_NEW, RBM_ZERO_AND_LOCK)      @hio.extend
+    PageInit(page); MarkBufferDirty(buffer)                        @hio.extend-init
+    [small-skip] FSMClearLocalMap()
+    RelationSetTargetBlock(relation, new block)   -- not in the FSM until VACUUM
+    return buffer                                                  @hio.extended`),
+
+	trace.DefineFunc("heap_insert", "access/heap/heapam.c", "PG 15", `
+heap_insert(relation, tup)
+    buffer = RelationGetBufferForTuple(relation, tup->t_len, ...)   @heapins.begin
+    RelationPutHeapTuple(relation, buffer, tup)   -- PageAddItem     @heapins.put
+    if PageIsAllVisible(page):
+        PageClearAllVisible(page); visibilitymap_clear(vmbuffer)    @heapins.clear-vm
+    MarkBufferDirty(buffer); UnlockReleaseBuffer(buffer); ReleaseBuffer(vmbuffer)   @heapins.done`),
+
+	trace.DefineFunc("heap_delete", "access/heap/heapam.c", "PG 15", `
+heap_delete(relation, tid)
+    buffer = ReadBuffer(relation, block of tid)                    @heapdel.begin
+    if PageIsAllVisible(page): visibilitymap_pin(relation, block, &vmbuffer)   @heapdel.vm-pin
+    LockBuffer(buffer, EXCLUSIVE)
+    set the tuple's xmax: dead once committed, its space kept until VACUUM   @heapdel.mark
+    if PageIsAllVisible(page): clear it and the map bit            @heapdel.clear-vm
+    MarkBufferDirty(buffer); UnlockReleaseBuffer(buffer)           @heapdel.done`),
+
+	trace.DefineFunc("lazy_scan_heap", "access/heap/vacuumlazy.c", "PG 15 (a table without indexes)", `
+lazy_scan_heap(vacrel)   -- one pass: no indexes to vacuum
+    for blkno in 0 .. rel_pages - 1:                               @vacuum.begin
+        visibilitymap_pin(rel, blkno, &vmbuffer)                   @vacuum.vm-pin
+        buf = ReadBufferExtended(rel, MAIN_FORKNUM, blkno, RBM_NORMAL, vac_strategy)
+        if PageIsNew(page):
+            if GetRecordedFreeSpace(rel, blkno) == 0:
+                RecordPageWithFreeSpace(rel, blkno, BLCKSZ - SizeOfPageHeaderData)   @vacuum.new
+            continue
+        if PageIsEmpty(page): freespace = PageGetHeapFreeSpace(page)   @vacuum.empty
+        else:   -- lazy_scan_prune + lazy_vacuum_heap_page
+            dead tuples' pointers -> LP_UNUSED; PageRepairFragmentation;
+            PageTruncateLinePointerArray                           @vacuum.prune
+        PageSetAllVisible(page); visibilitymap_set(vmbuffer)       @vacuum.all-visible
+        freespace = PageGetHeapFreeSpace(page); UnlockReleaseBuffer(buf)
+        RecordPageWithFreeSpace(rel, blkno, freespace)
+    FreeSpaceMapVacuumRange(rel, 0, rel_pages)
+    vac_update_relstats: relpages = rel_pages; relcache invalidated   @vacuum.done`),
+}
+
+// Sites, resolved once.
+var (
+	sSetAvailLeaf    = trace.SiteOf("setavail.leaf")
+	sSetAvailParent  = trace.SiteOf("setavail.parent")
+	sSetAvailCorrupt = trace.SiteOf("setavail.corrupt")
+	sRebuildNode     = trace.SiteOf("rebuild.node")
+	sSearchRoot      = trace.SiteOf("srchavail.root")
+	sSearchClimb     = trace.SiteOf("srchavail.climb")
+	sSearchLeft      = trace.SiteOf("srchavail.left")
+	sSearchRight     = trace.SiteOf("srchavail.right")
+	sSearchTorn      = trace.SiteOf("srchavail.torn")
+	sSearchNextSlot  = trace.SiteOf("srchavail.next-slot")
+
+	sCatError      = trace.SiteOf("cat.error")
+	sGPWFSBegin    = trace.SiteOf("gpwfs.begin")
+	sGPWFSLast     = trace.SiteOf("gpwfs.last")
+	sGPWFSLocal    = trace.SiteOf("gpwfs.local")
+	sGPWFSDone     = trace.SiteOf("gpwfs.done")
+	sRPWFSSkip     = trace.SiteOf("rpwfs.skip")
+	sRPWFSBegin    = trace.SiteOf("rpwfs.begin")
+	sRPWFSDone     = trace.SiteOf("rpwfs.done")
+	sRAGPLocal     = trace.SiteOf("ragp.local")
+	sRAGPLocalNew  = trace.SiteOf("ragp.local-new")
+	sRAGPBegin     = trace.SiteOf("ragp.begin")
+	sRAGPSamePage  = trace.SiteOf("ragp.same-page")
+	sRAGPSearch    = trace.SiteOf("ragp.search")
+	sGRFSDone      = trace.SiteOf("grfs.done")
+	sFSMReadBeyond = trace.SiteOf("fsmread.beyond")
+	sFSMReadZeroed = trace.SiteOf("fsmread.zeroed")
+	sFSMReadInit   = trace.SiteOf("fsmread.init")
+	sFSMExtCreate  = trace.SiteOf("fsmext.create")
+	sFSMExtExtend  = trace.SiteOf("fsmext.extend")
+
+	sFSMSearchSlot      = trace.SiteOf("fsmsearch.slot")
+	sFSMSearchFound     = trace.SiteOf("fsmsearch.found")
+	sFSMSearchBeyondEOF = trace.SiteOf("fsmsearch.beyond-eof")
+	sFSMSearchGiveUp    = trace.SiteOf("fsmsearch.give-up")
+	sFSMSearchNone      = trace.SiteOf("fsmsearch.none")
+	sFSMSearchFixParent = trace.SiteOf("fsmsearch.fix-parent")
+	sFSMSearchRestart   = trace.SiteOf("fsmsearch.restart")
+
+	sFSMVacBegin     = trace.SiteOf("fsmvac.begin")
+	sFSMVacDone      = trace.SiteOf("fsmvac.done")
+	sFSMVacEOF       = trace.SiteOf("fsmvac.eof")
+	sFSMVacMax       = trace.SiteOf("fsmvac.max")
+	sFSMVacResetNext = trace.SiteOf("fsmvac.reset-next")
+
+	sAllowBlk         = trace.SiteOf("allow.blk")
+	sAllowNblocks     = trace.SiteOf("allow.nblocks")
+	sAllowRelpages    = trace.SiteOf("allow.relpages")
+	sAllowExists      = trace.SiteOf("allow.exists")
+	sAllowNo          = trace.SiteOf("allow.no")
+	sAllowCounted     = trace.SiteOf("allow.counted")
+	sLocalSetAvail    = trace.SiteOf("localset.avail")
+	sLocalSetNblocks  = trace.SiteOf("localset.nblocks")
+	sLocalSetTarget   = trace.SiteOf("localset.target")
+	sLocalSearchCheck = trace.SiteOf("localsearch.check")
+	sLocalSearchNone  = trace.SiteOf("localsearch.none")
+	sLocalClear       = trace.SiteOf("localclear")
+
+	sVMExtend = trace.SiteOf("vm.extend")
+
+	sHioTooBig     = trace.SiteOf("hio.too-big")
+	sHioBegin      = trace.SiteOf("hio.begin")
+	sHioCached     = trace.SiteOf("hio.cached")
+	sHioLast       = trace.SiteOf("hio.last")
+	sHioRead       = trace.SiteOf("hio.read")
+	sHioVMPin      = trace.SiteOf("hio.vm-pin")
+	sHioInit       = trace.SiteOf("hio.init")
+	sHioCheck      = trace.SiteOf("hio.check")
+	sHioSetTarget  = trace.SiteOf("hio.set-target")
+	sHioUse        = trace.SiteOf("hio.use")
+	sHioFull       = trace.SiteOf("hio.full")
+	sHioExtend     = trace.SiteOf("hio.extend")
+	sHioExtendInit = trace.SiteOf("hio.extend-init")
+	sHioExtended   = trace.SiteOf("hio.extended")
+
+	sHInsBegin   = trace.SiteOf("heapins.begin")
+	sHInsPut     = trace.SiteOf("heapins.put")
+	sHInsClearVM = trace.SiteOf("heapins.clear-vm")
+	sHInsDone    = trace.SiteOf("heapins.done")
+	sHDelBegin   = trace.SiteOf("heapdel.begin")
+	sHDelVMPin   = trace.SiteOf("heapdel.vm-pin")
+	sHDelMark    = trace.SiteOf("heapdel.mark")
+	sHDelClearVM = trace.SiteOf("heapdel.clear-vm")
+	sHDelDone    = trace.SiteOf("heapdel.done")
+
+	sVacBegin      = trace.SiteOf("vacuum.begin")
+	sVacVMPin      = trace.SiteOf("vacuum.vm-pin")
+	sVacNew        = trace.SiteOf("vacuum.new")
+	sVacEmpty      = trace.SiteOf("vacuum.empty")
+	sVacPrune      = trace.SiteOf("vacuum.prune")
+	sVacAllVisible = trace.SiteOf("vacuum.all-visible")
+	sVacDone       = trace.SiteOf("vacuum.done")
+)
+
+// Funcs returns the pseudo-code of this package's modelled functions, in
+// the order the code panel lists them.
+func Funcs() []*trace.Func { return append([]*trace.Func(nil), pseudoFuncs...) }
