@@ -1,0 +1,267 @@
+package slru
+
+import (
+	"fmt"
+
+	"bufferlab/engine/trace"
+)
+
+// Object classes of this package's events. engine/trace has no SLRU
+// classes yet, so these reuse the nearest existing ones; change them here
+// (and rewrite the golden files) when trace gains OBank/OSlot/OSlotIO.
+const (
+	// ClassBank is a bank: its lock (bank_locks[b], or PG ≤ 16's
+	// ControlLock as bank 0), its LRU counter and its mapping table.
+	// Obj = bank number.
+	ClassBank = trace.OPartition
+	// ClassSlot is a buffer slot (page_number, page_status, page_dirty,
+	// page_lru_count, page_buffer). Obj = slot number.
+	ClassSlot = trace.OBuffer
+	// ClassSlotIO is a slot's buffer lock (buffer_locks[slot]), held
+	// during its I/O. Obj = slot number.
+	ClassSlotIO = trace.OContent
+	// ClassSLRU is the SLRU as a whole (latest_page_number, an operation).
+	ClassSLRU = trace.OStrategy
+)
+
+// The event kinds this package emits, by what they mean here. They are
+// existing trace kinds; the site says which line of which function.
+const (
+	// kRead: a slot was examined (a scan step, a victim candidate, a
+	// check). Obj = slot; After = its SlotWord; Before = its LRU count
+	// where relevant; Arg = the page looked for, or the verdict (sel.*).
+	kRead = trace.KLoad
+	// kSlot: a slot's state changed (page number, status, dirty).
+	// Before/After = SlotWord.
+	kSlot = trace.KUnlockHdr
+	// kCount: an LRU counter moved. On a bank: bank_cur_lru_count,
+	// Before → After. On a slot: page_lru_count, Before → After, Arg = the
+	// bank's counter after.
+	kCount = trace.KClockTick
+	// kStore: a plain store to shared memory: a status byte of a page
+	// (Obj = slot, Before/After = the byte, Arg = its offset) or
+	// latest_page_number (ClassSLRU, Before → After).
+	kStore = trace.KCAS
+)
+
+// Victim reasons carried in Arg by KVictim events.
+const (
+	VictimEmpty uint64 = iota + 1 // an EMPTY slot: used at once
+	VictimClean                   // the least recently used VALID clean slot
+	VictimDirty                   // the least recently used VALID slot, dirty: written first
+)
+
+// Verdicts carried in Arg by the victim-search candidate events
+// (sites slru.sel.valid / slru.sel.busy).
+const (
+	VerdictWorse    uint64 = 0 // not better than the best so far
+	VerdictBest     uint64 = 1 // the best candidate so far
+	VerdictBestBusy uint64 = 2 // the best I/O-busy candidate so far
+)
+
+// Operation codes carried in Arg by KOp events; Obj is the operand (an xid
+// or a page number).
+const (
+	OpGetStatus uint64 = iota + 1 // TransactionIdGetStatus(xid)
+	OpSetStatus                   // TransactionIdSetPageStatus(xid); After of op-done = status
+	OpExtend                      // ExtendCLOG(xid)
+	OpBootstrap                   // BootStrapCLOG()
+	OpReadOnly                    // SimpleLruReadPage_ReadOnly(page) + release
+	OpRead                        // SimpleLruReadPage(page) under an exclusive bank lock
+	OpZero                        // SimpleLruZeroPage(page) under an exclusive bank lock
+	OpWriteAll                    // SimpleLruWriteAll()
+	numOps
+)
+
+var opNames = [numOps]string{"", "get", "set", "extend", "boot", "read-only", "read", "zero", "write-all"}
+
+// OpName names an operation code.
+func OpName(op uint64) string {
+	if op < numOps && op != 0 {
+		return opNames[op]
+	}
+	return fmt.Sprintf("op(%d)", op)
+}
+
+// ErrCode numbers the PostgreSQL-level errors; KError events carry it in Arg.
+type ErrCode uint8
+
+// Error codes.
+const (
+	ErrReadFailed    ErrCode = iota + 1 // SlruReportIOError after SlruPhysicalReadPage failed
+	ErrStatusChange                     // TransactionIdSetStatusBit's assertion: an illegal status change
+	ErrZeroUnderIO                      // SimpleLruZeroPage of a page under I/O (see ZeroPage)
+	ErrWouldWait                        // an unscheduled backend would have to wait for a lock
+	ErrInvalidXid                       // InvalidTransactionId or a special xid where a normal one is needed
+	ErrBadPageNumber                    // a page number out of range
+)
+
+var errCodeNames = [...]string{"", "read failed", "illegal status change", "zero under I/O", "would wait unscheduled", "invalid xid", "bad page number"}
+
+func (c ErrCode) String() string {
+	if int(c) < len(errCodeNames) && c != 0 {
+		return errCodeNames[c]
+	}
+	return fmt.Sprintf("error(%d)", uint8(c))
+}
+
+// PGError is an ERROR raised by modelled PostgreSQL code (or a caller
+// mistake, for ErrWouldWait and ErrBadPageNumber). Like ereport(ERROR) it
+// aborts the operation; the backend has released its LWLocks
+// (LWLockReleaseAll) before it is returned.
+type PGError struct {
+	Code   ErrCode
+	Msg    string
+	Detail string
+}
+
+func (e *PGError) Error() string {
+	if e.Detail != "" {
+		return "ERROR: " + e.Msg + " (" + e.Detail + ")"
+	}
+	return "ERROR: " + e.Msg
+}
+
+// SlotWord packs a slot's state for an event's Before/After: the page
+// number in bits 8–63, the dirty flag in bit 2, the status in bits 0–1.
+func SlotWord(page int64, status PageStatus, dirty bool) uint64 {
+	w := uint64(page)<<8 | uint64(status&3)
+	if dirty {
+		w |= 1 << 2
+	}
+	return w
+}
+
+// UnpackSlotWord decodes a SlotWord.
+func UnpackSlotWord(w uint64) (page int64, status PageStatus, dirty bool) {
+	return int64(w >> 8), PageStatus(w & 3), w&(1<<2) != 0
+}
+
+// slotWordString prints a slot word: "page 7 VALID dirty", "EMPTY".
+func slotWordString(w uint64) string {
+	p, st, d := UnpackSlotWord(w)
+	if st == PageEmpty {
+		return "EMPTY"
+	}
+	s := fmt.Sprintf("page %d %s", p, st)
+	if d {
+		s += " dirty"
+	}
+	return s
+}
+
+// Describe is the golden text of an event of this package: the sequence
+// number, actor, kind and site as Event.String prints them, then the
+// object and values decoded.
+func Describe(e trace.Event) string {
+	head := fmt.Sprintf("%05d %-3s %-12s %-26s ", e.Seq, trace.ActorName(e.Actor), e.Kind, e.Site)
+	return head + describeBody(e)
+}
+
+func describeBody(e trace.Event) string {
+	obj := func() string {
+		switch e.Class {
+		case ClassBank:
+			return fmt.Sprintf("bank %d", e.Obj)
+		case ClassSlot:
+			return fmt.Sprintf("slot %d", e.Obj)
+		case ClassSlotIO:
+			return fmt.Sprintf("slot %d io-lock", e.Obj)
+		case ClassSLRU:
+			return "slru"
+		}
+		return fmt.Sprintf("%s[%d]", e.Class, e.Obj)
+	}
+	switch e.Kind {
+	case trace.KOp:
+		if e.Arg == OpWriteAll || e.Arg == OpBootstrap {
+			return OpName(e.Arg)
+		}
+		return fmt.Sprintf("%s %d", OpName(e.Arg), e.Obj)
+	case trace.KOpDone:
+		switch e.Arg {
+		case OpGetStatus, OpSetStatus:
+			return fmt.Sprintf("%s %d -> %s", OpName(e.Arg), e.Obj, XidStatus(e.After))
+		case OpReadOnly, OpRead, OpZero, OpExtend, OpBootstrap:
+			if e.After == trace.NoBuffer {
+				return fmt.Sprintf("%s %d -> nothing to do", OpName(e.Arg), e.Obj)
+			}
+			return fmt.Sprintf("%s %d -> slot %d", OpName(e.Arg), e.Obj, e.After)
+		}
+		return fmt.Sprintf("%s -> done", OpName(e.Arg))
+	case trace.KLWAcquire, trace.KLWRelease, trace.KLWWait, trace.KLWCondFail:
+		return fmt.Sprintf("%s %s: holders %s -> %s", obj(), LWLockMode(e.Arg), UnpackHolders(e.Before), UnpackHolders(e.After))
+	case kRead:
+		switch e.Site {
+		case sLRURead:
+			return fmt.Sprintf("%s: bank_cur_lru_count %d", obj(), int32(e.After))
+		case sClogGetByte:
+			return fmt.Sprintf("%s: byte %d = %#02x -> status %s", obj(), e.Before, e.After, XidStatus(e.Arg))
+		case sClogSetCheck:
+			return fmt.Sprintf("%s: current status %s, new %s", obj(), XidStatus(e.Before), XidStatus(e.Arg))
+		case selBanks.valid, selBanks.busy, selSingle.valid, selSingle.busy:
+			v := ""
+			switch e.Arg {
+			case VerdictBest:
+				v = ", best so far"
+			case VerdictBestBusy:
+				v = ", best busy so far"
+			}
+			return fmt.Sprintf("%s: lru %d, age %d%s", obj(), int32(e.Before), int32(e.After), v)
+		}
+		if e.Class == ClassSlot && (e.Site == sWriteAllSlot || e.Site == sWriteSkip) {
+			return fmt.Sprintf("%s: %s", obj(), slotWordString(e.After))
+		}
+		if e.Class == ClassSlot {
+			return fmt.Sprintf("%s: %s (looking for page %d)", obj(), slotWordString(e.After), e.Arg)
+		}
+		return fmt.Sprintf("%s: %#x", obj(), e.After)
+	case kSlot:
+		return fmt.Sprintf("%s: %s -> %s", obj(), slotWordString(e.Before), slotWordString(e.After))
+	case kCount:
+		if e.Class == ClassSlot {
+			return fmt.Sprintf("%s: page_lru_count %d -> %d", obj(), int32(e.Before), int32(e.After))
+		}
+		return fmt.Sprintf("%s: bank_cur_lru_count %d -> %d", obj(), int32(e.Before), int32(e.After))
+	case trace.KSkipPinned:
+		return fmt.Sprintf("%s: page %d is latest_page_number, never evicted (age %d)", obj(), e.Arg, int32(e.After))
+	case trace.KVictim:
+		why := map[uint64]string{VictimEmpty: "empty", VictimClean: "least recently used, clean", VictimDirty: "least recently used, dirty: write it first"}[e.Arg]
+		if e.Arg == VictimEmpty {
+			return fmt.Sprintf("%s: %s", obj(), why)
+		}
+		return fmt.Sprintf("%s: %s, %s (age %d)", obj(), slotWordString(e.Before), why, int32(e.After))
+	case trace.KMapLookup:
+		if e.After == trace.NoBuffer {
+			return fmt.Sprintf("%s: page %d -> not found (%d entries compared)", obj(), e.Arg, e.Before)
+		}
+		return fmt.Sprintf("%s: page %d -> slot %d (%d entries compared)", obj(), e.Arg, e.After, e.Before)
+	case trace.KMapInsert:
+		return fmt.Sprintf("%s: page %d -> slot %d", obj(), e.Arg, e.After)
+	case trace.KMapDelete:
+		return fmt.Sprintf("%s: page %d (was slot %d)", obj(), e.Arg, e.Before)
+	case trace.KHit:
+		return fmt.Sprintf("%s: page %d found", obj(), e.Arg)
+	case trace.KMiss:
+		return fmt.Sprintf("%s: page %d not in memory", obj(), e.Arg)
+	case trace.KIORead, trace.KIOWrite:
+		ok := "ok"
+		if e.After != 0 {
+			ok = "failed"
+		}
+		seg := int64(e.Arg) / SlruPagesPerSegment
+		return fmt.Sprintf("%s: page %d, segment %04X offset %d, %s", obj(), e.Arg, seg, int64(e.Arg)%SlruPagesPerSegment*BLCKSZ, ok)
+	case trace.KIOWait:
+		return fmt.Sprintf("%s: wait for the I/O on page %d", obj(), e.Arg)
+	case trace.KDirty:
+		return fmt.Sprintf("%s: %s -> %s", obj(), slotWordString(e.Before), slotWordString(e.After))
+	case kStore:
+		if e.Class == ClassSlot {
+			return fmt.Sprintf("%s: byte %d %#02x -> %#02x", obj(), e.Arg, e.Before, e.After)
+		}
+		return fmt.Sprintf("%s: latest_page_number %d -> %d", obj(), int64(e.Before), int64(e.After))
+	case trace.KError:
+		return fmt.Sprintf("%s: ERROR (%s)", obj(), ErrCode(e.Arg))
+	}
+	return fmt.Sprintf("%s %#x->%#x arg=%#x", obj(), e.Before, e.After, e.Arg)
+}

@@ -1,0 +1,5 @@
+//go:build !race
+
+package slru_test
+
+const raceEnabled = false
