@@ -56,6 +56,17 @@ type Stats struct {
 	CASAttempts, CASFailures       uint64
 	IOWaits                        uint64
 	Errors                         uint64
+
+	// Dropping a relation's buffers (drop.go, dlist.go).
+	DropDescsTouched   uint64 // descriptors whose tag a drop examined (scan pre-check, list node)
+	DropLookups        uint64 // BufTableLookup calls of the per-block lookup
+	DropPartitionLocks uint64 // mapping partition locks taken by drops (lookup and InvalidateBuffer)
+	DropListHops       uint64 // list links followed by the dlist walk (head included)
+	DropInvalidated    uint64 // buffers InvalidateBuffer cleared
+	DropPinWaits       uint64 // times InvalidateBuffer found the buffer pinned and waited
+	DListLinks         uint64 // dlist upkeep: buffers linked into a relation's list
+	DListUnlinks       uint64 // dlist upkeep: buffers unlinked from a relation's list
+	DListLocks         uint64 // dlist list locks taken (upkeep and walk)
 }
 
 // Add adds o to s.
@@ -79,6 +90,15 @@ func (s *Stats) Add(o Stats) {
 	s.CASFailures += o.CASFailures
 	s.IOWaits += o.IOWaits
 	s.Errors += o.Errors
+	s.DropDescsTouched += o.DropDescsTouched
+	s.DropLookups += o.DropLookups
+	s.DropPartitionLocks += o.DropPartitionLocks
+	s.DropListHops += o.DropListHops
+	s.DropInvalidated += o.DropInvalidated
+	s.DropPinWaits += o.DropPinWaits
+	s.DListLinks += o.DListLinks
+	s.DListUnlinks += o.DListUnlinks
+	s.DListLocks += o.DListLocks
 }
 
 // Pool returns the pool the backend is attached to.

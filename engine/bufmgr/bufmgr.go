@@ -155,6 +155,11 @@ func (b *Backend) bufferAlloc(rel *Relation, newTag BufferTag, strategy *Strateg
 		b.emit(trace.KRetag, sAllocRetag, trace.OBuffer, d.bufID, beforeTag, newTag.Pack(), 0)
 	}
 	b.unlockBufHdr(d, s, sAllocRetag)
+	if p.dl != nil {
+		// The dlist variant's upkeep (dlist.go): move the buffer to the
+		// new relation's list while the mapping locks are held.
+		b.dlistRetag(d, newTag)
+	}
 	if oldPart >= 0 {
 		b.bufTableDelete(oldTag, oldPart, sAllocDeleteOld)
 		if oldPart != newPart {

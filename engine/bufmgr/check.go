@@ -18,7 +18,9 @@ import "fmt"
 //     to itself;
 //   - the freelist is acyclic and holds exactly the buffers whose freeNext
 //     is not FREENEXT_NOT_IN_LIST;
-//   - the mapping table never exceeds NBuffers + NUM_BUFFER_PARTITIONS entries.
+//   - the mapping table never exceeds NBuffers + NUM_BUFFER_PARTITIONS entries;
+//   - with Options.DropList, the per-relation buffer lists agree with the
+//     tags (CheckDList).
 func (p *Pool) CheckInvariants() error {
 	holders := make(map[Buffer]int)
 	for _, b := range p.backends {
@@ -101,7 +103,8 @@ func (p *Pool) CheckInvariants() error {
 			return fmt.Errorf("buffer %d: freeNext %d but on freelist = %v", i, p.descs[i].freeNext, onList[i])
 		}
 	}
-	return nil
+	// The dlist variant's per-relation lists (dlist.go), when kept.
+	return p.CheckDList()
 }
 
 // CheckQuiescent verifies what must hold when no backend is running: no

@@ -13,6 +13,7 @@ const (
 	ErrBufferNotPinned                       // bufmgr.c: the buffer is not pinned by this backend
 	ErrMultiplePinWaiters                    // bufmgr.c: "multiple backends attempting to wait for pincount 1"
 	ErrLocalPinCount                         // bufmgr.c: "incorrect local pin count: %d"
+	ErrPinnedInInvalidate                    // bufmgr.c: "buffer is pinned in InvalidateBuffer"
 )
 
 // PGError is an ERROR raised by modelled PostgreSQL code. Like ereport(ERROR)

@@ -87,6 +87,15 @@ type Pool struct {
 	backends []*Backend
 
 	pins PinsMode // how PinBuffer and UnpinBuffer change the shared count
+
+	// dl is the per-relation buffer lists of the dlist drop variant
+	// (dlist.go); nil unless Options.DropList, so that BufferAlloc and
+	// InvalidateBuffer pay one nil check for it.
+	dl *dropList
+	// inRecovery models InRecovery, the startup process's flag while it
+	// replays WAL: only then does smgrnblocks_cached return a size, which
+	// the drop's per-block lookup needs (drop.go).
+	inRecovery bool
 }
 
 // PinsMode selects how PinBuffer and UnpinBuffer change a buffer's shared
@@ -128,6 +137,15 @@ func ParsePins(s string) (PinsMode, bool) {
 // current behaviour (what NewPool builds).
 type Options struct {
 	Pins PinsMode
+	// DropList keeps a doubly linked list of buffers per relation, updated
+	// on every retag and invalidation, for the dlist drop variant (the
+	// pgsql-hackers thread's first patch; see dlist.go). Off, it costs one
+	// nil check in BufferAlloc and InvalidateBuffer.
+	DropList bool
+	// InRecovery starts the pool as a server in recovery: the backend that
+	// drops relations is the startup process replaying WAL (InRecovery),
+	// for which relation sizes are cached; see SetInRecovery.
+	InRecovery bool
 }
 
 // NewPoolWith is NewPool with variant options.
@@ -140,6 +158,10 @@ func NewPoolWith(nbuffers int, log *trace.Log, opt Options) (*Pool, error) {
 		return nil, err
 	}
 	p.pins = opt.Pins
+	p.inRecovery = opt.InRecovery
+	if opt.DropList {
+		p.dl = newDropList(nbuffers)
+	}
 	return p, nil
 }
 

@@ -35,6 +35,9 @@ func Describe(e trace.Event, names RelNamer) string {
 // DescribeWith is Describe with backends named by actor (the scenario's
 // names) in the actor column, lock holders and wake-ups.
 func DescribeWith(e trace.Event, names RelNamer, actor func(trace.Actor) string) string {
+	if s, ok := DescribeDropWith(e, names, actor); ok {
+		return s
+	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "%05d %-3s %-13s %-24s ", e.Seq, actor(e.Actor), e.Kind, e.Site)
 	obj := fmt.Sprintf("%s %d", e.Class, int32(e.Obj))

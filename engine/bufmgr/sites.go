@@ -341,6 +341,132 @@ LockBufferForCleanup(buffer)   -- caller holds exactly one pin      @cleanup.beg
         if (buf_state & BM_PIN_COUNT_WAITER) and bufHdr->wait_backend_pgprocno == MyProcNumber:
             buf_state &= ~BM_PIN_COUNT_WAITER
         UnlockBufHdr(bufHdr, buf_state)                              @cleanup.clear-unlock`),
+
+	// Dropping a relation's buffers (drop.go, dlist.go), appended for the
+	// same reason as the 9.5 functions above.
+	trace.DefineFunc("DropRelFileNodeBuffers", "storage/buffer/bufmgr.c", "PG 14–15 (PG 16+: DropRelationBuffers)", `
+DropRelFileNodeBuffers(smgr_reln, forkNum[], nforks, firstDelBlock[])   @drop.begin
+    -- temporary relations go to DropRelFileNodeLocalBuffers (not modelled)
+    for i in 0 .. nforks-1:   -- backend-local: no shared memory read
+        nForkBlock[i] = smgrnblocks_cached(smgr_reln, forkNum[i])   -- InvalidBlockNumber unless InRecovery
+        if nForkBlock[i] == InvalidBlockNumber: nBlocksToInvalidate = InvalidBlockNumber; break
+        nBlocksToInvalidate += nForkBlock[i] - firstDelBlock[i]
+    if BlockNumberIsValid(nBlocksToInvalidate) and nBlocksToInvalidate < BUF_DROP_FULL_SCAN_THRESHOLD:   -- NBuffers / 32
+        for j in 0 .. nforks-1:
+            FindAndDropRelFileNodeBuffers(rnode, forkNum[j], nForkBlock[j], firstDelBlock[j])
+        return                                                       @drop.lookup-done
+    for i in 0 .. NBuffers-1:   -- the full scan
+        bufHdr = GetBufferDescriptor(i)
+        if !RelFileNodeEquals(bufHdr->tag.rnode, rnode): continue   -- unlocked pre-check  @drop.precheck
+        buf_state = LockBufHdr(bufHdr)                               @drop.lock
+        for j in 0 .. nforks-1:
+            if RelFileNodeEquals(bufHdr->tag.rnode, rnode) and bufHdr->tag.forkNum == forkNum[j] and bufHdr->tag.blockNum >= firstDelBlock[j]:
+                InvalidateBuffer(bufHdr)   -- releases the header lock
+                break
+        if j >= nforks: UnlockBufHdr(bufHdr, buf_state)              @drop.unlock
+    return   -- every descriptor examined                             @drop.scan-done`),
+
+	trace.DefineFunc("FindAndDropRelFileNodeBuffers", "storage/buffer/bufmgr.c", "PG 14–15 (PG 16+: FindAndDropRelationBuffers)", `
+FindAndDropRelFileNodeBuffers(rnode, forkNum, nForkBlock, firstDelBlock)
+    for curBlock in firstDelBlock .. nForkBlock-1:
+        INIT_BUFFERTAG(bufTag, rnode, forkNum, curBlock)
+        bufHash = BufTableHashCode(&bufTag)
+        bufPartitionLock = BufMappingPartitionLock(bufHash)
+        LWLockAcquire(bufPartitionLock, LW_SHARED)                   @lookup.lock
+        buf_id = BufTableLookup(&bufTag, bufHash)                    @lookup.lookup
+        LWLockRelease(bufPartitionLock)                              @lookup.unlock
+        if buf_id < 0: continue   -- not in the pool
+        bufHdr = GetBufferDescriptor(buf_id)
+        buf_state = LockBufHdr(bufHdr)   -- it may hold another page by now  @lookup.hdr-lock
+        if RelFileNodeEquals(bufHdr->tag.rnode, rnode) and bufHdr->tag.forkNum == forkNum and bufHdr->tag.blockNum >= firstDelBlock:
+            InvalidateBuffer(bufHdr)   -- releases the header lock
+        else:
+            UnlockBufHdr(bufHdr, buf_state)                          @lookup.hdr-unlock`),
+
+	trace.DefineFunc("DropRelFileNodesAllBuffers", "storage/buffer/bufmgr.c", "PG 14–15 (PG 16+: DropRelationsAllBuffers)", `
+DropRelFileNodesAllBuffers(smgr_reln[], nnodes)                      @dropall.begin
+    for each relation i, while cached:   -- backend-local
+        for j in 0 .. MAX_FORKNUM:
+            block[i][j] = smgrnblocks_cached(rels[i], j)
+            if block[i][j] == InvalidBlockNumber:
+                if !smgrexists(rels[i], j): continue   -- no such fork
+                cached = false; break
+            nBlocksToInvalidate += block[i][j]
+    if cached and nBlocksToInvalidate < BUF_DROP_FULL_SCAN_THRESHOLD:
+        for each relation i, each fork j that exists:
+            FindAndDropRelFileNodeBuffers(rnodes[i], j, block[i][j], 0)
+        return                                                       @dropall.lookup-done
+    use_bsearch = n > RELS_BSEARCH_THRESHOLD   -- 20
+    if use_bsearch: pg_qsort(nodes, n, sizeof(RelFileNode), rnode_comparator)
+    for i in 0 .. NBuffers-1:
+        bufHdr = GetBufferDescriptor(i)
+        if !use_bsearch: rnode = the first of nodes[] equal to bufHdr->tag.rnode   @dropall.precheck-linear
+        else: rnode = bsearch(&bufHdr->tag.rnode, nodes, n, rnode_comparator)         @dropall.precheck-bsearch
+        if rnode == NULL: continue
+        buf_state = LockBufHdr(bufHdr)                               @dropall.lock
+        if RelFileNodeEquals(bufHdr->tag.rnode, *rnode): InvalidateBuffer(bufHdr)
+        else: UnlockBufHdr(bufHdr, buf_state)                        @dropall.unlock
+    return   -- every descriptor examined                             @dropall.scan-done`),
+
+	trace.DefineFunc("InvalidateBuffer", "storage/buffer/bufmgr.c", "PG 9.6–15 (+ dlist variant)", `
+InvalidateBuffer(buf)   -- entered with the header lock held
+    oldTag = buf->tag
+    UnlockBufHdr(buf, buf_state)                                     @inval.unlock
+    oldHash = BufTableHashCode(&oldTag); oldPartitionLock = BufMappingPartitionLock(oldHash)
+retry:
+    LWLockAcquire(oldPartitionLock, LW_EXCLUSIVE)                    @inval.lock-part
+    [dlist] LWLockAcquire(oldTag's relation list lock, LW_EXCLUSIVE) @inval.lock-list
+    buf_state = LockBufHdr(buf)                                      @inval.relock
+    if !BUFFERTAGS_EQUAL(buf->tag, oldTag):   -- recycled while we waited for the locks
+        UnlockBufHdr(buf, buf_state)                                 @inval.changed-unlock
+        [dlist] release the list lock; LWLockRelease(oldPartitionLock); return  @inval.changed-release
+    if BUF_STATE_GET_REFCOUNT(buf_state) != 0:   -- someone else's pin, e.g. a write
+        UnlockBufHdr(buf, buf_state)                                 @inval.pinned-unlock
+        [dlist] release the list lock; LWLockRelease(oldPartitionLock)  @inval.pinned-release
+        if GetPrivateRefCount(buffer) > 0: elog(ERROR, "buffer is pinned in InvalidateBuffer")  @inval.own-pin
+        WaitIO(buf)   -- returns at once without I/O: the retry busy-waits for the unpin  @inval.wait
+        goto retry
+    oldFlags = buf_state & BUF_FLAG_MASK
+    CLEAR_BUFFERTAG(buf->tag)
+    buf_state &= ~(BUF_FLAG_MASK | BUF_USAGECOUNT_MASK)
+    UnlockBufHdr(buf, buf_state)                                     @inval.clear
+    [dlist] dlist_delete(&buf->relNode); release the list lock       @inval.unlink
+    if oldFlags & BM_TAG_VALID: BufTableDelete(&oldTag, oldHash)     @inval.delete
+    LWLockRelease(oldPartitionLock)                                  @inval.release
+    StrategyFreeBuffer(buf)`),
+
+	trace.DefineFunc("StrategyFreeBuffer", "storage/buffer/freelist.c", "PG 9.5–17", `
+StrategyFreeBuffer(buf)
+    SpinLockAcquire(&StrategyControl->buffer_strategy_lock)          @free.spin-acquire
+    if buf->freeNext == FREENEXT_NOT_IN_LIST:   -- not already on the freelist
+        buf->freeNext = StrategyControl->firstFreeBuffer
+        if buf->freeNext < 0: StrategyControl->lastFreeBuffer = buf->buf_id
+        StrategyControl->firstFreeBuffer = buf->buf_id               @free.push
+    SpinLockRelease(&StrategyControl->buffer_strategy_lock)          @free.spin-release`),
+
+	trace.DefineFunc("DropRelFileNodeBuffers (dlist)", "storage/buffer/bufmgr.c", "dlist patch (2019–20), reconstructed", `
+DropRelFileNodeBuffers(...) walking the relation's own list   -- strategy=dlist
+    list = the relation's entry in the shared table of buffer lists
+    LWLockAcquire(&list->lock, LW_SHARED)                            @dlist.lock
+    cur = list->head                                                 @dlist.head
+    while cur != NIL:
+        next = cur->relNext                                          @dlist.next
+        LWLockRelease(&list->lock)                                   @dlist.unlock
+        buf_state = LockBufHdr(cur)                                  @dlist.hdr-lock
+        if cur's tag is of rnode, a fork to drop, and blockNum >= that fork's firstDelBlock:
+            InvalidateBuffer(cur)   -- also unlinks cur
+        else:
+            UnlockBufHdr(cur, buf_state)                             @dlist.hdr-unlock
+        LWLockAcquire(&list->lock, LW_SHARED)                        @dlist.relock
+        if next != NIL and next is no longer on this list:   -- evicted meanwhile
+            next = list->head   -- start over; the list only shrinks  @dlist.restart
+        cur = next
+    LWLockRelease(&list->lock)                                       @dlist.done
+BufferAlloc, after the retag, mapping partition locks still held   -- the upkeep
+    LWLockAcquire(old and new relations' list locks, LW_EXCLUSIVE), lower rnode first  @dlist.alloc-lock
+    if the buffer is on a list: dlist_delete(&buf->relNode)          @dlist.alloc-unlink
+    dlist_push_head(&newList->buffers, &buf->relNode)                @dlist.alloc-link
+    LWLockRelease(both list locks)                                   @dlist.alloc-unlock`),
 }
 
 // site resolves a site name; referring to pseudoFuncs makes Go initialise
@@ -389,4 +515,26 @@ var (
 	sCleanupMultiUnlock, sCleanupMultiRelease, sCleanupMultiError    = site("cleanup.multi-unlock"), site("cleanup.multi-release"), site("cleanup.multi-error")
 	sCleanupSetWaiter, sCleanupContentUnlock, sCleanupSleep          = site("cleanup.set-waiter"), site("cleanup.content-unlock"), site("cleanup.sleep")
 	sCleanupClearLock, sCleanupClearUnlock                           = site("cleanup.clear-lock"), site("cleanup.clear-unlock")
+)
+
+// Sites of the drop functions and the dlist variant.
+var (
+	sDropBegin, sDropPrecheck, sDropLock, sDropUnlock           = site("drop.begin"), site("drop.precheck"), site("drop.lock"), site("drop.unlock")
+	sDropLookupDone, sDropScanDone                              = site("drop.lookup-done"), site("drop.scan-done")
+	sLookupLock, sLookupLookup, sLookupUnlock                   = site("lookup.lock"), site("lookup.lookup"), site("lookup.unlock")
+	sLookupHdrLock, sLookupHdrUnlock                            = site("lookup.hdr-lock"), site("lookup.hdr-unlock")
+	sDropAllBegin, sDropAllLock, sDropAllUnlock                 = site("dropall.begin"), site("dropall.lock"), site("dropall.unlock")
+	sDropAllLookupDone, sDropAllScanDone                        = site("dropall.lookup-done"), site("dropall.scan-done")
+	sDropAllLinear, sDropAllBSearch                             = site("dropall.precheck-linear"), site("dropall.precheck-bsearch")
+	sInvalUnlock, sInvalLockPart, sInvalLockList, sInvalRelock  = site("inval.unlock"), site("inval.lock-part"), site("inval.lock-list"), site("inval.relock")
+	sInvalChangedUnlock, sInvalChangedRelease                   = site("inval.changed-unlock"), site("inval.changed-release")
+	sInvalPinnedUnlock, sInvalPinnedRelease, sInvalOwnPin       = site("inval.pinned-unlock"), site("inval.pinned-release"), site("inval.own-pin")
+	sInvalWait, sInvalClear, sInvalUnlink                       = site("inval.wait"), site("inval.clear"), site("inval.unlink")
+	sInvalDelete, sInvalRelease                                 = site("inval.delete"), site("inval.release")
+	sFreeSpinAcquire, sFreePush, sFreeSpinRelease               = site("free.spin-acquire"), site("free.push"), site("free.spin-release")
+	sDListLock, sDListHead, sDListNext, sDListUnlock            = site("dlist.lock"), site("dlist.head"), site("dlist.next"), site("dlist.unlock")
+	sDListHdrLock, sDListHdrUnlock, sDListRelock, sDListRestart = site("dlist.hdr-lock"), site("dlist.hdr-unlock"), site("dlist.relock"), site("dlist.restart")
+	sDListDone                                                  = site("dlist.done")
+	sDListAllocLock, sDListAllocUnlink, sDListAllocLink         = site("dlist.alloc-lock"), site("dlist.alloc-unlink"), site("dlist.alloc-link")
+	sDListAllocUnlock                                           = site("dlist.alloc-unlock")
 )

@@ -32,8 +32,13 @@ func Plot(r *exp.Report, file string) error {
 	if _, err := PlotFormat(file); err != nil {
 		return err
 	}
-	if r.Experiment == "pin" {
+	switch r.Experiment {
+	case "pin":
 		return plotPin(r, file)
+	case "slru":
+		return plotSlru(r, file)
+	case "fsm":
+		return plotFSM(r, file)
 	}
 	p := plot.New()
 	p.Title.Text = fmt.Sprintf("bufferlab bench %s (timer %s, %s/%s)", r.Experiment, r.Timer.Source, r.Machine.GOOS, r.Machine.GOARCH)

@@ -1,0 +1,269 @@
+package bufmgr_test
+
+import (
+	"fmt"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/cockroachdb/datadriven"
+
+	"bufferlab/engine/bufmgr"
+	"bufferlab/engine/trace"
+)
+
+// TestDropGolden runs the datadriven files in testdata/drop/ (a folder of
+// their own: TestGolden runs testdata/*.txt through the scenario language,
+// which does not drop relations). Each case is a small script run by one
+// or more backends, one after another, without a scheduler:
+//
+//	pool N [recovery] [dlist]            the pool (first line)
+//	rel NAME main=N [fsm=N] [vm=N] [init=N]
+//	read B REL[/FORK] BLK...             read and release (B is a backend name)
+//	dirty B REL[/FORK] BLK...            read, MarkBufferDirty, release
+//	trace                                print the events from here on
+//	drop B REL [FORK:FIRST...] strategy=S          DropRelationBuffers
+//	dropall B REL... strategy=S                    DropRelationsAllBuffers
+//
+// The output is every event after "trace" (decoded by DescribeDrop, else
+// Describe), a result line per drop, the pool's picture and, with dlist,
+// each relation's list. Regenerate with:
+//
+//	go test ./engine/bufmgr -run DropGolden -rewrite
+func TestDropGolden(t *testing.T) {
+	files, err := filepath.Glob("testdata/drop/*.txt")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no golden files: %v", err)
+	}
+	for _, path := range files {
+		t.Run(filepath.Base(path), func(t *testing.T) {
+			datadriven.RunTest(t, path, func(t *testing.T, d *datadriven.TestData) string {
+				if d.Cmd != "run" {
+					t.Fatalf("%s: unknown directive %q", d.Pos, d.Cmd)
+				}
+				out, err := runDropScript(d.Input)
+				if err != nil {
+					t.Fatalf("%s: %v", d.Pos, err)
+				}
+				return out
+			})
+		})
+	}
+}
+
+func runDropScript(script string) (string, error) {
+	var (
+		p        *bufmgr.Pool
+		log      = trace.NewLog()
+		rels     = map[string]*bufmgr.Relation{}
+		relNames = map[uint32]string{}
+		backends = map[string]*bufmgr.Backend{}
+		tracing  = -1
+		out      strings.Builder
+		inv      error
+	)
+	names := func(n uint32) string {
+		if s, ok := relNames[n]; ok {
+			return s
+		}
+		return strconv.Itoa(int(n))
+	}
+	backend := func(name string) (*bufmgr.Backend, error) {
+		if b := backends[name]; b != nil {
+			return b, nil
+		}
+		b, err := p.NewBackend(name)
+		backends[name] = b
+		return b, err
+	}
+	relFork := func(s string) (*bufmgr.Relation, bufmgr.ForkNumber, error) {
+		name, fork, _ := strings.Cut(s, "/")
+		r := rels[name]
+		if r == nil {
+			return nil, 0, fmt.Errorf("no relation %q", name)
+		}
+		f := bufmgr.MainForkNum
+		if fork != "" {
+			var ok bool
+			if f, ok = bufmgr.ParseFork(fork); !ok {
+				return nil, 0, fmt.Errorf("no fork %q", fork)
+			}
+		}
+		return r, f, nil
+	}
+	strategyOf := func(words []string) ([]string, bufmgr.DropStrategy, error) {
+		last := words[len(words)-1]
+		v, ok := strings.CutPrefix(last, "strategy=")
+		if !ok {
+			return nil, 0, fmt.Errorf("want strategy=S last, found %q", last)
+		}
+		st, ok := bufmgr.ParseDropStrategy(v)
+		if !ok {
+			return nil, 0, fmt.Errorf("unknown strategy %q", v)
+		}
+		return words[:len(words)-1], st, nil
+	}
+	result := func(res bufmgr.DropResult) {
+		blocks := "not cached"
+		if res.Cached {
+			blocks = fmt.Sprint(res.BlocksToInvalidate)
+		}
+		fmt.Fprintf(&out, "result: %s -> %s (blocks to drop %s, threshold %d, bsearch %v): touched %d, lookups %d, partition locks %d, list hops %d, invalidated %d, pin waits %d\n",
+			res.Requested, res.Strategy, blocks, res.Threshold, res.BSearch, res.DescsTouched, res.Lookups, res.PartitionLocks, res.ListHops, res.Invalidated, res.PinWaits)
+	}
+	for ln, line := range strings.Split(strings.TrimSpace(script), "\n") {
+		w := strings.Fields(line)
+		if len(w) == 0 || strings.HasPrefix(w[0], "#") {
+			continue
+		}
+		fail := func(format string, a ...any) (string, error) {
+			return "", fmt.Errorf("line %d %q: %s", ln+1, line, fmt.Sprintf(format, a...))
+		}
+		if p == nil && w[0] != "pool" {
+			return fail("the first line must be pool")
+		}
+		switch w[0] {
+		case "pool":
+			n, err := strconv.Atoi(w[1])
+			if err != nil {
+				return fail("%v", err)
+			}
+			var opt bufmgr.Options
+			for _, o := range w[2:] {
+				switch o {
+				case "recovery":
+					opt.InRecovery = true
+				case "dlist":
+					opt.DropList = true
+				default:
+					return fail("unknown option %q", o)
+				}
+			}
+			if p, err = bufmgr.NewPoolWith(n, log, opt); err != nil {
+				return fail("%v", err)
+			}
+			log.OnAppend = func(e trace.Event) {
+				if err := p.CheckInvariants(); err != nil && inv == nil {
+					inv = fmt.Errorf("after event %v: %w", e, err)
+				}
+			}
+		case "rel":
+			r := &bufmgr.Relation{Name: w[1], Number: uint32(bufmgr.FirstNormalObjectId + len(rels)), Permanent: true}
+			for _, kv := range w[2:] {
+				k, v, _ := strings.Cut(kv, "=")
+				f, ok := bufmgr.ParseFork(k)
+				n, err := strconv.Atoi(v)
+				if !ok || err != nil {
+					return fail("bad fork size %q", kv)
+				}
+				r.NBlocks[f] = uint32(n)
+			}
+			rels[r.Name], relNames[r.Number] = r, r.Name
+		case "read", "dirty":
+			b, err := backend(w[1])
+			if err != nil {
+				return fail("%v", err)
+			}
+			r, f, err := relFork(w[2])
+			if err != nil {
+				return fail("%v", err)
+			}
+			for _, s := range w[3:] {
+				blk, err := strconv.Atoi(s)
+				if err != nil {
+					return fail("%v", err)
+				}
+				buf, _, err := b.ReadBuffer(r, f, uint32(blk), nil)
+				if err != nil {
+					return fail("%v", err)
+				}
+				if w[0] == "dirty" {
+					if err := b.MarkBufferDirty(buf); err != nil {
+						return fail("%v", err)
+					}
+				}
+				if err := b.ReleaseBuffer(buf); err != nil {
+					return fail("%v", err)
+				}
+			}
+		case "trace":
+			tracing = log.Len()
+		case "drop":
+			b, err := backend(w[1])
+			if err != nil {
+				return fail("%v", err)
+			}
+			args, st, err := strategyOf(w[2:])
+			if err != nil {
+				return fail("%v", err)
+			}
+			r := rels[args[0]]
+			if r == nil {
+				return fail("no relation %q", args[0])
+			}
+			var forks []bufmgr.ForkNumber
+			var first []uint32
+			for _, fa := range args[1:] {
+				fs, bs, _ := strings.Cut(fa, ":")
+				f, ok := bufmgr.ParseFork(fs)
+				n, err := strconv.Atoi(bs)
+				if !ok || err != nil {
+					return fail("bad fork:first %q", fa)
+				}
+				forks, first = append(forks, f), append(first, uint32(n))
+			}
+			res, err := b.DropRelationBuffers(r, forks, first, st)
+			if err != nil {
+				return fail("%v", err)
+			}
+			result(res)
+		case "dropall":
+			b, err := backend(w[1])
+			if err != nil {
+				return fail("%v", err)
+			}
+			args, st, err := strategyOf(w[2:])
+			if err != nil {
+				return fail("%v", err)
+			}
+			var list []*bufmgr.Relation
+			for _, a := range args {
+				if rels[a] == nil {
+					return fail("no relation %q", a)
+				}
+				list = append(list, rels[a])
+			}
+			res, err := b.DropRelationsAllBuffers(list, st)
+			if err != nil {
+				return fail("%v", err)
+			}
+			result(res)
+		default:
+			return fail("unknown command")
+		}
+	}
+	if inv != nil {
+		return "", inv
+	}
+	if err := p.CheckQuiescent(); err != nil {
+		return "", err
+	}
+	var events strings.Builder
+	if tracing >= 0 {
+		for _, e := range log.Events()[tracing:] {
+			s, ok := bufmgr.DescribeDrop(e, names)
+			if !ok {
+				s = bufmgr.Describe(e, names)
+			}
+			events.WriteString(strings.TrimRight(s, " "))
+			events.WriteByte('\n')
+		}
+	}
+	events.WriteString(out.String())
+	events.WriteString(p.Picture(names))
+	for _, rn := range p.RelLists() {
+		fmt.Fprintf(&events, "  dlist %s: %v\n", names(rn.RelNode), p.RelListBuffers(rn))
+	}
+	return events.String(), nil
+}
