@@ -437,6 +437,9 @@ func (b *Backend) ReleaseBuffer(buf Buffer) error {
 // MarkBufferDirty takes the buffer's content lock exclusively, sets
 // BM_DIRTY | BM_JUST_DIRTIED with the CAS loop of MarkBufferDirty (PG
 // 9.6–15), and releases the lock: what a backend does to change a page.
+//
+// With pins=spinlock it is 9.5's MarkBufferDirty: the flags are set under
+// the buffer header spinlock instead of with a CAS.
 func (b *Backend) MarkBufferDirty(buf Buffer) error {
 	if buf <= 0 || int(buf) > b.pool.NBuffers || !b.HasPrivateRefEntry(buf) {
 		return &PGError{Code: ErrBufferNotPinned, Msg: fmt.Sprintf("cannot dirty buffer %d: not pinned by backend %s", buf, b.Name)}
@@ -444,6 +447,14 @@ func (b *Backend) MarkBufferDirty(buf Buffer) error {
 	d := &b.pool.descs[buf-1]
 	b.emitTag(trace.KOp, sDirtyBegin, trace.OBuffer, d.bufID, 0, 0, &d.tag)
 	b.lwAcquire(b.contentLock(d.bufID), LWExclusive, trace.OContent, d.bufID, sLockBufferAcquire)
+	if b.pool.pins == PinsSpinlock {
+		// Before 9.6 the flags were a field under the header spinlock.
+		s := b.lockBufHdr(d, sDirty95Lock)
+		b.unlockBufHdr(d, s|BmDirty|BmJustDirtied, sDirty95Unlock)
+		b.contentUnlock(d.bufID, sLockBufferUnlock)
+		b.emitTag(trace.KOpDone, sLockBufferUnlock, trace.OBuffer, d.bufID, 0, 0, &d.tag)
+		return nil
+	}
 	b.step(sDirtyLoad)
 	old := d.state.Load()
 	b.emit(trace.KLoad, sDirtyLoad, trace.OBuffer, d.bufID, 0, uint64(old), 0)

@@ -467,6 +467,12 @@ BufferAlloc, after the retag, mapping partition locks still held   -- the upkeep
     if the buffer is on a list: dlist_delete(&buf->relNode)          @dlist.alloc-unlink
     dlist_push_head(&newList->buffers, &buf->relNode)                @dlist.alloc-link
     LWLockRelease(both list locks)                                   @dlist.alloc-unlock`),
+
+	trace.DefineFunc("MarkBufferDirty (9.5)", "storage/buffer/bufmgr.c", "PG 9.5 (pins=spinlock)", `
+MarkBufferDirty(buffer)   -- caller holds a pin and the content lock exclusively
+    LockBufHdr(bufHdr)   -- SpinLockAcquire(&bufHdr->buf_hdr_lock)     @dirty95.lock
+    bufHdr->flags |= (BM_DIRTY | BM_JUST_DIRTIED)
+    UnlockBufHdr(bufHdr)                                             @dirty95.unlock`),
 }
 
 // site resolves a site name; referring to pseudoFuncs makes Go initialise
@@ -511,6 +517,7 @@ var (
 	sPin95Lock, sPin95Unlock, sPin95Private                          = site("pin95.lock"), site("pin95.unlock"), site("pin95.private")
 	sUnpin95Private, sUnpin95Lock, sUnpin95Unlock                    = site("unpin95.private"), site("unpin95.lock"), site("unpin95.unlock")
 	sUnpin95WaiterUnlock, sUnpin95Wake                               = site("unpin95.waiter-unlock"), site("unpin95.wake")
+	sDirty95Lock, sDirty95Unlock                                     = site("dirty95.lock"), site("dirty95.unlock")
 	sCleanupBegin, sCleanupContentLock, sCleanupHdrLock, sCleanupGot = site("cleanup.begin"), site("cleanup.content-lock"), site("cleanup.hdr-lock"), site("cleanup.got")
 	sCleanupMultiUnlock, sCleanupMultiRelease, sCleanupMultiError    = site("cleanup.multi-unlock"), site("cleanup.multi-release"), site("cleanup.multi-error")
 	sCleanupSetWaiter, sCleanupContentUnlock, sCleanupSleep          = site("cleanup.set-waiter"), site("cleanup.content-unlock"), site("cleanup.sleep")

@@ -142,3 +142,39 @@ expect spinlock: pool cas_failures=0 spins=1 cas=0 header_locks=7
 		t.Fatalf("atomic: %v", err)
 	}
 }
+
+// MarkBufferDirty: a CAS on the state word from 9.6, the header spinlock
+// before (no CAS at all in the spinlock variant).
+func TestDirtyByVariant(t *testing.T) {
+	src := `config pins=atomic,spinlock
+relation t blocks=1
+backend A: write t 0
+run
+expect buffer 0 dirty=yes flags=DIRTY,JUST_DIRTIED,VALID,TAG_VALID,PERMANENT
+expect atomic: pool cas=2 header_locks=4
+expect spinlock: pool cas=0 header_locks=6
+`
+	_, out, err := Run("dirty", src, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out, "dirty.cas") || strings.Contains(out, "dirty95") {
+		t.Fatalf("atomic run:\n%s", out)
+	}
+	s, _ := Parse("dirty", src)
+	alt, err := NewVariantRunner(s, true, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	outs, err := alt.RunAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := ""
+	for _, o := range outs {
+		text += o.Text
+	}
+	if !strings.Contains(text, "dirty95.lock") || !strings.Contains(text, "dirty95.unlock") || strings.Contains(text, "dirty.cas") {
+		t.Fatalf("spinlock run:\n%s", text)
+	}
+}
