@@ -83,12 +83,14 @@ func playVariant(l *Lesson, variant int) (*Played, error) {
 			next++
 			o, err := r.Step()
 			if rs, ok := st.(*scenario.RelationStmt); ok {
-				num := uint32(bufmgr.FirstNormalObjectId + rels)
-				rels++
-				if got := r.RelName(num); got != rs.Name {
-					return errorf(l.File, rs.Pos.Line, rs.Pos.Col, "internal: relation %s has number %d, but the runner names it %s", rs.Name, num, got)
+				for _, name := range rs.Names() {
+					num := uint32(bufmgr.FirstNormalObjectId + rels)
+					rels++
+					if got := r.RelName(num); got != name {
+						return errorf(l.File, rs.Pos.Line, rs.Pos.Col, "internal: relation %s has number %d, but the runner names it %s", name, num, got)
+					}
+					p.RelNames[num] = name
 				}
-				p.RelNames[num] = rs.Name
 			}
 			if step >= 0 && o.Text != "" {
 				if _, isRun := st.(*scenario.RunStmt); !isRun {

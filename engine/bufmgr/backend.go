@@ -316,6 +316,7 @@ func (b *Backend) lwAcquire(l *LWLock, mode LWLockMode, c trace.ObjClass, obj in
 			if c == trace.OPartition {
 				b.Stats.PartitionLocks++
 			}
+			b.dropCounted(site)
 			return
 		}
 	}
@@ -332,6 +333,7 @@ func (b *Backend) lwAcquire(l *LWLock, mode LWLockMode, c trace.ObjClass, obj in
 			if c == trace.OPartition {
 				b.Stats.PartitionLocks++
 			}
+			b.dropCounted(site)
 			b.emit(trace.KLWAcquire, site, c, obj, before, l.holderWord(), uint64(mode))
 			return
 		}
@@ -346,11 +348,17 @@ func (b *Backend) lwAcquire(l *LWLock, mode LWLockMode, c trace.ObjClass, obj in
 func (b *Backend) lwRelease(l *LWLock, c trace.ObjClass, obj int32, site trace.Site) {
 	if !b.hooked() { // fast path (see hooked)
 		l.release(b.Actor)
+		if c == trace.OPartition {
+			b.dropCounted(site)
+		}
 		return
 	}
 	b.step(site)
 	before := l.holderWord()
 	mode := l.release(b.Actor)
+	if c == trace.OPartition {
+		b.dropCounted(site)
+	}
 	b.emit(trace.KLWRelease, site, c, obj, before, l.holderWord(), uint64(mode))
 }
 

@@ -189,6 +189,12 @@ func (b *Backend) bufTableLookup(tag BufferTag, part int, site trace.Site) int32
 	if !ok {
 		id = -1
 	}
+	if site == sLookupLookup {
+		b.Stats.DropLookups++
+		if ok {
+			b.Stats.DropDescsTouched++
+		}
+	}
 	b.emitTag(trace.KMapLookup, site, trace.OPartition, int32(part), 0, uint64(int64(id)), &tag)
 	return id
 }

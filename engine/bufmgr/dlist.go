@@ -169,8 +169,7 @@ func (dl *dropList) pushHead(k, id int32) {
 // (class rel, Obj = relNumber).
 func (b *Backend) listLock(k int32, mode LWLockMode, site trace.Site) {
 	l := b.pool.dl.lists[k]
-	b.Stats.DListLocks++
-	b.lwAcquire(&l.lock, mode, trace.ORelation, int32(l.rnode.RelNode), site)
+	b.lwAcquire(&l.lock, mode, trace.ORelation, int32(l.rnode.RelNode), site) // counts DListLocks
 }
 
 func (b *Backend) listUnlock(k int32, site trace.Site) {

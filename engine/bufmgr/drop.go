@@ -535,16 +535,17 @@ func (b *Backend) findAndDropRelFileNodeBuffers(rnode RelFileNode, f ForkNumber,
 	for cur := firstDelBlock; cur < nForkBlock; cur++ {
 		tag := BufferTag{SpcNode: rnode.SpcNode, DbNode: rnode.DbNode, RelNode: rnode.RelNode, ForkNum: f, BlockNum: cur}
 		part := BufTableHashPartition(BufTableHashCode(tag))
+		// DropPartitionLocks, DropLookups and (when the lookup finds a
+		// buffer) DropDescsTouched are counted by lwAcquire and
+		// bufTableLookup as they emit the event, so that the counters match
+		// the trace after every event.
 		b.partitionLock(part, LWShared, sLookupLock)
-		b.Stats.DropPartitionLocks++
 		id := b.bufTableLookup(tag, part, sLookupLookup)
-		b.Stats.DropLookups++
 		b.partitionUnlock(part, sLookupUnlock)
 		if id < 0 {
 			continue
 		}
-		d := &p.descs[id]
-		b.Stats.DropDescsTouched++
+		d := &p.descs[id] // DropDescsTouched was counted when the lookup found it
 		s := b.lockBufHdr(d, sLookupHdrLock)
 		if d.tag.SameRel(tag) && d.tag.ForkNum == f && d.tag.BlockNum >= firstDelBlock {
 			if err := b.invalidateBuffer(d, s); err != nil {
@@ -638,8 +639,7 @@ func (b *Backend) invalidateBuffer(d *BufferDesc, s uint32) error {
 		listK = p.dl.find(oldTag.RelFileNode())
 	}
 	for {
-		b.partitionLock(oldPart, LWExclusive, sInvalLockPart)
-		b.Stats.DropPartitionLocks++
+		b.partitionLock(oldPart, LWExclusive, sInvalLockPart) // counts DropPartitionLocks
 		if listK != relListNone {
 			b.listLock(listK, LWExclusive, sInvalLockList)
 		}
@@ -680,12 +680,14 @@ func (b *Backend) invalidateBuffer(d *BufferDesc, s uint32) error {
 		// BM_TAG_VALID still set.
 		oldFlags := s & BufFlagMask
 		b.step(sInvalClear)
-		d.tag = BufferTag{}
+		// The unlock (BM_TAG_VALID gone) is reported before the cleared
+		// tag, so that after each event the trace tells the whole state.
 		prev := d.state.Load()
 		after := s &^ (BufFlagMask | BufUsagecountMask)
 		d.state.Store(after)
-		b.emit(trace.KRetag, sInvalClear, trace.OBuffer, d.bufID, oldTag.Pack(), noTag, 0)
 		b.emit(trace.KUnlockHdr, sInvalClear, trace.OBuffer, d.bufID, uint64(prev), uint64(after), 0)
+		d.tag = BufferTag{}
+		b.emit(trace.KRetag, sInvalClear, trace.OBuffer, d.bufID, oldTag.Pack(), noTag, 0)
 		if listK != relListNone {
 			b.dlistUnlinkInvalidated(d, listK)
 			b.listUnlock(listK, sInvalUnlink)
@@ -693,8 +695,7 @@ func (b *Backend) invalidateBuffer(d *BufferDesc, s uint32) error {
 		if oldFlags&BmTagValid != 0 {
 			b.bufTableDelete(oldTag, oldPart, sInvalDelete)
 		}
-		b.partitionUnlock(oldPart, sInvalRelease)
-		b.Stats.DropInvalidated++
+		b.partitionUnlock(oldPart, sInvalRelease) // counts DropInvalidated
 		b.strategyFreeBuffer(d)
 		return nil
 	}
@@ -819,4 +820,21 @@ func dropDetail(e trace.Event, names RelNamer) (string, bool) {
 		return ": buffer is pinned in InvalidateBuffer", true
 	}
 	return "", false
+}
+
+// dropCounted adds to the drop counters that belong to an event at site,
+// called by the helpers that emit lock and lookup events just before they
+// emit (and on their fast paths), so that Stats matches the trace after
+// every event.
+func (b *Backend) dropCounted(site trace.Site) {
+	switch site {
+	case sLookupLock, sInvalLockPart:
+		b.Stats.DropPartitionLocks++
+	case sLookupLookup:
+		b.Stats.DropLookups++
+	case sInvalRelease:
+		b.Stats.DropInvalidated++
+	case sDListAllocLock, sDListLock, sDListRelock, sInvalLockList:
+		b.Stats.DListLocks++
+	}
 }

@@ -3,6 +3,7 @@ package scenario
 import (
 	"fmt"
 	"slices"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -32,6 +33,13 @@ type ConfigStmt struct {
 	// statements, schedule and seed once per variant, side by side); nil
 	// for one variant.
 	Variants []bufmgr.PinsMode
+	// InRecovery (in_recovery=on) models a server replaying WAL: the
+	// backend dropping relations is the startup process, for which
+	// relation sizes are cached, so a drop may take the per-block lookup.
+	InRecovery bool
+	// DropList (dlist=on) keeps the per-relation buffer lists of the dlist
+	// drop variant, updated on every buffer allocation.
+	DropList bool
 }
 
 // PinVariants returns the pin variants the scenario runs: Variants, or
@@ -49,6 +57,21 @@ type RelationStmt struct {
 	Name     string
 	NBlocks  [bufmgr.MaxForkNum + 1]uint32
 	Unlogged bool
+	// Count > 0 (count=N) defines N relations of this shape, named Name0
+	// … Name(N−1), numbered in that order.
+	Count int
+}
+
+// Names lists the relations the statement defines.
+func (st *RelationStmt) Names() []string {
+	if st.Count == 0 {
+		return []string{st.Name}
+	}
+	out := make([]string, st.Count)
+	for i := range out {
+		out[i] = fmt.Sprintf("%s%d", st.Name, i)
+	}
+	return out
 }
 
 // OpKind is a backend operation.
@@ -64,9 +87,10 @@ const (
 	OpWrite
 	OpScan
 	OpCleanup
+	OpDrop
 )
 
-var opNames = map[string]OpKind{"read": OpRead, "release": OpRelease, "dirty": OpDirty, "touch": OpTouch, "write": OpWrite, "scan": OpScan, "cleanup": OpCleanup}
+var opNames = map[string]OpKind{"read": OpRead, "release": OpRelease, "dirty": OpDirty, "touch": OpTouch, "write": OpWrite, "scan": OpScan, "cleanup": OpCleanup, "drop": OpDrop}
 
 func (k OpKind) String() string {
 	for n, v := range opNames {
@@ -87,6 +111,10 @@ type Op struct {
 	Rel      string
 	Fork     bufmgr.ForkNumber
 	From, To uint32
+	// Rels are the relations a drop drops (Rel is the first) and Strategy
+	// how it finds their buffers.
+	Rels     []string
+	Strategy bufmgr.DropStrategy
 }
 
 // BackendStmt is `backend NAME: OP; …`.
@@ -172,6 +200,7 @@ type parser struct {
 	sawOther  bool
 	nbuffers  int
 	variants  []bufmgr.PinsMode // the pin variants the config names (nil before it)
+	dlist     bool              // the config keeps the dlist (strategy=dlist allowed)
 }
 
 // Parse parses a scenario. name is used in error positions.
@@ -258,7 +287,7 @@ func (p *parser) config(toks []token) (Stmt, error) {
 	for _, t := range toks[1:] {
 		k, v, ok := splitKV(t)
 		if !ok {
-			return nil, p.errf(t.Pos, "expected KEY=VALUE (shared_buffers, schedule, seed, max_steps, pins), found %q", t.Text)
+			return nil, p.errf(t.Pos, "expected KEY=VALUE (shared_buffers, schedule, seed, max_steps, pins, in_recovery, dlist), found %q", t.Text)
 		}
 		switch k {
 		case "shared_buffers":
@@ -303,12 +332,23 @@ func (p *parser) config(toks []token) (Stmt, error) {
 			if len(ms) > 1 {
 				st.Variants = ms
 			}
+		case "in_recovery", "dlist":
+			on, ok := map[string]bool{"on": true, "off": false, "true": true, "false": false}[v]
+			if !ok {
+				return nil, p.errf(t.Pos, "%s: expected on or off, found %q", k, v)
+			}
+			if k == "dlist" {
+				st.DropList = on
+			} else {
+				st.InRecovery = on
+			}
 		default:
-			return nil, p.errf(t.Pos, "unknown config key %q: expected shared_buffers, schedule, seed, max_steps or pins", k)
+			return nil, p.errf(t.Pos, "unknown config key %q: expected shared_buffers, schedule, seed, max_steps, pins, in_recovery or dlist", k)
 		}
 	}
 	p.nbuffers = st.NBuffers
 	p.variants = st.PinVariants()
+	p.dlist = st.DropList
 	return st, nil
 }
 
@@ -347,7 +387,18 @@ func (p *parser) relation(toks []token) (Stmt, error) {
 		}
 		k, v, ok := splitKV(t)
 		if !ok {
-			return nil, p.errf(t.Pos, "expected blocks=N, fsm=N, vm=N, init=N or unlogged, found %q", t.Text)
+			return nil, p.errf(t.Pos, "expected blocks=N, fsm=N, vm=N, init=N, count=N or unlogged, found %q", t.Text)
+		}
+		if k == "count" {
+			n, err := p.uint(t, v, uint64(MaxRelations-len(p.rels)), "count")
+			if err != nil {
+				return nil, err
+			}
+			if n == 0 {
+				return nil, p.errf(t.Pos, "count: expected at least 1, found 0")
+			}
+			st.Count = int(n)
+			continue
 		}
 		var f bufmgr.ForkNumber
 		switch k {
@@ -360,7 +411,7 @@ func (p *parser) relation(toks []token) (Stmt, error) {
 		case "init":
 			f = bufmgr.InitForkNum
 		default:
-			return nil, p.errf(t.Pos, "unknown relation key %q: expected blocks, fsm, vm, init or unlogged", k)
+			return nil, p.errf(t.Pos, "unknown relation key %q: expected blocks, fsm, vm, init, count or unlogged", k)
 		}
 		n, err := p.uint(t, v, MaxRelBlocks, k)
 		if err != nil {
@@ -371,7 +422,14 @@ func (p *parser) relation(toks []token) (Stmt, error) {
 	if !sawBlocks {
 		return nil, p.errf(endPos(toks), "relation %s: expected blocks=N (the size of its main fork)", name.Text)
 	}
-	p.rels[name.Text] = st
+	for _, n := range st.Names() {
+		if _, dup := p.rels[n]; dup {
+			return nil, p.errf(name.Pos, "relation %q (of count=%d) is already defined", n, st.Count)
+		}
+	}
+	for _, n := range st.Names() {
+		p.rels[n] = st
+	}
 	return st, nil
 }
 
@@ -437,9 +495,25 @@ func (p *parser) op(toks []token) (Op, error) {
 	if len(toks) < 2 {
 		return Op{}, p.errf(endPos(toks), "%s: expected a relation name", toks[0].Text)
 	}
+	if kind == OpDrop {
+		return p.dropOp(op, toks)
+	}
 	rt := toks[1]
+	if prefix, ok := strings.CutSuffix(rt.Text, "*"); ok && (kind == OpRead || kind == OpTouch || kind == OpWrite) {
+		// touch r* 0: the same blocks of every relation named r…, in the
+		// order they were defined.
+		names, err := p.matching(rt, prefix)
+		if err != nil {
+			return Op{}, err
+		}
+		op.Rels = names
+		rt.Text = names[0]
+	}
 	rel, ok := p.rels[rt.Text]
 	if !ok {
+		if strings.HasSuffix(rt.Text, "*") {
+			return Op{}, p.errf(rt.Pos, "%s: expected a relation defined above (PREFIX* works with read, touch, write and drop), found %q", toks[0].Text, rt.Text)
+		}
 		return Op{}, p.errf(rt.Pos, "%s: expected a relation defined above, found %q", toks[0].Text, rt.Text)
 	}
 	op.Rel = rt.Text
@@ -473,6 +547,90 @@ func (p *parser) op(toks []token) (Op, error) {
 		return Op{}, p.errf(bt.Pos, "%s: block %d is beyond %s's %s fork (%d blocks)", toks[0].Text, op.To, rel.Name, op.Fork, rel.NBlocks[op.Fork])
 	}
 	return op, nil
+}
+
+// dropOp parses `drop REL [REL …] [strategy=S]`: each REL a relation
+// defined above or PREFIX* for every relation whose name starts so.
+func (p *parser) dropOp(op Op, toks []token) (Op, error) {
+	seen := map[string]bool{}
+	add := func(n string) {
+		if !seen[n] {
+			seen[n] = true
+			op.Rels = append(op.Rels, n)
+		}
+	}
+	for _, t := range toks[1:] {
+		if k, v, ok := splitKV(t); ok {
+			if k != "strategy" {
+				return Op{}, p.errf(t.Pos, "drop: expected strategy=auto|scan|lookup|dlist, found %q", t.Text)
+			}
+			s, ok := bufmgr.ParseDropStrategy(v)
+			if !ok {
+				return Op{}, p.errf(t.Pos, "strategy: expected auto, scan, lookup or dlist, found %q", v)
+			}
+			if s == bufmgr.DropDList && !p.dlist {
+				return Op{}, p.errf(t.Pos, "strategy=dlist needs the per-relation lists: expected config dlist=on")
+			}
+			op.Strategy = s
+			continue
+		}
+		if prefix, ok := strings.CutSuffix(t.Text, "*"); ok {
+			names, err := p.matching(t, prefix)
+			if err != nil {
+				return Op{}, err
+			}
+			for _, n := range names {
+				add(n)
+			}
+			continue
+		}
+		if _, ok := p.rels[t.Text]; !ok {
+			return Op{}, p.errf(t.Pos, "drop: expected a relation defined above, found %q", t.Text)
+		}
+		add(t.Text)
+	}
+	if len(op.Rels) == 0 {
+		return Op{}, p.errf(endPos(toks), "drop: expected a relation name")
+	}
+	op.Rel = op.Rels[0]
+	return op, nil
+}
+
+// matching lists the relations defined so far whose name starts with
+// prefix, in the order they were defined.
+func (p *parser) matching(t token, prefix string) ([]string, error) {
+	var names []string
+	for n := range p.rels {
+		if strings.HasPrefix(n, prefix) {
+			names = append(names, n)
+		}
+	}
+	if len(names) == 0 {
+		return nil, p.errf(t.Pos, "no relation defined above matches %q", t.Text)
+	}
+	sort.Slice(names, func(i, j int) bool { return p.relIndex(names[i]) < p.relIndex(names[j]) })
+	return names, nil
+}
+
+// relIndex orders relations as they were defined (count=N members by
+// their number).
+func (p *parser) relIndex(name string) int {
+	st := p.rels[name]
+	i := 0
+	for _, x := range p.script.Stmts {
+		if x == Stmt(st) {
+			break
+		}
+		if r, ok := x.(*RelationStmt); ok {
+			i += len(r.Names())
+		}
+	}
+	for j, n := range st.Names() {
+		if n == name {
+			return i + j
+		}
+	}
+	return i
 }
 
 func (p *parser) blockRange(t token) (uint32, uint32, error) {

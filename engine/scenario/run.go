@@ -79,7 +79,7 @@ func newRunner(s *Script, traced bool, variant int) (*Runner, error) {
 	if traced {
 		r.log = trace.NewLog()
 	}
-	pool, err := bufmgr.NewPoolWith(r.cfg.NBuffers, r.log, bufmgr.Options{Pins: r.pins})
+	pool, err := bufmgr.NewPoolWith(r.cfg.NBuffers, r.log, bufmgr.Options{Pins: r.pins, InRecovery: r.cfg.InRecovery, DropList: r.cfg.DropList})
 	if err != nil {
 		return nil, err
 	}
@@ -204,10 +204,12 @@ func (r *Runner) exec(st Stmt) (string, error) {
 	case *ConfigStmt:
 		return "", nil
 	case *RelationStmt:
-		num := uint32(bufmgr.FirstNormalObjectId + len(r.rels))
-		rel := &bufmgr.Relation{Name: st.Name, Number: num, Permanent: !st.Unlogged, NBlocks: st.NBlocks}
-		r.rels[st.Name] = rel
-		r.relNames[num] = st.Name
+		for _, name := range st.Names() {
+			num := uint32(bufmgr.FirstNormalObjectId + len(r.rels))
+			rel := &bufmgr.Relation{Name: name, Number: num, Permanent: !st.Unlogged, NBlocks: st.NBlocks}
+			r.rels[name] = rel
+			r.relNames[num] = name
+		}
 		return "", nil
 	case *BackendStmt:
 		be, err := r.backend(st)
@@ -419,6 +421,19 @@ func (r *Runner) execOp(be *backendState, op Op) error {
 		clear(be.held)
 		return nil
 	}
+	if op.Kind == OpDrop {
+		return r.execDrop(be, op)
+	}
+	if len(op.Rels) > 1 {
+		for _, n := range op.Rels {
+			one := op
+			one.Rel, one.Rels = n, nil
+			if err := r.execOp(be, one); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
 	rel := r.rels[op.Rel]
 	if op.Kind == OpScan {
 		return b.SeqScan(rel)
@@ -484,6 +499,30 @@ func (r *Runner) execOp(be *backendState, op Op) error {
 			return nil
 		}
 	}
+}
+
+// execDrop drops the buffers of one relation (DropRelFileNodeBuffers) or
+// of several (DropRelFileNodesAllBuffers), as DROP TABLE's commit or its
+// replay in recovery does.
+func (r *Runner) execDrop(be *backendState, op Op) error {
+	var err error
+	if len(op.Rels) == 1 {
+		_, err = be.b.DropRelationBuffers(r.rels[op.Rel], nil, nil, op.Strategy)
+	} else {
+		rels := make([]*bufmgr.Relation, len(op.Rels))
+		for i, n := range op.Rels {
+			rels[i] = r.rels[n]
+		}
+		_, err = be.b.DropRelationsAllBuffers(rels, op.Strategy)
+	}
+	if err != nil {
+		var pg *bufmgr.PGError
+		if errors.As(err, &pg) {
+			return err // a PostgreSQL ERROR: aborts the transaction
+		}
+		return r.errf(op.Pos, "drop: %v", err)
+	}
+	return nil
 }
 
 func (r *Runner) showMap() string {

@@ -11,6 +11,9 @@ import (
 // opSummary accumulates one backend's events between two results.
 type opSummary struct {
 	decrements, skipped, casFails, spins, waits int
+	// a drop in progress: its begin event and what it did so far
+	drop                                        *trace.Event
+	descs, lookups, hops, invalidated, pinWaits int
 	victim                                      string
 	written                                     []string
 }
@@ -36,6 +39,52 @@ func (r *Runner) Summarize(events []trace.Event) string {
 	}
 	for _, e := range events {
 		s := get(e.Actor)
+		if s.drop != nil {
+			switch {
+			case e.Kind == trace.KLoad && (e.Site == siteDropPrecheck || e.Site == siteDropAllLinear || e.Site == siteDropAllBSearch):
+				s.descs++
+			case e.Kind == trace.KMapLookup:
+				s.lookups++
+			case e.Kind == trace.KLoad && (e.Site == siteDListHead || e.Site == siteDListNext):
+				s.hops++
+			case e.Kind == trace.KMapDelete:
+				s.invalidated++
+			case e.Kind == trace.KIOWait:
+				s.pinWaits++
+			case e.Kind == trace.KOpDone:
+				d := s.drop
+				what := r.RelName(uint32(d.Obj))
+				if d.Site == siteDropAllBegin {
+					what = fmt.Sprintf("%d relations", d.Obj)
+				}
+				fmt.Fprintf(&b, "  %s drop %-12s %s", name(e.Actor), what, bufmgr.DropStrategy(d.After))
+				if req := bufmgr.DropStrategy(d.Before); req == bufmgr.DropAuto {
+					fmt.Fprintf(&b, " (auto)")
+				}
+				var parts []string
+				if s.descs > 0 {
+					parts = append(parts, fmt.Sprintf("%d descriptors checked", s.descs))
+				}
+				if s.lookups > 0 {
+					parts = append(parts, fmt.Sprintf("%d mapping lookups", s.lookups))
+				}
+				if s.hops > 0 {
+					parts = append(parts, fmt.Sprintf("%d list hops", s.hops))
+				}
+				parts = append(parts, fmt.Sprintf("%d buffers invalidated", s.invalidated))
+				if s.pinWaits > 0 {
+					parts = append(parts, fmt.Sprintf("waited %d times for a pin", s.pinWaits))
+				}
+				fmt.Fprintf(&b, ": %s\n", strings.Join(parts, ", "))
+				acc[e.Actor] = nil
+				continue
+			}
+		}
+		if e.Kind == trace.KOp && (e.Site == siteDropBegin || e.Site == siteDropAllBegin) {
+			ev := e
+			s.drop = &ev
+			continue
+		}
 		switch e.Kind {
 		case trace.KUsageDown:
 			s.decrements++
@@ -85,7 +134,8 @@ func (r *Runner) Summarize(events []trace.Event) string {
 			acc[e.Actor] = nil
 		case trace.KError:
 			msg := map[uint64]string{uint64(bufmgr.ErrNoUnpinnedBuffers): "no unpinned buffers available",
-				uint64(bufmgr.ErrReadBeyondEOF): "read beyond the end of the relation"}[e.Arg]
+				uint64(bufmgr.ErrReadBeyondEOF):      "read beyond the end of the relation",
+				uint64(bufmgr.ErrPinnedInInvalidate): "buffer is pinned in InvalidateBuffer"}[e.Arg]
 			fmt.Fprintf(&b, "  %s ERROR: %s", name(e.Actor), msg)
 			if s.skipped > 0 {
 				fmt.Fprintf(&b, " (the sweep passed %d pinned buffers)", s.skipped)
@@ -95,4 +145,19 @@ func (r *Runner) Summarize(events []trace.Event) string {
 		}
 	}
 	return b.String()
+}
+
+var (
+	siteDropBegin, siteDropAllBegin     = mustSite("drop.begin"), mustSite("dropall.begin")
+	siteDropPrecheck, siteDropAllLinear = mustSite("drop.precheck"), mustSite("dropall.precheck-linear")
+	siteDropAllBSearch                  = mustSite("dropall.precheck-bsearch")
+	siteDListHead, siteDListNext        = mustSite("dlist.head"), mustSite("dlist.next")
+)
+
+func mustSite(name string) trace.Site {
+	s, ok := trace.LookupSite(name)
+	if !ok {
+		panic("scenario: bufmgr defines no site " + name)
+	}
+	return s
 }

@@ -29,6 +29,65 @@ type Counters struct {
 	MapLookups, MapInserts    uint64 // KMapLookup; KMapInsert that inserted
 	MapCollisions, MapDeletes uint64 // KMapInsert that found the tag; KMapDelete
 	Wakes                     uint64 // KWake
+	// Dropping relations (the Drop* and DList* fields of bufmgr.Stats):
+	// descriptors the drop examined, mapping lookups and partition locks
+	// it made, list hops of the dlist walk, buffers invalidated, waits for
+	// a pin; and the dlist variant's upkeep: list links, unlinks, locks.
+	DropDescsTouched, DropLookups, DropPartitionLocks uint64
+	DropListHops, DropInvalidated, DropPinWaits       uint64
+	DListLinks, DListUnlinks, DListLocks              uint64
+}
+
+// dropCounters maps the drop code's sites to the counter its event adds
+// to (each site's event is emitted exactly where bufmgr counts).
+var dropCounters = func() map[trace.Site]func(*Counters) *uint64 {
+	m := map[trace.Site]func(*Counters) *uint64{}
+	add := func(f func(*Counters) *uint64, names ...string) {
+		for _, n := range names {
+			m[mustSite(n)] = f
+		}
+	}
+	add(func(c *Counters) *uint64 { return &c.DropDescsTouched },
+		"drop.precheck", "dropall.precheck-linear", "dropall.precheck-bsearch")
+	add(func(c *Counters) *uint64 { return &c.DropListHops }, "dlist.head", "dlist.restart")
+	add(func(c *Counters) *uint64 { return &c.DropLookups }, "lookup.lookup")
+	add(func(c *Counters) *uint64 { return &c.DropPartitionLocks }, "lookup.lock", "inval.lock-part")
+	add(func(c *Counters) *uint64 { return &c.DropInvalidated }, "inval.release")
+	add(func(c *Counters) *uint64 { return &c.DropPinWaits }, "inval.wait")
+	add(func(c *Counters) *uint64 { return &c.DListLinks }, "dlist.alloc-link")
+	add(func(c *Counters) *uint64 { return &c.DListUnlinks }, "dlist.alloc-unlink", "inval.unlink")
+	add(func(c *Counters) *uint64 { return &c.DListLocks }, "dlist.alloc-lock", "dlist.lock", "dlist.relock", "inval.lock-list")
+	return m
+}()
+
+// siteDListNext is a hop of the dlist walk that also examines a descriptor.
+var siteDListNext, siteLookupLookup = mustSite("dlist.next"), mustSite("lookup.lookup")
+
+// countDrop adds d to the drop counter e's site feeds, if any.
+func (c *Counters) countDrop(e trace.Event, d uint64) {
+	if e.Site == siteLookupLookup && e.After != trace.NoBuffer {
+		c.DropDescsTouched += d // the lookup found a buffer to examine
+	}
+	if e.Site == siteDListNext {
+		c.DropListHops += d
+		c.DropDescsTouched += d
+		return
+	}
+	f, ok := dropCounters[e.Site]
+	if !ok {
+		return
+	}
+	// The site's counted event: the acquire (not a wait) of a lock, the
+	// release that ends InvalidateBuffer, the list change.
+	switch e.Kind {
+	case trace.KLWWait, trace.KLWCondFail:
+		return
+	case trace.KLWRelease:
+		if e.Site != mustSite("inval.release") {
+			return
+		}
+	}
+	*f(c) += d
 }
 
 // Stats returns the counters the engine keeps in bufmgr.Stats.
@@ -41,6 +100,9 @@ func (c Counters) Stats() bufmgr.Stats {
 		PartitionLocks: c.PartitionLocks, PartitionWaits: c.PartitionWaits,
 		ContentLockFails: c.ContentLockFails, HeaderLocks: c.HeaderLocks, Spins: c.Spins,
 		CASAttempts: c.CASAttempts, CASFailures: c.CASFailures, IOWaits: c.IOWaits, Errors: c.Errors,
+		DropDescsTouched: c.DropDescsTouched, DropLookups: c.DropLookups, DropPartitionLocks: c.DropPartitionLocks,
+		DropListHops: c.DropListHops, DropInvalidated: c.DropInvalidated, DropPinWaits: c.DropPinWaits,
+		DListLinks: c.DListLinks, DListUnlinks: c.DListUnlinks, DListLocks: c.DListLocks,
 	}
 }
 
@@ -50,11 +112,14 @@ func (c Counters) fields() []uint64 {
 		c.UsageDecrements, c.SkippedPinned, c.FreelistVictims, c.SweepVictims, c.RingVictims,
 		c.RingRejects, c.PartitionLocks, c.PartitionWaits, c.LockWaits, c.ContentLockFails,
 		c.HeaderLocks, c.Spins, c.CASAttempts, c.CASFailures, c.ClockCASFailures, c.IOWaits,
-		c.Errors, c.Ops, c.MapLookups, c.MapInserts, c.MapCollisions, c.MapDeletes, c.Wakes}
+		c.Errors, c.Ops, c.MapLookups, c.MapInserts, c.MapCollisions, c.MapDeletes, c.Wakes,
+		c.DropDescsTouched, c.DropLookups, c.DropPartitionLocks, c.DropListHops, c.DropInvalidated,
+		c.DropPinWaits, c.DListLinks, c.DListUnlinks, c.DListLocks}
 }
 
 // count adds d (+1 or -1) to the counters e affects.
 func (c *Counters) count(e trace.Event, d uint64) {
+	c.countDrop(e, d)
 	switch e.Kind {
 	case trace.KHit:
 		c.Hits += d

@@ -73,6 +73,21 @@ func scenarios(t testing.TB) map[string]string {
 	for _, seed := range []int{5, 9} {
 		out[fmt.Sprintf("spinlock-seed%d", seed)] = strings.Replace(contention(seed), "seed=", "pins=spinlock seed=", 1)
 	}
+	// Drops with every strategy, a reader pinning a block being dropped
+	// (the dropper waits), under seeded random schedules.
+	for _, seed := range []int{3, 8} {
+		out[fmt.Sprintf("drop-seed%d", seed)] = fmt.Sprintf(`config shared_buffers=1MB schedule=random seed=%d in_recovery=on dlist=on
+relation t blocks=3
+relation big blocks=20
+relation r blocks=1 count=8
+backend A: touch t 0..2; touch big 0..19; touch r* 0
+run
+backend R: read t 1; touch big 0..5; release t 1
+backend S: drop t; drop big strategy=scan; drop r0 strategy=dlist; drop r1 strategy=lookup; drop r*
+backend B: touch r* 0; touch t 0..2
+run
+`, seed)
+	}
 	out["cleanup"] = `config shared_buffers=16
 relation t blocks=4
 backend V: read t 0
