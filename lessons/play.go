@@ -32,12 +32,13 @@ type Played struct {
 	// Outputs[i] holds what step i's statements printed, except runs (whose
 	// text is the events themselves): the pictures of show statements.
 	Outputs [][]scenario.Output
-	// Pins is the pin variant this run used.
-	Pins bufmgr.PinsMode
-	// Alt is the same lesson run with the second pin variant when the
-	// lesson's config names two (config: pins=atomic,spinlock), for the
-	// side-by-side scene; nil otherwise.
-	Alt *Played
+	// Variant is the variant this run used (its pins, or the strategy its
+	// drops take).
+	Variant scenario.Variant
+	// Alts are the same lesson run with each further variant when the
+	// lesson's config names several (config: pins=atomic,spinlock or
+	// drop=scan,lookup,dlist), for the side-by-side scene; nil otherwise.
+	Alts []*Played
 }
 
 // StepEvents returns step i's events.
@@ -54,14 +55,16 @@ func (p *Played) StepEvents(i int) []trace.Event {
 // positioned in the lesson file. Play then still returns the Played so far:
 // the steps after the failing one have empty event ranges at its end.
 //
-// A lesson whose config names two pin variants is played once per variant;
-// the second run is Played.Alt. Its errors name the variant.
+// A lesson whose config names several variants is played once per
+// variant; the further runs are Played.Alts. Their errors name the
+// variant.
 func Play(l *Lesson) (*Played, error) {
 	p, err := playVariant(l, 0)
-	if err != nil || len(scenario.PinVariants(l.Script)) < 2 {
-		return p, err
+	for v := 1; err == nil && v < len(scenario.Variants(l.Script)); v++ {
+		var alt *Played
+		alt, err = playVariant(l, v)
+		p.Alts = append(p.Alts, alt)
 	}
-	p.Alt, err = playVariant(l, 1)
 	return p, err
 }
 
@@ -71,7 +74,7 @@ func playVariant(l *Lesson, variant int) (*Played, error) {
 		return nil, errorf(l.File, 1, 1, "%v", err)
 	}
 	n := len(l.Steps)
-	p := &Played{Lesson: l, Runner: r, NBuffers: r.Pool().NBuffers, RelNames: map[uint32]string{}, Pins: r.Pins(),
+	p := &Played{Lesson: l, Runner: r, NBuffers: r.Pool().NBuffers, RelNames: map[uint32]string{}, Variant: r.Variant(),
 		StepStart: make([]int, n), StepEnd: make([]int, n), Outputs: make([][]scenario.Output, n)}
 	stmts := l.Script.Stmts
 	next := 0 // index of the next statement in stmts

@@ -70,18 +70,20 @@ func buildWeb(t *testing.T) string {
 
 // pageState is window.bufferlab.state() as JSON.
 type pageState struct {
-	Mode        string        `json:"mode"`
-	Lesson      string        `json:"lesson"`
-	Step        int           `json:"step"`
-	Steps       int           `json:"steps"`
-	Event       int           `json:"event"`
-	Events      int           `json:"events"`
-	Gated       bool          `json:"gated"`
-	FPS         float64       `json:"fps"`
-	Counters    pageCounters  `json:"counters"`
-	Pins        string        `json:"pins"`
-	AltPins     string        `json:"altPins"`
-	AltCounters *pageCounters `json:"altCounters"`
+	Mode     string       `json:"mode"`
+	Lesson   string       `json:"lesson"`
+	Step     int          `json:"step"`
+	Steps    int          `json:"steps"`
+	Event    int          `json:"event"`
+	Events   int          `json:"events"`
+	Gated    bool         `json:"gated"`
+	FPS      float64      `json:"fps"`
+	Counters pageCounters `json:"counters"`
+	Pins     string       `json:"pins"`
+	Panes    []struct {
+		Variant  string       `json:"variant"`
+		Counters pageCounters `json:"counters"`
+	} `json:"panes"`
 }
 
 type pageCounters struct {
@@ -260,14 +262,14 @@ func TestBrowser(t *testing.T) {
 	navigate(srv.URL + "/#lesson=pinning&step=3")
 	eval("window.bufferlab.ready.then(() => true)", nil)
 	s = state()
-	if s.Mode != "lesson" || s.Lesson != "pinning" || s.Step != 3 || !s.Gated || s.Pins != "atomic" || s.AltPins != "spinlock" || s.AltCounters == nil {
+	if s.Mode != "lesson" || s.Lesson != "pinning" || s.Step != 3 || !s.Gated || s.Pins != "atomic" || len(s.Panes) != 2 || s.Panes[1].Variant != "pins=spinlock" {
 		t.Fatalf("permalink to lesson 2 step 3: %+v", s)
 	}
 	eval("window.bufferlab.answer(1)", nil)
 	eval("window.bufferlab.step(1000)", nil)
 	s = state()
-	if s.Step != 4 || s.Counters.CASFailures != 6 || s.Counters.Spins != 0 || s.AltCounters.CASFailures != 0 || s.AltCounters.Spins != 11 {
-		t.Fatalf("lesson 2 after the descheduled-holder step: step %d, atomic %+v, spinlock %+v", s.Step, s.Counters, s.AltCounters)
+	if alt := s.Panes[1].Counters; s.Step != 4 || s.Counters.CASFailures != 6 || s.Counters.Spins != 0 || alt.CASFailures != 0 || alt.Spins != 11 {
+		t.Fatalf("lesson 2 after the descheduled-holder step: step %d, atomic %+v, spinlock %+v", s.Step, s.Counters, alt)
 	}
 	time.Sleep(500 * time.Millisecond)
 	shot, err = chromedp.Run(ctx, chromedp.CaptureScreenshot())

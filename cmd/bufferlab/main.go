@@ -141,9 +141,10 @@ func cmdRun(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if err != nil {
 		return report(*asJSON, name, nil, nil, err, stdout, stderr)
 	}
-	// A config naming several pin variants (pins=atomic,spinlock) runs the
-	// same statements once per variant, one after the other.
-	nv := len(scenario.PinVariants(script))
+	// A config naming several variants (pins=atomic,spinlock,
+	// drop=scan,lookup,dlist) runs the same statements once per variant,
+	// one after the other.
+	nv := len(scenario.Variants(script))
 	var runs []variantRun
 	code := exitOK
 	for v := 0; v < nv; v++ {
@@ -152,7 +153,7 @@ func cmdRun(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return report(*asJSON, name, nil, nil, err, stdout, stderr)
 		}
 		if nv > 1 && !*asJSON {
-			fmt.Fprintf(stdout, "== pins=%s ==\n", r.Pins())
+			fmt.Fprintf(stdout, "== %s ==\n", r.Variant())
 		}
 		var outs []scenario.Output
 		var runErr error
@@ -248,9 +249,11 @@ type jsonRun struct {
 	Error     *jsonError      `json:"error,omitempty"`
 	Backends  []string        `json:"backends,omitempty"`
 	Relations map[string]uint `json:"relations,omitempty"`
-	// Pins is the pin variant of this run; Variants the runs of the
-	// other variants when the config names several.
+	// Pins is the pin variant of this run and Variant its variant
+	// (pins=atomic, drop=scan); Variants the runs of the other variants
+	// when the config names several.
 	Pins     string    `json:"pins"`
+	Variant  string    `json:"variant"`
 	Variants []jsonRun `json:"variants,omitempty"`
 }
 
@@ -302,7 +305,7 @@ func jsonReport(name string, r *scenario.Runner, outs []scenario.Output, err err
 	j := jsonRun{File: name, Events: []jsonEvent{}, Outputs: []jsonOutput{}, Schedules: [][]string{}}
 	if r != nil {
 		c := r.Config()
-		j.Pins = r.Pins().String()
+		j.Pins, j.Variant = r.Pins().String(), r.Variant().String()
 		j.Config = &jsonConfig{SharedBuffers: c.SharedBuffers, NBuffers: c.NBuffers, Schedule: c.Policy, Seed: c.Seed}
 		names := r.BackendNames()
 		j.Backends = names[1:]

@@ -20,22 +20,28 @@ var expectKeys = map[string][]string{
 }
 
 func (p *parser) expect(toks []token) (Stmt, error) {
-	var only bufmgr.PinsMode
-	hasOnly := false
+	only := ""
 	all := toks
 	if len(toks) >= 3 && toks[2].Text == ":" {
-		m, ok := bufmgr.ParsePins(toks[1].Text)
-		if !ok {
-			return nil, p.errf(toks[1].Pos, "expect: expected a pin variant (atomic or spinlock) before ':', found %q", toks[1].Text)
-		}
 		vs := p.variants
 		if vs == nil {
-			vs = []bufmgr.PinsMode{bufmgr.PinsAtomic}
+			vs = []Variant{{}}
 		}
-		if !slices.Contains(vs, m) {
-			return nil, p.errf(toks[1].Pos, "expect %s: the scenario does not run pins=%s (its config runs pins=%s)", m, m, pinsList(vs))
+		name := toks[1].Text
+		if !p.hasVariant(name) {
+			var names []string
+			for _, v := range vs {
+				names = append(names, v.Name())
+			}
+			if _, ok := bufmgr.ParsePins(name); ok {
+				return nil, p.errf(toks[1].Pos, "expect %s: the scenario does not run pins=%s (its config runs %s)", name, name, variantList(vs))
+			}
+			if _, ok := bufmgr.ParseDropStrategy(name); ok {
+				return nil, p.errf(toks[1].Pos, "expect %s: the scenario does not run drop=%s (its config runs %s)", name, name, variantList(vs))
+			}
+			return nil, p.errf(toks[1].Pos, "expect: expected a variant the config runs (%s) before ':', found %q", strings.Join(names, ", "), name)
 		}
-		only, hasOnly = m, true
+		only = name
 		toks = append([]token{toks[0]}, toks[3:]...)
 	}
 	if len(toks) < 2 {
@@ -46,7 +52,7 @@ func (p *parser) expect(toks []token) (Stmt, error) {
 	if !ok {
 		return nil, p.errf(subj.Pos, "expect: expected pool, buffer, block or backend, found %q", subj.Text)
 	}
-	st := &ExpectStmt{Pos: toks[0].Pos, Subject: subj.Text, Only: only, HasOnly: hasOnly}
+	st := &ExpectStmt{Pos: toks[0].Pos, Subject: subj.Text, Only: only}
 	rest := toks[2:]
 	nargs := map[string]int{"pool": 0, "buffer": 1, "block": 2, "backend": 1}[subj.Text]
 	if len(rest) < nargs {
@@ -92,20 +98,26 @@ func (p *parser) expect(toks []token) (Stmt, error) {
 	return st, nil
 }
 
-// pinsList writes variants as the config does: atomic,spinlock.
-func pinsList(vs []bufmgr.PinsMode) string {
-	var ns []string
-	for _, v := range vs {
-		ns = append(ns, v.String())
+// variantList writes variants as the config does: pins=atomic,spinlock.
+func variantList(vs []Variant) string {
+	if len(vs) == 0 {
+		return ""
 	}
-	return strings.Join(ns, ",")
+	key, names := "pins=", []string{}
+	if vs[0].HasDrop {
+		key = "drop="
+	}
+	for _, v := range vs {
+		names = append(names, v.Name())
+	}
+	return key + strings.Join(names, ",")
 }
 
 // evalExpect checks an expect statement against the runner's state and
 // returns the first mismatch as a positioned error. A check limited to
 // another pin variant holds trivially.
 func (r *Runner) evalExpect(st *ExpectStmt) error {
-	if st.HasOnly && st.Only != r.pins {
+	if st.Only != "" && st.Only != r.variant.Name() {
 		return nil
 	}
 	for _, c := range st.Checks {

@@ -28,11 +28,11 @@ type ConfigStmt struct {
 	Seed          uint64
 	MaxSteps      int
 	Pins          bufmgr.PinsMode // pins=atomic (default) or spinlock: the first variant
-	// Variants lists every pin variant the scenario runs, in pane order,
-	// when `pins=` names more than one (pins=atomic,spinlock runs the same
-	// statements, schedule and seed once per variant, side by side); nil
-	// for one variant.
-	Variants []bufmgr.PinsMode
+	// Variants lists every variant the scenario runs, in pane order, when
+	// `pins=` or `drop=` names more than one (pins=atomic,spinlock or
+	// drop=scan,lookup,dlist run the same statements, schedule and seed
+	// once per variant, side by side); nil for one variant.
+	Variants []Variant
 	// InRecovery (in_recovery=on) models a server replaying WAL: the
 	// backend dropping relations is the startup process, for which
 	// relation sizes are cached, so a drop may take the per-block lookup.
@@ -42,13 +42,40 @@ type ConfigStmt struct {
 	DropList bool
 }
 
-// PinVariants returns the pin variants the scenario runs: Variants, or
-// just Pins.
-func (c *ConfigStmt) PinVariants() []bufmgr.PinsMode {
+// Variant is one way of running a scenario's statements: a pin variant,
+// or a strategy that every drop without its own strategy= takes.
+type Variant struct {
+	Pins bufmgr.PinsMode
+	// Drop, when HasDrop, is the strategy of every `drop` that names none
+	// (a variant drop=dlist also keeps the per-relation lists).
+	Drop    bufmgr.DropStrategy
+	HasDrop bool
+}
+
+// Name is how the config and `expect NAME:` call the variant: atomic,
+// spinlock, or the drop strategy.
+func (v Variant) Name() string {
+	if v.HasDrop {
+		return v.Drop.String()
+	}
+	return v.Pins.String()
+}
+
+// String is the config setting: pins=atomic, drop=scan.
+func (v Variant) String() string {
+	if v.HasDrop {
+		return "drop=" + v.Drop.String()
+	}
+	return "pins=" + v.Pins.String()
+}
+
+// AllVariants returns the variants the scenario runs: Variants, or the
+// one the config describes.
+func (c *ConfigStmt) AllVariants() []Variant {
 	if len(c.Variants) > 0 {
 		return c.Variants
 	}
-	return []bufmgr.PinsMode{c.Pins}
+	return []Variant{{Pins: c.Pins}}
 }
 
 // RelationStmt is `relation NAME blocks=N …`.
@@ -147,10 +174,10 @@ type ShowStmt struct {
 type ExpectStmt struct {
 	Pos     Pos
 	Subject string // pool, buffer, block, backend
-	// Only, when set, limits the check to one pin variant (`expect
-	// spinlock: pool spins=2`); unqualified checks hold for every variant.
-	Only    bufmgr.PinsMode
-	HasOnly bool
+	// Only, when set, limits the check to one variant, by name (`expect
+	// spinlock: pool spins=2`, `expect lookup: …`); unqualified checks
+	// hold for every variant.
+	Only string
 	Args    []token
 	Checks  []check
 }
@@ -199,7 +226,7 @@ type parser struct {
 	sawConfig bool
 	sawOther  bool
 	nbuffers  int
-	variants  []bufmgr.PinsMode // the pin variants the config names (nil before it)
+	variants  []Variant // the variants the config names (nil before it)
 	dlist     bool              // the config keeps the dlist (strategy=dlist allowed)
 }
 
@@ -330,7 +357,30 @@ func (p *parser) config(toks []token) (Stmt, error) {
 			}
 			st.Pins = ms[0]
 			if len(ms) > 1 {
-				st.Variants = ms
+				if len(st.Variants) > 0 {
+					return nil, p.errf(t.Pos, "pins: only one of pins= and drop= may name several variants")
+				}
+				for _, m := range ms {
+					st.Variants = append(st.Variants, Variant{Pins: m})
+				}
+			}
+		case "drop":
+			var ds []bufmgr.DropStrategy
+			for _, name := range strings.Split(v, ",") {
+				d, ok := bufmgr.ParseDropStrategy(name)
+				if !ok {
+					return nil, p.errf(t.Pos, "drop: expected strategies among auto, scan, lookup, dlist in pane order (scan,lookup,dlist), found %q", v)
+				}
+				if slices.Contains(ds, d) {
+					return nil, p.errf(t.Pos, "drop: %s is named twice in %q", d, v)
+				}
+				ds = append(ds, d)
+			}
+			if len(st.Variants) > 0 {
+				return nil, p.errf(t.Pos, "drop: only one of pins= and drop= may name several variants")
+			}
+			for _, d := range ds {
+				st.Variants = append(st.Variants, Variant{Drop: d, HasDrop: true})
 			}
 		case "in_recovery", "dlist":
 			on, ok := map[string]bool{"on": true, "off": false, "true": true, "false": false}[v]
@@ -347,7 +397,7 @@ func (p *parser) config(toks []token) (Stmt, error) {
 		}
 	}
 	p.nbuffers = st.NBuffers
-	p.variants = st.PinVariants()
+	p.variants = st.AllVariants()
 	p.dlist = st.DropList
 	return st, nil
 }
@@ -568,7 +618,7 @@ func (p *parser) dropOp(op Op, toks []token) (Op, error) {
 			if !ok {
 				return Op{}, p.errf(t.Pos, "strategy: expected auto, scan, lookup or dlist, found %q", v)
 			}
-			if s == bufmgr.DropDList && !p.dlist {
+			if s == bufmgr.DropDList && !p.dlist && !p.hasVariant("dlist") {
 				return Op{}, p.errf(t.Pos, "strategy=dlist needs the per-relation lists: expected config dlist=on")
 			}
 			op.Strategy = s
@@ -610,6 +660,16 @@ func (p *parser) matching(t token, prefix string) ([]string, error) {
 	}
 	sort.Slice(names, func(i, j int) bool { return p.relIndex(names[i]) < p.relIndex(names[j]) })
 	return names, nil
+}
+
+// hasVariant reports whether the config runs a variant of that name.
+func (p *parser) hasVariant(name string) bool {
+	for _, v := range p.variants {
+		if v.Name() == name {
+			return true
+		}
+	}
+	return false
 }
 
 // relIndex orders relations as they were defined (count=N members by

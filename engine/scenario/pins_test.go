@@ -100,11 +100,12 @@ expect spinlock: pool cas_failures=0 spins=1 cas=0 header_locks=7
 	if err != nil {
 		t.Fatal(err)
 	}
-	vs := PinVariants(s)
-	if len(vs) != 2 || vs[0] != bufmgr.PinsAtomic || vs[1] != bufmgr.PinsSpinlock {
+	vs := Variants(s)
+	if len(vs) != 2 || vs[0].Pins != bufmgr.PinsAtomic || vs[1].Pins != bufmgr.PinsSpinlock {
 		t.Fatalf("variants %v", vs)
 	}
-	for i, want := range vs {
+	for i, v := range vs {
+		want := v.Pins
 		r, err := NewVariantRunner(s, true, i)
 		if err != nil {
 			t.Fatal(err)

@@ -27,8 +27,8 @@ type Runner struct {
 	runs          int
 	schedules     [][]trace.Actor
 	next          int // next statement to execute
-	pins          bufmgr.PinsMode
-	variants      int // how many pin variants the config names
+	variant       Variant
+	variants      int // how many variants the config names
 }
 
 type backendState struct {
@@ -52,9 +52,10 @@ func NewRunner(s *Script, traced bool) (*Runner, error) {
 	return newRunner(s, traced, -1)
 }
 
-// NewVariantRunner prepares a runner for variant i of the pin variants the
-// scenario's config names (ConfigStmt.PinVariants): the same statements,
-// schedule and seed on a pool whose pins work the other way.
+// NewVariantRunner prepares a runner for variant i of the variants the
+// scenario's config names (ConfigStmt.AllVariants): the same statements,
+// schedule and seed on a pool whose pins work the other way, or whose
+// drops take the variant's strategy.
 func NewVariantRunner(s *Script, traced bool, i int) (*Runner, error) {
 	return newRunner(s, traced, i)
 }
@@ -68,18 +69,22 @@ func newRunner(s *Script, traced bool, variant int) (*Runner, error) {
 			r.cfg = c
 		}
 	}
-	vs := r.cfg.PinVariants()
-	r.pins, r.variants = vs[0], len(vs)
+	vs := r.cfg.AllVariants()
+	r.variant, r.variants = vs[0], len(vs)
 	if variant >= 0 {
 		if variant >= len(vs) {
-			return nil, fmt.Errorf("%s: the config names %d pin variant(s) (pins=%s), no variant %d", s.File, len(vs), pinsList(vs), variant)
+			return nil, fmt.Errorf("%s: the config names %d variant(s) (%s), no variant %d", s.File, len(vs), variantList(vs), variant)
 		}
-		r.pins = vs[variant]
+		r.variant = vs[variant]
 	}
 	if traced {
 		r.log = trace.NewLog()
 	}
-	pool, err := bufmgr.NewPoolWith(r.cfg.NBuffers, r.log, bufmgr.Options{Pins: r.pins, InRecovery: r.cfg.InRecovery, DropList: r.cfg.DropList})
+	opt := bufmgr.Options{Pins: r.variant.Pins, InRecovery: r.cfg.InRecovery, DropList: r.cfg.DropList}
+	if r.variant.HasDrop && r.variant.Drop == bufmgr.DropDList {
+		opt.DropList = true
+	}
+	pool, err := bufmgr.NewPoolWith(r.cfg.NBuffers, r.log, opt)
 	if err != nil {
 		return nil, err
 	}
@@ -94,13 +99,16 @@ func (r *Runner) Pool() *bufmgr.Pool { return r.pool }
 func (r *Runner) Log() *trace.Log { return r.log }
 
 // Pins is the pin variant this runner's pool uses.
-func (r *Runner) Pins() bufmgr.PinsMode { return r.pins }
+func (r *Runner) Pins() bufmgr.PinsMode { return r.variant.Pins }
+
+// Variant is the variant this runner runs.
+func (r *Runner) Variant() Variant { return r.variant }
 
 // variantNote names the variant in an error when the scenario runs more
 // than one, so a failed check says which pane it is about.
 func (r *Runner) variantNote() string {
 	if r.variants > 1 {
-		return " (pins=" + r.pins.String() + ")"
+		return " (" + r.variant.String() + ")"
 	}
 	return ""
 }
@@ -135,15 +143,15 @@ func (r *Runner) errf(pos Pos, format string, args ...any) error {
 	return &Error{File: r.script.File, Pos: pos, Msg: fmt.Sprintf(format, args...) + r.variantNote()}
 }
 
-// PinVariants returns the pin variants a parsed scenario runs (one unless
-// its config names several).
-func PinVariants(s *Script) []bufmgr.PinsMode {
+// Variants returns the variants a parsed scenario runs (one unless its
+// config names several).
+func Variants(s *Script) []Variant {
 	if len(s.Stmts) > 0 {
 		if c, ok := s.Stmts[0].(*ConfigStmt); ok {
-			return c.PinVariants()
+			return c.AllVariants()
 		}
 	}
-	return []bufmgr.PinsMode{bufmgr.PinsAtomic}
+	return []Variant{{}}
 }
 
 // Done reports whether every statement has been executed.
@@ -190,7 +198,7 @@ func Run(name, src string, traced bool) (*Runner, string, error) {
 	for _, o := range outs {
 		b.WriteString(o.Text)
 	}
-	for v := 1; err == nil && v < len(PinVariants(s)); v++ {
+	for v := 1; err == nil && v < len(Variants(s)); v++ {
 		var alt *Runner
 		if alt, err = NewVariantRunner(s, false, v); err == nil {
 			_, err = alt.RunAll()
@@ -505,6 +513,9 @@ func (r *Runner) execOp(be *backendState, op Op) error {
 // of several (DropRelFileNodesAllBuffers), as DROP TABLE's commit or its
 // replay in recovery does.
 func (r *Runner) execDrop(be *backendState, op Op) error {
+	if op.Strategy == bufmgr.DropAuto && r.variant.HasDrop {
+		op.Strategy = r.variant.Drop
+	}
 	var err error
 	if len(op.Rels) == 1 {
 		_, err = be.b.DropRelationBuffers(r.rels[op.Rel], nil, nil, op.Strategy)

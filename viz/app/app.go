@@ -40,8 +40,11 @@ type App struct {
 	p    *player.Player // nil in the menu
 	fast *fastState     // the fast-mode panel, when shown
 	pool scene.PoolScene
-	// altPool draws the second pane's pool in the side-by-side scene.
-	altPool scene.PoolScene
+	// altPools draw the further panes' pools in the side-by-side scene.
+	altPools []scene.PoolScene
+	// dropProbe is the relation size the drop rule's control shows (0:
+	// the last drop's).
+	dropProbe uint64
 	prose   scene.Prose
 
 	narrStep     int
@@ -168,7 +171,11 @@ func (a *App) OpenScenario(name, src string, event int) error {
 func (a *App) show(p *player.Player, step int) {
 	a.p, a.fast = p, nil
 	a.pool.Reset(p.View().NBuffers())
-	a.altPool.Reset(p.View().NBuffers())
+	a.altPools = make([]scene.PoolScene, len(p.Alts))
+	a.dropProbe = 0
+	for i := range a.altPools {
+		a.altPools[i].Reset(p.View().NBuffers())
+	}
 	a.errMsg = ""
 	if step > 0 {
 		p.GotoStep(step)
@@ -260,11 +267,16 @@ type State struct {
 	Error      string     `json:"error,omitempty"`
 	Presenting bool       `json:"presentation"`
 	Fast       *FastState `json:"fast,omitempty"`
-	// Pins names the pin variant (atomic or spinlock); in the side-by-side
-	// scene AltPins and AltCounters describe the second pane.
-	Pins        string    `json:"pins,omitempty"`
-	AltPins     string    `json:"altPins,omitempty"`
-	AltCounters *Counters `json:"altCounters,omitempty"`
+	// Pins names the pin variant (atomic or spinlock). Panes, in the
+	// side-by-side scene, has one entry per variant in pane order.
+	Pins  string      `json:"pins,omitempty"`
+	Panes []PaneState `json:"panes,omitempty"`
+}
+
+// PaneState is one pane of the side-by-side scene.
+type PaneState struct {
+	Variant  string   `json:"variant"` // pins=atomic, drop=scan, …
+	Counters Counters `json:"counters"`
 }
 
 // Counters are the counters shown on screen.
@@ -281,12 +293,18 @@ type Counters struct {
 	Errors          uint64 `json:"errors"`
 	CAS             uint64 `json:"cas"`
 	HeaderLocks     uint64 `json:"headerLocks"`
+	// Dropping relations.
+	DescsTouched uint64 `json:"descsTouched"`
+	MapLookups   uint64 `json:"dropLookups"`
+	ListHops     uint64 `json:"listHops"`
+	Invalidated  uint64 `json:"invalidated"`
 }
 
 func countersOf(c view.Counters) Counters {
 	return Counters{Hits: c.Hits, Misses: c.Misses, Writes: c.Writes, ClockTicks: c.ClockTicks,
 		UsageDecrements: c.UsageDecrements, PartitionLocks: c.PartitionLocks, LockWaits: c.LockWaits,
-		CASFailures: c.CASFailures, Spins: c.Spins, Errors: c.Errors, CAS: c.CASAttempts, HeaderLocks: c.HeaderLocks}
+		CASFailures: c.CASFailures, Spins: c.Spins, Errors: c.Errors, CAS: c.CASAttempts, HeaderLocks: c.HeaderLocks,
+		DescsTouched: c.DropDescsTouched, MapLookups: c.DropLookups, ListHops: c.DropListHops, Invalidated: c.DropInvalidated}
 }
 
 // State returns the current state.
@@ -308,10 +326,11 @@ func (a *App) State() State {
 	s.Question, s.Gated = p.Question() != nil, p.Gated()
 	s.NBuffers, s.ClockHand = p.View().NBuffers(), p.View().Hand()
 	s.Counters = countersOf(p.Counters())
-	s.Pins = p.Pins
-	if p.Alt != nil {
-		ac := countersOf(p.AltView().Counters())
-		s.AltPins, s.AltCounters = p.AltPins, &ac
+	s.Pins = p.Variant.Pins.String()
+	if p.Panes() > 1 {
+		for i := 0; i < p.Panes(); i++ {
+			s.Panes = append(s.Panes, PaneState{Variant: p.PaneVariant(i).String(), Counters: countersOf(p.PaneView(i).Counters())})
+		}
 	}
 	return s
 }

@@ -1,24 +1,37 @@
 package app
 
 import (
+	"fmt"
+	"strings"
+
 	"github.com/hajimehoshi/ebiten/v2"
 	"github.com/hajimehoshi/ebiten/v2/text/v2"
 
+	"bufferlab/engine/bufmgr"
+	"bufferlab/engine/scenario"
 	"bufferlab/engine/trace"
 	"bufferlab/viz/render"
 	"bufferlab/viz/scene"
 	"bufferlab/viz/view"
 )
 
-// variantTitle names a pin variant for its pane, shorter when the pane is
+// variantTitle names a variant for its pane, shorter when the pane is
 // narrow.
-func variantTitle(pins string, face *text.GoTextFace, w float64) string {
-	long, short := "pins="+pins, "pins="+pins
-	switch pins {
-	case "atomic":
+func variantTitle(v scenario.Variant, face *text.GoTextFace, w float64) string {
+	long, short := v.String(), v.String()
+	switch v.String() {
+	case "pins=atomic":
 		long, short = "pins=atomic: one CAS on the state word (PostgreSQL 9.6 to 18)", "pins=atomic: one CAS (PG 9.6+)"
-	case "spinlock":
+	case "pins=spinlock":
 		long, short = "pins=spinlock: the buffer header spinlock (PostgreSQL 9.5 and older)", "pins=spinlock: header spinlock (PG ≤ 9.5)"
+	case "drop=scan":
+		long, short = "drop=scan: every descriptor of the pool, checked in turn", "drop=scan: the full pool scan"
+	case "drop=lookup":
+		long, short = "drop=lookup: each block looked up in the mapping table", "drop=lookup: per-block lookups"
+	case "drop=dlist":
+		long, short = "drop=dlist: the relation's own list of buffers (reverted idea)", "drop=dlist: the relation's list"
+	case "drop=auto":
+		long, short = "drop=auto: what PostgreSQL 15 chooses", "drop=auto: PostgreSQL's choice"
 	}
 	if render.TextWidth(long, face) <= w {
 		return long
@@ -27,49 +40,184 @@ func variantTitle(pins string, face *text.GoTextFace, w float64) string {
 }
 
 // drawCompare draws the side-by-side scene of a lesson or scenario that
-// runs two pin variants on the same schedule: a pane per variant (its
-// pool, the state word its current event touched, its backends with the
-// word each one holds, its counters), the lesson text, and the code each
-// pane is executing, one above the other.
+// runs several variants on the same schedule: a pane per variant and, on
+// the right, the lesson text and the code each pane is executing. Pin
+// variants show the state word and each backend's copy of it; drop
+// variants show how far each strategy has got and what it cost, with the
+// rule `auto` follows.
 func (a *App) drawCompare(dst *ebiten.Image, rest, bottom render.Rect) {
 	th, p := a.th, a.p
-	panes, right := rest.SplitLeft(rest.W * 0.64)
-	leftPane, rightPane := panes.SplitLeft(panes.W / 2)
-	type pane struct {
-		r      render.Rect
-		v      *view.Pool
-		events []trace.Event
-		pins   string
-		pool   *scene.PoolScene
+	n := p.Panes()
+	frac := 0.64
+	if n > 2 {
+		frac = 0.72
 	}
-	ps := []pane{
-		{leftPane, p.View(), p.TL.Events(), p.Pins, &a.pool},
-		{rightPane, p.AltView(), p.Alt.Events(), p.AltPins, &a.altPool},
+	panes, right := rest.SplitLeft(rest.W * frac)
+	drops := p.Variant.HasDrop
+	if drops {
+		var top render.Rect
+		top, panes = panes.SplitTop(render.LineHeight(th.Face(render.Regular, 12))*2 + 14)
+		a.drawDropRule(dst, top.Inset(2))
 	}
 	small := th.Face(render.Regular, 11)
-	for i, pn := range ps {
-		inner := scene.Panel(dst, pn.r.Inset(2), variantTitle(pn.pins, th.Face(render.Bold, 12), pn.r.W-20), th)
+	w := panes.W / float64(n)
+	for i := 0; i < n; i++ {
+		r := render.Rect{X: panes.X + float64(i)*w, Y: panes.Y, W: w, H: panes.H}
+		v := p.PaneView(i)
+		pool := &a.pool
+		if i > 0 {
+			pool = &a.altPools[i-1]
+		}
+		inner := scene.Panel(dst, r.Inset(2), variantTitle(p.PaneVariant(i), th.Face(render.Bold, 12), r.W-20), th)
+		if drops {
+			a.drawDropPane(dst, inner, i, v, pool)
+			continue
+		}
 		poolR, below := inner.SplitTop(inner.H * 0.30)
-		pn.pool.Draw(clip(dst, poolR), poolR, pn.v, th)
+		pool.Draw(clip(dst, poolR), poolR, v, th)
 		if i == 0 {
 			a.ui.pool = poolR
 		}
 		wordR, below := below.SplitTop(render.LineHeight(small)*4.6 + 6)
-		we, wok := scene.LastStateWordEvent(pn.events, p.Pos(), 4096)
-		scene.DrawStateWord(clip(dst, wordR), wordR.Inset(1), we, wok, pn.v, th)
+		we, wok := scene.LastStateWordEvent(p.PaneTimeline(i).Events(), p.Pos(), 4096)
+		scene.DrawStateWord(clip(dst, wordR), wordR.Inset(1), we, wok, v, th)
 		lanesR, countersR := below.SplitBottom(44 * th.Scale)
 		lr := scene.Panel(dst, lanesR.Inset(1), "Backends: the word each one holds", th)
-		scene.DrawLanes(clip(dst, lr), lr, pn.v, th)
-		scene.DrawCounterRow(dst, countersR.Inset(1), scene.PinCounters(pn.v.Counters()), th)
+		scene.DrawLanes(clip(dst, lr), lr, v, th)
+		scene.DrawCounterRow(dst, countersR.Inset(1), scene.PinCounters(v.Counters()), th)
 	}
 	narrR, codeR := right.SplitTop(right.H * 0.52)
+	if n > 2 {
+		narrR, codeR = right.SplitTop(right.H * 0.46)
+	}
 	nr := scene.Panel(dst, narrR.Inset(2), "Lesson", th)
 	a.drawNarration(clip(dst, nr), nr)
-	topCode, botCode := codeR.SplitTop(codeR.H / 2)
-	for i, c := range []render.Rect{topCode, botCode} {
-		cr := scene.Panel(dst, c.Inset(2), "Code, pins="+ps[i].pins, th)
-		scene.DrawCode(clip(dst, cr), cr, ps[i].v, th)
+	ch := codeR.H / float64(n)
+	for i := 0; i < n; i++ {
+		c := render.Rect{X: codeR.X, Y: codeR.Y + float64(i)*ch, W: codeR.W, H: ch}
+		cr := scene.Panel(dst, c.Inset(2), "Code, "+p.PaneVariant(i).String(), th)
+		scene.DrawCode(clip(dst, cr), cr, p.PaneView(i), th)
 	}
 	a.drawTimeline(dst, bottom.Inset(2))
 	a.drawFlash(dst, bottom)
+}
+
+// drawDropPane draws one strategy's pane: the pool (a heat map when large)
+// with the descriptor or mapping entry the drop is at, what the drop has
+// done so far, and whether this strategy has finished.
+func (a *App) drawDropPane(dst *ebiten.Image, r render.Rect, i int, v *view.Pool, pool *scene.PoolScene) {
+	th, p := a.th, a.p
+	face := th.Face(render.Regular, 12)
+	lh := render.LineHeight(face)
+	status, rest := r.SplitTop(lh*2 + 6)
+	poolR, below := rest.SplitTop(rest.H * 0.58)
+	pool.Draw(clip(dst, poolR), poolR, v, th)
+	if i == 0 {
+		a.ui.pool = poolR
+	}
+	// Where this strategy is: the last drop event of its timeline.
+	evs := p.PaneTimeline(i).Events()
+	pos := p.Pos()
+	line1, line2 := "no drop yet", ""
+	col := th.Muted
+	for k := pos - 1; k >= 0 && k >= pos-100000; k-- {
+		e := evs[k]
+		if e.Kind == trace.KNone || !isDropSite(e.Site.String()) {
+			continue
+		}
+		if e.Kind == trace.KOpDone {
+			line1, col = fmt.Sprintf("finished at event %d", k), th.Good
+		} else {
+			line1, col = fmt.Sprintf("at %s (event %d)", e.Site, k), th.Text
+		}
+		break
+	}
+	if cur, ok := v.Current(); ok && cur.Kind == trace.KNone {
+		line2 = "idle: this strategy has finished the step; the others are still working"
+	}
+	render.Text(dst, line1, th.Face(render.Bold, 12), status.X, status.Y, col, render.Left)
+	render.Text(dst, line2, th.Face(render.Italic, 11), status.X, status.Y+lh, th.Muted, render.Left)
+	lanesR, countersR := below.SplitBottom(44 * th.Scale)
+	lr := scene.Panel(dst, lanesR.Inset(1), "Backends", th)
+	scene.DrawLanes(clip(dst, lr), lr, v, th)
+	scene.DrawCounterRow(dst, countersR.Inset(1), scene.DropCounters(v.Counters()), th)
+}
+
+// isDropSite reports whether a site belongs to dropping a relation's
+// buffers (not the dlist's upkeep on the allocation path).
+func isDropSite(name string) bool {
+	if strings.HasPrefix(name, "dlist.alloc") {
+		return false
+	}
+	for _, p := range []string{"drop.", "dropall.", "lookup.", "dlist.", "inval.", "free."} {
+		if strings.HasPrefix(name, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// drawDropRule draws the rule `auto` follows (DropRelFileNodeBuffers): the
+// per-block lookup only when every fork's size is cached (in recovery) and
+// the blocks to drop are fewer than NBuffers/32, with the last drop's
+// numbers, and a control to try other sizes; and how the panes are paced.
+func (a *App) drawDropRule(dst *ebiten.Image, r render.Rect) {
+	th, p := a.th, a.p
+	face := th.Face(render.Regular, 12)
+	lh := render.LineHeight(face)
+	nbuf := p.View().NBuffers()
+	thr := bufmgr.BufDropFullScanThreshold(nbuf)
+	rec := p.Config != nil && p.Config.InRecovery
+	// The last drop's size, as the first pane's drop.begin recorded it.
+	blocks := uint64(0)
+	evs := p.TL.Events()
+	for k := p.Pos() - 1; k >= 0; k-- {
+		if e := evs[k]; e.Kind == trace.KOp && (e.Site.String() == "drop.begin" || e.Site.String() == "dropall.begin") {
+			blocks = e.Arg
+			break
+		}
+	}
+	if a.dropProbe == 0 {
+		a.dropProbe = blocks
+	}
+	probe := a.dropProbe
+	choice := "the full scan"
+	why := ""
+	switch {
+	case !rec:
+		why = "not in recovery: sizes are not cached"
+	case probe == uint64(bufmgr.InvalidBlockNumber):
+		why = "a size is not cached"
+	case probe < thr:
+		choice, why = "the per-block lookup", fmt.Sprintf("%d < NBuffers/32 = %d", probe, thr)
+	default:
+		why = fmt.Sprintf("%d ≥ NBuffers/32 = %d", probe, thr)
+	}
+	render.Fill(dst, r, th.Panel)
+	render.Stroke(dst, r, 1, th.PanelEdge)
+	text1 := fmt.Sprintf("auto (PG 15): %d blocks to drop, NBuffers = %d, in recovery: %s  →  %s (%s)", probe, nbuf, yesNo(rec), choice, why)
+	render.Text(dst, text1, face, r.X+8, r.Y+4, th.Text, render.Left)
+	render.Text(dst, "Paced by events: every pane takes one event per tick, so a pane that finishes early waits (idle). Try another size:", th.Face(render.Italic, 11), r.X+8, r.Y+4+lh, th.Muted, render.Left)
+	bw := 34 * th.Scale
+	bx := r.X + r.W - 3*bw - 16
+	for k, b := range []struct {
+		label string
+		f     func()
+	}{
+		{"÷2", func() { a.dropProbe = max(1, a.dropProbe/2) }},
+		{"×2", func() { a.dropProbe = min(uint64(nbuf), max(1, a.dropProbe*2)) }},
+		{"=", func() { a.dropProbe = blocks }},
+	} {
+		br := render.Rect{X: bx + float64(k)*(bw+4), Y: r.Y + 3, W: bw, H: lh + 4}
+		btn := render.Button{Rect: br, Label: b.label, Enabled: true}
+		btn.Draw(dst, th, a.ui.hover(br))
+		a.ui.add(br, b.f)
+	}
+}
+
+func yesNo(b bool) string {
+	if b {
+		return "yes"
+	}
+	return "no"
 }

@@ -66,7 +66,7 @@ func (a *App) drawPlayer(dst *ebiten.Image) {
 	top, rest := full.SplitTop(render.LineHeight(barFace) + 10)
 	rest, bottom := rest.SplitBottom(70 * th.Scale)
 	a.drawTopBar(dst, top)
-	if p.Alt != nil {
+	if p.Panes() > 1 {
 		a.drawCompare(dst, rest, bottom)
 		return
 	}

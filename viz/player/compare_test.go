@@ -79,21 +79,22 @@ func TestCompareLessonPanes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if pl.Alt == nil || pl.Pins.String() != "atomic" || pl.Alt.Pins.String() != "spinlock" {
-		t.Fatalf("Play: alt %v, pins %v; want a spinlock run beside the atomic one", pl.Alt != nil, pl.Pins)
+	if len(pl.Alts) != 1 || pl.Variant.String() != "pins=atomic" || pl.Alts[0].Variant.String() != "pins=spinlock" {
+		t.Fatalf("Play: %d alts, variant %v; want a spinlock run beside the atomic one", len(pl.Alts), pl.Variant)
 	}
 	p, err := FromLesson(l)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if p.Alt == nil || p.Pins != "atomic" || p.AltPins != "spinlock" {
-		t.Fatalf("player: alt %v, pins %q/%q", p.Alt != nil, p.Pins, p.AltPins)
+	if p.Panes() != 2 || p.PaneVariant(0).Name() != "atomic" || p.PaneVariant(1).Name() != "spinlock" {
+		t.Fatalf("player: %d panes, %v/%v", p.Panes(), p.PaneVariant(0), p.PaneVariant(1))
 	}
-	if p.TL.Len() != p.Alt.Len() {
-		t.Fatalf("padded lengths differ: %d and %d", p.TL.Len(), p.Alt.Len())
+	alt := p.PaneTimeline(1)
+	if p.TL.Len() != alt.Len() {
+		t.Fatalf("padded lengths differ: %d and %d", p.TL.Len(), alt.Len())
 	}
-	if p.TL.Len() < max(len(pl.Events), len(pl.Alt.Events)) {
-		t.Fatalf("padded length %d is shorter than a run (%d, %d)", p.TL.Len(), len(pl.Events), len(pl.Alt.Events))
+	if p.TL.Len() < max(len(pl.Events), len(pl.Alts[0].Events)) {
+		t.Fatalf("padded length %d is shorter than a run (%d, %d)", p.TL.Len(), len(pl.Events), len(pl.Alts[0].Events))
 	}
 	for k := range p.Steps {
 		p.GotoStep(k)
@@ -107,13 +108,14 @@ func TestCompareLessonPanes(t *testing.T) {
 		if !sameState(p.View(), want) {
 			t.Fatalf("step %d: the atomic pane differs from its run at the step's end", k)
 		}
-		wantAlt := replay(pl.Alt.NBuffers, pl.Alt.Backends, pl.Alt.Events[:pl.Alt.StepEnd[k]])
+		a := pl.Alts[0]
+		wantAlt := replay(a.NBuffers, a.Backends, a.Events[:a.StepEnd[k]])
 		if !sameState(p.AltView(), wantAlt) {
 			t.Fatalf("step %d: the spinlock pane differs from its run at the step's end", k)
 		}
 	}
 	// Padding is idle: applying it changes no state.
-	for i, e := range p.Alt.Events() {
+	for i, e := range alt.Events() {
 		if uint64(i) != e.Seq {
 			t.Fatalf("event %d numbered %d", i, e.Seq)
 		}
@@ -137,7 +139,7 @@ func TestCompareLessonPanes(t *testing.T) {
 			fails++
 		}
 	}
-	for _, e := range p.Alt.Events()[p.StepStart[k]:p.StepEnd[k]] {
+	for _, e := range alt.Events()[p.StepStart[k]:p.StepEnd[k]] {
 		if e.Kind == trace.KSpin && e.Class == trace.OBuffer {
 			spins++
 		}
@@ -154,8 +156,8 @@ func TestCompareScenario(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if p.Alt == nil || p.Pins != "spinlock" || p.AltPins != "atomic" || p.TL.Len() != p.Alt.Len() {
-		t.Fatalf("alt %v pins %q/%q lengths %d", p.Alt != nil, p.Pins, p.AltPins, p.TL.Len())
+	if p.Panes() != 2 || p.PaneVariant(0).Name() != "spinlock" || p.PaneVariant(1).Name() != "atomic" || p.TL.Len() != p.PaneTimeline(1).Len() {
+		t.Fatalf("%d panes %v/%v lengths %d", p.Panes(), p.PaneVariant(0), p.PaneVariant(1), p.TL.Len())
 	}
 	p.End()
 	if p.View().Counters().Hits != 2 || p.AltView().Counters().Hits != 2 {
@@ -201,5 +203,63 @@ func TestAlign(t *testing.T) {
 	}
 	if a[0].Seq != 99 {
 		t.Fatal("Align renumbered its input")
+	}
+}
+
+// A drop race runs three strategies on three pools; each pane ends with
+// the relation's buffers gone, and the padding lets the fast strategies
+// wait for the scan.
+func TestCompareDropRace(t *testing.T) {
+	src := `config shared_buffers=1MB in_recovery=on drop=scan,lookup,dlist
+relation t blocks=2
+relation other blocks=10
+backend A: touch t 0..1; touch other 0..9
+run
+backend S: drop t
+run
+expect block t 0 resident=no
+expect block other 9 resident=yes
+expect scan: pool in_use=10
+`
+	p, err := FromScenario("race.scn", src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Panes() != 3 {
+		t.Fatalf("%d panes, want 3", p.Panes())
+	}
+	p.End()
+	for i := 0; i < 3; i++ {
+		c := p.PaneView(i).Counters()
+		if c.DropInvalidated != 2 {
+			t.Errorf("pane %v invalidated %d buffers, want 2", p.PaneVariant(i), c.DropInvalidated)
+		}
+		switch p.PaneVariant(i).Name() {
+		case "scan":
+			if c.DropDescsTouched != 128 || c.DropLookups != 0 {
+				t.Errorf("scan: %d descriptors, %d lookups", c.DropDescsTouched, c.DropLookups)
+			}
+		case "lookup":
+			if c.DropLookups != 2 || c.DropDescsTouched != 2 {
+				t.Errorf("lookup: %d lookups, %d descriptors", c.DropLookups, c.DropDescsTouched)
+			}
+		case "dlist":
+			if c.DropListHops == 0 || c.DListLinks != 12 {
+				t.Errorf("dlist: %d hops, %d links (want 12: one per buffer read)", c.DropListHops, c.DListLinks)
+			}
+		}
+	}
+	// The scan takes the most events: the others end with idle padding.
+	idle := func(i int) int {
+		n := 0
+		for _, e := range p.PaneTimeline(i).Events() {
+			if e.Kind == trace.KNone {
+				n++
+			}
+		}
+		return n
+	}
+	if idle(0) != 0 || idle(1) == 0 || idle(2) == 0 {
+		t.Errorf("padding: scan %d, lookup %d, dlist %d idle events; want none for the scan only", idle(0), idle(1), idle(2))
 	}
 }

@@ -20,15 +20,17 @@ type Player struct {
 	StepStart, StepEnd []int
 	TL                 *timeline.Timeline
 	Backends           []string
-	// Alt, when the lesson or scenario runs two pin variants side by side
-	// (config pins=atomic,spinlock), is the second variant's timeline; Pins
-	// and AltPins name the variants. Both timelines are padded per step
-	// with idle events (trace.KNone from the system actor) to the same
-	// length, so one position means the same step and the same number of
-	// events into it in both panes; AltView follows TL.
-	Alt           *timeline.Timeline
-	Pins, AltPins string
-	AltBackends   []string
+	// Variant is the variant TL shows (its pins, or the strategy its drops
+	// take). When the lesson or scenario runs several variants side by
+	// side (config pins=atomic,spinlock, drop=scan,lookup,dlist), Alts are
+	// the further variants' timelines, in pane order. All timelines are
+	// padded per step with idle events (trace.KNone from the system
+	// actor) to the same length, so one position means the same step and
+	// the same number of events into it in every pane; AltView follows TL.
+	Variant scenario.Variant
+	Alts    []Alt
+	// Config is the scenario's configuration (nil for none).
+	Config *scenario.ConfigStmt
 
 	step     int
 	answers  []int // chosen index per step, -1 if none
@@ -37,6 +39,36 @@ type Player struct {
 	acc      float64 // fractional events owed by Tick
 	opTarget int     // -1, or the position ToOpEnd plays to
 }
+
+// Alt is a further variant's pane: its variant and timeline.
+type Alt struct {
+	Variant scenario.Variant
+	TL      *timeline.Timeline
+}
+
+// Panes is the number of side-by-side panes (1 without variants).
+func (p *Player) Panes() int { return 1 + len(p.Alts) }
+
+// PaneVariant is pane i's variant (0 is TL's).
+func (p *Player) PaneVariant(i int) scenario.Variant {
+	if i == 0 {
+		return p.Variant
+	}
+	return p.Alts[i-1].Variant
+}
+
+// PaneTimeline is pane i's timeline (0 is TL), synchronised with TL.
+func (p *Player) PaneTimeline(i int) *timeline.Timeline {
+	if i == 0 {
+		return p.TL
+	}
+	t := p.Alts[i-1].TL
+	t.Seek(p.TL.Pos())
+	return t
+}
+
+// PaneView is pane i's view at the current position.
+func (p *Player) PaneView(i int) *view.Pool { return p.PaneTimeline(i).Current() }
 
 // FromLesson plays a lesson headless and prepares its player.
 func FromLesson(l *lessons.Lesson) (*Player, error) {
@@ -50,20 +82,70 @@ func FromLesson(l *lessons.Lesson) (*Player, error) {
 		p.Steps = []lessons.Step{{Title: l.Title}}
 		p.StepStart, p.StepEnd = []int{0}, []int{len(pl.Events)}
 	}
+	p.Variant, p.Config = pl.Variant, pl.Runner.Config()
 	events := pl.Events
-	p.Pins = pl.Pins.String()
-	if a := pl.Alt; a != nil {
-		altStart, altEnd := a.StepStart, a.StepEnd
-		if len(l.Steps) == 0 {
-			altStart, altEnd = []int{0}, []int{len(a.Events)}
+	if len(pl.Alts) > 0 {
+		runs := []run{{pl.Events, p.StepStart, p.StepEnd}}
+		for _, a := range pl.Alts {
+			st, en := a.StepStart, a.StepEnd
+			if len(l.Steps) == 0 {
+				st, en = []int{0}, []int{len(a.Events)}
+			}
+			runs = append(runs, run{a.Events, st, en})
 		}
-		var altEvents []trace.Event
-		events, altEvents, p.StepStart, p.StepEnd = Align(pl.Events, p.StepStart, p.StepEnd, a.Events, altStart, altEnd)
-		p.Pins, p.AltPins, p.AltBackends = pl.Pins.String(), a.Pins.String(), a.Backends
-		p.Alt = timeline.New(altEvents, view.New(a.NBuffers, a.RelNames, a.Backends), timeline.DefaultKeyframeEvery)
+		padded, start, end := AlignN(runs)
+		events, p.StepStart, p.StepEnd = padded[0], start, end
+		for i, a := range pl.Alts {
+			p.Alts = append(p.Alts, Alt{a.Variant, timeline.New(padded[i+1], view.New(a.NBuffers, a.RelNames, a.Backends), timeline.DefaultKeyframeEvery)})
+		}
 	}
 	p.init(events, pl.NBuffers, pl.RelNames)
 	return p, nil
+}
+
+// run is one variant's events and step ranges, for AlignN.
+type run struct {
+	events     []trace.Event
+	start, end []int
+}
+
+// AlignN pads runs of the same steps so that every step has as many events
+// in all of them (see Align).
+func AlignN(runs []run) (padded [][]trace.Event, start, end []int) {
+	padded = make([][]trace.Event, len(runs))
+	add := func(i int, evs []trace.Event, n int) {
+		padded[i] = append(padded[i], evs...)
+		for k := len(evs); k < n; k++ {
+			padded[i] = append(padded[i], trace.Event{Actor: trace.System, Kind: trace.KNone})
+		}
+	}
+	seg := func(lo, hi func(r run) int) {
+		n := 0
+		for _, r := range runs {
+			n = max(n, hi(r)-lo(r))
+		}
+		for i, r := range runs {
+			add(i, r.events[lo(r):hi(r)], n)
+		}
+	}
+	zero := func(run) int { return 0 }
+	seg(zero, func(r run) int {
+		if len(r.start) > 0 {
+			return r.start[0]
+		}
+		return len(r.events)
+	})
+	for k := range runs[0].start {
+		start = append(start, len(padded[0]))
+		seg(func(r run) int { return r.start[k] }, func(r run) int { return r.end[k] })
+		end = append(end, len(padded[0]))
+	}
+	for _, x := range padded {
+		for i := range x {
+			x[i].Seq = uint64(i)
+		}
+	}
+	return padded, start, end
 }
 
 // Align pads two runs of the same steps (a and b, with their step ranges)
@@ -73,42 +155,16 @@ func FromLesson(l *lessons.Lesson) (*Player, error) {
 // index) so that "event N" is the same position in both. It returns the
 // padded logs and the step ranges they share.
 func Align(a []trace.Event, aStart, aEnd []int, b []trace.Event, bStart, bEnd []int) (pa, pb []trace.Event, start, end []int) {
-	seg := func(x []trace.Event, from, to int) []trace.Event { return x[from:to] }
-	add := func(dst []trace.Event, evs []trace.Event, n int) []trace.Event {
-		dst = append(dst, evs...)
-		for i := len(evs); i < n; i++ {
-			dst = append(dst, trace.Event{Actor: trace.System, Kind: trace.KNone})
-		}
-		return dst
-	}
-	both := func(sa, sb []trace.Event) {
-		n := max(len(sa), len(sb))
-		pa, pb = add(pa, sa, n), add(pb, sb, n)
-	}
-	a0, b0 := len(a), len(b)
-	if len(aStart) > 0 {
-		a0, b0 = aStart[0], bStart[0]
-	}
-	both(seg(a, 0, a0), seg(b, 0, b0))
-	for k := range aStart {
-		start = append(start, len(pa))
-		both(seg(a, aStart[k], aEnd[k]), seg(b, bStart[k], bEnd[k]))
-		end = append(end, len(pa))
-	}
-	for i := range pa {
-		pa[i].Seq, pb[i].Seq = uint64(i), uint64(i)
-	}
-	return pa, pb, start, end
+	padded, start, end := AlignN([]run{{a, aStart, aEnd}, {b, bStart, bEnd}})
+	return padded[0], padded[1], start, end
 }
 
-// AltView is the second variant's view at the current position (nil
-// without one).
+// AltView is the second pane's view (nil without one).
 func (p *Player) AltView() *view.Pool {
-	if p.Alt == nil {
+	if len(p.Alts) == 0 {
 		return nil
 	}
-	p.Alt.Seek(p.TL.Pos())
-	return p.Alt.Current()
+	return p.PaneView(1)
 }
 
 // FromScenario runs a scenario and prepares a one-step player over it
@@ -118,13 +174,17 @@ func FromScenario(name, src string) (*Player, error) {
 	if err != nil {
 		return nil, err
 	}
-	var alt *scenario.Runner
-	if s, _ := scenario.Parse(name, src); len(scenario.PinVariants(s)) > 1 {
-		if alt, err = scenario.NewVariantRunner(s, true, 1); err == nil {
-			_, err = alt.RunAll()
-		}
-		if err != nil {
-			return nil, err
+	var alts []*scenario.Runner
+	if s, _ := scenario.Parse(name, src); len(scenario.Variants(s)) > 1 {
+		for v := 1; v < len(scenario.Variants(s)); v++ {
+			alt, err := scenario.NewVariantRunner(s, true, v)
+			if err == nil {
+				_, err = alt.RunAll()
+			}
+			if err != nil {
+				return nil, err
+			}
+			alts = append(alts, alt)
 		}
 	}
 	rels := map[uint32]string{}
@@ -142,13 +202,18 @@ func FromScenario(name, src string) (*Player, error) {
 		title = name
 	}
 	p := &Player{Name: name, Title: title, Steps: []lessons.Step{{Title: title, Prose: prose}},
-		StepStart: []int{0}, StepEnd: []int{len(evs)}, Backends: r.BackendNames(), Pins: r.Pins().String()}
-	if alt != nil {
-		var altEvents []trace.Event
-		aev := alt.Log().Events()
-		evs, altEvents, p.StepStart, p.StepEnd = Align(evs, []int{0}, []int{len(evs)}, aev, []int{0}, []int{len(aev)})
-		p.Pins, p.AltPins, p.AltBackends = r.Pins().String(), alt.Pins().String(), alt.BackendNames()
-		p.Alt = timeline.New(altEvents, view.New(alt.Pool().NBuffers, rels, p.AltBackends), timeline.DefaultKeyframeEvery)
+		StepStart: []int{0}, StepEnd: []int{len(evs)}, Backends: r.BackendNames(), Variant: r.Variant(), Config: r.Config()}
+	if len(alts) > 0 {
+		runs := []run{{evs, []int{0}, []int{len(evs)}}}
+		for _, a := range alts {
+			aev := a.Log().Events()
+			runs = append(runs, run{aev, []int{0}, []int{len(aev)}})
+		}
+		padded, start, end := AlignN(runs)
+		evs, p.StepStart, p.StepEnd = padded[0], start, end
+		for i, a := range alts {
+			p.Alts = append(p.Alts, Alt{a.Variant(), timeline.New(padded[i+1], view.New(a.Pool().NBuffers, rels, a.BackendNames()), timeline.DefaultKeyframeEvery)})
+		}
 	}
 	p.init(evs, r.Pool().NBuffers, rels)
 	return p, nil

@@ -296,6 +296,16 @@ func PinCounters(c view.Counters) []Counter {
 	}
 }
 
+// DropCounters are the counters of one pane of the drop race: what
+// finding the relation's buffers cost each strategy.
+func DropCounters(c view.Counters) []Counter {
+	return []Counter{
+		{"descriptors checked", c.DropDescsTouched}, {"map lookups", c.DropLookups},
+		{"partition locks", c.DropPartitionLocks}, {"list hops", c.DropListHops},
+		{"invalidated", c.DropInvalidated}, {"list upkeep", c.DListLinks + c.DListUnlinks},
+	}
+}
+
 // DrawCounters draws the pool scene's counters in a row of labelled boxes.
 func DrawCounters(dst *ebiten.Image, r render.Rect, c view.Counters, th *render.Theme) {
 	DrawCounterRow(dst, r, PoolCounters(c), th)
