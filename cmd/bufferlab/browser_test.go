@@ -87,10 +87,13 @@ type pageState struct {
 }
 
 type pageCounters struct {
-	Hits        uint64 `json:"hits"`
-	Misses      uint64 `json:"misses"`
-	CASFailures uint64 `json:"casFailures"`
-	Spins       uint64 `json:"spins"`
+	DescsTouched uint64 `json:"descsTouched"`
+	DropLookups  uint64 `json:"dropLookups"`
+	Invalidated  uint64 `json:"invalidated"`
+	Hits         uint64 `json:"hits"`
+	Misses       uint64 `json:"misses"`
+	CASFailures  uint64 `json:"casFailures"`
+	Spins        uint64 `json:"spins"`
 }
 
 func TestBrowser(t *testing.T) {
@@ -281,6 +284,27 @@ func TestBrowser(t *testing.T) {
 		t.Fatalf("lesson 2 screenshot: %v", err)
 	}
 	check("lesson 2")
+
+	// Lesson 3 races the drop strategies in three panes: after the race
+	// step, the scan has examined every descriptor, the lookup asked the
+	// mapping table once per block, the dlist walked the relation's list;
+	// each dropped the same three buffers.
+	navigate(srv.URL + "/#lesson=dropping&step=1")
+	eval("window.bufferlab.ready.then(() => true)", nil)
+	eval("window.bufferlab.answer(1)", nil)
+	eval("window.bufferlab.step(100000)", nil)
+	s = state()
+	if s.Lesson != "dropping" || s.Step != 2 || len(s.Panes) != 3 {
+		t.Fatalf("lesson 3 after the race: %+v", s)
+	}
+	want := map[string][3]uint64{"drop=scan": {128, 0, 3}, "drop=lookup": {3, 3, 3}, "drop=dlist": {3, 0, 3}}
+	for _, p := range s.Panes {
+		c, w := p.Counters, want[p.Variant]
+		if c.DescsTouched != w[0] || c.DropLookups != w[1] || c.Invalidated != w[2] {
+			t.Errorf("lesson 3 pane %s: descriptors %d, lookups %d, dropped %d; want %v", p.Variant, c.DescsTouched, c.DropLookups, c.Invalidated, w)
+		}
+	}
+	check("lesson 3")
 
 	// The fast-mode panel runs `bench pool --quick` as WebAssembly.
 	eval("window.bufferlab.fast('pool')", nil)

@@ -133,7 +133,7 @@ func (a *App) drawDropPane(dst *ebiten.Image, r render.Rect, i int, v *view.Pool
 		break
 	}
 	if cur, ok := v.Current(); ok && cur.Kind == trace.KNone {
-		line2 = "idle: this strategy has finished the step; the others are still working"
+		line2 = "idle until the others finish the step"
 	}
 	render.Text(dst, line1, th.Face(render.Bold, 12), status.X, status.Y, col, render.Left)
 	render.Text(dst, line2, th.Face(render.Italic, 11), status.X, status.Y+lh, th.Muted, render.Left)

@@ -300,9 +300,9 @@ func PinCounters(c view.Counters) []Counter {
 // finding the relation's buffers cost each strategy.
 func DropCounters(c view.Counters) []Counter {
 	return []Counter{
-		{"descriptors checked", c.DropDescsTouched}, {"map lookups", c.DropLookups},
-		{"partition locks", c.DropPartitionLocks}, {"list hops", c.DropListHops},
-		{"invalidated", c.DropInvalidated}, {"list upkeep", c.DListLinks + c.DListUnlinks},
+		{"descriptors", c.DropDescsTouched}, {"lookups", c.DropLookups},
+		{"part. locks", c.DropPartitionLocks}, {"list hops", c.DropListHops},
+		{"dropped", c.DropInvalidated}, {"list upkeep", c.DListLinks + c.DListUnlinks},
 	}
 }
 

@@ -206,6 +206,25 @@ func drawCell(dst *ebiten.Image, c render.Rect, p *view.Pool, id int, th *render
 	face := th.Face(render.Regular, fs)
 	bold := th.Face(render.Bold, fs)
 	lh := render.LineHeight(face)
+	if c.W < render.TextWidth("#000 u5", face)+8 || c.H < lh+4 {
+		// Too small for words (a narrow pane): the fill says the usage
+		// count, a frame that the buffer is pinned, and the id fits alone
+		// only if there is room for it.
+		if b.Refcount() > 0 {
+			render.Stroke(dst, c, 2, th.Pinned)
+		}
+		if c.W >= render.TextWidth(fmt.Sprint(id), th.Face(render.Regular, 8))+4 && c.H >= render.LineHeight(th.Face(render.Regular, 8)) {
+			small := th.Face(render.Regular, 8)
+			render.Text(dst, fmt.Sprint(id), small, c.X+c.W/2, c.Y+(c.H-render.LineHeight(small))/2, tc, render.Center)
+		}
+		if hand {
+			render.Triangle(dst, c.X+c.W/2-4, c.Y-3, c.X+c.W/2+4, c.Y-3, c.X+c.W/2, c.Y+2, th.Text)
+		}
+		if changed {
+			render.Stroke(dst, c.Inset(-2), 2, th.Highlight)
+		}
+		return
+	}
 	render.Text(dst, fmt.Sprintf("#%d", id), bold, c.X+4, c.Y+2, tc, render.Left)
 	tag := "free"
 	if b.OnFreelist() && !b.TagValid() {

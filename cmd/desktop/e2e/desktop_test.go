@@ -153,6 +153,45 @@ func TestDesktopLesson2SideBySide(t *testing.T) {
 	t.Logf("%d of %d pixels differ from the golden image", diff, total)
 }
 
+// Lesson 3 races three drop strategies in three panes, in the middle of
+// the scan (event 2150): each pane holds its pool and counters, the rule
+// bar its text, and the image matches the golden one.
+func TestDesktopLesson3Race(t *testing.T) {
+	xvfb := xvfbRun(t)
+	bin := buildDesktop(t)
+	shot := filepath.Join(t.TempDir(), "lesson3.png")
+	out, err := runDesktop(t, xvfb, bin, "--lesson", "dropping", "--step", "1", "--event", "2150", "--width", "1280", "--height", "800", "--screenshot", shot)
+	if err != nil {
+		t.Fatalf("desktop: %v\n%s", err, out)
+	}
+	img := loadPNG(t, shot)
+	for _, rg := range []struct {
+		name string
+		r    image.Rectangle
+	}{
+		{"rule bar", image.Rect(15, 40, 900, 75)},
+		{"scan pane", image.Rect(15, 180, 300, 470)},
+		{"lookup pane", image.Rect(320, 180, 605, 470)},
+		{"dlist pane", image.Rect(625, 180, 910, 470)},
+		{"counters", image.Rect(15, 670, 910, 715)},
+	} {
+		if err := hasDarkText(img, rg.r); err != nil {
+			t.Errorf("%s: %v", rg.name, err)
+		}
+	}
+	golden := filepath.Join("testdata", "lesson3-race.png")
+	if *update {
+		if err := os.WriteFile(golden, mustRead(t, shot), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	diff, total := compareImages(img, loadPNG(t, golden))
+	if diff*100 > total*2 {
+		os.WriteFile(filepath.Join(os.TempDir(), "bufferlab-lesson3.png"), mustRead(t, shot), 0o644)
+		t.Fatalf("%d of %d pixels differ from %s (more than 2%%); the new image is in %s", diff, total, golden, filepath.Join(os.TempDir(), "bufferlab-lesson3.png"))
+	}
+}
+
 // The fast-mode panel runs `bench pool --quick` in the app and draws its
 // table and chart.
 func TestDesktopFastMode(t *testing.T) {
