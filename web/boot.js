@@ -37,7 +37,7 @@
       if (r.error !== undefined) throw new Error(r.error);
       return r.value;
     };
-    for (const name of ["lessons", "state", "menu", "open", "goto", "step", "seek", "answer", "fast"]) {
+    for (const name of ["lessons", "state", "menu", "open", "goto", "step", "seek", "answer", "fast", "pace"]) {
       api[name] = call(name);
     }
   };

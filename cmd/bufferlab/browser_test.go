@@ -304,6 +304,23 @@ func TestBrowser(t *testing.T) {
 			t.Errorf("lesson 3 pane %s: descriptors %d, lookups %d, dropped %d; want %v", p.Variant, c.DescsTouched, c.DropLookups, c.Invalidated, w)
 		}
 	}
+	// Paced by the native times measured in the browser, the panes end the
+	// step with the same counts.
+	var paced struct {
+		Pacing string `json:"pacing"`
+		Step   int    `json:"step"`
+	}
+	eval("window.bufferlab.pace('time')", &paced)
+	if paced.Pacing != "time" || paced.Step != 2 {
+		t.Fatalf("pace('time'): %+v", paced)
+	}
+	eval("window.bufferlab.goto(1)", nil)
+	eval("window.bufferlab.step(100000000)", nil)
+	for _, p := range state().Panes {
+		if c, w := p.Counters, want[p.Variant]; c.DescsTouched != w[0] || c.Invalidated != w[2] {
+			t.Errorf("lesson 3 paced by time, pane %s: descriptors %d, dropped %d; want %v", p.Variant, c.DescsTouched, c.Invalidated, w)
+		}
+	}
 	check("lesson 3")
 
 	// The fast-mode panel runs `bench pool --quick` as WebAssembly.

@@ -24,6 +24,7 @@ func run(args []string) int {
 	lesson := fs.String("lesson", "", "open this lesson (see 'bufferlab lessons')")
 	scenarioFile := fs.String("scenario", "", "play this scenario file instead of a lesson")
 	step := fs.Int("step", -1, "start at this lesson step (0 = introduction)")
+	pace := fs.String("pace", "", "line the panes of a drop race up by events or by time (native times measured here)")
 	event := fs.Int("event", -1, "then go to this event position (as the timeline bar counts them; not held by a question)")
 	width := fs.Int("width", 1280, "window width in pixels")
 	height := fs.Int("height", 800, "window height in pixels")
@@ -62,6 +63,9 @@ func run(args []string) int {
 		}
 	case *step >= 0:
 		err = errors.New("--step needs --lesson or --scenario")
+	}
+	if err == nil && *pace != "" {
+		err = a.SetPacing(*pace)
 	}
 	if err == nil && *event >= 0 {
 		if *lesson == "" && *scenarioFile == "" {

@@ -179,6 +179,15 @@ func register(a *app.App) {
 		}
 		return a.State(), ""
 	}))
+	goAPI.Set("pace", wrap(func(args []js.Value) (any, string) {
+		if len(args) < 1 || args[0].Type() != js.TypeString {
+			return nil, "pace: expected events or time"
+		}
+		if err := a.SetPacing(args[0].String()); err != nil {
+			return nil, err.Error()
+		}
+		return a.State(), ""
+	}))
 	goAPI.Set("answer", wrap(func(args []js.Value) (any, string) {
 		n, msg := intArg(args, 0, "answer")
 		if msg != "" {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/hajimehoshi/ebiten/v2"
 
+	"bufferlab/fastmode/exp"
 	"bufferlab/lessons"
 	"bufferlab/viz/player"
 	"bufferlab/viz/render"
@@ -45,6 +46,8 @@ type App struct {
 	// dropProbe is the relation size the drop rule's control shows (0:
 	// the last drop's).
 	dropProbe uint64
+	// dropCosts are the native drop costs measured for pacing by time.
+	dropCosts *exp.DropCosts
 	prose   scene.Prose
 
 	narrStep     int
@@ -271,6 +274,8 @@ type State struct {
 	// side-by-side scene, has one entry per variant in pane order.
 	Pins  string      `json:"pins,omitempty"`
 	Panes []PaneState `json:"panes,omitempty"`
+	// Pacing is how the panes line up: events or time.
+	Pacing string `json:"pacing,omitempty"`
 }
 
 // PaneState is one pane of the side-by-side scene.
@@ -328,6 +333,7 @@ func (a *App) State() State {
 	s.Counters = countersOf(p.Counters())
 	s.Pins = p.Variant.Pins.String()
 	if p.Panes() > 1 {
+		s.Pacing = p.Pacing()
 		for i := 0; i < p.Panes(); i++ {
 			s.Panes = append(s.Panes, PaneState{Variant: p.PaneVariant(i).String(), Counters: countersOf(p.PaneView(i).Counters())})
 		}

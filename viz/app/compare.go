@@ -1,6 +1,7 @@
 package app
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
@@ -10,6 +11,7 @@ import (
 	"bufferlab/engine/bufmgr"
 	"bufferlab/engine/scenario"
 	"bufferlab/engine/trace"
+	"bufferlab/fastmode/exp"
 	"bufferlab/viz/render"
 	"bufferlab/viz/scene"
 	"bufferlab/viz/view"
@@ -197,9 +199,17 @@ func (a *App) drawDropRule(dst *ebiten.Image, r render.Rect) {
 	render.Stroke(dst, r, 1, th.PanelEdge)
 	text1 := fmt.Sprintf("auto (PG 15): %d blocks to drop, NBuffers = %d, in recovery: %s  →  %s (%s)", probe, nbuf, yesNo(rec), choice, why)
 	render.Text(dst, text1, face, r.X+8, r.Y+4, th.Text, render.Left)
-	render.Text(dst, "Paced by events: every pane takes one event per tick, so a pane that finishes early waits (idle). Try another size:", th.Face(render.Italic, 11), r.X+8, r.Y+4+lh, th.Muted, render.Left)
+	pace := "Paced by events (T: by time): every pane takes one event per tick, so a pane that finishes early idles."
+	if p.Pacing() == "time" && a.dropCosts != nil {
+		pace = "Paced by native times (T: by events): " + a.dropCosts.String() + "."
+	}
+	render.Text(dst, pace, th.Face(render.Italic, 11), r.X+8, r.Y+4+lh, th.Muted, render.Left)
 	bw := 34 * th.Scale
-	bx := r.X + r.W - 3*bw - 16
+	bx := r.X + r.W - 4*bw - 20
+	pb := render.Rect{X: bx + 3*(bw+4), Y: r.Y + 3, W: bw, H: lh + 4}
+	pbtn := render.Button{Rect: pb, Label: "T", Active: p.Pacing() == "time", Enabled: true}
+	pbtn.Draw(dst, th, a.ui.hover(pb))
+	a.ui.add(pb, func() { a.togglePacing() })
 	for k, b := range []struct {
 		label string
 		f     func()
@@ -220,4 +230,63 @@ func yesNo(b bool) string {
 		return "yes"
 	}
 	return "no"
+}
+
+// togglePacing switches a drop race between pacing by events and by the
+// native times of the strategies, measured on this machine the first time
+// (MeasureDropCosts, a fraction of a second).
+func (a *App) togglePacing() {
+	if err := a.setPacing(map[string]string{"events": "time", "time": "events"}[a.p.Pacing()]); err != nil {
+		a.showError(err.Error())
+	}
+}
+
+// setPacing sets the drop race's pacing: "events" or "time".
+func (a *App) setPacing(mode string) error {
+	p := a.p
+	if p == nil || p.Panes() < 2 || !p.Variant.HasDrop {
+		return errors.New("pacing: only a drop race (config drop=…) can be paced by time")
+	}
+	switch mode {
+	case "events":
+		p.PaceByEvents()
+		return nil
+	case "time":
+	default:
+		return fmt.Errorf("pacing: expected events or time, found %q", mode)
+	}
+	if a.dropCosts == nil || a.dropCosts.NBuffers != p.View().NBuffers() {
+		c, err := exp.MeasureDropCosts(p.View().NBuffers())
+		if err != nil {
+			return err
+		}
+		a.dropCosts = &c
+	}
+	c := *a.dropCosts
+	return p.PaceByCost(func(_ int, e trace.Event) float64 { return dropEventNs(c, e) }, c.DescriptorNs)
+}
+
+// dropEventNs is the native time of one event of a drop race: a
+// descriptor of the scan, a lookup (with its invalidation) or a list hop
+// as measured; any other event costs nothing extra (each still takes one
+// position).
+func dropEventNs(c exp.DropCosts, e trace.Event) float64 {
+	switch e.Site.String() {
+	case "drop.precheck", "dropall.precheck-linear", "dropall.precheck-bsearch":
+		return c.DescriptorNs
+	case "lookup.lookup":
+		if e.Kind == trace.KMapLookup {
+			return c.LookupNs
+		}
+	case "dlist.head", "dlist.next":
+		return c.HopNs
+	}
+	return 0
+}
+
+// SetPacing is setPacing for the JavaScript API and tests.
+func (a *App) SetPacing(mode string) error {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.setPacing(mode)
 }

@@ -263,3 +263,69 @@ expect scan: pool in_use=10
 		t.Errorf("padding: scan %d, lookup %d, dlist %d idle events; want none for the scan only", idle(0), idle(1), idle(2))
 	}
 }
+
+// Paced by time, each pane's events sit at their cumulative cost: with the
+// scan's descriptor checks at 1 and the lookup's map lookups at 10 (and
+// every other event at 1), the scan pane needs more positions than the
+// lookup pane's events, both end each step together, and switching back
+// to events restores the event alignment.
+func TestPaceByCost(t *testing.T) {
+	src := `config shared_buffers=1MB in_recovery=on drop=scan,lookup
+relation t blocks=2
+backend A: touch t 0..1
+run
+backend S: drop t
+run
+`
+	p, err := FromScenario("race.scn", src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	byEvents := p.TL.Len()
+	cost := func(pane int, e trace.Event) float64 {
+		if e.Kind == trace.KMapLookup && e.Site.String() == "lookup.lookup" {
+			return 10
+		}
+		return 1
+	}
+	if err := p.PaceByCost(cost, 1); err != nil {
+		t.Fatal(err)
+	}
+	if p.Pacing() != "time" || p.TL.Len() != p.PaneTimeline(1).Len() {
+		t.Fatalf("pacing %s, lengths %d and %d", p.Pacing(), p.TL.Len(), p.PaneTimeline(1).Len())
+	}
+	// Every event keeps its order and each lands no earlier than its
+	// cumulative cost.
+	for i := 0; i < 2; i++ {
+		at, total := 0, 0.0
+		for k, e := range p.PaneTimeline(i).Events() {
+			if e.Kind == trace.KNone {
+				continue
+			}
+			if float64(k) < total {
+				t.Fatalf("pane %d: event at position %d before its time %v", i, k, total)
+			}
+			total += cost(i, e)
+			at++
+		}
+		if want := len(p.sources[i].events); at != want {
+			t.Fatalf("pane %d keeps %d of %d events", i, at, want)
+		}
+	}
+	// The lookup's two lookups cost 20: its pane is padded after them, so
+	// the scene is longer than the scan's event count alone.
+	if p.TL.Len() < len(p.sources[0].events) {
+		t.Fatalf("time-paced length %d shorter than the scan's %d events", p.TL.Len(), len(p.sources[0].events))
+	}
+	p.End()
+	if p.View().Counters().DropInvalidated != 2 || p.PaneView(1).Counters().DropInvalidated != 2 {
+		t.Fatal("a pane did not finish its drop at the end")
+	}
+	p.PaceByEvents()
+	if p.Pacing() != "events" || p.TL.Len() != byEvents {
+		t.Fatalf("back to events: %s, length %d, want %d", p.Pacing(), p.TL.Len(), byEvents)
+	}
+	if err := p.PaceByCost(func(int, trace.Event) float64 { return -1 }, 1); err == nil {
+		t.Fatal("a negative cost was accepted")
+	}
+}

@@ -32,6 +32,9 @@ type Player struct {
 	// Config is the scenario's configuration (nil for none).
 	Config *scenario.ConfigStmt
 
+	sources []run  // every pane's unpadded events and steps (side by side only)
+	pacing  string // "events" or "time" (see pacing.go)
+
 	step     int
 	answers  []int // chosen index per step, -1 if none
 	revealed []bool
@@ -93,6 +96,7 @@ func FromLesson(l *lessons.Lesson) (*Player, error) {
 			}
 			runs = append(runs, run{a.Events, st, en})
 		}
+		p.sources = runs
 		padded, start, end := AlignN(runs)
 		events, p.StepStart, p.StepEnd = padded[0], start, end
 		for i, a := range pl.Alts {
@@ -209,6 +213,7 @@ func FromScenario(name, src string) (*Player, error) {
 			aev := a.Log().Events()
 			runs = append(runs, run{aev, []int{0}, []int{len(aev)}})
 		}
+		p.sources = runs
 		padded, start, end := AlignN(runs)
 		evs, p.StepStart, p.StepEnd = padded[0], start, end
 		for i, a := range alts {

@@ -76,6 +76,10 @@ func New(events []trace.Event, initial *view.Pool, keyframeEvery int) *Timeline 
 	return t
 }
 
+// Initial is the view before the first event (a snapshot: a timeline over
+// other events can start from it).
+func (t *Timeline) Initial() *view.Pool { return t.keys[0].Snapshot() }
+
 // Len is the number of events.
 func (t *Timeline) Len() int { return len(t.events) }
 
