@@ -48,7 +48,7 @@ type App struct {
 	dropProbe uint64
 	// dropCosts are the native drop costs measured for pacing by time.
 	dropCosts *exp.DropCosts
-	prose   scene.Prose
+	prose     scene.Prose
 
 	narrStep     int
 	narrScroll   float64
