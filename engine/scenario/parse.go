@@ -177,9 +177,9 @@ type ExpectStmt struct {
 	// Only, when set, limits the check to one variant, by name (`expect
 	// spinlock: pool spins=2`, `expect lookup: …`); unqualified checks
 	// hold for every variant.
-	Only string
-	Args    []token
-	Checks  []check
+	Only   string
+	Args   []token
+	Checks []check
 }
 
 type check struct {
@@ -227,7 +227,7 @@ type parser struct {
 	sawOther  bool
 	nbuffers  int
 	variants  []Variant // the variants the config names (nil before it)
-	dlist     bool              // the config keeps the dlist (strategy=dlist allowed)
+	dlist     bool      // the config keeps the dlist (strategy=dlist allowed)
 }
 
 // Parse parses a scenario. name is used in error positions.
