@@ -20,6 +20,8 @@ func FuzzScenario(f *testing.F) {
 		"config schedule=random seed=3\nrelation t blocks=40\nbackend A: scan t\nbackend B: touch t 0..20\nrun\nshow map",
 		"relation t blocks=2\nbackend A: read t 0..1; read t 0\nrun\nexpect block t 0 rc=1 usage=2\nexpect buffer 0 flags=VALID,TAG_VALID,PERMANENT",
 		"expect backend A error=\"x\\\"y\"",
+		"config shared_buffers=1MB in_recovery=on dlist=on\nrelation r blocks=1 count=4\nrelation t blocks=3\nbackend A: touch r* 0; read t 1\nbackend S: drop t; drop r* strategy=dlist\nrun\nexpect pool in_use=0",
+		"config pins=atomic,spinlock\nrelation t blocks=1\nbackend A: read t 0\nbackend B: read t 0\nrun\nexpect spinlock: pool spins=1",
 	}
 	for _, s := range seeds {
 		f.Add(s)
