@@ -149,7 +149,7 @@ func (b *Backend) TransactionIdGetStatus(xid uint32) (XidStatus, error) {
 	b.step(sClogGetByte)
 	byteval := s.pages[slot][byteno]
 	st := XidStatus(byteval>>bshift) & ClogXactBitmask
-	b.emit(kRead, sClogGetByte, ClassSlot, slot, uint64(byteno), uint64(byteval), uint64(st))
+	b.emit(trace.KLoad, sClogGetByte, ClassSlot, slot, uint64(byteno), uint64(byteval), uint64(st))
 	b.lwRelease(&s.bankLocks[bank], ClassBank, bank, sClogGetUnlock)
 	b.emit(trace.KOpDone, sClogGetUnlock, ClassSLRU, int(xid), 0, uint64(st), OpGetStatus)
 	return st, nil
@@ -189,7 +189,7 @@ func (b *Backend) TransactionIdSetStatus(xid uint32, st XidStatus) error {
 	buf := s.pages[slot]
 	b.step(sClogSetCheck)
 	cur := XidStatus(buf[byteno]>>bshift) & ClogXactBitmask
-	b.emit(kRead, sClogSetCheck, ClassSlot, slot, uint64(cur), uint64(cur), uint64(st))
+	b.emit(trace.KLoad, sClogSetCheck, ClassSlot, slot, uint64(cur), uint64(cur), uint64(st))
 	if !(cur == StatusInProgress || (cur == StatusSubCommitted && st != StatusInProgress) || cur == st) {
 		return b.raise(ErrStatusChange, sClogSetCheck, ClassSlot, slot,
 			fmt.Sprintf("transaction %d is %s and cannot become %s", xid, cur, st), "TransactionIdSetStatusBit's assertion")
@@ -197,7 +197,7 @@ func (b *Backend) TransactionIdSetStatus(xid uint32, st XidStatus) error {
 	b.step(sClogSetByte)
 	old := buf[byteno]
 	buf[byteno] = old&^(ClogXactBitmask<<bshift) | byte(st)<<bshift
-	b.emit(kStore, sClogSetByte, ClassSlot, slot, uint64(old), uint64(buf[byteno]), uint64(byteno))
+	b.emit(trace.KStore, sClogSetByte, ClassSlot, slot, uint64(old), uint64(buf[byteno]), uint64(byteno))
 	b.step(sClogSetDirty)
 	before := s.slotWord(slot)
 	s.dirty[slot] = true

@@ -66,15 +66,19 @@
 // sched) and followed by an event (package trace) from the backend that did
 // it, whose Site is the pseudo-code line: each slot a search compares, a
 // hash probe, each victim candidate with its age and verdict, every lock
-// taken, waited for and released. Describe prints them. engine/trace has
-// no SLRU kinds or classes yet: events.go maps them onto existing ones, in
-// one place (ClassBank = OPartition, ClassSlot = OBuffer, ClassSlotIO =
-// OContent, ClassSLRU = OStrategy; KLoad for a slot examined or a counter
-// read, KUnlockHdr for a slot's state change (Before/After = SlotWord),
-// KClockTick for LRU counters, KCAS for plain stores (a status byte,
-// latest_page_number), KSkipPinned for the latest page passed over,
-// KVictim, KMapLookup/Insert/Delete, KHit, KMiss, KIORead, KIOWrite,
-// KIOWait, KDirty, KError, KOp/KOpDone and the KLW* lock kinds).
+// taken, waited for and released. Describe prints them. The events use
+// engine/trace's SLRU classes (ClassBank = trace.OBank, ClassSlot =
+// trace.OSlot, ClassSlotIO = trace.OSlotIO, ClassSLRU = trace.OSLRU), which
+// buffer-pool views ignore, and its SLRU kinds (KSlotScan for a slot a
+// search compares, KSlotState for a slot's state change, KLRUTouch and
+// KLRUCount for LRU counters, KCandidate and KSkipLatest for the victim
+// search, KStore for plain stores) beside the generic ones; events.go lists
+// what each carries. Each event is emitted in the step that makes its
+// change, right after it (and after the Stats counter that counts it), so
+// that a view applying the log (viz/slruview) agrees with the SLRU after
+// every event. Two exceptions, both in one step: a KMiss comes just before
+// the KSlotState that claims the slot, and a banks+hash table changes with
+// its slot, the KMapDelete/KMapInsert after the KSlotState reporting it.
 //
 // Fast path: a backend with no log and no scheduler (fast mode) runs
 // SimpleLruReadPage_ReadOnly and TransactionIdGetStatus without yields or

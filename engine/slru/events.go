@@ -6,43 +6,62 @@ import (
 	"bufferlab/engine/trace"
 )
 
-// Object classes of this package's events. engine/trace has no SLRU
-// classes yet, so these reuse the nearest existing ones; change them here
-// (and rewrite the golden files) when trace gains OBank/OSlot/OSlotIO.
+// Object classes of this package's events: engine/trace's SLRU classes,
+// which the buffer-pool views ignore (trace.ObjClass.IsSLRU).
 const (
 	// ClassBank is a bank: its lock (bank_locks[b], or PG ≤ 16's
 	// ControlLock as bank 0), its LRU counter and its mapping table.
 	// Obj = bank number.
-	ClassBank = trace.OPartition
+	ClassBank = trace.OBank
 	// ClassSlot is a buffer slot (page_number, page_status, page_dirty,
 	// page_lru_count, page_buffer). Obj = slot number.
-	ClassSlot = trace.OBuffer
+	ClassSlot = trace.OSlot
 	// ClassSlotIO is a slot's buffer lock (buffer_locks[slot]), held
 	// during its I/O. Obj = slot number.
-	ClassSlotIO = trace.OContent
+	ClassSlotIO = trace.OSlotIO
 	// ClassSLRU is the SLRU as a whole (latest_page_number, an operation).
-	ClassSLRU = trace.OStrategy
+	ClassSLRU = trace.OSLRU
 )
 
-// The event kinds this package emits, by what they mean here. They are
-// existing trace kinds; the site says which line of which function.
-const (
-	// kRead: a slot was examined (a scan step, a victim candidate, a
-	// check). Obj = slot; After = its SlotWord; Before = its LRU count
-	// where relevant; Arg = the page looked for, or the verdict (sel.*).
-	kRead = trace.KLoad
-	// kSlot: a slot's state changed (page number, status, dirty).
-	// Before/After = SlotWord.
-	kSlot = trace.KUnlockHdr
-	// kCount: an LRU counter moved. On a bank: bank_cur_lru_count,
-	// Before → After. On a slot: page_lru_count, Before → After, Arg = the
-	// bank's counter after.
-	kCount = trace.KClockTick
-	// kStore: a plain store to shared memory: a status byte of a page
-	// (Obj = slot, Before/After = the byte, Arg = its offset) or
-	// latest_page_number (ClassSLRU, Before → After).
-	kStore = trace.KCAS
-)
+// The events, by kind (engine/trace documents each; the site says which
+// line of which function):
+//
+//	KOp, KOpDone        an operation (Arg = Op* code, Obj = xid or page) on ClassSLRU;
+//	                    op-done's After = the slot, a status, or NoBuffer
+//	KLWAcquire/Wait/Release/CondFail
+//	                    a bank lock or a slot's buffer lock: Before/After = holder
+//	                    words (LWLock.HolderWord), Arg = mode
+//	KSlotScan           a linear search compares a slot: After = SlotWord, Arg = page sought
+//	KMapLookup          banks+hash: a probe of bank Obj's table: Arg = page, After = slot
+//	                    or NoBuffer, Before = chain entries compared
+//	KMapInsert/Delete   banks+hash: bank Obj's table gains page Arg → slot After, or loses
+//	                    page Arg (was slot Before). They follow the KSlotState of the same
+//	                    step: the table always maps exactly the non-EMPTY slots
+//	KLoad               a plain read: a slot after a probe (After = SlotWord), a slot
+//	                    a checkpoint or a write looks at, bank_cur_lru_count (on the
+//	                    bank), a status byte (Before = offset, After = byte, Arg = status)
+//	KLRUTouch           SlruRecentlyUsed: page_lru_count Before → After, bank_cur_lru_count
+//	                    Arg → After
+//	KLRUCount           SlruSelectLRUPage: cur_count = bank_cur_lru_count++ (on the bank,
+//	                    Before → After), or a page_lru_count ahead of it reset (on the slot)
+//	KCandidate          a VALID or I/O-busy slot weighed as victim: Before = page_lru_count,
+//	                    After = age (cur_count − page_lru_count), Arg = Verdict*
+//	KSkipLatest         the slot of latest_page_number passed over: Before, After as for
+//	                    a candidate, Arg = the page
+//	KVictim             the slot chosen: Arg = Victim*, Before = its SlotWord, After = age
+//	KHit, KMiss         the page found in slot Obj, or not (Arg = page); a miss comes just
+//	                    before the KSlotState that claims the slot
+//	KSlotState, KDirty  a slot's page, status or dirty flag: Before → After SlotWords
+//	KIORead, KIOWrite   the physical read or write of page Arg (After = 1 if it failed)
+//	KIOWait             about to wait for the I/O on slot Obj (page Arg)
+//	KStore              a status byte of the page in slot Obj (Before → After, Arg =
+//	                    offset), or latest_page_number on ClassSLRU (Before → After)
+//	KError              an ERROR (Arg = ErrCode), then the LWLockReleaseAll releases
+//
+// Every event is emitted in the step (between two yields) that makes its
+// change, after the change and after the counter in Stats that counts it,
+// so a view applying the events agrees with the SLRU after every event
+// (with the two exceptions doc.go names: KMiss, and the mapping table).
 
 // Victim reasons carried in Arg by KVictim events.
 const (
@@ -191,39 +210,41 @@ func describeBody(e trace.Event) string {
 		return fmt.Sprintf("%s -> done", OpName(e.Arg))
 	case trace.KLWAcquire, trace.KLWRelease, trace.KLWWait, trace.KLWCondFail:
 		return fmt.Sprintf("%s %s: holders %s -> %s", obj(), LWLockMode(e.Arg), UnpackHolders(e.Before), UnpackHolders(e.After))
-	case kRead:
-		switch e.Site {
-		case sLRURead:
+	case trace.KLoad:
+		switch {
+		case e.Site == sLRURead:
 			return fmt.Sprintf("%s: bank_cur_lru_count %d", obj(), int32(e.After))
-		case sClogGetByte:
+		case e.Site == sClogGetByte:
 			return fmt.Sprintf("%s: byte %d = %#02x -> status %s", obj(), e.Before, e.After, XidStatus(e.Arg))
-		case sClogSetCheck:
+		case e.Site == sClogSetCheck:
 			return fmt.Sprintf("%s: current status %s, new %s", obj(), XidStatus(e.Before), XidStatus(e.Arg))
-		case selBanks.valid, selBanks.busy, selSingle.valid, selSingle.busy:
-			v := ""
-			switch e.Arg {
-			case VerdictBest:
-				v = ", best so far"
-			case VerdictBestBusy:
-				v = ", best busy so far"
-			}
-			return fmt.Sprintf("%s: lru %d, age %d%s", obj(), int32(e.Before), int32(e.After), v)
-		}
-		if e.Class == ClassSlot && (e.Site == sWriteAllSlot || e.Site == sWriteSkip) {
+		case e.Class == ClassSlot && (e.Site == sWriteAllSlot || e.Site == sWriteSkip):
 			return fmt.Sprintf("%s: %s", obj(), slotWordString(e.After))
-		}
-		if e.Class == ClassSlot {
+		case e.Class == ClassSlot:
 			return fmt.Sprintf("%s: %s (looking for page %d)", obj(), slotWordString(e.After), e.Arg)
 		}
 		return fmt.Sprintf("%s: %#x", obj(), e.After)
-	case kSlot:
+	case trace.KSlotScan:
+		return fmt.Sprintf("%s: %s (looking for page %d)", obj(), slotWordString(e.After), e.Arg)
+	case trace.KCandidate:
+		v := ""
+		switch e.Arg {
+		case VerdictBest:
+			v = ", best so far"
+		case VerdictBestBusy:
+			v = ", best busy so far"
+		}
+		return fmt.Sprintf("%s: lru %d, age %d%s", obj(), int32(e.Before), int32(e.After), v)
+	case trace.KSlotState:
 		return fmt.Sprintf("%s: %s -> %s", obj(), slotWordString(e.Before), slotWordString(e.After))
-	case kCount:
+	case trace.KLRUCount:
 		if e.Class == ClassSlot {
 			return fmt.Sprintf("%s: page_lru_count %d -> %d", obj(), int32(e.Before), int32(e.After))
 		}
 		return fmt.Sprintf("%s: bank_cur_lru_count %d -> %d", obj(), int32(e.Before), int32(e.After))
-	case trace.KSkipPinned:
+	case trace.KLRUTouch:
+		return fmt.Sprintf("%s: page_lru_count %d -> %d, bank_cur_lru_count %d -> %d", obj(), int32(e.Before), int32(e.After), int32(e.Arg), int32(e.After))
+	case trace.KSkipLatest:
 		return fmt.Sprintf("%s: page %d is latest_page_number, never evicted (age %d)", obj(), e.Arg, int32(e.After))
 	case trace.KVictim:
 		why := map[uint64]string{VictimEmpty: "empty", VictimClean: "least recently used, clean", VictimDirty: "least recently used, dirty: write it first"}[e.Arg]
@@ -255,7 +276,7 @@ func describeBody(e trace.Event) string {
 		return fmt.Sprintf("%s: wait for the I/O on page %d", obj(), e.Arg)
 	case trace.KDirty:
 		return fmt.Sprintf("%s: %s -> %s", obj(), slotWordString(e.Before), slotWordString(e.After))
-	case kStore:
+	case trace.KStore:
 		if e.Class == ClassSlot {
 			return fmt.Sprintf("%s: byte %d %#02x -> %#02x", obj(), e.Arg, e.Before, e.After)
 		}

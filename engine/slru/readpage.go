@@ -207,7 +207,7 @@ func (b *Backend) readOnly(page int64, xid uint32) (int, error) {
 		b.emit(trace.KMapLookup, ro.scan, ClassBank, bank, uint64(compared), slotOrNone(m), uint64(page))
 		if m >= 0 {
 			b.step(ro.check)
-			b.emit(kRead, ro.check, ClassSlot, m, 0, s.slotWord(m), uint64(page))
+			b.emit(trace.KLoad, ro.check, ClassSlot, m, 0, s.slotWord(m), uint64(page))
 			if s.status[m] != PageReadInProgress {
 				slot = m
 			}
@@ -217,7 +217,7 @@ func (b *Backend) readOnly(page int64, xid uint32) (int, error) {
 		for i := start; i < end; i++ {
 			b.step(ro.scan)
 			b.Stats.SlotsScanned++
-			b.emit(kRead, ro.scan, ClassSlot, i, 0, s.slotWord(i), uint64(page))
+			b.emit(trace.KSlotScan, ro.scan, ClassSlot, i, 0, s.slotWord(i), uint64(page))
 			if s.status[i] != PageEmpty && s.pageNumber[i] == page && s.status[i] != PageReadInProgress {
 				slot = i
 				break
@@ -248,16 +248,16 @@ func (b *Backend) recentlyUsed(slot int) {
 	bank := s.SlotBank(slot)
 	b.step(sLRURead)
 	cur := s.bankCur[bank]
-	b.emit(kRead, sLRURead, ClassBank, bank, 0, uint64(uint32(cur)), 0)
+	b.emit(trace.KLoad, sLRURead, ClassBank, bank, 0, uint64(uint32(cur)), 0)
 	if cur == s.lruCount[slot] {
 		return
 	}
 	b.step(sLRUTouch)
-	old := s.lruCount[slot]
-	cur++
+	old, oldCur := s.lruCount[slot], s.bankCur[bank] // oldCur: for the event; racing backends may have moved it
+	cur++                                            // from the value read at slru.lru.read, as PostgreSQL does
 	s.bankCur[bank] = cur
 	s.lruCount[slot] = cur
-	b.emit(kCount, sLRUTouch, ClassSlot, slot, uint64(uint32(old)), uint64(uint32(cur)), uint64(uint32(cur)))
+	b.emit(trace.KLRUTouch, sLRUTouch, ClassSlot, slot, uint64(uint32(old)), uint64(uint32(cur)), uint64(uint32(oldCur)))
 }
 
 // --- SlruSelectLRUPage ---
@@ -287,7 +287,7 @@ func (b *Backend) selectLRUPage(page int64) (int, error) {
 			for i := start; i < end; i++ {
 				b.step(sel.scan)
 				b.Stats.SlotsScanned++
-				b.emit(kRead, sel.scan, ClassSlot, i, 0, s.slotWord(i), uint64(page))
+				b.emit(trace.KSlotScan, sel.scan, ClassSlot, i, 0, s.slotWord(i), uint64(page))
 				if s.status[i] != PageEmpty && s.pageNumber[i] == page {
 					return i, nil
 				}
@@ -298,16 +298,16 @@ func (b *Backend) selectLRUPage(page int64) (int, error) {
 		b.step(sel.count)
 		cur := s.bankCur[bank]
 		s.bankCur[bank] = cur + 1
-		b.emit(kCount, sel.count, ClassBank, bank, uint64(uint32(cur)), uint64(uint32(cur+1)), 0)
+		b.emit(trace.KLRUCount, sel.count, ClassBank, bank, uint64(uint32(cur)), uint64(uint32(cur+1)), 0)
 
 		bestValid, bestInvalid := -1, -1
 		bestValidDelta, bestInvalidDelta := int32(-1), int32(-1)
 		var bestValidPage, bestInvalidPage int64
 		for i := start; i < end; i++ {
 			b.step(sel.empty)
-			b.Stats.VictimScans++
 			st := s.status[i]
 			if st == PageEmpty {
+				b.Stats.VictimScans++
 				b.Stats.Victims++
 				b.emit(trace.KVictim, sel.empty, ClassSlot, i, s.slotWord(i), 0, VictimEmpty)
 				return i, nil
@@ -317,11 +317,12 @@ func (b *Backend) selectLRUPage(page int64) (int, error) {
 				old := s.lruCount[i]
 				s.lruCount[i] = cur
 				delta = 0
-				b.emit(kCount, sel.reset, ClassSlot, i, uint64(uint32(old)), uint64(uint32(cur)), 0)
+				b.emit(trace.KLRUCount, sel.reset, ClassSlot, i, uint64(uint32(old)), uint64(uint32(cur)), 0)
 			}
 			pn := s.pageNumber[i]
+			b.Stats.VictimScans++ // counted with the event that reports the slot
 			if pn == s.latestPageNumber {
-				b.emit(trace.KSkipPinned, sel.latest, ClassSlot, i, uint64(uint32(s.lruCount[i])), uint64(uint32(delta)), uint64(pn))
+				b.emit(trace.KSkipLatest, sel.latest, ClassSlot, i, uint64(uint32(s.lruCount[i])), uint64(uint32(delta)), uint64(pn))
 				continue
 			}
 			if st == PageValid {
@@ -330,14 +331,14 @@ func (b *Backend) selectLRUPage(page int64) (int, error) {
 					bestValid, bestValidDelta, bestValidPage = i, delta, pn
 					verdict = VerdictBest
 				}
-				b.emit(kRead, sel.valid, ClassSlot, i, uint64(uint32(s.lruCount[i])), uint64(uint32(delta)), verdict)
+				b.emit(trace.KCandidate, sel.valid, ClassSlot, i, uint64(uint32(s.lruCount[i])), uint64(uint32(delta)), verdict)
 			} else {
 				verdict := VerdictWorse
 				if delta > bestInvalidDelta || (delta == bestInvalidDelta && s.cfg.PagePrecedes(pn, bestInvalidPage)) {
 					bestInvalid, bestInvalidDelta, bestInvalidPage = i, delta, pn
 					verdict = VerdictBestBusy
 				}
-				b.emit(kRead, sel.busy, ClassSlot, i, uint64(uint32(s.lruCount[i])), uint64(uint32(delta)), verdict)
+				b.emit(trace.KCandidate, sel.busy, ClassSlot, i, uint64(uint32(s.lruCount[i])), uint64(uint32(delta)), verdict)
 			}
 		}
 
@@ -392,8 +393,11 @@ func (b *Backend) readPage(page int64, writeOK bool, xid uint32) (int, error) {
 			return slot, nil
 		}
 
-		// A miss: claim the slot for the page.
+		// A miss: claim the slot for the page. The miss is reported first,
+		// then the claim (the same step).
 		b.step(sReadClaim)
+		b.Stats.Reads++
+		b.emit(trace.KMiss, sReadClaim, ClassSlot, slot, 0, 0, uint64(page))
 		before := s.slotWord(slot)
 		oldPage, oldStatus := s.pageNumber[slot], s.status[slot]
 		s.pageNumber[slot] = page
@@ -405,9 +409,7 @@ func (b *Backend) readPage(page int64, writeOK bool, xid uint32) (int, error) {
 			}
 			s.mapInsert(bank, page, slot)
 		}
-		b.Stats.Reads++
-		b.emit(trace.KMiss, sReadClaim, ClassSlot, slot, 0, 0, uint64(page))
-		b.emit(kSlot, sReadClaim, ClassSlot, slot, before, s.slotWord(slot), uint64(page))
+		b.emit(trace.KSlotState, sReadClaim, ClassSlot, slot, before, s.slotWord(slot), uint64(page))
 		if s.useHash {
 			if oldStatus != PageEmpty {
 				b.emit(trace.KMapDelete, sReadMap, ClassBank, bank, uint64(slot), 0, uint64(oldPage))
@@ -448,7 +450,7 @@ func (b *Backend) readPage(page int64, writeOK bool, xid uint32) (int, error) {
 				s.mapDelete(bank, page)
 			}
 		}
-		b.emit(kSlot, sReadDone, ClassSlot, slot, before, s.slotWord(slot), uint64(page))
+		b.emit(trace.KSlotState, sReadDone, ClassSlot, slot, before, s.slotWord(slot), uint64(page))
 		if ioErr != nil && s.useHash {
 			b.emit(trace.KMapDelete, sReadDone, ClassBank, bank, uint64(slot), 0, uint64(page))
 		}
@@ -499,7 +501,10 @@ func (b *Backend) waitIO(slot int) error {
 		s.status[slot] = PageValid
 		s.dirty[slot] = true
 	}
-	b.emit(kSlot, sWaitFix, ClassSlot, slot, before, s.slotWord(slot), 0)
+	b.emit(trace.KSlotState, sWaitFix, ClassSlot, slot, before, s.slotWord(slot), 0)
+	if st == PageReadInProgress && s.useHash {
+		b.emit(trace.KMapDelete, sWaitFix, ClassBank, bank, uint64(slot), 0, uint64(s.pageNumber[slot]))
+	}
 	b.lwRelease(io, ClassSlotIO, slot, sWaitCondUnlock)
 	return nil
 }
@@ -522,13 +527,13 @@ func (b *Backend) internalWritePage(slot int) error {
 	}
 	b.step(sWriteBegin)
 	if !s.dirty[slot] || s.status[slot] != PageValid || s.pageNumber[slot] != page {
-		b.emit(kRead, sWriteSkip, ClassSlot, slot, 0, s.slotWord(slot), uint64(page))
+		b.emit(trace.KLoad, sWriteSkip, ClassSlot, slot, 0, s.slotWord(slot), uint64(page))
 		return nil
 	}
 	before := s.slotWord(slot)
 	s.status[slot] = PageWriteInProgress
 	s.dirty[slot] = false
-	b.emit(kSlot, sWriteBegin, ClassSlot, slot, before, s.slotWord(slot), uint64(page))
+	b.emit(trace.KSlotState, sWriteBegin, ClassSlot, slot, before, s.slotWord(slot), uint64(page))
 	io := &s.bufferLocks[slot]
 	if err := b.lwAcquire(io, LWExclusive, ClassSlotIO, slot, sWriteIOLock); err != nil {
 		return err
@@ -552,7 +557,7 @@ func (b *Backend) internalWritePage(slot int) error {
 	b.step(sWriteDone)
 	before = s.slotWord(slot)
 	s.status[slot] = PageValid
-	b.emit(kSlot, sWriteDone, ClassSlot, slot, before, s.slotWord(slot), uint64(page))
+	b.emit(trace.KSlotState, sWriteDone, ClassSlot, slot, before, s.slotWord(slot), uint64(page))
 	b.lwRelease(io, ClassSlotIO, slot, sWriteIOUnlock)
 	return nil
 }
@@ -584,7 +589,7 @@ func (b *Backend) zeroPage(page int64) (int, error) {
 		}
 		s.mapInsert(bank, page, slot)
 	}
-	b.emit(kSlot, sZeroSet, ClassSlot, slot, before, s.slotWord(slot), uint64(page))
+	b.emit(trace.KSlotState, sZeroSet, ClassSlot, slot, before, s.slotWord(slot), uint64(page))
 	if remap {
 		if oldStatus != PageEmpty {
 			b.emit(trace.KMapDelete, sZeroSet, ClassBank, bank, uint64(slot), 0, uint64(oldPage))
@@ -596,7 +601,7 @@ func (b *Backend) zeroPage(page int64) (int, error) {
 	old := s.latestPageNumber
 	s.latestPageNumber = page
 	b.Stats.Zeroes++
-	b.emit(kStore, sZeroLatest, ClassSLRU, 0, uint64(old), uint64(page), 0)
+	b.emit(trace.KStore, sZeroLatest, ClassSLRU, 0, uint64(old), uint64(page), 0)
 	return slot, nil
 }
 
@@ -617,7 +622,7 @@ func (b *Backend) writeAll() error {
 			prev = cur
 		}
 		b.step(sWriteAllSlot)
-		b.emit(kRead, sWriteAllSlot, ClassSlot, slot, 0, s.slotWord(slot), 0)
+		b.emit(trace.KLoad, sWriteAllSlot, ClassSlot, slot, 0, s.slotWord(slot), 0)
 		if s.status[slot] == PageEmpty {
 			continue
 		}

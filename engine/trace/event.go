@@ -61,6 +61,21 @@ const (
 	KOp      // a scenario operation begins; Arg = op code, Obj = relation
 	KOpDone  // a scenario operation ended
 	KWake    // ProcSendSignal to a waiting backend; Arg = its actor
+	// SLRU caches (engine/slru: slru.c, clog.c), on the SLRU classes
+	// OBank, OSlot, OSlotIO and OSLRU. A slot word (slru.SlotWord) packs a
+	// slot's page number (bits 8–63), page_dirty (bit 2) and page_status
+	// (bits 0–1). The SLRU also uses the generic kinds: KLoad (a plain
+	// read), KLW* on bank and slot I/O locks, KMapLookup/Insert/Delete on
+	// a bank's page → slot table (Arg = page number), KHit, KMiss,
+	// KVictim, KIORead, KIOWrite, KIOWait, KDirty (page_dirty set: Before →
+	// After slot words), KError, KOp and KOpDone.
+	KSlotScan   // a search for a page compares slot Obj; After = its slot word, Arg = the page sought
+	KSlotState  // slot Obj's page number, status or dirty flag changed; Before → After (slot words), Arg = page
+	KLRUCount   // an LRU counter moved: bank_cur_lru_count of bank Obj, or page_lru_count of slot Obj; Before → After
+	KLRUTouch   // SlruRecentlyUsed made slot Obj its bank's newest: page_lru_count Before → After, and bank_cur_lru_count Arg → After
+	KCandidate  // the victim search weighs slot Obj (VALID or under I/O): Before = page_lru_count, After = age, Arg = verdict
+	KSkipLatest // the victim search passes slot Obj, which holds latest_page_number: Before = page_lru_count, After = age, Arg = the page
+	KStore      // a plain store: a byte of slot Obj's page (Before → After, Arg = offset) or latest_page_number (OSLRU, Before → After)
 	numKinds
 )
 
@@ -75,6 +90,8 @@ var kindNames = [numKinds]string{
 	KHit: "hit", KMiss: "miss", KRetag: "retag", KIORead: "io-read", KIOWrite: "io-write",
 	KIOWait: "io-wait", KPrivRef: "private-ref", KDirty: "dirty", KError: "error",
 	KOp: "op", KOpDone: "op-done", KWake: "wake",
+	KSlotScan: "slot-scan", KSlotState: "slot-state", KLRUCount: "lru-count", KLRUTouch: "lru-touch",
+	KCandidate: "candidate", KSkipLatest: "skip-latest", KStore: "store",
 }
 
 func (k Kind) String() string {
@@ -96,10 +113,20 @@ const (
 	OStrategy           // BufferStrategyControl
 	ORelation           // a relation; Obj = relNumber
 	OBackend            // a backend's private state; Obj = actor
+	// SLRU caches (engine/slru). Pool views ignore these classes (IsSLRU).
+	OBank   // an SLRU bank: its lock (PG ≤ 16: ControlLock, bank 0), LRU counter and page table; Obj = bank number
+	OSlot   // an SLRU buffer slot (page_number, page_status, page_dirty, page_lru_count); Obj = slot number
+	OSlotIO // an SLRU slot's buffer lock, held during its I/O; Obj = slot number
+	OSLRU   // an SLRU as a whole (latest_page_number, an operation); Obj = 0, or an operation's operand
 	numObjClasses
 )
 
-var objNames = [numObjClasses]string{"-", "buf", "part", "content", "strategy", "rel", "backend"}
+var objNames = [numObjClasses]string{"-", "buf", "part", "content", "strategy", "rel", "backend",
+	"bank", "slot", "slot-io", "slru"}
+
+// IsSLRU reports whether c is one of the SLRU classes (OBank, OSlot,
+// OSlotIO, OSLRU): events of an SLRU cache, which no buffer-pool view reads.
+func (c ObjClass) IsSLRU() bool { return c >= OBank && c <= OSLRU }
 
 func (c ObjClass) String() string {
 	if c < numObjClasses {

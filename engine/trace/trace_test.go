@@ -112,3 +112,41 @@ func TestEventSize(t *testing.T) {
 		t.Fatal("actor names")
 	}
 }
+
+// Kind and class values are part of the trace hash: existing ones never
+// move, new ones are appended (the SLRU ones after KWake and OBackend).
+func TestKindAndClassValues(t *testing.T) {
+	kinds := map[Kind]uint8{KNone: 0, KLoad: 1, KUnlockHdr: 6, KLWAcquire: 7, KMapLookup: 13,
+		KVictim: 22, KHit: 25, KDirty: 32, KOp: 34, KWake: 36, KSlotScan: 37, KSlotState: 38,
+		KLRUCount: 39, KLRUTouch: 40, KCandidate: 41, KSkipLatest: 42, KStore: 43}
+	for k, v := range kinds {
+		if uint8(k) != v {
+			t.Errorf("kind %s is %d, want %d", k, uint8(k), v)
+		}
+	}
+	if numKinds != 44 {
+		t.Errorf("%d kinds: a kind was added or removed; update this test (append only)", numKinds)
+	}
+	classes := []ObjClass{ONone, OBuffer, OPartition, OContent, OStrategy, ORelation, OBackend, OBank, OSlot, OSlotIO, OSLRU}
+	for i, c := range classes {
+		if int(c) != i {
+			t.Errorf("class %s is %d, want %d", c, c, i)
+		}
+		if objNames[c] == "" {
+			t.Errorf("class %d has no name", c)
+		}
+		if want := c >= OBank; c.IsSLRU() != want {
+			t.Errorf("%s.IsSLRU() = %v", c, c.IsSLRU())
+		}
+	}
+	if numObjClasses != ObjClass(len(classes)) {
+		t.Errorf("%d classes; update this test (append only)", numObjClasses)
+	}
+	if KSkipLatest.String() != "skip-latest" || OSlotIO.String() != "slot-io" || ObjClass(200).IsSLRU() {
+		t.Error("names")
+	}
+	e := Event{Seq: 3, Actor: 2, Kind: KSlotState, Class: OSlot, Obj: 5, Before: 0, After: 0x302}
+	if got, want := e.String(), "00003 B   slot-state   -                            slot[5] 0x0->0x302"; got != want {
+		t.Errorf("String:\n got  %q\n want %q", got, want)
+	}
+}

@@ -202,8 +202,13 @@ func (c *Counters) count(e trace.Event, d uint64) {
 const minusOne = ^uint64(0)
 
 // Apply applies e: the view then shows the state just after e. Events must
-// come in log order; Check tells whether e fits the current state.
+// come in log order; Check tells whether e fits the current state. Events
+// of an SLRU cache (trace.ObjClass.IsSLRU) are not the pool's: Apply,
+// Unapply and Check ignore them entirely.
 func (p *Pool) Apply(e trace.Event) {
+	if e.Class.IsSLRU() {
+		return
+	}
 	p.mutate(e, false)
 	p.counters.count(e, 1)
 	l := p.lane(e.Actor)
@@ -222,6 +227,9 @@ func (p *Pool) Apply(e trace.Event) {
 // Before values and the current event, lanes and counters to what they
 // were, so that Unapply(e) after Apply(e) restores the exact state.
 func (p *Pool) Unapply(e trace.Event) {
+	if e.Class.IsSLRU() {
+		return
+	}
 	if p.hist == 0 || p.top == nil {
 		panic(fmt.Sprintf("view: Unapply(%v) with no history left (applied %d)", e, p.applied))
 	}
@@ -371,6 +379,9 @@ func (p *Pool) ApplyChecked(e trace.Event) error {
 // A log applied in order from the initial pool passes every check; a
 // failure means events are missing, reordered or from another pool.
 func (p *Pool) Check(e trace.Event) error {
+	if e.Class.IsSLRU() {
+		return nil
+	}
 	bad := func(what string, have, want uint64) error {
 		return fmt.Errorf("view: event %v: %s is %#x in the view, the event says %#x", e, what, have, want)
 	}

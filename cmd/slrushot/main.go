@@ -1,0 +1,274 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"image"
+	"image/png"
+	"math/rand/v2"
+	"os"
+	"strings"
+
+	"github.com/hajimehoshi/ebiten/v2"
+
+	"bufferlab/engine/sched"
+	"bufferlab/engine/slru"
+	"bufferlab/engine/trace"
+	"bufferlab/viz/render"
+	"bufferlab/viz/scene"
+	"bufferlab/viz/slruview"
+)
+
+func main() { os.Exit(run(os.Args[1:])) }
+
+type options struct {
+	variant               string
+	slots, bank, backends int
+	ops, pages, pos       int
+	seed                  uint64
+	script, at, match     string
+	out                   string
+	width, height         int
+}
+
+func run(args []string) int {
+	var o options
+	fs := flag.NewFlagSet("slrushot", flag.ContinueOnError)
+	fs.StringVar(&o.variant, "variant", "banks", "single, banks or banks+hash")
+	fs.IntVar(&o.slots, "slots", 32, "number of slots")
+	fs.IntVar(&o.bank, "bank", 0, "slots per bank (0: 16; single: all)")
+	fs.IntVar(&o.backends, "backends", 3, "backends of the random workload")
+	fs.IntVar(&o.ops, "ops", 30, "operations per backend of the random workload")
+	fs.IntVar(&o.pages, "pages", 0, "pages on disk (0: twice the slots)")
+	fs.Uint64Var(&o.seed, "seed", 1, "seed of the workload and of the schedule")
+	fs.StringVar(&o.script, "script", "", `operations instead of the random workload: "A: get 100000; B: read-only 3"`)
+	fs.IntVar(&o.pos, "pos", -1, "events to apply (-1: all)")
+	fs.StringVar(&o.at, "at", "", "then apply on to the first event of one of these kinds (comma-separated)")
+	fs.StringVar(&o.match, "match", "", "then apply on to the first event whose description (slru.Describe) contains this")
+	fs.StringVar(&o.out, "out", "slru.png", "PNG to write")
+	fs.IntVar(&o.width, "width", 1280, "window width")
+	fs.IntVar(&o.height, "height", 800, "window height")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	v, desc, err := build(o)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "slrushot: %v\n", err)
+		return 2
+	}
+	if err := render.FontError(); err != nil {
+		fmt.Fprintf(os.Stderr, "slrushot: fonts: %v\n", err)
+		return 1
+	}
+	g := &shot{v: v, desc: desc, w: o.width, h: o.height, th: render.Light(1), out: o.out}
+	ebiten.SetWindowTitle("BufferLab: SLRU scene")
+	ebiten.SetWindowSize(o.width, o.height)
+	if err := ebiten.RunGame(g); err != nil && !errors.Is(err, ebiten.Termination) {
+		fmt.Fprintf(os.Stderr, "slrushot: %v\n", err)
+		return 1
+	}
+	if g.err != nil {
+		fmt.Fprintf(os.Stderr, "slrushot: %v\n", g.err)
+		return 1
+	}
+	fmt.Printf("%s: %s\n", o.out, desc)
+	return 0
+}
+
+// build runs the workload and returns the view at the chosen position and
+// a description of the event there.
+func build(o options) (*slruview.View, string, error) {
+	variant, err := slru.ParseVariant(o.variant)
+	if err != nil {
+		return nil, "", err
+	}
+	log := trace.NewLog()
+	s, err := slru.New(slru.Config{Variant: variant, Slots: o.slots, BankSize: o.bank}, log)
+	if err != nil {
+		return nil, "", err
+	}
+	pages := o.pages
+	if pages <= 0 {
+		pages = 2 * o.slots
+	}
+	s.Disk().FormatPages(0, int64(pages-1))
+	s.StartupCLOG(uint32(pages-1) * slru.ClogXactsPerPage)
+	g := slruview.GeometryOf(s)
+
+	plans, names, err := workload(o, pages)
+	if err != nil {
+		return nil, "", err
+	}
+	sch := sched.New(sched.NewRandom(o.seed))
+	for k, ops := range plans {
+		b, err := s.NewBackend(names[k+1])
+		if err != nil {
+			return nil, "", err
+		}
+		sch.Spawn(b.Actor, b.Name, func(y sched.Yield) error {
+			b.SetYield(y)
+			defer b.SetYield(nil)
+			for _, op := range ops {
+				if _, err := b.Do(op); err != nil {
+					var pe *slru.PGError
+					if !errors.As(err, &pe) {
+						return err
+					}
+				}
+			}
+			return nil
+		})
+	}
+	if err := sch.Run(); err != nil {
+		return nil, "", err
+	}
+	for _, p := range sch.Procs() {
+		if p.Err() != nil {
+			return nil, "", fmt.Errorf("%s: %v", p.Name, p.Err())
+		}
+	}
+	evs := log.Events()
+	pos := o.pos
+	if pos < 0 || pos > len(evs) {
+		pos = len(evs)
+	}
+	if o.at != "" {
+		want := map[string]bool{}
+		for _, k := range strings.Split(o.at, ",") {
+			want[strings.TrimSpace(k)] = true
+		}
+		for pos < len(evs) && !(pos > 0 && want[evs[pos-1].Kind.String()]) {
+			pos++
+		}
+	}
+	if o.match != "" {
+		for pos < len(evs) && !(pos > 0 && strings.Contains(slru.Describe(evs[pos-1]), o.match)) {
+			pos++
+		}
+	}
+	v := slruview.New(g, names)
+	for _, e := range evs[:pos] {
+		if err := v.ApplyChecked(e); err != nil {
+			return nil, "", err
+		}
+	}
+	desc := fmt.Sprintf("%d of %d events", pos, len(evs))
+	if pos > 0 {
+		desc += ": " + strings.Join(strings.Fields(slru.Describe(evs[pos-1])), " ")
+	}
+	return v, desc, nil
+}
+
+// workload returns each backend's operations and the lane names.
+func workload(o options, pages int) ([][]slru.Op, []string, error) {
+	names := []string{"sys"}
+	if o.script != "" {
+		var plans [][]slru.Op
+		idx := map[string]int{}
+		for _, part := range strings.Split(o.script, ";") {
+			if strings.TrimSpace(part) == "" {
+				continue
+			}
+			name, text, ok := strings.Cut(part, ":")
+			if !ok {
+				return nil, nil, fmt.Errorf("--script %q: want BACKEND: OPERATION", part)
+			}
+			name = strings.TrimSpace(name)
+			op, err := slru.ParseOp(text)
+			if err != nil {
+				return nil, nil, fmt.Errorf("--script %q: %v", part, err)
+			}
+			k, ok := idx[name]
+			if !ok {
+				k = len(plans)
+				idx[name] = k
+				plans = append(plans, nil)
+				names = append(names, name)
+			}
+			plans[k] = append(plans[k], op)
+		}
+		return plans, names, nil
+	}
+	r := rand.New(rand.NewPCG(o.seed, 0x51))
+	plans := make([][]slru.Op, o.backends)
+	next := uint32(pages) * slru.ClogXactsPerPage
+	for k := range plans {
+		names = append(names, trace.ActorName(trace.Actor(k+1)))
+		for i := 0; i < o.ops; i++ {
+			page := uint32(r.IntN(pages))
+			xid := page*slru.ClogXactsPerPage + 3 + uint32(r.IntN(1000))
+			var op slru.Op
+			switch x := r.IntN(100); {
+			case x < 50:
+				op = slru.Op{Code: slru.OpGetStatus, Xid: xid}
+			case x < 75:
+				op = slru.Op{Code: slru.OpSetStatus, Xid: xid + uint32(k), Status: slru.StatusCommitted}
+			case x < 92:
+				op = slru.Op{Code: slru.OpReadOnly, Page: int64(page)}
+			case x < 96 || k != 0:
+				op = slru.Op{Code: slru.OpWriteAll}
+			default:
+				op = slru.Op{Code: slru.OpExtend, Xid: next}
+				next += slru.ClogXactsPerPage
+			}
+			plans[k] = append(plans[k], op)
+		}
+	}
+	return plans, names, nil
+}
+
+// shot is the ebiten.Game: it draws the scene into a canvas each frame and,
+// on the third, saves it and ends.
+type shot struct {
+	v      *slruview.View
+	desc   string
+	w, h   int
+	th     *render.Theme
+	out    string
+	canvas *ebiten.Image
+	frames int
+	err    error
+}
+
+func (g *shot) Update() error {
+	if g.frames >= 3 && g.canvas != nil {
+		g.err = save(g.canvas, g.out)
+		return ebiten.Termination
+	}
+	return nil
+}
+
+func (g *shot) Draw(screen *ebiten.Image) {
+	if g.canvas == nil || g.canvas.Bounds().Dx() != g.w || g.canvas.Bounds().Dy() != g.h {
+		g.canvas = ebiten.NewImage(g.w, g.h)
+	}
+	c := g.canvas
+	c.Fill(g.th.Background)
+	all := render.Rect{X: 0, Y: 0, W: float64(g.w), H: float64(g.h)}.Inset(8)
+	face := g.th.Face(render.Regular, 12)
+	top, rest := all.SplitTop(render.LineHeight(face) + 6)
+	render.Text(c, "event "+g.desc, face, top.X+4, top.Y+2, g.th.Muted, render.Left)
+	body, counters := rest.SplitBottom(46)
+	scene.DrawBanks(c, body, g.v, g.th)
+	scene.DrawSLRUCounters(c, counters.Inset(2), g.v, g.th)
+	screen.DrawImage(c, nil)
+	g.frames++
+}
+
+func (g *shot) Layout(int, int) (int, int) { return g.w, g.h }
+
+func save(img *ebiten.Image, path string) error {
+	b := img.Bounds()
+	rgba := image.NewRGBA(b)
+	img.ReadPixels(rgba.Pix)
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if err := png.Encode(f, rgba); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}

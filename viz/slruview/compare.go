@@ -1,0 +1,219 @@
+package slruview
+
+import (
+	"encoding/binary"
+	"fmt"
+	"hash/fnv"
+	"slices"
+	"strings"
+
+	"bufferlab/engine/slru"
+	"bufferlab/engine/trace"
+)
+
+// significantLanes is the number of lanes that take part in comparisons:
+// those given to New and any later one with events. (A lane added for an
+// unknown actor stays after Unapply, empty.)
+func (v *View) significantLanes() int {
+	for a := len(v.lanes) - 1; a >= v.nInitial; a-- {
+		if v.lanes[a].top != nil {
+			return a + 1
+		}
+	}
+	return v.nInitial
+}
+
+// Diff describes how v and o differ (at most a dozen differences, one per
+// line), or returns "" when they show the same state. History is not
+// compared: a snapshot equals the view it was taken from.
+func (v *View) Diff(o *View) string {
+	var out []string
+	add := func(format string, args ...any) { out = append(out, fmt.Sprintf(format, args...)) }
+	if v.g != o.g {
+		return fmt.Sprintf("geometry %+v vs %+v", v.g, o.g)
+	}
+	for i := range v.slots {
+		if len(out) >= 12 {
+			break
+		}
+		a, b := v.slots[i], o.slots[i]
+		if a != b {
+			add("slot %d: %s lru %d io %s vs %s lru %d io %s", i, wordString(slru.SlotWord(a.page, a.status, a.dirty)), a.lru,
+				slru.UnpackHolders(a.io), wordString(slru.SlotWord(b.page, b.status, b.dirty)), b.lru, slru.UnpackHolders(b.io))
+		}
+	}
+	for i := range v.banks {
+		if v.banks[i] != o.banks[i] && len(out) < 12 {
+			add("bank %d: lock %s counter %d vs lock %s counter %d", i, slru.UnpackHolders(v.banks[i].holders), v.banks[i].cur,
+				slru.UnpackHolders(o.banks[i].holders), o.banks[i].cur)
+		}
+	}
+	if v.latest != o.latest {
+		add("latest_page_number %d vs %d", v.latest, o.latest)
+	}
+	nl := max(v.significantLanes(), o.significantLanes())
+	for a := 0; a < nl && len(out) < 12; a++ {
+		if d := laneDiff(v.Lane(trace.Actor(a)), o.Lane(trace.Actor(a))); d != "" {
+			add("lane %d: %s", a, d)
+		}
+	}
+	if v.counters != o.counters {
+		add("counters %+v vs %+v", v.counters, o.counters)
+	}
+	if v.applied != o.applied {
+		add("applied %d vs %d", v.applied, o.applied)
+	}
+	ce, ok := v.Current()
+	oe, ook := o.Current()
+	if ok != ook || ce != oe {
+		add("current event %v vs %v", ce, oe)
+	}
+	if len(out) > 12 {
+		out = out[:12]
+	}
+	return strings.Join(out, "\n")
+}
+
+func laneDiff(a, b Lane) string {
+	switch {
+	case a.Name != b.Name:
+		return fmt.Sprintf("name %q vs %q", a.Name, b.Name)
+	case a.HasLast != b.HasLast || a.Last != b.Last:
+		return fmt.Sprintf("last event %v vs %v", a.Last, b.Last)
+	case a.Stats != b.Stats:
+		return fmt.Sprintf("stats %+v vs %+v", a.Stats, b.Stats)
+	case !lookupEqual(a.Lookup, b.Lookup):
+		return fmt.Sprintf("lookup %+v vs %+v", a.Lookup, b.Lookup)
+	}
+	return ""
+}
+
+func lookupEqual(a, b Lookup) bool {
+	var wa, wb []uint64
+	lookupWords(a, func(w uint64) { wa = append(wa, w) })
+	lookupWords(b, func(w uint64) { wb = append(wb, w) })
+	return slices.Equal(wa, wb)
+}
+
+// lookupWords encodes a lookup for Fingerprint.
+func lookupWords(l Lookup, put func(uint64)) {
+	b := func(x bool) uint64 {
+		if x {
+			return 1
+		}
+		return 0
+	}
+	for _, w := range []uint64{b(l.HasOp), l.Op, l.Operand, uint64(l.Phase), uint64(l.Page), uint64(l.Bank),
+		uint64(l.Examining), uint64(l.ScanFrom), b(l.Match), l.ScanWord, b(l.Probed), uint64(l.ProbeSlot),
+		uint64(l.ProbeEntries), uint64(uint32(l.CurCount)), uint64(l.Victim), l.VictimWhy, uint64(uint32(l.VictimAge)),
+		uint64(l.Result), uint64(l.Slot), uint64(l.Passes), l.DoneValue, uint64(l.Err), uint64(len(l.Candidates))} {
+		put(w)
+	}
+	for _, c := range l.Candidates {
+		put(uint64(c.Slot)<<8 | uint64(c.Kind)<<1 | b(c.Best))
+		put(uint64(uint32(c.LRU))<<32 | uint64(uint32(c.Age)))
+	}
+}
+
+// Equal reports whether v and o show the same state (Diff is empty).
+func (v *View) Equal(o *View) bool { return v.Diff(o) == "" }
+
+// Fingerprint is a 64-bit FNV-1a hash of a canonical encoding of
+// everything Diff compares: equal views have equal fingerprints.
+func (v *View) Fingerprint() uint64 {
+	h := fnv.New64a()
+	var buf [8]byte
+	put := func(x uint64) {
+		binary.LittleEndian.PutUint64(buf[:], x)
+		h.Write(buf[:])
+	}
+	put(uint64(v.g.Variant))
+	put(uint64(v.g.Slots))
+	put(uint64(v.g.BankSize))
+	put(uint64(v.g.BankRule))
+	for _, s := range v.slots {
+		put(slru.SlotWord(s.page, s.status, s.dirty))
+		put(uint64(uint32(s.lru)))
+		put(s.io)
+	}
+	for _, b := range v.banks {
+		put(b.holders)
+		put(uint64(uint32(b.cur)))
+	}
+	put(uint64(v.latest))
+	for _, c := range v.counters.fields() {
+		put(c)
+	}
+	put(uint64(v.applied))
+	if e, ok := v.Current(); ok {
+		put(e.Seq)
+		put(uint64(e.Kind))
+	}
+	for a := 0; a < v.significantLanes(); a++ {
+		l := v.Lane(trace.Actor(a))
+		h.Write([]byte(l.Name))
+		if l.HasLast {
+			put(l.Last.Seq)
+		}
+		for _, c := range l.Stats.fields() {
+			put(c)
+		}
+		lookupWords(l.Lookup, put)
+	}
+	return h.Sum64()
+}
+
+// HoldersString prints a holder word: "none", "A(X)", "A B".
+func HoldersString(w uint64) string { return slru.UnpackHolders(w).String() }
+
+// String draws the view as text, like slru.SLRU.Picture, with each
+// backend's lookup.
+func (v *View) String() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "slru view (%s): %d slots, %d bank(s) of %d, latest page %d, %d events applied\n",
+		v.g.Variant, v.g.Slots, len(v.banks), v.g.BankSize, v.latest, v.applied)
+	for bank := range v.banks {
+		bk := v.Bank(bank)
+		fmt.Fprintf(&b, "bank %d: lock %s, lru counter %d", bank, HoldersString(bk.Lock), bk.CurCount)
+		for _, w := range bk.Waiters {
+			fmt.Fprintf(&b, ", %s waits (%s)", v.LaneName(w.Actor), w.Mode)
+		}
+		if v.g.HasTable() {
+			b.WriteString(", table")
+			for _, e := range v.TableEntries(bank) {
+				fmt.Fprintf(&b, " %d->%d", e.Page, e.Slot)
+			}
+		}
+		b.WriteByte('\n')
+		for i := bk.First; i < bk.End; i++ {
+			s := v.Slot(i)
+			if s.Empty() && s.IOLock == 0 {
+				continue
+			}
+			d := "clean"
+			if s.Dirty {
+				d = "dirty"
+			}
+			extra := ""
+			if s.IOLock != 0 {
+				extra = " io-lock " + HoldersString(s.IOLock)
+			}
+			if s.Latest {
+				extra += " <- latest"
+			}
+			if s.Empty() {
+				fmt.Fprintf(&b, "  %4d  EMPTY%s\n", i, extra)
+				continue
+			}
+			fmt.Fprintf(&b, "  %4d  page %-6d %-17s %s lru %d age %d%s\n", i, s.Page, s.Status, d, s.LRUCount, s.Age, extra)
+		}
+	}
+	for a := 1; a < len(v.lanes); a++ {
+		l := v.Lane(trace.Actor(a))
+		if !l.Lookup.HasOp {
+			continue
+		}
+		fmt.Fprintf(&b, "%s: %s: %s\n", l.Name, OpText(l.Lookup.Op, l.Lookup.Operand), v.Status(l))
+	}
+	return b.String()
+}
