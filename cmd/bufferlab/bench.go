@@ -13,7 +13,9 @@ import (
 	"bufferlab/fastmode/exp"
 )
 
-const benchUsage = "usage: bufferlab bench [--json] [--plot FILE.png|FILE.svg] [--quick] [--shared-buffers 128MB,1GB,20GB] [--workers N (pin)] EXPERIMENT\n"
+const benchUsage = "usage: bufferlab bench [--json] [--plot FILE.png|FILE.svg] [--quick] [--shared-buffers 128MB,1GB,20GB] [--workers N (pin)] [--full (drop)] EXPERIMENT\n" +
+	"  --full (drop): time every drop of every cell instead of timing a sample of a cell that would take over a minute and\n" +
+	"                 extrapolating (such cells are marked); at 20GB and 50GB the full scans take hours\n"
 
 // benchProgress is where progress bars go (a terminal only).
 var benchProgress io.Writer = os.Stderr
@@ -25,6 +27,7 @@ func cmdBench(args []string, stdout, stderr io.Writer) int {
 	quick := fs.Bool("quick", false, "a reduced size set and fewer samples (under a minute)")
 	sizesFlag := fs.String("shared-buffers", "", "comma-separated shared_buffers `sizes` (default: the experiment's set)")
 	workers := fs.Int("workers", 0, "pin only: the largest worker count, 1..1024 (default 2×GOMAXPROCS; --quick 4)")
+	full := fs.Bool("full", false, "drop only: time every drop; never sample a long cell and extrapolate")
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		fmt.Fprint(stderr, benchUsage)
@@ -58,6 +61,16 @@ func cmdBench(args []string, stdout, stderr io.Writer) int {
 			return exitBadInput
 		}
 	}
+	if *full && !e.TakesFull {
+		var takes []string
+		for _, n := range exp.Names() {
+			if x, _ := exp.Lookup(n); x.TakesFull {
+				takes = append(takes, n)
+			}
+		}
+		fmt.Fprintf(stderr, "bufferlab bench: --full: experiment %s samples and extrapolates nothing (--full applies to %s)\n", e.Name, strings.Join(takes, ", "))
+		return exitBadInput
+	}
 	var sizes []string
 	if *sizesFlag != "" {
 		if !e.TakesSizes {
@@ -80,7 +93,7 @@ func cmdBench(args []string, stdout, stderr io.Writer) int {
 			sizes = append(sizes, s)
 		}
 	}
-	rep, err := e.Run(exp.Options{Sizes: sizes, Quick: *quick, Progress: benchProgress, Workers: *workers})
+	rep, err := e.Run(exp.Options{Sizes: sizes, Quick: *quick, Progress: benchProgress, Workers: *workers, Full: *full})
 	if err != nil {
 		fmt.Fprintf(stderr, "bufferlab bench %s: %v\n", e.Name, err)
 		return exitCheck

@@ -134,6 +134,9 @@ func TestBenchBadInput(t *testing.T) {
 		{[]string{"pool", "--plot", "out.gif"}, "--plot"},
 		{[]string{"nosuch"}, "limits, pin, pool"},
 		{[]string{"limits", "--nosuch"}, "nosuch"},
+		{[]string{"pool", "--full"}, "--full"},
+		{[]string{"nosuch", "--full"}, "unknown experiment"},
+		{[]string{"drop", "--full", "--shared-buffers", "junk"}, "--shared-buffers"},
 		{[]string{}, "expected one experiment"},
 	} {
 		code, out, errs := runBench(t, c.args...)
@@ -217,6 +220,81 @@ func TestBenchPinBadWorkers(t *testing.T) {
 		}
 		if out != "" {
 			t.Errorf("bench %v: wrote to stdout: %q", args, out)
+		}
+	}
+}
+
+// bench drop --quick --json --plot: the summary keys, every cell of the
+// 000 table marked as extrapolated or not, the quick sizes, a chart.
+func TestBenchDropPlot(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "drop.png")
+	code, out, errs := runBench(t, "drop", "--quick", "--json", "--plot", file)
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	r := decodeReport(t, out)
+	if r.Experiment != "drop" {
+		t.Errorf("experiment %q", r.Experiment)
+	}
+	for _, k := range []string{"crossover_k", "speedup_1block_20GB"} {
+		if v, ok := r.Summary[k]; !ok || !(v > 0) {
+			t.Errorf("summary %s = %v (present %v), want positive", k, v, ok)
+		}
+	}
+	for _, k := range []string{"dlist_overhead_miss_pct", "dlist_overhead_hit_pct"} {
+		if v, ok := r.Summary[k]; !ok || v != v {
+			t.Errorf("summary %s = %v (present %v), want a number", k, v, ok)
+		}
+	}
+	cells := map[string]int{}
+	for _, row := range r.Rows {
+		name, _ := row["name"].(string)
+		if !strings.HasPrefix(name, "drop/") {
+			continue
+		}
+		size, _ := row["shared_buffers"].(string)
+		cells[size]++
+		per, _ := row["per_op"].(map[string]any)
+		e, ok := per["extrapolated"].(float64)
+		if !ok || e != 0 && e != 1 {
+			t.Errorf("cell %v: per_op.extrapolated = %v", row, per["extrapolated"])
+		}
+		if e == 1 && (per["sampled_drops"].(float64) < 1 || row["note"] == nil) {
+			t.Errorf("extrapolated cell without its sample: %v", row)
+		}
+	}
+	if len(cells) != 2 || cells["128MB"] != 18 || cells["1GB"] != 18 {
+		t.Errorf("cells per size %v, want 18 (6 sizes × 3 strategies) at each of 128MB and 1GB", cells)
+	}
+	f, err := os.Open(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	img, err := png.Decode(f)
+	if err != nil {
+		t.Fatalf("%s: %v", file, err)
+	}
+	if blank(img) {
+		t.Errorf("%s is blank", file)
+	}
+}
+
+// bench drop --quick as text: the 000 table beside the thread's figures,
+// the crossover beside PostgreSQL's NBuffers/32, the dlist overhead.
+func TestBenchDropTable(t *testing.T) {
+	code, out, errs := runBench(t, "drop", "--quick")
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	for _, want := range []string{
+		"sizes measured: 128MB, 1GB", "NBuffers/512", "NBuffers/16", "lookup ×", "dlist ×", "faster", "94.493 s / 1.511 s",
+		"crossover at 128MB", "crossover at 1GB", "NBuffers/32", "one one-block relation at ",
+		"what the dlist's upkeep costs reads", "hit", "miss", "77416.76", "not run with --quick",
+		"crossover_k", "speedup_1block_20GB", "dlist_overhead_miss_pct", "dlist_overhead_hit_pct",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("table lacks %q:\n%s", want, out)
 		}
 	}
 }

@@ -39,6 +39,8 @@ func Plot(r *exp.Report, file string) error {
 		return plotSlru(r, file)
 	case "fsm":
 		return plotFSM(r, file)
+	case "drop":
+		return plotDrop(r, file)
 	}
 	p := plot.New()
 	p.Title.Text = fmt.Sprintf("bufferlab bench %s (timer %s, %s/%s)", r.Experiment, r.Timer.Source, r.Machine.GOOS, r.Machine.GOARCH)

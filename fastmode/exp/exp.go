@@ -28,6 +28,9 @@ type Options struct {
 	// Workers is the largest worker count of an experiment that takes one
 	// (pin); 0: the experiment's default.
 	Workers int
+	// Full makes an experiment that samples long cells and extrapolates
+	// (drop) time every operation instead (--full).
+	Full bool
 }
 
 func (o *Options) fill(e *Experiment) {
@@ -85,11 +88,15 @@ type Experiment struct {
 	Doc          string
 	TakesSizes   bool
 	TakesWorkers bool // Options.Workers applies (--workers)
+	TakesFull    bool // Options.Full applies (--full)
 	DefaultSizes []string
 	QuickSizes   []string
 	SummaryKeys  []string
-	run          func(o Options, r *Report) error
-	table        func(r *Report, w io.Writer)
+	// SignedKeys are the summary keys that may be zero or negative (a
+	// percentage change); every other key is a positive measurement.
+	SignedKeys []string
+	run        func(o Options, r *Report) error
+	table      func(r *Report, w io.Writer)
 }
 
 var registry = map[string]*Experiment{}

@@ -2,6 +2,8 @@ package exp
 
 import (
 	"fmt"
+	"math"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -135,7 +137,13 @@ func TestExperiments(t *testing.T) {
 			t.Fatalf("%s: %v", name, err)
 		}
 		for _, k := range e.SummaryKeys {
-			if v, ok := r.Summary[k]; !ok || !(v > 0) {
+			v, ok := r.Summary[k]
+			if slices.Contains(e.SignedKeys, k) {
+				// A percentage change: any finite value.
+				if !ok || math.IsNaN(v) || math.IsInf(v, 0) {
+					t.Errorf("%s: summary %s = %v (present %v)", name, k, v, ok)
+				}
+			} else if !ok || !(v > 0) {
 				t.Errorf("%s: summary %s = %v", name, k, v)
 			}
 		}

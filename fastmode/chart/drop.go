@@ -1,0 +1,260 @@
+package chart
+
+import (
+	"fmt"
+	"image/color"
+	"math"
+	"os"
+	"slices"
+	"strconv"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/plotutil"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+
+	"bufferlab/fastmode/exp"
+)
+
+// dropStrategies are the drop experiment's strategies, in the order of
+// their colours and dashes.
+var dropStrategies = []string{"scan", "lookup", "dlist"}
+
+// plotDrop draws the drop experiment in two panels. Left, seed 000's
+// table: the time to drop every one-block relation against their total
+// size as a fraction of NBuffers (1/k), both axes logarithmic, one line per
+// strategy (colour and dashes) and shared_buffers (glyph); cells that were
+// sampled and extrapolated are ringed. Right, the threshold finder: scan
+// time / lookup time for one relation of NBuffers/k blocks, one line per
+// shared_buffers, with the break-even line, PostgreSQL's NBuffers/32 and
+// the crossover found.
+func plotDrop(r *exp.Report, file string) error {
+	format, err := PlotFormat(file)
+	if err != nil {
+		return err
+	}
+	cells := exp.DropCells(r, false)
+	if len(cells) == 0 {
+		return fmt.Errorf("drop report has no cells to plot")
+	}
+	left, err := dropCellsPlot(r, cells)
+	if err != nil {
+		return err
+	}
+	right, err := dropSweepPlot(r)
+	if err != nil {
+		return err
+	}
+	const w, h = 14 * vg.Inch, 6 * vg.Inch
+	c, err := draw.NewFormattedCanvas(w, h, format)
+	if err != nil {
+		return err
+	}
+	tiles := draw.Tiles{Rows: 1, Cols: 2, PadX: vg.Points(24), PadTop: vg.Points(6), PadBottom: vg.Points(6), PadLeft: vg.Points(6), PadRight: vg.Points(6)}
+	cs := plot.Align([][]*plot.Plot{{left, right}}, tiles, draw.New(c))
+	left.Draw(cs[0][0])
+	right.Draw(cs[0][1])
+	f, err := os.Create(file)
+	if err != nil {
+		return err
+	}
+	if _, err := c.WriteTo(f); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+// dropSizes lists the sizes of the cells, in report order.
+func dropSizes(cells []exp.DropCellRow) []string {
+	var out []string
+	for _, c := range cells {
+		if !slices.Contains(out, c.SharedBuffers) {
+			out = append(out, c.SharedBuffers)
+		}
+	}
+	return out
+}
+
+// kTicks labels 1/k as NBuffers/k.
+func kTicks(ks []int) plot.ConstantTicks {
+	var t []plot.Tick
+	for _, k := range ks {
+		t = append(t, plot.Tick{Value: 1 / float64(k), Label: fmt.Sprintf("N/%d", k)})
+	}
+	return plot.ConstantTicks(t)
+}
+
+func dropCellsPlot(r *exp.Report, cells []exp.DropCellRow) (*plot.Plot, error) {
+	p := plot.New()
+	p.Title.Text = fmt.Sprintf("recovery after VACUUM: drop NBuffers/k one-block relations (timer %s, %s/%s)", r.Timer.Source, r.Machine.GOOS, r.Machine.GOARCH)
+	p.X.Label.Text = "relations' total size (NBuffers/k blocks)"
+	p.Y.Label.Text = "time to drop them all (s)"
+	p.X.Scale, p.Y.Scale = plot.LogScale{}, plot.LogScale{}
+	p.X.Tick.Marker = kTicks(exp.DropKs)
+	p.Y.Tick.Marker = plot.LogTicks{Prec: -1}
+	p.Legend.Top, p.Legend.Left = true, true
+	p.Add(plotter.NewGrid())
+	var ring plotter.XYs
+	ymin, ymax := 0.0, 0.0
+	for si, size := range dropSizes(cells) {
+		for sj, st := range dropStrategies {
+			var xy plotter.XYs
+			for _, c := range cells {
+				if c.SharedBuffers != size || c.Strategy != st || !(c.Seconds > 0) || c.K <= 0 {
+					continue
+				}
+				pt := plotter.XY{X: 1 / float64(c.K), Y: c.Seconds}
+				xy = append(xy, pt)
+				if c.Extrapolated {
+					ring = append(ring, pt)
+				}
+				if ymin == 0 || pt.Y < ymin {
+					ymin = pt.Y
+				}
+				ymax = max(ymax, pt.Y)
+			}
+			if len(xy) == 0 {
+				continue
+			}
+			slices.SortFunc(xy, func(a, b plotter.XY) int { return cmpFloat(a.X, b.X) })
+			l, pts, err := plotter.NewLinePoints(xy)
+			if err != nil {
+				return nil, err
+			}
+			l.Color, l.Dashes, l.Width = plotutil.Color(sj), plotutil.Dashes(sj), vg.Points(1.5)
+			pts.Color, pts.Shape = plotutil.Color(sj), plotutil.Shape(si)
+			p.Add(l, pts)
+			p.Legend.Add(fmt.Sprintf("%s, %s", st, size), l, pts)
+		}
+	}
+	if len(ring) > 0 {
+		sc, err := plotter.NewScatter(ring)
+		if err != nil {
+			return nil, err
+		}
+		sc.Shape, sc.Radius, sc.Color = draw.RingGlyph{}, vg.Points(7), color.Black
+		p.Add(sc)
+		p.Legend.Add("extrapolated from a sample of the drops", sc)
+	}
+	if ymax <= 0 {
+		return nil, fmt.Errorf("drop report has no positive times to plot")
+	}
+	p.X.Min, p.X.Max = 1/float64(exp.DropKs[0])/1.4, 1/float64(exp.DropKs[len(exp.DropKs)-1])*1.4
+	p.Y.Min, p.Y.Max = ymin/3, ymax*1e3 // headroom above for the legend
+	return p, nil
+}
+
+func cmpFloat(a, b float64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+func dropSweepPlot(r *exp.Report) (*plot.Plot, error) {
+	p := plot.New()
+	p.Title.Text = "threshold finder: one relation of NBuffers/k blocks"
+	p.X.Label.Text = "relation size (NBuffers/k blocks)"
+	p.Y.Label.Text = "scan time / lookup time (> 1: the lookup wins)"
+	p.X.Scale, p.Y.Scale = plot.LogScale{}, plot.LogScale{}
+	p.Legend.Top = true
+	p.Add(plotter.NewGrid())
+	pts := exp.DropSweepRows(r)
+	var sizes []string
+	ks := []int{exp.PGDropThresholdK}
+	xmin, xmax, ymin, ymax := 1.0, 0.0, 1.0, 1.0
+	for _, pt := range pts {
+		if !slices.Contains(sizes, pt.SharedBuffers) {
+			sizes = append(sizes, pt.SharedBuffers)
+		}
+	}
+	var cross plotter.XYs
+	for si, size := range sizes {
+		var xy plotter.XYs
+		for _, pt := range pts {
+			if pt.SharedBuffers != size || !(pt.Ratio > 0) || pt.K <= 0 {
+				continue
+			}
+			x := 1 / float64(pt.K)
+			xy = append(xy, plotter.XY{X: x, Y: pt.Ratio})
+			xmin, xmax = min(xmin, x), max(xmax, x)
+			ymin, ymax = min(ymin, pt.Ratio), max(ymax, pt.Ratio)
+			if slices.Contains(exp.DropSweepKs, pt.K) && !slices.Contains(ks, pt.K) {
+				ks = append(ks, pt.K)
+			}
+		}
+		if len(xy) == 0 {
+			continue
+		}
+		slices.SortFunc(xy, func(a, b plotter.XY) int { return cmpFloat(a.X, b.X) })
+		l, lp, err := plotter.NewLinePoints(xy)
+		if err != nil {
+			return nil, err
+		}
+		l.Color, l.Dashes, l.Width = plotutil.Color(si), plotutil.Dashes(si), vg.Points(1.5)
+		lp.Color, lp.Shape = plotutil.Color(si), plotutil.Shape(si)
+		p.Add(l, lp)
+		p.Legend.Add(size, l, lp)
+		if k := r.Summary["crossover_k_"+size]; k > 0 && r.Summary["crossover_bound_"+size] == 0 {
+			cross = append(cross, plotter.XY{X: 1 / k, Y: 1})
+		}
+	}
+	if len(sizes) == 0 {
+		// No finder points (an old report): the panel says so.
+		p.Title.Text += " (not measured)"
+		p.X.Min, p.X.Max, p.Y.Min, p.Y.Max = 1.0/512, 0.5, 0.1, 10
+		p.X.Tick.Marker = kTicks(exp.DropSweepKs)
+		return p, nil
+	}
+	slices.Sort(ks)
+	slices.Reverse(ks)
+	p.X.Tick.Marker = kTicks(ks)
+	xmin, xmax = min(xmin, 1.0/exp.PGDropThresholdK), max(xmax, 1.0/exp.PGDropThresholdK)
+	p.X.Min, p.X.Max = xmin/1.4, xmax*1.4
+	p.Y.Min, p.Y.Max = ymin/1.5, ymax*4
+	p.Y.Tick.Marker = ratioTicks(p.Y.Min, p.Y.Max)
+	one, err := plotter.NewLine(plotter.XYs{{X: p.X.Min, Y: 1}, {X: p.X.Max, Y: 1}})
+	if err != nil {
+		return nil, err
+	}
+	one.Color, one.Width = color.Gray{Y: 90}, vg.Points(1)
+	p.Add(one)
+	pg, err := plotter.NewLine(plotter.XYs{{X: 1.0 / exp.PGDropThresholdK, Y: p.Y.Min}, {X: 1.0 / exp.PGDropThresholdK, Y: p.Y.Max}})
+	if err != nil {
+		return nil, err
+	}
+	pg.Color, pg.Width, pg.Dashes = color.Gray{Y: 60}, vg.Points(1.5), []vg.Length{vg.Points(2), vg.Points(3)}
+	p.Add(pg)
+	p.Legend.Add(fmt.Sprintf("PostgreSQL: lookup below NBuffers/%d", exp.PGDropThresholdK), pg)
+	if len(cross) > 0 {
+		sc, err := plotter.NewScatter(cross)
+		if err != nil {
+			return nil, err
+		}
+		sc.Shape, sc.Radius, sc.Color = draw.RingGlyph{}, vg.Points(6), color.Black
+		p.Add(sc)
+		p.Legend.Add("crossover found", sc)
+	}
+	return p, nil
+}
+
+// ratioTicks labels a logarithmic ratio axis between lo and hi at 1, 2, 3,
+// 5 and 7 times the powers of ten (LogTicks labels only the powers, which
+// leaves a ratio between 0.5 and 3 with the single label 1).
+func ratioTicks(lo, hi float64) plot.ConstantTicks {
+	var t []plot.Tick
+	for e := math.Floor(math.Log10(lo)); e <= math.Ceil(math.Log10(hi)); e++ {
+		for _, m := range []float64{1, 1.5, 2, 3, 5, 7} {
+			v := m * math.Pow(10, e)
+			if v >= lo && v <= hi {
+				t = append(t, plot.Tick{Value: v, Label: strconv.FormatFloat(v, 'g', 3, 64)})
+			}
+		}
+	}
+	return plot.ConstantTicks(t)
+}
