@@ -139,9 +139,11 @@ func (a *App) drawDropPane(dst *ebiten.Image, r render.Rect, i int, v *view.Pool
 	}
 	render.Text(dst, line1, th.Face(render.Bold, 12), status.X, status.Y, col, render.Left)
 	render.Text(dst, line2, th.Face(render.Italic, 11), status.X, status.Y+lh, th.Muted, render.Left)
-	lanesR, countersR := below.SplitBottom(44 * th.Scale)
-	lr := scene.Panel(dst, lanesR.Inset(1), "Backends", th)
-	scene.DrawLanes(clip(dst, lr), lr, v, th)
+	// The mapping table: the lookups hop through its partitions (each
+	// lookup takes one partition's lock, shown with the holder).
+	partsR, countersR := below.SplitBottom(44 * th.Scale)
+	pr := scene.Panel(dst, partsR.Inset(1), "Mapping table: 128 partitions", th)
+	scene.DrawPartitions(clip(dst, pr), pr, v, th)
 	scene.DrawCounterRow(dst, countersR.Inset(1), scene.DropCounters(v.Counters()), th)
 }
 
