@@ -25,7 +25,8 @@ const usage = `usage:
   bufferlab list                                            list the embedded scenarios
   bufferlab lessons [check [DIR] | show NAME|FILE]          list, check or print the lessons
   bufferlab serve [--addr 127.0.0.1:8080] [--dir web]       serve the lessons in a browser (after make wasm)
-  bufferlab bench [--json] [--plot F] [--quick] [--shared-buffers S,..] EXP  measure (limits, pool)
+  bufferlab bench [--json] [--plot F] [--quick] [--full] [--shared-buffers S,..] [--workers N] EXP
+                                                            measure: limits, pool, pin, drop, slru, fsm
 `
 
 func main() {

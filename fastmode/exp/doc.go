@@ -12,7 +12,20 @@
 //   - pin: a native pgbench -S-like loop on real goroutines (partitioned
 //     RWMutex mapping, 64-byte descriptors, pin/touch/unpin) comparing the
 //     9.6+ atomic state word with the pre-9.6 header spinlock, throughput
-//     by worker count (--workers), beside the seed 003 thread's figures.
+//     by worker count (--workers), beside the seed 003 thread's figures;
+//   - drop: dropping relations' buffers (seeds 000, 001): the 000 table of
+//     full scan, per-block lookup and dlist by shared_buffers and relation
+//     size (long cells sampled and marked extrapolated unless --full), the
+//     crossover where the lookup stops winning (NBuffers/k beside
+//     PostgreSQL's 32), one one-block relation at 20GB, and the dlist's
+//     upkeep on the read hit and miss paths; MeasureDropCosts gives the
+//     drop race its native pacing;
+//   - slru: the commit log's SLRU lookups (seed 004): linear search of a
+//     bank against a hash table by bank size, the crossover, a mixed
+//     workload;
+//   - fsm: the free space map and the reverted small-table skip (seed
+//     002): pages read and time per table, and the FSM search against a
+//     linear scan of the leaf level.
 //
 // Each experiment returns a Report (JSON-ready) and has a testing.B twin in
 // the package's tests for go test -bench and benchstat.
