@@ -27,6 +27,8 @@ const usage = `usage:
   bufferlab serve [--addr 127.0.0.1:8080] [--dir web]       serve the lessons in a browser (after make wasm)
   bufferlab bench [--json] [--plot F] [--quick] [--full] [--shared-buffers S,..] [--workers N] EXP
                                                             measure: limits, pool, pin, drop, slru, fsm
+  bufferlab verify [--json] [--dsn DSN [--allow-writes]] [--list]
+                                                            check the engine against a real PostgreSQL 15
 `
 
 func main() {
@@ -58,6 +60,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return cmdBench(args[1:], stdout, stderr)
 	case "serve":
 		return cmdServe(args[1:], stdout, stderr)
+	case "verify":
+		return cmdVerify(args[1:], stdout, stderr)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return exitOK
@@ -181,7 +185,11 @@ func cmdRun(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		if *asJSON {
 			continue
 		}
-		fmt.Fprintf(stdout, "-- final state --\n%s", r.Pool().Picture(r.RelName))
+		if r.SLRU() != nil {
+			fmt.Fprintf(stdout, "-- final state --\n%s", r.SLRU().Picture())
+		} else {
+			fmt.Fprintf(stdout, "-- final state --\n%s", r.Pool().Picture(r.RelName))
+		}
 		fmt.Fprintf(stdout, "-- trace: %d events, hash %016x --\n", r.Log().Len(), r.Log().Hash())
 		if runErr != nil {
 			fmt.Fprintln(stderr, runErr)

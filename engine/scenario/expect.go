@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"bufferlab/engine/bufmgr"
+	"bufferlab/engine/slru"
 )
 
 // The keys each expect subject accepts.
@@ -49,15 +50,21 @@ func (p *parser) expect(toks []token) (Stmt, error) {
 	}
 	subj := toks[1]
 	keys, ok := expectKeys[subj.Text]
+	if sk, isSLRU := slruExpectKeys[subj.Text]; isSLRU {
+		if !p.slru {
+			return nil, p.errf(subj.Pos, "expect %s: the scenario has no SLRU: expected config slru=single|banks|banks+hash", subj.Text)
+		}
+		keys, ok = sk, true
+	}
 	if !ok {
-		return nil, p.errf(subj.Pos, "expect: expected pool, buffer, block or backend, found %q", subj.Text)
+		return nil, p.errf(subj.Pos, "expect: expected pool, buffer, block, backend, slru or page, found %q", subj.Text)
 	}
 	st := &ExpectStmt{Pos: toks[0].Pos, Subject: subj.Text, Only: only}
 	rest := toks[2:]
-	nargs := map[string]int{"pool": 0, "buffer": 1, "block": 2, "backend": 1}[subj.Text]
+	nargs := map[string]int{"pool": 0, "buffer": 1, "block": 2, "backend": 1, "page": 1}[subj.Text]
 	if len(rest) < nargs {
 		return nil, p.errf(endPos(toks), "expect %s: expected %s", subj.Text, map[string]string{
-			"buffer": "a buffer number", "block": "a relation and a block number", "backend": "a backend name"}[subj.Text])
+			"buffer": "a buffer number", "block": "a relation and a block number", "backend": "a backend name", "page": "an SLRU page number"}[subj.Text])
 	}
 	st.Args = rest[:nargs]
 	rest = rest[nargs:]
@@ -71,6 +78,10 @@ func (p *parser) expect(toks []token) (Stmt, error) {
 			return nil, p.errf(st.Args[0].Pos, "expect block: expected a relation defined above, found %q", st.Args[0].Text)
 		}
 		if _, err := p.uint(st.Args[1], st.Args[1].Text, MaxRelBlocks-1, "block"); err != nil {
+			return nil, err
+		}
+	case "page":
+		if _, err := p.uint(st.Args[0], st.Args[0].Text, uint64(slru.MaxPageNumber), "page"); err != nil {
 			return nil, err
 		}
 	case "backend":
@@ -172,6 +183,9 @@ func yesNo(b bool) string {
 }
 
 func (r *Runner) expectValue(st *ExpectStmt, c check) (string, error) {
+	if _, ok := slruExpectKeys[st.Subject]; ok {
+		return r.slruExpectValue(st, c)
+	}
 	pool := r.pool
 	switch st.Subject {
 	case "pool":

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"bufferlab/engine/bufmgr"
+	"bufferlab/engine/slru"
 )
 
 // Script is a parsed scenario.
@@ -40,6 +41,8 @@ type ConfigStmt struct {
 	// DropList (dlist=on) keeps the per-relation buffer lists of the dlist
 	// drop variant, updated on every buffer allocation.
 	DropList bool
+	// SLRU configures the commit log's SLRU (slru=…, see slru.go).
+	SLRU slruConfig
 }
 
 // Variant is one way of running a scenario's statements: a pin variant,
@@ -115,9 +118,10 @@ const (
 	OpScan
 	OpCleanup
 	OpDrop
+	OpCLOG
 )
 
-var opNames = map[string]OpKind{"read": OpRead, "release": OpRelease, "dirty": OpDirty, "touch": OpTouch, "write": OpWrite, "scan": OpScan, "cleanup": OpCleanup, "drop": OpDrop}
+var opNames = map[string]OpKind{"read": OpRead, "release": OpRelease, "dirty": OpDirty, "touch": OpTouch, "write": OpWrite, "scan": OpScan, "cleanup": OpCleanup, "drop": OpDrop, "clog": OpCLOG}
 
 func (k OpKind) String() string {
 	for n, v := range opNames {
@@ -142,6 +146,8 @@ type Op struct {
 	// how it finds their buffers.
 	Rels     []string
 	Strategy bufmgr.DropStrategy
+	// SLRU is a clog operation.
+	SLRU slru.Op
 }
 
 // BackendStmt is `backend NAME: OP; …`.
@@ -228,6 +234,7 @@ type parser struct {
 	nbuffers  int
 	variants  []Variant // the variants the config names (nil before it)
 	dlist     bool      // the config keeps the dlist (strategy=dlist allowed)
+	slru      bool      // the config has the commit log's SLRU (clog ops allowed)
 }
 
 // Parse parses a scenario. name is used in error positions.
@@ -382,6 +389,10 @@ func (p *parser) config(toks []token) (Stmt, error) {
 			for _, d := range ds {
 				st.Variants = append(st.Variants, Variant{Drop: d, HasDrop: true})
 			}
+		case "slru", "slru_buffers", "bank_size", "clog_pages":
+			if _, err := p.slruKey(st, t, k, v); err != nil {
+				return nil, err
+			}
 		case "in_recovery", "dlist":
 			on, ok := map[string]bool{"on": true, "off": false, "true": true, "false": false}[v]
 			if !ok {
@@ -393,10 +404,13 @@ func (p *parser) config(toks []token) (Stmt, error) {
 				st.InRecovery = on
 			}
 		default:
-			return nil, p.errf(t.Pos, "unknown config key %q: expected shared_buffers, schedule, seed, max_steps, pins, in_recovery or dlist", k)
+			return nil, p.errf(t.Pos, "unknown config key %q: expected shared_buffers, schedule, seed, max_steps, pins, drop, in_recovery, dlist, slru, slru_buffers, bank_size or clog_pages", k)
 		}
 	}
 	p.nbuffers = st.NBuffers
+	if err := p.checkSLRUConfig(st, toks); err != nil {
+		return nil, err
+	}
 	p.variants = st.AllVariants()
 	p.dlist = st.DropList
 	return st, nil
@@ -538,6 +552,9 @@ func (p *parser) op(toks []token) (Op, error) {
 		return Op{}, p.errf(toks[0].Pos, "expected an operation (read, release, dirty, touch, write, scan, cleanup), found %q", toks[0].Text)
 	}
 	op := Op{Pos: toks[0].Pos, Kind: kind}
+	if kind == OpCLOG {
+		return p.clogOp(op, toks)
+	}
 	if kind == OpRelease && len(toks) == 2 && toks[1].Text == "all" {
 		op.Kind = OpReleaseAll
 		return op, nil
@@ -548,6 +565,7 @@ func (p *parser) op(toks []token) (Op, error) {
 	if kind == OpDrop {
 		return p.dropOp(op, toks)
 	}
+
 	rt := toks[1]
 	if prefix, ok := strings.CutSuffix(rt.Text, "*"); ok && (kind == OpRead || kind == OpTouch || kind == OpWrite) {
 		// touch r* 0: the same blocks of every relation named r…, in the
@@ -758,10 +776,15 @@ func (p *parser) show(toks []token) (Stmt, error) {
 		return nil, p.errf(toks[2].Pos, "show: expected at most one word (pool or map), found %q", toks[2].Text)
 	}
 	if len(toks) == 2 {
-		if toks[1].Text != "pool" && toks[1].Text != "map" {
-			return nil, p.errf(toks[1].Pos, "show: expected pool or map, found %q", toks[1].Text)
+		if toks[1].Text != "pool" && toks[1].Text != "map" && toks[1].Text != "slru" {
+			return nil, p.errf(toks[1].Pos, "show: expected pool, map or slru, found %q", toks[1].Text)
+		}
+		if toks[1].Text == "slru" && !p.slru {
+			return nil, p.errf(toks[1].Pos, "show slru: the scenario has no SLRU: expected config slru=single|banks|banks+hash")
 		}
 		st.What = toks[1].Text
+	} else if p.slru {
+		st.What = "slru" // a commit-log scenario shows its SLRU
 	}
 	return st, nil
 }

@@ -7,6 +7,7 @@ import (
 
 	"bufferlab/engine/bufmgr"
 	"bufferlab/engine/sched"
+	"bufferlab/engine/slru"
 	"bufferlab/engine/trace"
 )
 
@@ -28,12 +29,14 @@ type Runner struct {
 	schedules     [][]trace.Actor
 	next          int // next statement to execute
 	variant       Variant
-	variants      int // how many variants the config names
+	variants      int        // how many variants the config names
+	slru          *slru.SLRU // the commit log's SLRU (config slru=…)
 }
 
 type backendState struct {
 	name  string
 	b     *bufmgr.Backend
+	sb    *slru.Backend // the same backend on the SLRU (nil without one)
 	queue []Op
 	held  map[bufmgr.BufferTag]bufmgr.Buffer
 	err   *bufmgr.PGError
@@ -89,6 +92,9 @@ func newRunner(s *Script, traced bool, variant int) (*Runner, error) {
 		return nil, err
 	}
 	r.pool = pool
+	if err := r.newSLRU(); err != nil {
+		return nil, err
+	}
 	return r, nil
 }
 
@@ -241,6 +247,9 @@ func (r *Runner) exec(st Stmt) (string, error) {
 		if st.What == "map" {
 			return r.showMap(), nil
 		}
+		if st.What == "slru" {
+			return r.slru.Picture(), nil
+		}
 		return r.pool.Picture(r.relName), nil
 	case *ExpectStmt:
 		return "", r.evalExpect(st)
@@ -257,6 +266,12 @@ func (r *Runner) backend(st *BackendStmt) (*backendState, error) {
 		return nil, r.errf(st.Pos, "%v", err)
 	}
 	be := &backendState{name: st.Name, b: b, held: map[bufmgr.BufferTag]bufmgr.Buffer{}}
+	if r.slru != nil {
+		// The same actor number on the SLRU: both attach in order.
+		if be.sb, err = r.slru.NewBackend(st.Name); err != nil {
+			return nil, r.errf(st.Pos, "%v", err)
+		}
+	}
 	r.backends = append(r.backends, be)
 	r.backendByName[st.Name] = be
 	return be, nil
@@ -301,6 +316,10 @@ func (r *Runner) run(st *RunStmt) (string, error) {
 			s.Spawn(be.b.Actor, be.name, func(y sched.Yield) error {
 				be.b.SetYield(y)
 				defer be.b.SetYield(nil)
+				if be.sb != nil {
+					be.sb.SetYield(y)
+					defer be.sb.SetYield(nil)
+				}
 				return r.body(be)
 			})
 		}
@@ -383,6 +402,9 @@ func (r *Runner) describe(from int) string {
 
 // DescribeEvent prints an event with the scenario's backend and relation names.
 func (r *Runner) DescribeEvent(e trace.Event) string {
+	if e.Class.IsSLRU() {
+		return r.describeSLRU(e)
+	}
 	return bufmgr.DescribeWith(e, r.relName, r.actorName)
 }
 
@@ -431,6 +453,9 @@ func (r *Runner) execOp(be *backendState, op Op) error {
 	}
 	if op.Kind == OpDrop {
 		return r.execDrop(be, op)
+	}
+	if op.Kind == OpCLOG {
+		return r.execCLOG(be, op)
 	}
 	if len(op.Rels) > 1 {
 		for _, n := range op.Rels {

@@ -70,6 +70,10 @@ func (a *App) drawPlayer(dst *ebiten.Image) {
 		a.drawCompare(dst, rest, bottom)
 		return
 	}
+	if p.SLRU != nil {
+		a.drawSLRUScene(dst, rest, bottom)
+		return
+	}
 	rest, counters := rest.SplitBottom(44 * th.Scale)
 	left, right := rest.SplitLeft(rest.W * 0.6)
 

@@ -7,6 +7,7 @@ import (
 	"bufferlab/engine/scenario"
 	"bufferlab/engine/trace"
 	"bufferlab/lessons"
+	"bufferlab/viz/slruview"
 	"bufferlab/viz/timeline"
 	"bufferlab/viz/view"
 )
@@ -31,6 +32,10 @@ type Player struct {
 	Alts    []Alt
 	// Config is the scenario's configuration (nil for none).
 	Config *scenario.ConfigStmt
+
+	// SLRU, for a scenario with the commit log's SLRU (config slru=…), is
+	// the timeline of its view over the same events; SLRUView follows TL.
+	SLRU *timeline.Of[*slruview.View]
 
 	sources []run  // every pane's unpadded events and steps (side by side only)
 	pacing  string // "events" or "time" (see pacing.go)
@@ -104,7 +109,28 @@ func FromLesson(l *lessons.Lesson) (*Player, error) {
 		}
 	}
 	p.init(events, pl.NBuffers, pl.RelNames)
+	p.initSLRU(pl.Runner, events)
 	return p, nil
+}
+
+// initSLRU builds the SLRU view's timeline when the scenario has one.
+func (p *Player) initSLRU(r *scenario.Runner, events []trace.Event) {
+	s := r.SLRU()
+	if s == nil {
+		return
+	}
+	g := slruview.GeometryOf(s)
+	g.Latest = r.SLRUStartLatest()
+	p.SLRU = timeline.NewOf(events, slruview.New(g, p.Backends), timeline.DefaultKeyframeEvery)
+}
+
+// SLRUView is the SLRU's view at the current position (nil without one).
+func (p *Player) SLRUView() *slruview.View {
+	if p.SLRU == nil {
+		return nil
+	}
+	p.SLRU.Seek(p.TL.Pos())
+	return p.SLRU.Current()
 }
 
 // run is one variant's events and step ranges, for AlignN.
@@ -221,6 +247,7 @@ func FromScenario(name, src string) (*Player, error) {
 		}
 	}
 	p.init(evs, r.Pool().NBuffers, rels)
+	p.initSLRU(r, evs)
 	return p, nil
 }
 

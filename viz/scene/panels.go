@@ -218,17 +218,28 @@ func errText(c bufmgr.ErrCode) string {
 // from, the current line highlighted, and the event described below it.
 func DrawCode(dst *ebiten.Image, r render.Rect, p *view.Pool, th *render.Theme) {
 	e, ok := p.Current()
-	if ok && e.Kind == trace.KNone && e.Actor == trace.System {
-		// Padding of the side-by-side scene: this variant has finished the
-		// step and idles while the other one catches up.
-		render.Text(dst, "This variant has finished the step; the other one is still running.", th.Face(render.Italic, 12), r.X, r.Y, th.Muted, render.Left)
-		return
+	desc := ""
+	if ok {
+		desc = bufmgr.DescribeWith(e, p.RelName, func(a trace.Actor) string { return p.Lane(a).Name })
 	}
+	DrawCodeFor(dst, r, e, ok, desc, th)
+}
+
+// DrawCodeFor is DrawCode for any event: desc is the event as its
+// subsystem describes it (bufmgr.Describe, slru.Describe: "SEQ ACTOR KIND
+// SITE text").
+func DrawCodeFor(dst *ebiten.Image, r render.Rect, e trace.Event, ok bool, desc string, th *render.Theme) {
 	face := th.Face(render.Mono, 11.5)
 	bold := th.Face(render.Bold, 12)
 	lh := render.LineHeight(face)
 	if !ok {
 		render.Text(dst, "No event yet: press → or Space.", th.Face(render.Regular, 12), r.X, r.Y, th.Muted, render.Left)
+		return
+	}
+	if e.Kind == trace.KNone && e.Actor == trace.System {
+		// Padding of the side-by-side scene: this variant has finished the
+		// step and idles while the other one catches up.
+		render.Text(dst, "This variant has finished the step; the other one is still running.", th.Face(render.Italic, 12), r.X, r.Y, th.Muted, render.Left)
 		return
 	}
 	info := e.Site.Info()
@@ -254,16 +265,15 @@ func DrawCode(dst *ebiten.Image, r render.Rect, p *view.Pool, th *render.Theme) 
 		}
 		render.Text(dst, line, face, body.X+14, y, th.Text, render.Left)
 	}
-	// The event in words.
-	desc := bufmgr.DescribeWith(e, p.RelName, func(a trace.Actor) string { return p.Lane(a).Name })
-	if len(desc) > 6 {
-		desc = desc[6:]
+	// The event in words: "event N by A: what", from the description's
+	// actor column and text after the site.
+	who, text := trace.ActorName(e.Actor), strings.TrimSpace(desc)
+	if fields := strings.Fields(desc); len(fields) >= 4 {
+		who = fields[1]
+		text = strings.TrimSpace(desc[strings.Index(desc, fields[3])+len(fields[3]):])
+		text = e.Kind.String() + " " + e.Site.String() + " " + text
 	}
-	who := p.Lane(e.Actor).Name
-	if who == "" {
-		who = trace.ActorName(e.Actor)
-	}
-	lines := render.Wrap(fmt.Sprintf("event %d by %s: %s", e.Seq, who, strings.TrimSpace(desc[3:])), th.Face(render.Regular, 11.5), foot.W)
+	lines := render.Wrap(fmt.Sprintf("event %d by %s: %s", e.Seq, who, text), th.Face(render.Regular, 11.5), foot.W)
 	for i, l := range lines {
 		if i == 2 {
 			break

@@ -31,14 +31,29 @@ type Mark struct {
 	Name string
 }
 
-// Timeline plays an event log: it holds the view at a position p (p events
-// applied) and moves it by stepping, seeking and playing. See the package
-// comment.
-type Timeline struct {
+// State is a view derived from events that a timeline can move: apply
+// and unapply events (with a bounded undo history) and copy itself.
+// *view.Pool (the buffer pool) and *slruview.View are states.
+type State[S any] interface {
+	Apply(trace.Event)
+	Unapply(trace.Event)
+	HistoryLen() int
+	TrimHistory(keep int)
+	Snapshot() S // a copy without undo history
+	Clone() S    // a copy that shares history copy-on-write
+}
+
+// Timeline plays an event log over the buffer pool's view.
+type Timeline = Of[*view.Pool]
+
+// Of plays an event log: it holds the view (a State) at a position p (p
+// events applied) and moves it by stepping, seeking and playing. See the
+// package comment.
+type Of[S State[S]] struct {
 	events []trace.Event
 	k      int
-	keys   []*view.Pool // keys[j]: snapshot after j*k events
-	cur    *view.Pool
+	keys   []S // keys[j]: snapshot after j*k events
+	cur    S
 	pos    int
 
 	playing bool
@@ -58,12 +73,17 @@ type Timeline struct {
 // events (0: DefaultKeyframeEvery). It applies every event once to build
 // the keyframes, and starts at position 0, paused, at 1×.
 func New(events []trace.Event, initial *view.Pool, keyframeEvery int) *Timeline {
+	return NewOf(events, initial, keyframeEvery)
+}
+
+// NewOf is New for any State: a timeline over another view of the events.
+func NewOf[S State[S]](events []trace.Event, initial S, keyframeEvery int) *Of[S] {
 	if keyframeEvery <= 0 {
 		keyframeEvery = DefaultKeyframeEvery
 	}
-	t := &Timeline{events: events, k: keyframeEvery, speed: speed1x, stopAt: -1}
+	t := &Of[S]{events: events, k: keyframeEvery, speed: speed1x, stopAt: -1}
 	w := initial.Snapshot()
-	t.keys = make([]*view.Pool, 0, len(events)/keyframeEvery+1)
+	t.keys = make([]S, 0, len(events)/keyframeEvery+1)
 	t.keys = append(t.keys, w.Snapshot())
 	for i, e := range events {
 		w.Apply(e)
@@ -78,20 +98,20 @@ func New(events []trace.Event, initial *view.Pool, keyframeEvery int) *Timeline 
 
 // Initial is the view before the first event (a snapshot: a timeline over
 // other events can start from it).
-func (t *Timeline) Initial() *view.Pool { return t.keys[0].Snapshot() }
+func (t *Of[S]) Initial() S { return t.keys[0].Snapshot() }
 
 // Len is the number of events.
-func (t *Timeline) Len() int { return len(t.events) }
+func (t *Of[S]) Len() int { return len(t.events) }
 
 // Pos is the position: the number of events applied.
-func (t *Timeline) Pos() int { return t.pos }
+func (t *Of[S]) Pos() int { return t.pos }
 
 // Current is the view at the position. The caller must not modify it; it
 // stays valid until the next call that moves the timeline.
-func (t *Timeline) Current() *view.Pool { return t.cur }
+func (t *Of[S]) Current() S { return t.cur }
 
 // Event is the event just applied (events[Pos-1]); ok is false at 0.
-func (t *Timeline) Event() (e trace.Event, ok bool) {
+func (t *Of[S]) Event() (e trace.Event, ok bool) {
 	if t.pos == 0 {
 		return trace.Event{}, false
 	}
@@ -99,7 +119,7 @@ func (t *Timeline) Event() (e trace.Event, ok bool) {
 }
 
 // Next is the event the next step applies; ok is false at the end.
-func (t *Timeline) Next() (e trace.Event, ok bool) {
+func (t *Of[S]) Next() (e trace.Event, ok bool) {
 	if t.pos >= len(t.events) {
 		return trace.Event{}, false
 	}
@@ -107,22 +127,22 @@ func (t *Timeline) Next() (e trace.Event, ok bool) {
 }
 
 // Events returns the log; the slice must not be modified.
-func (t *Timeline) Events() []trace.Event { return t.events }
+func (t *Of[S]) Events() []trace.Event { return t.events }
 
 // KeyframeEvery is K.
-func (t *Timeline) KeyframeEvery() int { return t.k }
+func (t *Of[S]) KeyframeEvery() int { return t.k }
 
 // Keyframes is the number of keyframes held (len/K + 1).
-func (t *Timeline) Keyframes() int { return len(t.keys) }
+func (t *Of[S]) Keyframes() int { return len(t.keys) }
 
 // LastSeek reports the work done by the last move: events applied and
 // unapplied, and whether it restored a keyframe. Applied is below K when a
 // keyframe was restored; otherwise applied + unapplied is below K+16.
-func (t *Timeline) LastSeek() (applied, unapplied int, keyframe bool) {
+func (t *Of[S]) LastSeek() (applied, unapplied int, keyframe bool) {
 	return t.seekApplied, t.seekUnapplied, t.seekKeyframe
 }
 
-func (t *Timeline) clamp(p int) int { return min(max(p, 0), len(t.events)) }
+func (t *Of[S]) clamp(p int) int { return min(max(p, 0), len(t.events)) }
 
 // Seek moves to position p (clamped to [0, Len]) by the cheapest of:
 // applying forward from the current position, unapplying back to it (while
@@ -130,12 +150,12 @@ func (t *Timeline) clamp(p int) int { return min(max(p, 0), len(t.events)) }
 // before p and applying forward from it. All three give the same view. It
 // never applies or unapplies more than K+16 events. It does not change
 // playing, but cancels a PlayToOpEnd target.
-func (t *Timeline) Seek(p int) {
+func (t *Of[S]) Seek(p int) {
 	t.stopAt = -1 // a move by hand cancels PlayToOpEnd's target
 	t.seek(p)
 }
 
-func (t *Timeline) seek(p int) {
+func (t *Of[S]) seek(p int) {
 	p = t.clamp(p)
 	t.seekApplied, t.seekUnapplied, t.seekKeyframe = 0, 0, false
 	if p == t.pos {
@@ -164,7 +184,7 @@ func (t *Timeline) seek(p int) {
 	}
 }
 
-func (t *Timeline) forward(p int) {
+func (t *Of[S]) forward(p int) {
 	for t.pos < p {
 		t.cur.Apply(t.events[t.pos])
 		t.pos++
@@ -173,28 +193,28 @@ func (t *Timeline) forward(p int) {
 }
 
 // Step moves n events (negative: back).
-func (t *Timeline) Step(n int) { t.Seek(t.pos + n) }
+func (t *Of[S]) Step(n int) { t.Seek(t.pos + n) }
 
 // StepForward applies one event.
-func (t *Timeline) StepForward() { t.Step(1) }
+func (t *Of[S]) StepForward() { t.Step(1) }
 
 // StepBack undoes one event.
-func (t *Timeline) StepBack() { t.Step(-1) }
+func (t *Of[S]) StepBack() { t.Step(-1) }
 
 // Start moves to position 0.
-func (t *Timeline) Start() { t.Seek(0) }
+func (t *Of[S]) Start() { t.Seek(0) }
 
 // End moves to the end of the log.
-func (t *Timeline) End() { t.Seek(len(t.events)) }
+func (t *Of[S]) End() { t.Seek(len(t.events)) }
 
 // AtEnd reports whether every event is applied.
-func (t *Timeline) AtEnd() bool { return t.pos == len(t.events) }
+func (t *Of[S]) AtEnd() bool { return t.pos == len(t.events) }
 
 // --- Playing ---
 
 // Play starts playing at the current speed; at the end of the log it
 // starts again from the beginning.
-func (t *Timeline) Play() {
+func (t *Of[S]) Play() {
 	if t.AtEnd() {
 		t.Start()
 	}
@@ -203,13 +223,13 @@ func (t *Timeline) Play() {
 }
 
 // Pause stops playing (and forgets a PlayToOpEnd target).
-func (t *Timeline) Pause() {
+func (t *Of[S]) Pause() {
 	t.playing = false
 	t.stopAt = -1
 }
 
 // Toggle plays when paused and pauses when playing.
-func (t *Timeline) Toggle() {
+func (t *Of[S]) Toggle() {
 	if t.playing {
 		t.Pause()
 	} else {
@@ -218,23 +238,23 @@ func (t *Timeline) Toggle() {
 }
 
 // Playing reports whether Tick advances.
-func (t *Timeline) Playing() bool { return t.playing }
+func (t *Of[S]) Playing() bool { return t.playing }
 
 // Speed is the playing speed in events per tick: ¼, ½, 1, 2, …, 64.
-func (t *Timeline) Speed() float64 { return float64(speeds[t.speed]) / 4 }
+func (t *Of[S]) Speed() float64 { return float64(speeds[t.speed]) / 4 }
 
 // SpeedLabel is the speed for display: "¼×", "½×", "1×", … "64×".
-func (t *Timeline) SpeedLabel() string { return speedLabels[t.speed] }
+func (t *Of[S]) SpeedLabel() string { return speedLabels[t.speed] }
 
 // Faster doubles the speed, up to 64×.
-func (t *Timeline) Faster() {
+func (t *Of[S]) Faster() {
 	if t.speed < len(speeds)-1 {
 		t.speed++
 	}
 }
 
 // Slower halves the speed, down to ¼×.
-func (t *Timeline) Slower() {
+func (t *Of[S]) Slower() {
 	if t.speed > 0 {
 		t.speed--
 	}
@@ -242,7 +262,7 @@ func (t *Timeline) Slower() {
 
 // SetSpeed sets the speed in events per tick; it must be one of ¼, ½, 1,
 // 2, …, 64.
-func (t *Timeline) SetSpeed(eventsPerTick float64) error {
+func (t *Of[S]) SetSpeed(eventsPerTick float64) error {
 	for i, q := range speeds {
 		if float64(q)/4 == eventsPerTick {
 			t.speed = i
@@ -256,7 +276,7 @@ func (t *Timeline) SetSpeed(eventsPerTick float64) error {
 // by the speed, carrying fractions over (at ¼× one event every fourth
 // tick); it pauses at the end of the log and at a PlayToOpEnd target. It
 // returns the number of events applied.
-func (t *Timeline) Tick() int {
+func (t *Of[S]) Tick() int {
 	if !t.playing {
 		return 0
 	}
@@ -286,7 +306,7 @@ func (t *Timeline) Tick() int {
 // it. When the operation already ended at the position (the next event is
 // the backend's next KOp), OpEnd is the end of that next operation. At
 // position 0 the backend is the one that performs the first event.
-func (t *Timeline) OpEnd() int {
+func (t *Of[S]) OpEnd() int {
 	if len(t.events) == 0 || t.AtEnd() {
 		return t.pos
 	}
@@ -306,7 +326,7 @@ func (t *Timeline) OpEnd() int {
 
 // PlayToOpEnd plays at the current speed until OpEnd, then pauses. It
 // returns the target position.
-func (t *Timeline) PlayToOpEnd() int {
+func (t *Of[S]) PlayToOpEnd() int {
 	target := t.OpEnd()
 	if target == t.pos {
 		return target
@@ -317,11 +337,11 @@ func (t *Timeline) PlayToOpEnd() int {
 }
 
 // ToOpEnd moves to OpEnd at once.
-func (t *Timeline) ToOpEnd() { t.Seek(t.OpEnd()) }
+func (t *Of[S]) ToOpEnd() { t.Seek(t.OpEnd()) }
 
 // NextOp moves to just before the next KOp of any backend (the next
 // operation about to begin), or to the end; it reports whether it moved.
-func (t *Timeline) NextOp() bool {
+func (t *Of[S]) NextOp() bool {
 	from := t.pos
 	j := t.pos + 1
 	for j < len(t.events) && t.events[j].Kind != trace.KOp {
@@ -333,7 +353,7 @@ func (t *Timeline) NextOp() bool {
 
 // PrevOp moves to just before the previous KOp of any backend, or to the
 // start; it reports whether it moved.
-func (t *Timeline) PrevOp() bool {
+func (t *Of[S]) PrevOp() bool {
 	from := t.pos
 	j := t.pos - 1
 	for j > 0 && t.events[j].Kind != trace.KOp {
@@ -346,7 +366,7 @@ func (t *Timeline) PrevOp() bool {
 // --- Marks ---
 
 // SetMarks sets unnamed marks at the given positions (clamped, sorted).
-func (t *Timeline) SetMarks(ps []int) {
+func (t *Of[S]) SetMarks(ps []int) {
 	ms := make([]Mark, len(ps))
 	for i, p := range ps {
 		ms[i] = Mark{Pos: p}
@@ -356,7 +376,7 @@ func (t *Timeline) SetMarks(ps []int) {
 
 // SetNamedMarks sets named marks (positions clamped; kept sorted by
 // position, stable for equal ones).
-func (t *Timeline) SetNamedMarks(ms []Mark) {
+func (t *Of[S]) SetNamedMarks(ms []Mark) {
 	t.marks = make([]Mark, len(ms))
 	for i, m := range ms {
 		t.marks[i] = Mark{Pos: t.clamp(m.Pos), Name: m.Name}
@@ -365,10 +385,10 @@ func (t *Timeline) SetNamedMarks(ms []Mark) {
 }
 
 // Marks returns the marks, sorted by position.
-func (t *Timeline) Marks() []Mark { return append([]Mark(nil), t.marks...) }
+func (t *Of[S]) Marks() []Mark { return append([]Mark(nil), t.marks...) }
 
 // NextMark moves to the first mark after the position; false if none.
-func (t *Timeline) NextMark() bool {
+func (t *Of[S]) NextMark() bool {
 	for _, m := range t.marks {
 		if m.Pos > t.pos {
 			t.Seek(m.Pos)
@@ -379,7 +399,7 @@ func (t *Timeline) NextMark() bool {
 }
 
 // PrevMark moves to the last mark before the position; false if none.
-func (t *Timeline) PrevMark() bool {
+func (t *Of[S]) PrevMark() bool {
 	for i := len(t.marks) - 1; i >= 0; i-- {
 		if m := t.marks[i]; m.Pos < t.pos {
 			t.Seek(m.Pos)
@@ -391,7 +411,7 @@ func (t *Timeline) PrevMark() bool {
 
 // MarkAt returns the index of the last mark at or before p: the lesson step
 // that position p belongs to. ok is false when p precedes every mark.
-func (t *Timeline) MarkAt(p int) (i int, ok bool) {
+func (t *Of[S]) MarkAt(p int) (i int, ok bool) {
 	i = sort.Search(len(t.marks), func(i int) bool { return t.marks[i].Pos > p }) - 1
 	return i, i >= 0
 }

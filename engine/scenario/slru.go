@@ -1,0 +1,230 @@
+package scenario
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"bufferlab/engine/slru"
+	"bufferlab/engine/trace"
+)
+
+// The commit log's SLRU in scenarios (engine/slru).
+//
+// Configuration: slru=single|banks|banks+hash turns it on; slru_buffers=N
+// sets its slots (default: PostgreSQL 17's transaction_buffers rule from
+// shared_buffers, or PostgreSQL 16's CLOG size for slru=single);
+// bank_size=N slots per bank (default 16); clog_pages=N starts with pages
+// 0 … N−1 of pg_xact on disk and latest_page_number N−1, as a cluster that
+// has handed out N×32768 transaction ids (default: none, as after initdb
+// before BootStrapCLOG).
+//
+// Operations (backend A: clog OP): get XID, set XID committed|aborted|
+// sub-committed, extend XID, boot, read-only PAGE, read PAGE, zero PAGE,
+// write-all (see slru.Op).
+//
+// Expectations: expect slru KEY=V (hits, reads, writes, zeroes,
+// slots_scanned, probes, victims, dirty_victims, latest) and expect page P
+// KEY=V (slot: its slot or none; status; dirty).
+
+// slruConfig is the SLRU part of ConfigStmt.
+type slruConfig struct {
+	On        bool
+	Variant   slru.Variant
+	Slots     int // 0: the default rule
+	BankSize  int // 0: SLRU_BANK_SIZE
+	ClogPages int
+}
+
+// slruKey parses one SLRU config key; ok false if k is not one.
+func (p *parser) slruKey(st *ConfigStmt, t token, k, v string) (ok bool, err error) {
+	switch k {
+	case "slru":
+		vr, err := slru.ParseVariant(v)
+		if err != nil {
+			return true, p.errf(t.Pos, "slru: expected single, banks or banks+hash, found %q", v)
+		}
+		st.SLRU.On, st.SLRU.Variant = true, vr
+	case "slru_buffers", "bank_size", "clog_pages":
+		n, err := p.uint(t, v, 1<<20, k)
+		if err != nil {
+			return true, err
+		}
+		switch k {
+		case "slru_buffers":
+			st.SLRU.Slots = int(n)
+		case "bank_size":
+			st.SLRU.BankSize = int(n)
+		default:
+			st.SLRU.ClogPages = int(n)
+		}
+	default:
+		return false, nil
+	}
+	return true, nil
+}
+
+// slruEngineConfig is the engine configuration a config statement asks for.
+func (c *ConfigStmt) slruEngineConfig() (slru.Config, error) {
+	slots := c.SLRU.Slots
+	if slots == 0 {
+		if c.SLRU.Variant == slru.Single {
+			slots = slru.CLOGBuffersPG16(c.NBuffers)
+		} else {
+			var err error
+			if slots, err = slru.TransactionBuffers(0, c.NBuffers); err != nil {
+				return slru.Config{}, err
+			}
+		}
+	}
+	return slru.Config{Variant: c.SLRU.Variant, Slots: slots, BankSize: c.SLRU.BankSize}, nil
+}
+
+// checkSLRUConfig validates the SLRU settings once the config line is read.
+func (p *parser) checkSLRUConfig(st *ConfigStmt, toks []token) error {
+	if !st.SLRU.On {
+		for _, t := range toks[1:] {
+			if k, _, ok := splitKV(t); ok && (k == "slru_buffers" || k == "bank_size" || k == "clog_pages") {
+				return p.errf(t.Pos, "%s: applies to the commit log's SLRU: expected slru=single|banks|banks+hash too", k)
+			}
+		}
+		return nil
+	}
+	cfg, err := st.slruEngineConfig()
+	if err == nil {
+		_, err = slru.New(cfg, nil)
+	}
+	if err != nil {
+		return p.errf(toks[0].Pos, "%v", err)
+	}
+	p.slru = true
+	return nil
+}
+
+// clogOp parses `clog OP …` into op.
+func (p *parser) clogOp(op Op, toks []token) (Op, error) {
+	if !p.slru {
+		return Op{}, p.errf(toks[0].Pos, "clog: the scenario has no SLRU: expected config slru=single|banks|banks+hash")
+	}
+	var words []string
+	for _, t := range toks[1:] {
+		words = append(words, t.Text)
+	}
+	o, err := slru.ParseOp(strings.Join(words, " "))
+	if err != nil {
+		at := endPos(toks)
+		if len(toks) > 1 {
+			at = toks[1].Pos
+		}
+		return Op{}, p.errf(at, "clog: %v", err)
+	}
+	op.SLRU = o
+	return op, nil
+}
+
+// newSLRU builds the runner's SLRU (with its log) when the config asks.
+func (r *Runner) newSLRU() error {
+	if !r.cfg.SLRU.On {
+		return nil
+	}
+	cfg, err := r.cfg.slruEngineConfig()
+	if err != nil {
+		return err
+	}
+	if r.slru, err = slru.New(cfg, r.log); err != nil {
+		return err
+	}
+	if n := r.cfg.SLRU.ClogPages; n > 0 {
+		r.slru.Disk().FormatPages(0, int64(n-1))
+		r.slru.SetLatestPageNumber(int64(n - 1))
+	}
+	return nil
+}
+
+// SLRU is the scenario's commit-log SLRU (nil without slru=).
+func (r *Runner) SLRU() *slru.SLRU { return r.slru }
+
+// SLRUStartLatest is latest_page_number before the first event.
+func (r *Runner) SLRUStartLatest() int64 {
+	if n := r.cfg.SLRU.ClogPages; n > 0 {
+		return int64(n - 1)
+	}
+	return 0
+}
+
+// execCLOG runs a clog operation.
+func (r *Runner) execCLOG(be *backendState, op Op) error {
+	if _, err := be.sb.Do(op.SLRU); err != nil {
+		return r.errf(op.Pos, "clog %s: %v", op.SLRU, err)
+	}
+	return nil
+}
+
+// The keys of the SLRU's expect subjects.
+var slruExpectKeys = map[string][]string{
+	"slru": {"hits", "reads", "writes", "zeroes", "slots_scanned", "probes", "victims", "dirty_victims", "latest"},
+	"page": {"slot", "status", "dirty"},
+}
+
+func (r *Runner) slruExpectValue(st *ExpectStmt, c check) (string, error) {
+	s := r.slru
+	if s == nil {
+		return "", r.errf(c.Pos, "expect %s: the scenario has no SLRU (config slru=…)", st.Subject)
+	}
+	u := func(v uint64) string { return strconv.FormatUint(v, 10) }
+	switch st.Subject {
+	case "slru":
+		t := s.Stats()
+		switch c.Key {
+		case "hits":
+			return u(t.Hits), nil
+		case "reads":
+			return u(t.Reads), nil
+		case "writes":
+			return u(t.Writes), nil
+		case "zeroes":
+			return u(t.Zeroes), nil
+		case "slots_scanned":
+			return u(t.SlotsScanned), nil
+		case "probes":
+			return u(t.Probes), nil
+		case "victims":
+			return u(t.Victims), nil
+		case "dirty_victims":
+			return u(t.DirtyVictims), nil
+		case "latest":
+			return strconv.FormatInt(s.LatestPageNumber(), 10), nil
+		}
+	case "page":
+		page, _ := strconv.ParseInt(st.Args[0].Text, 10, 64)
+		slot, ok := s.Find(page)
+		switch c.Key {
+		case "slot":
+			if !ok {
+				return "none", nil
+			}
+			return strconv.Itoa(slot), nil
+		case "status", "dirty":
+			if !ok {
+				return "", r.errf(c.Pos, "expect page %d %s: the page is in no slot", page, c.Key)
+			}
+			sl := s.Slot(slot)
+			if c.Key == "dirty" {
+				return yesNo(sl.Dirty), nil
+			}
+			return sl.Status.String(), nil
+		}
+	}
+	return "", r.errf(c.Pos, "expect %s: unknown key %q", st.Subject, c.Key)
+}
+
+// describeSLRU describes an SLRU event with the scenario's backend names.
+func (r *Runner) describeSLRU(e trace.Event) string {
+	s := slru.Describe(e)
+	if int(e.Actor) >= 1 && int(e.Actor) <= len(r.backends) {
+		if name := r.backends[e.Actor-1].name; name != trace.ActorName(e.Actor) && len(s) >= 9 {
+			s = s[:6] + fmt.Sprintf("%-3s", name) + s[9:]
+		}
+	}
+	return s
+}
