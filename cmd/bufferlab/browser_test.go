@@ -323,6 +323,33 @@ func TestBrowser(t *testing.T) {
 	}
 	check("lesson 3")
 
+	// Lesson 4 plays on the commit log's SLRU: after the linear search
+	// step, 8 pages were read and 2 lookups hit; after the last step the
+	// dirty page 3 was written as its slot went to page 33.
+	navigate(srv.URL + "/#lesson=slru-banks&step=2")
+	eval("window.bufferlab.ready.then(() => true)", nil)
+	var slruState struct {
+		Lesson string `json:"lesson"`
+		Step   int    `json:"step"`
+		SLRU   *struct {
+			Hits, Reads, Writes uint64
+		} `json:"slru"`
+	}
+	eval("window.bufferlab.answer(1)", nil)
+	eval("window.bufferlab.step(100000)", nil)
+	eval("window.bufferlab.state()", &slruState)
+	if slruState.Lesson != "slru-banks" || slruState.Step != 3 || slruState.SLRU == nil || slruState.SLRU.Reads != 8 || slruState.SLRU.Hits != 2 {
+		t.Fatalf("lesson 4 after the search: %+v %+v", slruState, slruState.SLRU)
+	}
+	eval("window.bufferlab.goto(5)", nil)
+	eval("window.bufferlab.answer(1)", nil)
+	eval("window.bufferlab.step(100000)", nil)
+	eval("window.bufferlab.state()", &slruState)
+	if slruState.SLRU == nil || slruState.SLRU.Writes != 1 {
+		t.Fatalf("lesson 4 after the victim: %+v", slruState.SLRU)
+	}
+	check("lesson 4")
+
 	// The fast-mode panel runs `bench pool --quick` as WebAssembly.
 	eval("window.bufferlab.fast('pool')", nil)
 	var fast struct {

@@ -276,6 +276,17 @@ type State struct {
 	Panes []PaneState `json:"panes,omitempty"`
 	// Pacing is how the panes line up: events or time.
 	Pacing string `json:"pacing,omitempty"`
+	// SLRU, in a commit-log lesson, counts what its SLRU did so far.
+	SLRU *SLRUState `json:"slru,omitempty"`
+}
+
+// SLRUState is the commit log's SLRU counters at the current position.
+type SLRUState struct {
+	Hits         uint64 `json:"hits"`
+	Reads        uint64 `json:"reads"`
+	Writes       uint64 `json:"writes"`
+	SlotsScanned uint64 `json:"slotsScanned"`
+	Victims      uint64 `json:"victims"`
 }
 
 // PaneState is one pane of the side-by-side scene.
@@ -332,6 +343,10 @@ func (a *App) State() State {
 	s.NBuffers, s.ClockHand = p.View().NBuffers(), p.View().Hand()
 	s.Counters = countersOf(p.Counters())
 	s.Pins = p.Variant.Pins.String()
+	if v := p.SLRUView(); v != nil {
+		st := v.Counters().Stats()
+		s.SLRU = &SLRUState{Hits: st.Hits, Reads: st.Reads, Writes: st.Writes, SlotsScanned: st.SlotsScanned, Victims: st.Victims}
+	}
 	if p.Panes() > 1 {
 		s.Pacing = p.Pacing()
 		for i := 0; i < p.Panes(); i++ {

@@ -192,6 +192,33 @@ func TestDesktopLesson3Race(t *testing.T) {
 	}
 }
 
+// Lesson 4 draws the commit log's banks mid-search (event 446: B compares
+// slot 20 of bank 1): the banks, the lookups, the code and the counters
+// hold text.
+func TestDesktopLesson4Banks(t *testing.T) {
+	xvfb := xvfbRun(t)
+	bin := buildDesktop(t)
+	shot := filepath.Join(t.TempDir(), "lesson4.png")
+	out, err := runDesktop(t, xvfb, bin, "--lesson", "slru-banks", "--step", "2", "--event", "446", "--width", "1280", "--height", "800", "--screenshot", shot)
+	if err != nil {
+		t.Fatalf("desktop: %v\n%s", err, out)
+	}
+	img := loadPNG(t, shot)
+	for _, rg := range []struct {
+		name string
+		r    image.Rectangle
+	}{
+		{"bank 1", image.Rect(40, 165, 780, 230)},
+		{"lookups", image.Rect(15, 275, 780, 310)},
+		{"code", image.Rect(800, 440, 1265, 650)},
+		{"counters", image.Rect(10, 680, 1265, 715)},
+	} {
+		if err := hasDarkText(img, rg.r); err != nil {
+			t.Errorf("%s: %v", rg.name, err)
+		}
+	}
+}
+
 // The fast-mode panel runs `bench pool --quick` in the app and draws its
 // table and chart.
 func TestDesktopFastMode(t *testing.T) {
