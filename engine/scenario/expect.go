@@ -17,7 +17,7 @@ var expectKeys = map[string][]string{
 		"cas", "cas_failures", "header_locks", "spins"},
 	"buffer":  {"tag", "rc", "usage", "flags", "dirty", "valid"},
 	"block":   {"in", "resident", "usage", "rc"},
-	"backend": {"pins", "error"},
+	"backend": {"pins", "error", "ctid"},
 }
 
 func (p *parser) expect(toks []token) (Stmt, error) {
@@ -50,6 +50,12 @@ func (p *parser) expect(toks []token) (Stmt, error) {
 	}
 	subj := toks[1]
 	keys, ok := expectKeys[subj.Text]
+	if fk, isFSM := fsmExpectKeys[subj.Text]; isFSM {
+		if !p.fsm {
+			return nil, p.errf(subj.Pos, "expect %s: the scenario has no free space map model: expected config fsm=always|small-skip", subj.Text)
+		}
+		keys, ok = fk, true
+	}
 	if sk, isSLRU := slruExpectKeys[subj.Text]; isSLRU {
 		if !p.slru {
 			return nil, p.errf(subj.Pos, "expect %s: the scenario has no SLRU: expected config slru=single|banks|banks+hash", subj.Text)
@@ -57,14 +63,15 @@ func (p *parser) expect(toks []token) (Stmt, error) {
 		keys, ok = sk, true
 	}
 	if !ok {
-		return nil, p.errf(subj.Pos, "expect: expected pool, buffer, block, backend, slru or page, found %q", subj.Text)
+		return nil, p.errf(subj.Pos, "expect: expected pool, buffer, block, backend, slru, page, heap or fsm, found %q", subj.Text)
 	}
 	st := &ExpectStmt{Pos: toks[0].Pos, Subject: subj.Text, Only: only}
 	rest := toks[2:]
-	nargs := map[string]int{"pool": 0, "buffer": 1, "block": 2, "backend": 1, "page": 1}[subj.Text]
+	nargs := map[string]int{"pool": 0, "buffer": 1, "block": 2, "backend": 1, "page": 1, "heap": 1, "fsm": 0}[subj.Text]
 	if len(rest) < nargs {
 		return nil, p.errf(endPos(toks), "expect %s: expected %s", subj.Text, map[string]string{
-			"buffer": "a buffer number", "block": "a relation and a block number", "backend": "a backend name", "page": "an SLRU page number"}[subj.Text])
+			"buffer": "a buffer number", "block": "a relation and a block number", "backend": "a backend name", "page": "an SLRU page number",
+			"heap": "a heap relation"}[subj.Text])
 	}
 	st.Args = rest[:nargs]
 	rest = rest[nargs:]
@@ -83,6 +90,10 @@ func (p *parser) expect(toks []token) (Stmt, error) {
 	case "page":
 		if _, err := p.uint(st.Args[0], st.Args[0].Text, uint64(slru.MaxPageNumber), "page"); err != nil {
 			return nil, err
+		}
+	case "heap":
+		if r, ok := p.rels[st.Args[0].Text]; !ok || !r.Heap {
+			return nil, p.errf(st.Args[0].Pos, "expect heap: expected a heap defined above (relation NAME heap), found %q", st.Args[0].Text)
 		}
 	case "backend":
 		if !p.backends[st.Args[0].Text] {
@@ -186,6 +197,9 @@ func (r *Runner) expectValue(st *ExpectStmt, c check) (string, error) {
 	if _, ok := slruExpectKeys[st.Subject]; ok {
 		return r.slruExpectValue(st, c)
 	}
+	if _, ok := fsmExpectKeys[st.Subject]; ok {
+		return r.fsmExpectValue(st, c)
+	}
 	pool := r.pool
 	switch st.Subject {
 	case "pool":
@@ -275,6 +289,8 @@ func (r *Runner) expectValue(st *ExpectStmt, c check) (string, error) {
 	case "backend":
 		be := r.backendByName[st.Args[0].Text]
 		switch c.Key {
+		case "ctid":
+			return be.lastCtid(), nil
 		case "error":
 			if be.err == nil {
 				return "none", nil

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"bufferlab/engine/bufmgr"
+	"bufferlab/engine/fsm"
 	"bufferlab/engine/slru"
 )
 
@@ -43,6 +44,8 @@ type ConfigStmt struct {
 	DropList bool
 	// SLRU configures the commit log's SLRU (slru=…, see slru.go).
 	SLRU slruConfig
+	// FSM configures the free space map model (fsm=…, see fsm.go).
+	FSM fsmConfig
 }
 
 // Variant is one way of running a scenario's statements: a pin variant,
@@ -90,6 +93,10 @@ type RelationStmt struct {
 	// Count > 0 (count=N) defines N relations of this shape, named Name0
 	// … Name(N−1), numbered in that order.
 	Count int
+	// Heap (the word heap) makes it a table of the free space map model
+	// with this fillfactor (default 100).
+	Heap       bool
+	FillFactor int
 }
 
 // Names lists the relations the statement defines.
@@ -119,9 +126,13 @@ const (
 	OpCleanup
 	OpDrop
 	OpCLOG
+	OpInsert
+	OpDelete
+	OpVacuum
 )
 
-var opNames = map[string]OpKind{"read": OpRead, "release": OpRelease, "dirty": OpDirty, "touch": OpTouch, "write": OpWrite, "scan": OpScan, "cleanup": OpCleanup, "drop": OpDrop, "clog": OpCLOG}
+var opNames = map[string]OpKind{"read": OpRead, "release": OpRelease, "dirty": OpDirty, "touch": OpTouch, "write": OpWrite, "scan": OpScan, "cleanup": OpCleanup, "drop": OpDrop, "clog": OpCLOG,
+	"insert": OpInsert, "delete": OpDelete, "vacuum": OpVacuum}
 
 func (k OpKind) String() string {
 	for n, v := range opNames {
@@ -148,6 +159,9 @@ type Op struct {
 	Strategy bufmgr.DropStrategy
 	// SLRU is a clog operation.
 	SLRU slru.Op
+	// Rows and Size (data bytes per row) of an insert; TID of a delete.
+	Rows, Size int
+	TID        fsm.TID
 }
 
 // BackendStmt is `backend NAME: OP; …`.
@@ -235,6 +249,7 @@ type parser struct {
 	variants  []Variant // the variants the config names (nil before it)
 	dlist     bool      // the config keeps the dlist (strategy=dlist allowed)
 	slru      bool      // the config has the commit log's SLRU (clog ops allowed)
+	fsm       bool      // the config has the free space map model (heaps allowed)
 }
 
 // Parse parses a scenario. name is used in error positions.
@@ -389,6 +404,10 @@ func (p *parser) config(toks []token) (Stmt, error) {
 			for _, d := range ds {
 				st.Variants = append(st.Variants, Variant{Drop: d, HasDrop: true})
 			}
+		case "fsm", "fsm_threshold":
+			if err := p.fsmKey(st, t, k, v); err != nil {
+				return nil, err
+			}
 		case "slru", "slru_buffers", "bank_size", "clog_pages":
 			if _, err := p.slruKey(st, t, k, v); err != nil {
 				return nil, err
@@ -404,7 +423,7 @@ func (p *parser) config(toks []token) (Stmt, error) {
 				st.InRecovery = on
 			}
 		default:
-			return nil, p.errf(t.Pos, "unknown config key %q: expected shared_buffers, schedule, seed, max_steps, pins, drop, in_recovery, dlist, slru, slru_buffers, bank_size or clog_pages", k)
+			return nil, p.errf(t.Pos, "unknown config key %q: expected shared_buffers, schedule, seed, max_steps, pins, drop, in_recovery, dlist, slru, slru_buffers, bank_size, clog_pages, fsm or fsm_threshold", k)
 		}
 	}
 	p.nbuffers = st.NBuffers
@@ -412,6 +431,10 @@ func (p *parser) config(toks []token) (Stmt, error) {
 		return nil, err
 	}
 	p.variants = st.AllVariants()
+	p.fsm = st.FSM.On
+	if st.FSM.Threshold > 0 && !st.FSM.On {
+		return nil, p.errf(toks[0].Pos, "fsm_threshold: applies to the free space map model: expected fsm=small-skip too")
+	}
 	p.dlist = st.DropList
 	return st, nil
 }
@@ -449,6 +472,20 @@ func (p *parser) relation(toks []token) (Stmt, error) {
 			st.Unlogged = true
 			continue
 		}
+		if t.Text == "heap" {
+			if !p.fsm {
+				return nil, p.errf(t.Pos, "heap: heaps need the free space map model: expected config fsm=always|small-skip")
+			}
+			st.Heap, st.FillFactor = true, max(st.FillFactor, 100)
+			continue
+		}
+		if k, v, ok := splitKV(t); ok && k == "fillfactor" {
+			if err := p.heapKey(st, t, k, v); err != nil {
+				return nil, err
+			}
+			st.Heap = true
+			continue
+		}
 		k, v, ok := splitKV(t)
 		if !ok {
 			return nil, p.errf(t.Pos, "expected blocks=N, fsm=N, vm=N, init=N, count=N or unlogged, found %q", t.Text)
@@ -483,7 +520,7 @@ func (p *parser) relation(toks []token) (Stmt, error) {
 		}
 		st.NBlocks[f] = uint32(n)
 	}
-	if !sawBlocks {
+	if !sawBlocks && !st.Heap {
 		return nil, p.errf(endPos(toks), "relation %s: expected blocks=N (the size of its main fork)", name.Text)
 	}
 	for _, n := range st.Names() {
@@ -554,6 +591,9 @@ func (p *parser) op(toks []token) (Op, error) {
 	op := Op{Pos: toks[0].Pos, Kind: kind}
 	if kind == OpCLOG {
 		return p.clogOp(op, toks)
+	}
+	if kind == OpInsert || kind == OpDelete || kind == OpVacuum {
+		return p.fsmOp(op, toks)
 	}
 	if kind == OpRelease && len(toks) == 2 && toks[1].Text == "all" {
 		op.Kind = OpReleaseAll

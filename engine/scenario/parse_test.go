@@ -64,7 +64,7 @@ func TestParseErrors(t *testing.T) {
 		{"run steps=0", "1:5: steps: expected at least 1, found 0"},
 		{"show all", "1:6: show: expected pool, map or slru, found \"all\""},
 		{"expect", "1:7: expected a subject after 'expect'"},
-		{"expect pools hits=1", "1:8: expect: expected pool, buffer, block, backend, slru or page, found \"pools\""},
+		{"expect pools hits=1", "1:8: expect: expected pool, buffer, block, backend, slru, page, heap or fsm, found \"pools\""},
 		{"expect pool", "1:12: expect pool: expected at least one KEY=VALUE"},
 		{"expect pool hit=1", "1:13: expect pool: expected KEY=VALUE with KEY one of"},
 		{"expect buffer 16 rc=0", "1:15: buffer number: 16 is too large (at most 15)"},

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"bufferlab/engine/bufmgr"
+	"bufferlab/engine/fsm"
 	"bufferlab/engine/sched"
 	"bufferlab/engine/slru"
 	"bufferlab/engine/trace"
@@ -31,15 +32,19 @@ type Runner struct {
 	variant       Variant
 	variants      int        // how many variants the config names
 	slru          *slru.SLRU // the commit log's SLRU (config slru=…)
+	fsm           *fsm.Store // the free space map model (config fsm=…)
 }
 
 type backendState struct {
-	name  string
-	b     *bufmgr.Backend
-	sb    *slru.Backend // the same backend on the SLRU (nil without one)
-	queue []Op
-	held  map[bufmgr.BufferTag]bufmgr.Buffer
-	err   *bufmgr.PGError
+	name string
+	b    *bufmgr.Backend
+	sb   *slru.Backend // the same backend on the SLRU (nil without one)
+	fs   *fsm.Session  // its free space map session (opened on first use)
+	// lastTID is the ctid of its last insert.
+	lastTID fsm.TID
+	queue   []Op
+	held    map[bufmgr.BufferTag]bufmgr.Buffer
+	err     *bufmgr.PGError
 }
 
 // Output is what one statement printed.
@@ -93,6 +98,9 @@ func newRunner(s *Script, traced bool, variant int) (*Runner, error) {
 	}
 	r.pool = pool
 	if err := r.newSLRU(); err != nil {
+		return nil, err
+	}
+	if err := r.newFSM(); err != nil {
 		return nil, err
 	}
 	return r, nil
@@ -223,6 +231,11 @@ func (r *Runner) exec(st Stmt) (string, error) {
 			rel := &bufmgr.Relation{Name: name, Number: num, Permanent: !st.Unlogged, NBlocks: st.NBlocks}
 			r.rels[name] = rel
 			r.relNames[num] = name
+			if st.Heap {
+				if _, err := r.fsm.NewHeap(rel, st.FillFactor); err != nil {
+					return "", r.errf(st.Pos, "%v", err)
+				}
+			}
 		}
 		return "", nil
 	case *BackendStmt:
@@ -456,6 +469,9 @@ func (r *Runner) execOp(be *backendState, op Op) error {
 	}
 	if op.Kind == OpCLOG {
 		return r.execCLOG(be, op)
+	}
+	if op.Kind == OpInsert || op.Kind == OpDelete || op.Kind == OpVacuum {
+		return r.execFSM(be, op)
 	}
 	if len(op.Rels) > 1 {
 		for _, n := range op.Rels {

@@ -1,0 +1,277 @@
+package scenario
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"bufferlab/engine/bufmgr"
+	"bufferlab/engine/fsm"
+)
+
+// The free space map and heap inserts in scenarios (engine/fsm).
+//
+// Configuration: fsm=always (PostgreSQL 15) or fsm=small-skip (the
+// reverted PG 12 patch: no FSM while the heap has at most fsm_threshold
+// pages, default 4) turns it on. A heap is `relation NAME heap
+// [fillfactor=N] [blocks=N]`: a table whose pages and free space engine/fsm
+// keeps, empty unless blocks= says otherwise.
+//
+// Operations: insert REL [N] [size=B] inserts N rows (default 1) of a
+// table with B data bytes per row (default 4: one int column) through
+// heap_insert and RelationGetBufferForTuple; delete REL B:O deletes the
+// row at that ctid; vacuum REL is a VACUUM of the table (it records every
+// page's free space and updates the map).
+//
+// Expectations: expect heap REL KEY=V (blocks, fsm_blocks, fsm_exists,
+// rows: live rows), expect backend A ctid=B.O (its last insert's ctid)
+// and expect fsm KEY=V (the sum over backends of:
+// heap_reads, fsm_reads, vm_reads, fsm_skipped, pages_tried, inserts,
+// extends).
+
+// fsmConfig is the FSM part of ConfigStmt.
+type fsmConfig struct {
+	On        bool
+	Variant   fsm.Variant
+	Threshold int
+}
+
+func (p *parser) fsmKey(st *ConfigStmt, t token, k, v string) error {
+	switch k {
+	case "fsm":
+		vr, ok := fsm.ParseVariant(v)
+		if !ok {
+			return p.errf(t.Pos, "fsm: expected always or small-skip, found %q", v)
+		}
+		st.FSM.On, st.FSM.Variant = true, vr
+	case "fsm_threshold":
+		n, err := p.uint(t, v, 1<<20, k)
+		if err != nil {
+			return err
+		}
+		if n == 0 {
+			return p.errf(t.Pos, "fsm_threshold: expected at least 1, found 0")
+		}
+		st.FSM.Threshold = int(n)
+	}
+	return nil
+}
+
+// heapKey parses a relation key that only heaps take.
+func (p *parser) heapKey(st *RelationStmt, t token, k, v string) error {
+	if !p.fsm {
+		return p.errf(t.Pos, "%s: heaps need the free space map model: expected config fsm=always|small-skip", k)
+	}
+	n, err := p.uint(t, v, 100, k)
+	if err != nil {
+		return err
+	}
+	if n < 10 {
+		return p.errf(t.Pos, "fillfactor: expected 10..100, found %d", n)
+	}
+	st.FillFactor = int(n)
+	return nil
+}
+
+// fsmOp parses insert, delete and vacuum.
+func (p *parser) fsmOp(op Op, toks []token) (Op, error) {
+	word := toks[0].Text
+	if !p.fsm {
+		return Op{}, p.errf(toks[0].Pos, "%s: heaps need the free space map model: expected config fsm=always|small-skip", word)
+	}
+	if len(toks) < 2 {
+		return Op{}, p.errf(endPos(toks), "%s: expected a heap relation", word)
+	}
+	st, ok := p.rels[toks[1].Text]
+	if !ok || !st.Heap {
+		return Op{}, p.errf(toks[1].Pos, "%s: expected a heap defined above (relation NAME heap), found %q", word, toks[1].Text)
+	}
+	op.Rel = toks[1].Text
+	rest := toks[2:]
+	switch op.Kind {
+	case OpInsert:
+		op.Rows, op.Size = 1, 4
+		for i, t := range rest {
+			if k, v, ok := splitKV(t); ok {
+				if k != "size" {
+					return Op{}, p.errf(t.Pos, "insert: expected size=B, found %q", t.Text)
+				}
+				n, err := p.uint(t, v, fsm.BLCKSZ, "size")
+				if err != nil {
+					return Op{}, err
+				}
+				op.Size = int(n)
+				continue
+			}
+			if i != 0 {
+				return Op{}, p.errf(t.Pos, "insert: expected size=B, found %q", t.Text)
+			}
+			n, err := p.uint(t, t.Text, MaxOpBlocks, "rows")
+			if err != nil {
+				return Op{}, err
+			}
+			if n == 0 {
+				return Op{}, p.errf(t.Pos, "rows: expected at least 1, found 0")
+			}
+			op.Rows = int(n)
+		}
+	case OpDelete:
+		if len(rest) != 1 {
+			return Op{}, p.errf(endPos(toks), "delete: expected one ctid B.O after %s", op.Rel)
+		}
+		tid, err := p.parseCtid(rest[0])
+		if err != nil {
+			return Op{}, err
+		}
+		op.TID = tid
+	case OpVacuum:
+		if len(rest) > 0 {
+			return Op{}, p.errf(rest[0].Pos, "vacuum: expected nothing after the relation name, found %q", rest[0].Text)
+		}
+	}
+	return op, nil
+}
+
+// parseCtid parses B.O.
+func (p *parser) parseCtid(t token) (fsm.TID, error) {
+	b, o, ok := strings.Cut(t.Text, ".")
+	if !ok {
+		return fsm.TID{}, p.errf(t.Pos, "delete: expected a ctid written B.O (block.offset), found %q", t.Text)
+	}
+	bn, err := p.uint(t, b, MaxRelBlocks-1, "ctid block")
+	if err != nil {
+		return fsm.TID{}, err
+	}
+	on, err := p.uint(t, o, 1<<16-1, "ctid offset")
+	if err != nil {
+		return fsm.TID{}, err
+	}
+	if on == 0 {
+		return fsm.TID{}, p.errf(t.Pos, "ctid offset: expected at least 1 (offsets start at 1), found 0")
+	}
+	return fsm.TID{Block: uint32(bn), Offset: uint16(on)}, nil
+}
+
+// newFSM builds the runner's FSM store when the config asks.
+func (r *Runner) newFSM() error {
+	if !r.cfg.FSM.On {
+		return nil
+	}
+	var err error
+	r.fsm, err = fsm.NewStore(r.pool, fsm.Options{Variant: r.cfg.FSM.Variant, Threshold: r.cfg.FSM.Threshold})
+	return err
+}
+
+// FSM is the scenario's free space map store (nil without fsm=).
+func (r *Runner) FSM() *fsm.Store { return r.fsm }
+
+// session returns be's FSM session, opening it on first use.
+func (r *Runner) session(be *backendState) (*fsm.Session, error) {
+	if be.fs == nil {
+		s, err := r.fsm.NewSession(be.b)
+		if err != nil {
+			return nil, err
+		}
+		be.fs = s
+	}
+	return be.fs, nil
+}
+
+// execFSM runs insert, delete and vacuum. A PostgreSQL ERROR aborts the
+// session's transaction (its pins released) and then the backend's.
+func (r *Runner) execFSM(be *backendState, op Op) error {
+	s, err := r.session(be)
+	if err != nil {
+		return r.errf(op.Pos, "%v", err)
+	}
+	h, _ := r.fsm.HeapOf(r.rels[op.Rel].Number)
+	switch op.Kind {
+	case OpInsert:
+		for i := 0; i < op.Rows; i++ {
+			tid, e := s.HeapInsert(h, fsm.HeapTupleLen(op.Size))
+			if e != nil {
+				err = e
+				break
+			}
+			be.lastTID = tid
+		}
+	case OpDelete:
+		err = s.HeapDelete(h, op.TID)
+	case OpVacuum:
+		err = s.Vacuum(h)
+	}
+	if err != nil {
+		var pg *fsm.PGError
+		var bpg *bufmgr.PGError
+		if errors.As(err, &pg) || errors.As(err, &bpg) {
+			s.Abort()
+			if bpg != nil {
+				return bpg
+			}
+			return &bufmgr.PGError{Msg: pg.Msg}
+		}
+		return r.errf(op.Pos, "%s %s: %v", op.Kind, op.Rel, err)
+	}
+	return nil
+}
+
+var fsmExpectKeys = map[string][]string{
+	"heap": {"blocks", "fsm_blocks", "rows", "fsm_exists"},
+	"fsm":  {"heap_reads", "fsm_reads", "vm_reads", "fsm_skipped", "pages_tried", "inserts", "extends"},
+}
+
+func (r *Runner) fsmExpectValue(st *ExpectStmt, c check) (string, error) {
+	if r.fsm == nil {
+		return "", r.errf(c.Pos, "expect %s: the scenario has no free space map model (config fsm=…)", st.Subject)
+	}
+	u := func(v uint64) string { return strconv.FormatUint(v, 10) }
+	switch st.Subject {
+	case "heap":
+		h, _ := r.fsm.HeapOf(r.rels[st.Args[0].Text].Number)
+		switch c.Key {
+		case "blocks":
+			return u(uint64(h.NBlocks())), nil
+		case "fsm_blocks":
+			return u(uint64(h.FSMBlocks())), nil
+		case "fsm_exists":
+			return yesNo(h.FSMExists()), nil
+		case "rows":
+			n := 0
+			for b := uint32(0); b < h.NBlocks(); b++ {
+				hp := h.HeapPage(b)
+				n += hp.Live()
+			}
+			return strconv.Itoa(n), nil
+		}
+	case "fsm":
+		var t fsm.Stats
+		for _, be := range r.backends {
+			if be.fs != nil {
+				t.Add(be.fs.Stats)
+			}
+		}
+		switch c.Key {
+		case "heap_reads":
+			return u(t.Reads[bufmgr.MainForkNum]), nil
+		case "fsm_reads":
+			return u(t.Reads[bufmgr.FSMForkNum]), nil
+		case "vm_reads":
+			return u(t.Reads[bufmgr.VMForkNum]), nil
+		case "fsm_skipped":
+			return u(t.FSMSkipped), nil
+		case "pages_tried":
+			return u(t.PagesTried), nil
+		case "inserts":
+			return u(t.Inserts), nil
+		case "extends":
+			return u(t.Extends[bufmgr.MainForkNum]), nil
+		}
+	}
+	return "", r.errf(c.Pos, "expect %s: unknown key %q", st.Subject, c.Key)
+}
+
+// lastCtid is the ctid of a backend's last insert, for expect backend.
+func (be *backendState) lastCtid() string {
+	return fmt.Sprintf("%d.%d", be.lastTID.Block, be.lastTID.Offset)
+}

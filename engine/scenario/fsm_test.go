@@ -1,0 +1,65 @@
+package scenario
+
+import (
+	"strings"
+	"testing"
+)
+
+// The seed 002 table in the scenario language: a one-row heap is
+// vacuumed (which creates the 3-page FSM under PostgreSQL 15, and nothing
+// under the small-table skip), then filled to 4 pages at fillfactor 20
+// (44 rows of one int per page); the insert reads FSM pages only in the
+// first variant.
+func TestFSMScenario(t *testing.T) {
+	src := `config shared_buffers=128MB fsm=%s
+relation t heap fillfactor=20
+backend A: insert t; vacuum t
+run
+expect heap t blocks=1 rows=1 fsm_blocks=%s
+backend B: insert t 150
+run
+expect heap t blocks=4 rows=151
+expect backend B ctid=3.19
+expect fsm fsm_reads=%s pages_tried=%t
+`
+	for _, c := range []struct{ variant, fsmBlocks, fsmReads, tried string }{
+		{"always", "3", "20", "3"},
+		{"small-skip", "0", "0", "4"},
+	} {
+		s := strings.Replace(src, "fsm=%s", "fsm="+c.variant, 1)
+		s = strings.Replace(s, "fsm_blocks=%s", "fsm_blocks="+c.fsmBlocks, 1)
+		s = strings.Replace(s, "fsm_reads=%s", "fsm_reads="+c.fsmReads, 1)
+		s = strings.Replace(s, "pages_tried=%t", "pages_tried="+c.tried, 1)
+		r, _, err := Run("fsm.scn", s, true)
+		if err != nil {
+			t.Fatalf("%s: %v", c.variant, err)
+		}
+		if r.FSM() == nil {
+			t.Fatal("no FSM store")
+		}
+	}
+}
+
+func TestFSMParseErrors(t *testing.T) {
+	for _, c := range []struct{ src, want string }{
+		{"config fsm=sometimes", "1:8: fsm: expected always or small-skip, found \"sometimes\""},
+		{"config fsm_threshold=8", "1:1: fsm_threshold: applies to the free space map model"},
+		{"relation t heap", "1:12: heap: heaps need the free space map model"},
+		{"relation t blocks=1 fillfactor=20", "1:21: fillfactor: heaps need the free space map model"},
+		{"config fsm=always\nrelation t heap fillfactor=5", "2:17: fillfactor: expected 10..100, found 5"},
+		{"config fsm=always\nrelation t blocks=2\nbackend A: insert t", "3:19: insert: expected a heap defined above"},
+		{"config fsm=always\nrelation t heap\nbackend A: insert t 0", "3:21: rows: expected at least 1, found 0"},
+		{"config fsm=always\nrelation t heap\nbackend A: insert t 3 width=2", "3:23: insert: expected size=B, found \"width=2\""},
+		{"config fsm=always\nrelation t heap\nbackend A: delete t 1", "3:21: delete: expected a ctid written B.O"},
+		{"config fsm=always\nrelation t heap\nbackend A: delete t 1.0", "3:21: ctid offset: expected at least 1"},
+		{"config fsm=always\nrelation t heap\nbackend A: vacuum t now", "3:21: vacuum: expected nothing after the relation name"},
+		{"backend A: insert t", "1:12: insert: heaps need the free space map model"},
+		{"expect fsm inserts=1", "1:8: expect fsm: the scenario has no free space map model"},
+		{"config fsm=always\nrelation t blocks=1\nexpect heap t rows=1", "3:13: expect heap: expected a heap defined above"},
+	} {
+		_, err := Parse("f.scn", c.src)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%q:\n got  %v\n want …%s", c.src, err, c.want)
+		}
+	}
+}
