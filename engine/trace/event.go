@@ -235,8 +235,9 @@ func (l *Log) String() string {
 }
 
 // Hash is a stable 64-bit FNV-1a hash of every field of every event, in
-// order, over a fixed little-endian encoding. It does not depend on the
-// platform, and a nil or empty log hashes to the FNV offset basis.
+// order, over a fixed little-endian encoding, with each site by its name.
+// It depends neither on the platform nor on which packages the program
+// links, and a nil or empty log hashes to the FNV offset basis.
 func (l *Log) Hash() uint64 {
 	h := fnv.New64a()
 	var buf [40]byte
@@ -246,10 +247,14 @@ func (l *Log) Hash() uint64 {
 		binary.LittleEndian.PutUint64(buf[16:], e.After)
 		binary.LittleEndian.PutUint64(buf[24:], e.Arg)
 		binary.LittleEndian.PutUint32(buf[32:], e.Obj)
-		binary.LittleEndian.PutUint16(buf[36:], uint16(e.Site))
+		// The site by name, not by number: site numbers depend on which
+		// packages a program links and in what order they register their
+		// pseudo-code, names do not.
+		binary.LittleEndian.PutUint16(buf[36:], 0)
 		buf[38] = byte(e.Kind)
 		buf[39] = byte(e.Class)
 		h.Write(buf[:])
+		h.Write([]byte(e.Site.String()))
 		var a [2]byte
 		binary.LittleEndian.PutUint16(a[:], uint16(e.Actor))
 		h.Write(a[:])

@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 )
@@ -250,6 +251,12 @@ func TestDesktopBadFlags(t *testing.T) {
 	} {
 		out, err := runDesktop(t, xvfb, bin, args...)
 		ee, ok := err.(*exec.ExitError)
+		// xvfb-run passes the app's status on, except when its own
+		// clean-up fails (it then exits 5 and says so): the app's message
+		// is what matters.
+		if ok && ee.ExitCode() == 5 && strings.Contains(out, "xvfb-run: error: problem while cleaning up") && strings.Contains(out, "desktop: ") {
+			continue
+		}
 		if !ok || ee.ExitCode() != 2 || len(out) == 0 {
 			t.Errorf("%q: %v, output %q: want exit status 2 and a message", args, err, out)
 		}
