@@ -31,9 +31,17 @@ build:
 	$(GO) build -o bin/bufferlab ./cmd/bufferlab
 
 # Debian packages the tests need: node runs the engine tests compiled to
-# WebAssembly.
-check-deps:
-	@scripts/need.sh node:nodejs
+# WebAssembly; Chromium the browser tests; Xvfb, Mesa and the X11 headers
+# (with gcc for cgo) the desktop window tests; PostgreSQL 15 (with its
+# contrib modules, in the same Debian package) the checks of
+# `bufferlab verify`. Installed when missing and running as root;
+# otherwise need.sh prints the apt-get line.
+check-deps: check-desktop-deps
+	@scripts/need.sh node:nodejs chromium:chromium xvfb-run:xvfb xauth:xauth libgl1-mesa-dri fonts-dejavu-core postgresql-15
+
+# The desktop app's build: cgo and the X11/OpenGL headers.
+check-desktop-deps:
+	@scripts/need.sh gcc:gcc pkg-config:pkg-config libgl1-mesa-dev libxrandr-dev libxcursor-dev libxi-dev libxinerama-dev libxxf86vm-dev libasound2-dev
 
 test: check-deps fmt-check vet test-native test-race lessons-check test-wasm fuzz
 
