@@ -32,10 +32,13 @@
 //     target block (smgr_targblock, per backend), the FSM, the last page,
 //     RecordAndGetPageWithFreeSpace on a page that proves too full, and
 //     extension by one page; heap_insert, heap_delete (heapam.c) and a
-//     VACUUM of a table without indexes (lazy_scan_heap) that removes
-//     deleted tuples, sets pages all-visible (creating the visibility map,
+//     VACUUM of a table without indexes (lazy_scan_heap) that skips runs
+//     of 32 or more all-visible pages (lazy_scan_skip), removes deleted
+//     tuples, sets pages all-visible (creating the visibility map,
 //     visibilitymap_pin) and records every page's free space, then runs
-//     FreeSpaceMapVacuumRange;
+//     FreeSpaceMapVacuumRange and visibilitymap_count, and updates
+//     pg_class (vac_update_relstats, vac_estimate_reltuples) only when a
+//     value changed;
 //   - the small-skip variant (PG 12 devel, b0eaa4c51b and follow-ups,
 //     reverted by 7db0cde6b5): fsm_allow_writes, no FSM while the heap
 //     has at most the threshold's pages (4, configurable: the thread also
@@ -60,9 +63,17 @@
 // number, fp_next_slot, each heap page tried with its free space against
 // the target, the FSM pages not read because the fork is missing or short
 // (fsmread.beyond: what a scene shows as skipped), the local map's
-// entries, forks created and extended. Every change to an FSM page or the
-// local map is an event carrying the old value, so a viewer can step back
-// (TestFSMEventsReplay).
+// entries, forks created and extended. They use the FSM classes and kinds
+// of package trace (OFSMRel, OFSMPage, OFSMNode, OHeapPage, OLocalMap;
+// KCategory, KNodeStore, KSearchStep, KNextSlot, KFSMSkip, KPageTried,
+// KHeapPage, KLocalMap, KLocalMapSize, KForkSize, KTarget, and the generic
+// KLoad, KOp, KOpDone, KError), which the buffer pool's view ignores.
+// Every change to an FSM page, a heap page (HeapPage.Word), a fork's
+// size, a target block or the local map is an event carrying the old
+// value, emitted right after the change and before any other event, so
+// that a viewer (viz/fsmview) agrees with the engine after every event and
+// can step back (TestFSMEventsReplay). A torn write (TearFSMNode) is
+// logged as the system's.
 //
 // Invariants: a page built by SetAvail and Rebuild only is consistent
 // (every inner node is the maximum of its children; Page.Consistent);
@@ -81,13 +92,16 @@
 // concurrent extension (the extension lock is always granted, so
 // RelationAddExtraBlocks never runs); BulkInsertState (COPY's bistate);
 // UPDATE's otherBuffer; HOT, page pruning on access, index vacuuming,
-// VACUUM's skipping of all-visible ranges and its truncation of empty
-// pages at the end; FreeSpaceMapPrepareTruncateRel; TOAST (the caller
+// VACUUM's truncation of empty pages at the end, freezing; FreeSpaceMapPrepareTruncateRel; TOAST (the caller
 // passes the tuple length as stored). A new block read by the extension
 // path is a bufmgr miss with a simulated read, where PostgreSQL's P_NEW
-// writes a zero page with smgrextend. VACUUM's update of pg_class is taken
-// to invalidate every backend's cached target block (the relcache
-// invalidation closes the SMgrRelation that holds smgr_targblock).
+// writes a zero page with smgrextend. VACUUM's update of pg_class
+// invalidates every backend's cached target block (the relcache
+// invalidation closes the SMgrRelation that holds smgr_targblock), but
+// only when relpages, reltuples, relallvisible or relfrozenxid changed, as
+// vac_update_relstats writes nothing otherwise; for relfrozenxid every
+// HeapInsert and HeapDelete counts as one committed transaction with its
+// own xid (a one-row INSERT or DELETE), and no other transaction runs.
 // Direct calls of GetPageWithFreeSpace or RecordAndGetPageWithFreeSpace
 // in small-skip may leave the local map set (RelationGetBufferForTuple
 // never does); HeapInsert clears such a leftover before it starts.

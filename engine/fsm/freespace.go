@@ -153,7 +153,7 @@ func (s *Session) LinearSearch(h *Heap, needed int) (blk uint32, err error) {
 func (s *Session) neededToCat(h *Heap, needed int) (uint8, error) {
 	cat, err := SpaceNeededToCat(needed)
 	if err != nil {
-		s.emit(trace.KError, sCatError, trace.ORelation, h.Rel.Number, 0, 0, uint64(ErrInvalidRequestSize))
+		s.emit(trace.KError, sCatError, trace.OFSMRel, h.Rel.Number, 0, 0, uint64(ErrInvalidRequestSize))
 	}
 	return cat, err
 }
@@ -164,7 +164,7 @@ func (s *Session) getPageWithFreeSpace(h *Heap, needed int) (uint32, error) {
 		return InvalidBlockNumber, err
 	}
 	rel := h.Rel.Number
-	s.emit(trace.KOp, sGPWFSBegin, trace.ORelation, rel, 0, uint64(cat), uint64(needed))
+	s.emit(trace.KOp, sGPWFSBegin, trace.OFSMRel, rel, 0, uint64(cat), uint64(needed))
 	blk, err := s.fsmSearch(h, cat)
 	if err != nil {
 		return InvalidBlockNumber, err
@@ -175,14 +175,14 @@ func (s *Session) getPageWithFreeSpace(h *Heap, needed int) (uint32, error) {
 		n := h.NBlocks()
 		if n > s.store.thr {
 			blk = n - 1
-			s.emit(trace.KLoad, sGPWFSLast, trace.ORelation, rel, uint64(n), uint64(blk), PackAddr(bufmgr.MainForkNum, blk, NodePage))
+			s.emit(trace.KLoad, sGPWFSLast, trace.OFSMRel, rel, uint64(n), uint64(blk), PackAddr(bufmgr.MainForkNum, blk, NodePage))
 		} else if n > 0 {
-			s.emit(trace.KLoad, sGPWFSLocal, trace.ORelation, rel, 0, uint64(n), uint64(s.store.thr))
+			s.emit(trace.KLoad, sGPWFSLocal, trace.OFSMRel, rel, 0, uint64(n), uint64(s.store.thr))
 			s.localSet(h, n)
 			blk = s.localSearch(h)
 		}
 	}
-	s.emit(trace.KOpDone, sGPWFSDone, trace.ORelation, rel, 0, uint64(blk), uint64(needed))
+	s.emit(trace.KOpDone, sGPWFSDone, trace.OFSMRel, rel, 0, uint64(blk), uint64(needed))
 	return blk, nil
 }
 
@@ -190,17 +190,17 @@ func (s *Session) recordPage(h *Heap, blk uint32, avail int, nblocks uint32) err
 	rel := h.Rel.Number
 	if s.store.opt.Variant == SmallSkip {
 		if ok, _ := s.allowWrites(h, blk, nblocks); !ok {
-			s.emit(trace.KLoad, sRPWFSSkip, trace.ORelation, rel, uint64(blk), 0, uint64(avail))
+			s.emit(trace.KLoad, sRPWFSSkip, trace.OFSMRel, rel, uint64(blk), 0, uint64(avail))
 			return nil
 		}
 	}
 	cat := SpaceAvailToCat(avail)
-	s.emit(trace.KOp, sRPWFSBegin, trace.ORelation, rel, uint64(blk), uint64(cat), uint64(max(avail, 0)))
+	s.emit(trace.KOp, sRPWFSBegin, trace.OFSMRel, rel, uint64(blk), uint64(cat), uint64(max(avail, 0)))
 	a, slot := Location(blk)
 	if _, err := s.setAndSearch(h, a, slot, cat, 0); err != nil {
 		return err
 	}
-	s.emit(trace.KOpDone, sRPWFSDone, trace.ORelation, rel, uint64(blk), uint64(cat), uint64(max(avail, 0)))
+	s.emit(trace.KOpDone, sRPWFSDone, trace.OFSMRel, rel, uint64(blk), uint64(cat), uint64(max(avail, 0)))
 	return nil
 }
 
@@ -215,7 +215,7 @@ func (s *Session) recordAndGet(h *Heap, oldPage uint32, oldAvail, needed int) (u
 		if ok, n := s.allowWrites(h, oldPage, InvalidBlockNumber); !ok {
 			// No map and no FSM: we probably just tried the cached
 			// target block, so build the local map now.
-			s.emit(trace.KLoad, sRAGPLocalNew, trace.ORelation, rel, uint64(oldPage), uint64(n), uint64(s.store.thr))
+			s.emit(trace.KLoad, sRAGPLocalNew, trace.OFSMRel, rel, uint64(oldPage), uint64(n), uint64(s.store.thr))
 			s.localSet(h, n)
 			return s.localSearch(h), nil
 		}
@@ -225,7 +225,7 @@ func (s *Session) recordAndGet(h *Heap, oldPage uint32, oldAvail, needed int) (u
 	if err != nil {
 		return InvalidBlockNumber, err
 	}
-	s.emit(trace.KOp, sRAGPBegin, trace.ORelation, rel, uint64(oldPage), uint64(oldCat), uint64(searchCat))
+	s.emit(trace.KOp, sRAGPBegin, trace.OFSMRel, rel, uint64(oldPage), uint64(oldCat), uint64(searchCat))
 	a, slot := Location(oldPage)
 	ss, err := s.setAndSearch(h, a, slot, oldCat, searchCat)
 	if err != nil {
@@ -234,7 +234,7 @@ func (s *Session) recordAndGet(h *Heap, oldPage uint32, oldAvail, needed int) (u
 	if ss != -1 {
 		blk := HeapBlock(a, uint16(ss))
 		if blk < h.NBlocks() { // fsm_does_block_exist
-			s.emit(trace.KOpDone, sRAGPSamePage, trace.ORelation, rel, uint64(oldPage), uint64(blk), uint64(searchCat))
+			s.emit(trace.KOpDone, sRAGPSamePage, trace.OFSMRel, rel, uint64(oldPage), uint64(blk), uint64(searchCat))
 			return blk, nil
 		}
 	}
@@ -242,7 +242,7 @@ func (s *Session) recordAndGet(h *Heap, oldPage uint32, oldAvail, needed int) (u
 	if err != nil {
 		return InvalidBlockNumber, err
 	}
-	s.emit(trace.KOpDone, sRAGPSearch, trace.ORelation, rel, uint64(oldPage), uint64(blk), uint64(searchCat))
+	s.emit(trace.KOpDone, sRAGPSearch, trace.OFSMRel, rel, uint64(oldPage), uint64(blk), uint64(searchCat))
 	return blk, nil
 }
 
@@ -254,7 +254,7 @@ func (s *Session) getRecordedFreeSpace(h *Heap, blk uint32) (int, error) {
 	}
 	cat := p.GetAvail(int(slot))
 	s.release(buf)
-	s.emit(trace.KLoad, sGRFSDone, trace.ORelation, h.Rel.Number, uint64(cat), uint64(CatToAvail(cat)),
+	s.emit(trace.KLoad, sGRFSDone, trace.OFSMNode, h.Rel.Number, uint64(cat), uint64(CatToAvail(cat)),
 		PackAddr(bufmgr.FSMForkNum, a.Physical(), NonLeafNodesPerPage+int(slot)))
 	return CatToAvail(cat), nil
 }
@@ -271,7 +271,7 @@ func (s *Session) fsmReadbuf(h *Heap, a Address, extend bool) (bufmgr.Buffer, *P
 	if n := h.fsmNBlocks(); blkno >= n {
 		if !extend {
 			s.Stats.FSMSkipped++
-			s.emit(trace.KLoad, sFSMReadBeyond, trace.ORelation, rel, b2u(h.fsmExists), uint64(n), PackAddr(bufmgr.FSMForkNum, blkno, NodePage))
+			s.emit(trace.KFSMSkip, sFSMReadBeyond, trace.OFSMPage, rel, b2u(h.fsmExists), uint64(n), PackAddr(bufmgr.FSMForkNum, blkno, NodePage))
 			return bufmgr.InvalidBuffer, nil, nil
 		}
 		s.fsmExtend(h, blkno+1)
@@ -288,19 +288,20 @@ func (s *Session) fsmReadbuf(h *Heap, a Address, extend bool) (bufmgr.Buffer, *P
 			t := s.tr(h, blkno)
 			for n, v := range p.nodes {
 				if v != 0 {
+					p.nodes[n] = 0
 					t.store(sFSMReadZeroed, n, uint64(v), 0)
 				}
 			}
-			if p.nextSlot != 0 {
-				t.store(sFSMReadZeroed, NodeNextSlot, uint64(int64(p.nextSlot)), 0)
+			if old := p.nextSlot; old != 0 {
+				p.nextSlot = 0
+				t.store(sFSMReadZeroed, NodeNextSlot, uint64(int64(old)), 0)
 			}
-			*p = Page{}
 		}
-		s.emit(trace.KCAS, sFSMReadZeroed, trace.ORelation, rel, 1, 0, PackAddr(bufmgr.FSMForkNum, blkno, NodePage))
+		s.emit(trace.KLoad, sFSMReadZeroed, trace.OFSMPage, rel, 0, 0, PackAddr(bufmgr.FSMForkNum, blkno, NodePage))
 	}
 	if h.fsm[blkno] == nil {
 		h.fsm[blkno] = &Page{}
-		s.emit(trace.KCAS, sFSMReadInit, trace.ORelation, rel, 0, 1, PackAddr(bufmgr.FSMForkNum, blkno, NodePage))
+		s.emit(trace.KLoad, sFSMReadInit, trace.OFSMPage, rel, 0, 0, PackAddr(bufmgr.FSMForkNum, blkno, NodePage))
 	}
 	return buf, h.fsm[blkno], nil
 }
@@ -312,7 +313,7 @@ func (s *Session) fsmExtend(h *Heap, n uint32) {
 	rel := h.Rel.Number
 	if !h.fsmExists {
 		h.fsmExists = true
-		s.emit(trace.KCAS, sFSMExtCreate, trace.ORelation, rel, 0, 1, PackAddr(bufmgr.FSMForkNum, 0, NodePage))
+		s.emit(trace.KForkSize, sFSMExtCreate, trace.OFSMRel, rel, ForkWord(false, 0), ForkWord(true, 0), PackAddr(bufmgr.FSMForkNum, 0, NodePage))
 	}
 	old := h.Rel.NBlocks[bufmgr.FSMForkNum]
 	if old >= n {
@@ -321,7 +322,7 @@ func (s *Session) fsmExtend(h *Heap, n uint32) {
 	h.Rel.NBlocks[bufmgr.FSMForkNum] = n
 	h.fsm = append(h.fsm, make([]*Page, n-old)...)
 	s.Stats.Extends[bufmgr.FSMForkNum] += uint64(n - old)
-	s.emit(trace.KCAS, sFSMExtExtend, trace.ORelation, rel, uint64(old), uint64(n), PackAddr(bufmgr.FSMForkNum, n-1, NodePage))
+	s.emit(trace.KForkSize, sFSMExtExtend, trace.OFSMRel, rel, ForkWord(true, old), ForkWord(true, n), PackAddr(bufmgr.FSMForkNum, n-1, NodePage))
 }
 
 // setAndSearch is fsm_set_and_search (freespace.c, PG 15): under the page's
@@ -340,9 +341,8 @@ func (s *Session) setAndSearch(h *Heap, a Address, slot uint16, newValue, minVal
 	newslot := -1
 	if minValue != 0 {
 		var rep int
-		newslot, rep = p.searchAvail(t, minValue, a.Level == FSMBottomLevel)
+		newslot, rep = p.searchAvail(t, minValue, a.Level == FSMBottomLevel, &s.Stats.TornRepairs)
 		if rep > 0 {
-			s.Stats.TornRepairs += uint64(rep)
 			s.dirty(buf)
 		}
 	}
@@ -375,6 +375,7 @@ func slotWord(slot int) uint64 {
 func (s *Session) fsmSearch(h *Heap, minCat uint8) (uint32, error) {
 	s.Stats.Searches++
 	rel := h.Rel.Number
+	s.emit(trace.KLoad, sFSMSearchBegin, trace.OFSMRel, rel, 0, uint64(minCat), 0)
 	restarts := 0
 	a := RootAddress
 	for {
@@ -387,9 +388,8 @@ func (s *Session) fsmSearch(h *Heap, minCat uint8) (uint32, error) {
 		var maxAvail uint8
 		if buf != bufmgr.InvalidBuffer {
 			var rep int
-			slot, rep = p.searchAvail(s.tr(h, phys), minCat, a.Level == FSMBottomLevel)
+			slot, rep = p.searchAvail(s.tr(h, phys), minCat, a.Level == FSMBottomLevel, &s.Stats.TornRepairs)
 			if rep > 0 {
-				s.Stats.TornRepairs += uint64(rep)
 				s.dirty(buf)
 			}
 			if slot == -1 {
@@ -397,40 +397,41 @@ func (s *Session) fsmSearch(h *Heap, minCat uint8) (uint32, error) {
 				s.release(buf)
 			}
 		}
-		s.emit(trace.KLoad, sFSMSearchSlot, trace.ORelation, rel, addrWord(a), slotWord(slot), PackAddr(bufmgr.FSMForkNum, phys, NodePage))
+		s.emit(trace.KLoad, sFSMSearchSlot, trace.OFSMPage, rel, addrWord(a), slotWord(slot), PackAddr(bufmgr.FSMForkNum, phys, NodePage))
 		switch {
 		case slot != -1:
 			if a.Level == FSMBottomLevel {
 				blk := HeapBlock(a, uint16(slot))
 				if blk < h.NBlocks() { // fsm_does_block_exist
 					s.release(buf)
-					s.emit(trace.KLoad, sFSMSearchFound, trace.ORelation, rel, uint64(minCat), uint64(blk), PackAddr(bufmgr.MainForkNum, blk, NodePage))
+					s.emit(trace.KLoad, sFSMSearchFound, trace.OFSMRel, rel, uint64(minCat), uint64(blk), PackAddr(bufmgr.MainForkNum, blk, NodePage))
 					return blk, nil
 				}
 				// Past the end of the heap: zero the slot, restart.
 				p.setAvail(s.tr(h, phys), slot, 0)
 				s.dirty(buf)
 				s.release(buf)
-				s.emit(trace.KLoad, sFSMSearchBeyondEOF, trace.ORelation, rel, uint64(h.NBlocks()), uint64(blk), PackAddr(bufmgr.MainForkNum, blk, NodePage))
+				s.emit(trace.KLoad, sFSMSearchBeyondEOF, trace.OFSMRel, rel, uint64(h.NBlocks()), uint64(blk), PackAddr(bufmgr.MainForkNum, blk, NodePage))
 				r := restarts
 				restarts++
 				if r > FSMRestartLimit {
-					s.emit(trace.KLoad, sFSMSearchGiveUp, trace.ORelation, rel, 0, uint64(restarts), 0)
+					s.emit(trace.KLoad, sFSMSearchGiveUp, trace.OFSMRel, rel, 0, uint64(restarts), 0)
 					return InvalidBlockNumber, nil
 				}
 				s.Stats.Restarts++
+				s.emit(trace.KLoad, sFSMSearchEOFRestart, trace.OFSMRel, rel, 0, uint64(restarts), 0)
 				a = RootAddress
 			} else {
 				s.release(buf)
 			}
 			a = a.Child(uint16(slot))
 		case a.Level == FSMRootLevel:
-			s.emit(trace.KLoad, sFSMSearchNone, trace.ORelation, rel, uint64(minCat), uint64(InvalidBlockNumber), PackAddr(bufmgr.FSMForkNum, phys, NodePage))
+			s.emit(trace.KLoad, sFSMSearchNone, trace.OFSMRel, rel, uint64(minCat), uint64(InvalidBlockNumber), PackAddr(bufmgr.FSMForkNum, phys, NodePage))
 			return InvalidBlockNumber, nil
 		default:
 			parent, pslot := a.Parent()
 			s.Stats.StaleParents++
-			s.emit(trace.KLoad, sFSMSearchFixParent, trace.ORelation, rel, addrWord(a), uint64(maxAvail),
+			s.emit(trace.KLoad, sFSMSearchFixParent, trace.OFSMRel, rel, addrWord(a), uint64(maxAvail),
 				PackAddr(bufmgr.FSMForkNum, parent.Physical(), NonLeafNodesPerPage+int(pslot)))
 			if _, err := s.setAndSearch(h, parent, pslot, maxAvail, 0); err != nil {
 				return InvalidBlockNumber, err
@@ -438,11 +439,11 @@ func (s *Session) fsmSearch(h *Heap, minCat uint8) (uint32, error) {
 			r := restarts
 			restarts++
 			if r > FSMRestartLimit {
-				s.emit(trace.KLoad, sFSMSearchGiveUp, trace.ORelation, rel, 0, uint64(restarts), 0)
+				s.emit(trace.KLoad, sFSMSearchGiveUp, trace.OFSMRel, rel, 0, uint64(restarts), 0)
 				return InvalidBlockNumber, nil
 			}
 			s.Stats.Restarts++
-			s.emit(trace.KLoad, sFSMSearchRestart, trace.ORelation, rel, 0, uint64(restarts), 0)
+			s.emit(trace.KLoad, sFSMSearchRestart, trace.OFSMRel, rel, 0, uint64(restarts), 0)
 			a = RootAddress
 		}
 	}
@@ -452,11 +453,11 @@ func (s *Session) vacuumRange(h *Heap, start, end uint32) error {
 	if end <= start {
 		return nil
 	}
-	s.emit(trace.KOp, sFSMVacBegin, trace.ORelation, h.Rel.Number, uint64(start), uint64(end), 0)
+	s.emit(trace.KOp, sFSMVacBegin, trace.OFSMRel, h.Rel.Number, uint64(start), uint64(end), 0)
 	if _, _, err := s.vacuumPage(h, RootAddress, start, end); err != nil {
 		return err
 	}
-	s.emit(trace.KOpDone, sFSMVacDone, trace.ORelation, h.Rel.Number, uint64(start), uint64(end), 0)
+	s.emit(trace.KOpDone, sFSMVacDone, trace.OFSMRel, h.Rel.Number, uint64(start), uint64(end), 0)
 	return nil
 }
 
@@ -474,7 +475,7 @@ func (s *Session) vacuumPage(h *Heap, a Address, start, end uint32) (uint8, bool
 		return 0, false, err
 	}
 	if buf == bufmgr.InvalidBuffer {
-		s.emit(trace.KLoad, sFSMVacEOF, trace.ORelation, rel, addrWord(a), 0, PackAddr(bufmgr.FSMForkNum, phys, NodePage))
+		s.emit(trace.KLoad, sFSMVacEOF, trace.OFSMPage, rel, addrWord(a), 0, PackAddr(bufmgr.FSMForkNum, phys, NodePage))
 		return 0, true, nil
 	}
 	if a.Level > FSMBottomLevel {
@@ -517,10 +518,10 @@ func (s *Session) vacuumPage(h *Heap, a Address, start, end uint32) (uint8, bool
 		}
 	}
 	maxAvail := p.MaxAvail()
-	s.emit(trace.KLoad, sFSMVacMax, trace.ORelation, rel, addrWord(a), uint64(maxAvail), PackAddr(bufmgr.FSMForkNum, phys, NodePage))
+	s.emit(trace.KLoad, sFSMVacMax, trace.OFSMPage, rel, addrWord(a), uint64(maxAvail), PackAddr(bufmgr.FSMForkNum, phys, NodePage))
 	old := p.nextSlot
 	p.nextSlot = 0
-	s.emit(trace.KCAS, sFSMVacResetNext, trace.ORelation, rel, uint64(int64(old)), 0, PackAddr(bufmgr.FSMForkNum, phys, NodeNextSlot))
+	s.emit(trace.KNextSlot, sFSMVacResetNext, trace.OFSMPage, rel, uint64(int64(old)), 0, PackAddr(bufmgr.FSMForkNum, phys, NodeNextSlot))
 	s.release(buf)
 	return maxAvail, false, nil
 }

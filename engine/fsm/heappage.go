@@ -18,6 +18,10 @@ type ItemID struct {
 	Flags   uint8
 	Len     uint16
 	Deleted bool // LP_NORMAL tuple deleted (xmax set, committed); VACUUM removes it
+	// Xmin is the inserting transaction: the store's transaction counter
+	// (every HeapInsert and HeapDelete is one committed transaction). VACUUM
+	// derives relfrozenxid from the oldest live one.
+	Xmin uint64
 }
 
 // HeapPage is one heap page's layout.
@@ -198,3 +202,112 @@ func TargetFreeSpace(alignedLen, fillfactor int, nearlyEmptyCap bool) int {
 	}
 	return alignedLen + save
 }
+
+// A page word packs what a heap page's free space depends on into one
+// event value (the Before and After of a trace.KHeapPage event):
+//
+//	bits  0–15  pd_upper (0: a new, all-zero page)
+//	bits 16–31  pd_lower
+//	bits 32–40  live tuples (LP_NORMAL, not deleted)
+//	bits 41–49  deleted tuples (LP_NORMAL, xmax set: dead once VACUUM sees them)
+//	bit  50     PD_ALL_VISIBLE (and the visibility map bit, kept equal)
+//	bit  51     PD_HAS_FREE_LINES
+//
+// The line pointers are (pd_lower − 24) / 4; those neither live nor
+// deleted are LP_UNUSED (the model never leaves a pointer LP_DEAD).
+const (
+	heapWordLiveShift    = 32
+	heapWordDeletedShift = 41
+	heapWordCountMask    = 0x1FF
+	heapWordAllVisible   = 1 << 50
+	heapWordFreeLines    = 1 << 51
+)
+
+// Word packs p into a page word (see above).
+func (p HeapPage) Word() uint64 {
+	live, deleted := 0, 0
+	for _, it := range p.Items {
+		if it.Flags == LPNormal {
+			if it.Deleted {
+				deleted++
+			} else {
+				live++
+			}
+		}
+	}
+	w := uint64(p.Upper) | uint64(p.Lower)<<16 | uint64(live)<<heapWordLiveShift | uint64(deleted)<<heapWordDeletedShift
+	if p.AllVisible {
+		w |= heapWordAllVisible
+	}
+	if p.HasFreeLines {
+		w |= heapWordFreeLines
+	}
+	return w
+}
+
+// PageInfo is a heap page word unpacked: what a viewer knows of a page.
+type PageInfo struct {
+	Lower, Upper  uint16
+	Live, Deleted int
+	AllVisible    bool
+	HasFreeLines  bool
+}
+
+// UnpackHeapWord decodes a page word.
+func UnpackHeapWord(w uint64) PageInfo {
+	return PageInfo{Upper: uint16(w), Lower: uint16(w >> 16), Live: int(w >> heapWordLiveShift & heapWordCountMask),
+		Deleted: int(w >> heapWordDeletedShift & heapWordCountMask), AllVisible: w&heapWordAllVisible != 0,
+		HasFreeLines: w&heapWordFreeLines != 0}
+}
+
+// IsNew is PageIsNew.
+func (i PageInfo) IsNew() bool { return i.Upper == 0 }
+
+// LinePointers is the size of the line pointer array.
+func (i PageInfo) LinePointers() int {
+	if i.IsNew() || i.Lower < SizeOfPageHeaderData {
+		return 0
+	}
+	return (int(i.Lower) - SizeOfPageHeaderData) / SizeOfItemID
+}
+
+// Unused is the number of LP_UNUSED line pointers.
+func (i PageInfo) Unused() int { return max(0, i.LinePointers()-i.Live-i.Deleted) }
+
+// TupleBytes is the space the tuples take (BLCKSZ − pd_upper; no special
+// space on a heap page).
+func (i PageInfo) TupleBytes() int {
+	if i.IsNew() {
+		return 0
+	}
+	return BLCKSZ - int(i.Upper)
+}
+
+// FreeSpace is PageGetHeapFreeSpace of the page the word describes (the
+// same rules as HeapPage.HeapFreeSpace).
+func (i PageInfo) FreeSpace() int {
+	if i.IsNew() {
+		return 0
+	}
+	space := int(i.Upper) - int(i.Lower)
+	if space < SizeOfItemID {
+		return 0
+	}
+	space -= SizeOfItemID
+	if space > 0 && i.LinePointers() >= MaxHeapTuplesPerPage && (!i.HasFreeLines || i.Unused() == 0) {
+		return 0
+	}
+	return space
+}
+
+// Category is the FSM category of the page's free space
+// (fsm_space_avail_to_cat): what VACUUM would record for it.
+func (i PageInfo) Category() uint8 { return SpaceAvailToCat(i.FreeSpace()) }
+
+// ForkWord packs a fork's state into an event value (the Before and After
+// of a trace.KForkSize event): bit 32 says the fork exists (smgrexists),
+// bits 0–31 are its size in blocks.
+func ForkWord(exists bool, nblocks uint32) uint64 { return b2u(exists)<<32 | uint64(nblocks) }
+
+// UnpackForkWord decodes a fork word.
+func UnpackForkWord(w uint64) (exists bool, nblocks uint32) { return w>>32&1 != 0, uint32(w) }

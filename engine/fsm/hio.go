@@ -35,14 +35,15 @@ func (s *Session) visibilityMapPin(h *Heap, heapBlk uint32, site trace.Site, v *
 	}
 	rel := h.Rel.Number
 	if old := h.Rel.NBlocks[bufmgr.VMForkNum]; !h.vmExists || mapBlock >= old {
+		existed := h.vmExists
 		h.vmExists = true
 		if mapBlock >= old {
 			h.Rel.NBlocks[bufmgr.VMForkNum] = mapBlock + 1
 			s.Stats.Extends[bufmgr.VMForkNum] += uint64(mapBlock + 1 - old)
 		}
-		s.emit(trace.KCAS, sVMExtend, trace.ORelation, rel, uint64(old), uint64(h.Rel.NBlocks[bufmgr.VMForkNum]), PackAddr(bufmgr.VMForkNum, mapBlock, NodePage))
+		s.emit(trace.KForkSize, sVMExtend, trace.OFSMRel, rel, ForkWord(existed, old), ForkWord(true, h.Rel.NBlocks[bufmgr.VMForkNum]), PackAddr(bufmgr.VMForkNum, mapBlock, NodePage))
 	}
-	s.emit(trace.KLoad, site, trace.ORelation, rel, uint64(heapBlk), uint64(mapBlock), PackAddr(bufmgr.VMForkNum, mapBlock, NodePage))
+	s.emit(trace.KLoad, site, trace.OFSMRel, rel, uint64(heapBlk), uint64(mapBlock), PackAddr(bufmgr.VMForkNum, mapBlock, NodePage))
 	buf, err := s.readBuffer(h, bufmgr.VMForkNum, mapBlock, nil)
 	if err != nil {
 		return err
@@ -51,15 +52,22 @@ func (s *Session) visibilityMapPin(h *Heap, heapBlk uint32, site trace.Site, v *
 	return nil
 }
 
-// visibilityMapSet is visibilitymap_set / visibilitymap_clear for heapBlk
-// on the pinned map page: the model keeps the bit equal to the page's
-// PD_ALL_VISIBLE, so this only dirties the map page and records the change.
-func (s *Session) visibilityMapSet(h *Heap, heapBlk uint32, v *vmPin, set bool, site trace.Site) {
+// setAllVisible sets or clears heap block heapBlk's PD_ALL_VISIBLE and,
+// with visibilitymap_set / visibilitymap_clear, its bit on the pinned map
+// page: the model keeps the bit equal to the flag, so the map page is only
+// dirtied. The change is recorded (a KHeapPage event) as soon as it is
+// made; then heapBuf (when valid) and the map page are dirtied.
+func (s *Session) setAllVisible(h *Heap, heapBlk uint32, p *HeapPage, heapBuf bufmgr.Buffer, v *vmPin, set bool, site trace.Site) {
 	if v.buf == bufmgr.InvalidBuffer || v.blk != heapBlk/VMHeapBlocksPerPage {
 		panic(fmt.Sprintf("fsm: visibility map bit of %s block %d changed without its map page pinned", h.Rel.Name, heapBlk))
 	}
+	before := p.Word()
+	p.AllVisible = set
+	s.emit(trace.KHeapPage, site, trace.OHeapPage, h.Rel.Number, before, p.Word(), PackAddr(bufmgr.MainForkNum, heapBlk, NodePage))
+	if heapBuf != bufmgr.InvalidBuffer {
+		s.dirty(heapBuf)
+	}
 	s.dirty(v.buf)
-	s.emit(trace.KCAS, site, trace.ORelation, h.Rel.Number, b2u(!set), b2u(set), PackAddr(bufmgr.MainForkNum, heapBlk, NodePage))
 }
 
 // relationGetBufferForTuple is RelationGetBufferForTuple (hio.c, PG 15)
@@ -76,13 +84,13 @@ func (s *Session) relationGetBufferForTuple(h *Heap, tupleLen int, vm *vmPin) (b
 	rel := h.Rel.Number
 	n := MaxAlign(tupleLen)
 	if n > MaxHeapTupleSize {
-		s.emit(trace.KError, sHioTooBig, trace.ORelation, rel, uint64(n), MaxHeapTupleSize, uint64(ErrRowTooBig))
+		s.emit(trace.KError, sHioTooBig, trace.OFSMRel, rel, uint64(n), MaxHeapTupleSize, uint64(ErrRowTooBig))
 		return bufmgr.InvalidBuffer, 0, errRowTooBig(n)
 	}
 	save := TargetPageFreeSpace(h.fillfactor)
 	target := TargetFreeSpace(n, h.fillfactor, true)
 	skip := s.store.opt.Variant == SmallSkip
-	s.emit(trace.KOp, sHioBegin, trace.ORelation, rel, uint64(save), uint64(target), uint64(n))
+	s.emit(trace.KOp, sHioBegin, trace.OFSMRel, rel, uint64(save), uint64(target), uint64(n))
 	// In PostgreSQL no local map exists here: the previous call cleared
 	// it before returning. One can only be left by GetPageWithFreeSpace or
 	// RecordAndGetPageWithFreeSpace called on their own (a lesson's
@@ -90,7 +98,7 @@ func (s *Session) relationGetBufferForTuple(h *Heap, tupleLen int, vm *vmPin) (b
 	s.clearLocalMap()
 
 	blk := s.TargetBlock(h)
-	s.emit(trace.KLoad, sHioCached, trace.ORelation, rel, 0, uint64(blk), 0)
+	s.emit(trace.KLoad, sHioCached, trace.OFSMRel, rel, 0, uint64(blk), 0)
 	if blk == InvalidBlockNumber {
 		var err error
 		if blk, err = s.getPageWithFreeSpace(h, target); err != nil {
@@ -101,7 +109,7 @@ func (s *Session) relationGetBufferForTuple(h *Heap, tupleLen int, vm *vmPin) (b
 		if blk == InvalidBlockNumber && !skip {
 			if nb := h.NBlocks(); nb > 0 {
 				blk = nb - 1
-				s.emit(trace.KLoad, sHioLast, trace.ORelation, rel, uint64(nb), uint64(blk), PackAddr(bufmgr.MainForkNum, blk, NodePage))
+				s.emit(trace.KLoad, sHioLast, trace.OFSMRel, rel, uint64(nb), uint64(blk), PackAddr(bufmgr.MainForkNum, blk, NodePage))
 			}
 		}
 	}
@@ -109,7 +117,7 @@ func (s *Session) relationGetBufferForTuple(h *Heap, tupleLen int, vm *vmPin) (b
 		if blk >= h.NBlocks() {
 			panic(fmt.Sprintf("fsm: RelationGetBufferForTuple on %s was pointed at block %d of %d", h.Rel.Name, blk, h.NBlocks()))
 		}
-		s.emit(trace.KLoad, sHioRead, trace.ORelation, rel, 0, uint64(blk), PackAddr(bufmgr.MainForkNum, blk, NodePage))
+		s.emit(trace.KLoad, sHioRead, trace.OHeapPage, rel, 0, uint64(blk), PackAddr(bufmgr.MainForkNum, blk, NodePage))
 		buf, err := s.readBuffer(h, bufmgr.MainForkNum, blk, nil)
 		if err != nil {
 			return bufmgr.InvalidBuffer, 0, err
@@ -121,23 +129,24 @@ func (s *Session) relationGetBufferForTuple(h *Heap, tupleLen int, vm *vmPin) (b
 			}
 		}
 		if p.IsNew() {
+			before := p.Word()
 			p.Init()
+			s.emit(trace.KHeapPage, sHioInit, trace.OHeapPage, rel, before, p.Word(), PackAddr(bufmgr.MainForkNum, blk, NodePage))
 			s.dirty(buf)
-			s.emit(trace.KCAS, sHioInit, trace.ORelation, rel, 0, uint64(p.HeapFreeSpace()), PackAddr(bufmgr.MainForkNum, blk, NodePage))
 		}
 		free := p.HeapFreeSpace()
-		s.emit(trace.KLoad, sHioCheck, trace.ORelation, rel, uint64(target), uint64(free), PackAddr(bufmgr.MainForkNum, blk, NodePage))
+		s.emit(trace.KLoad, sHioCheck, trace.OHeapPage, rel, uint64(target), uint64(free), PackAddr(bufmgr.MainForkNum, blk, NodePage))
 		if target <= free {
 			s.setTargetBlock(h, blk)
 			if skip && blk < s.store.thr {
 				s.clearLocalMap()
 			}
-			s.emit(trace.KOpDone, sHioUse, trace.ORelation, rel, uint64(target), uint64(blk), PackAddr(bufmgr.MainForkNum, blk, NodePage))
+			s.emit(trace.KOpDone, sHioUse, trace.OFSMRel, rel, uint64(target), uint64(blk), PackAddr(bufmgr.MainForkNum, blk, NodePage))
 			return buf, blk, nil
 		}
 		s.release(buf)
 		s.Stats.PagesTried++
-		s.emit(trace.KLoad, sHioFull, trace.ORelation, rel, uint64(target), uint64(free), PackAddr(bufmgr.MainForkNum, blk, NodePage))
+		s.emit(trace.KPageTried, sHioFull, trace.OHeapPage, rel, uint64(target), uint64(free), PackAddr(bufmgr.MainForkNum, blk, NodePage))
 		if blk, err = s.recordAndGet(h, blk, free, target); err != nil {
 			return bufmgr.InvalidBuffer, 0, err
 		}
@@ -150,7 +159,7 @@ func (s *Session) relationGetBufferForTuple(h *Heap, tupleLen int, vm *vmPin) (b
 	}
 	h.Rel.NBlocks[bufmgr.MainForkNum] = nb + 1
 	s.Stats.Extends[bufmgr.MainForkNum]++
-	s.emit(trace.KCAS, sHioExtend, trace.ORelation, rel, uint64(nb), uint64(nb+1), PackAddr(bufmgr.MainForkNum, nb, NodePage))
+	s.emit(trace.KForkSize, sHioExtend, trace.OFSMRel, rel, ForkWord(true, nb), ForkWord(true, nb+1), PackAddr(bufmgr.MainForkNum, nb, NodePage))
 	buf, err := s.readBuffer(h, bufmgr.MainForkNum, nb, nil)
 	if err != nil {
 		return bufmgr.InvalidBuffer, 0, err
@@ -159,9 +168,10 @@ func (s *Session) relationGetBufferForTuple(h *Heap, tupleLen int, vm *vmPin) (b
 	if !p.IsNew() {
 		panic(fmt.Sprintf("page %d of relation %q should be empty but is not", nb, h.Rel.Name))
 	}
+	before := p.Word()
 	p.Init()
+	s.emit(trace.KHeapPage, sHioExtendInit, trace.OHeapPage, rel, before, p.Word(), PackAddr(bufmgr.MainForkNum, nb, NodePage))
 	s.dirty(buf)
-	s.emit(trace.KCAS, sHioExtendInit, trace.ORelation, rel, 0, uint64(p.HeapFreeSpace()), PackAddr(bufmgr.MainForkNum, nb, NodePage))
 	if skip {
 		s.clearLocalMap()
 	}
@@ -170,6 +180,6 @@ func (s *Session) relationGetBufferForTuple(h *Heap, tupleLen int, vm *vmPin) (b
 		return bufmgr.InvalidBuffer, 0, &PGError{Code: ErrTupleTooBig, Msg: fmt.Sprintf("tuple is too big: size %d", n)}
 	}
 	s.setTargetBlock(h, nb)
-	s.emit(trace.KOpDone, sHioExtended, trace.ORelation, rel, uint64(target), uint64(nb), PackAddr(bufmgr.MainForkNum, nb, NodePage))
+	s.emit(trace.KOpDone, sHioExtended, trace.OFSMRel, rel, uint64(target), uint64(nb), PackAddr(bufmgr.MainForkNum, nb, NodePage))
 	return buf, nb, nil
 }

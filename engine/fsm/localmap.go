@@ -39,7 +39,7 @@ func (s *Session) allowWrites(h *Heap, heapblk, nblocks uint32) (bool, uint32) {
 	thr := s.store.thr
 	rel := h.Rel.Number
 	ev := func(site trace.Site, ok bool, v uint32) {
-		s.emit(trace.KLoad, site, trace.ORelation, rel, uint64(heapblk), b2u(ok), uint64(v))
+		s.emit(trace.KLoad, site, trace.OFSMRel, rel, uint64(heapblk), b2u(ok), uint64(v))
 	}
 	if heapblk >= thr {
 		ev(sAllowBlk, true, heapblk)
@@ -84,7 +84,6 @@ func (s *Session) localSet(h *Heap, cur uint32) {
 	if cur == 0 || cur > uint32(len(s.local.m)) {
 		panic(fmt.Sprintf("fsm: fsm_local_set on %s for %d blocks; the map holds %d", h.Rel.Name, cur, len(s.local.m)))
 	}
-	s.Stats.LocalMapBuilds++
 	for blk := cur - 1; ; blk -= 2 {
 		s.localSetEntry(blk, localAvail, sLocalSetAvail)
 		if blk < 2 {
@@ -94,7 +93,8 @@ func (s *Session) localSet(h *Heap, cur uint32) {
 	old := s.local.nblocks
 	s.local.nblocks = cur
 	s.local.heap = h
-	s.emit(trace.KCAS, sLocalSetNblocks, trace.OBackend, uint32(s.b.Actor), uint64(old), uint64(cur), uint64(h.Rel.Number))
+	s.Stats.LocalMapBuilds++ // counted with the event that records the build
+	s.emit(trace.KLocalMapSize, sLocalSetNblocks, trace.OLocalMap, uint32(s.b.Actor), uint64(old), uint64(cur), uint64(h.Rel.Number))
 	if t := s.TargetBlock(h); t != InvalidBlockNumber && t < cur {
 		s.localSetEntry(t, localNotAvail, sLocalSetTarget)
 	}
@@ -106,7 +106,7 @@ func (s *Session) localSetEntry(blk uint32, v uint8, site trace.Site) {
 	}
 	old := s.local.m[blk]
 	s.local.m[blk] = v
-	s.emit(trace.KCAS, site, trace.OBackend, uint32(s.b.Actor), uint64(old), uint64(v), uint64(blk))
+	s.emit(trace.KLocalMap, site, trace.OLocalMap, uint32(s.b.Actor), uint64(old), uint64(v), uint64(blk))
 }
 
 // localSearch is fsm_local_search (freespace.c, PG 12 devel): the highest
@@ -120,12 +120,12 @@ func (s *Session) localSearch(h *Heap) uint32 {
 		blk--
 		s.Stats.LocalMapChecks++
 		v := s.local.m[blk]
-		s.emit(trace.KLoad, sLocalSearchCheck, trace.OBackend, uint32(s.b.Actor), 0, uint64(v), uint64(blk))
+		s.emit(trace.KSearchStep, sLocalSearchCheck, trace.OLocalMap, uint32(s.b.Actor), 0, uint64(v), uint64(blk))
 		if v == localAvail {
 			return blk
 		}
 	}
-	s.emit(trace.KLoad, sLocalSearchNone, trace.OBackend, uint32(s.b.Actor), 0, uint64(InvalidBlockNumber), uint64(h.Rel.Number))
+	s.emit(trace.KLoad, sLocalSearchNone, trace.OLocalMap, uint32(s.b.Actor), 0, uint64(InvalidBlockNumber), uint64(h.Rel.Number))
 	return InvalidBlockNumber
 }
 
@@ -142,8 +142,8 @@ func (s *Session) clearLocalMap() {
 			s.localSetEntry(uint32(blk), localNotAvail, sLocalClear)
 		}
 	}
-	old := s.local.nblocks
+	old, rel := s.local.nblocks, s.local.heap.Rel.Number
 	s.local.nblocks = 0
 	s.local.heap = nil
-	s.emit(trace.KCAS, sLocalClear, trace.OBackend, uint32(s.b.Actor), uint64(old), 0, NodePage)
+	s.emit(trace.KLocalMapSize, sLocalClear, trace.OLocalMap, uint32(s.b.Actor), uint64(old), 0, uint64(rel))
 }

@@ -72,7 +72,7 @@ func (p *Page) SetAvail(slot int, value uint8) bool {
 
 // SearchAvail is fsm_search_avail without events; see searchAvail.
 func (p *Page) SearchAvail(minValue uint8, advanceNext bool) int {
-	slot, _ := p.searchAvail(nil, minValue, advanceNext)
+	slot, _ := p.searchAvail(nil, minValue, advanceNext, nil)
 	return slot
 }
 
@@ -202,10 +202,11 @@ const maxTornRepairs = 2
 // child. If neither child qualifies the page is torn: rebuild it and
 // restart. Finally fp_next_slot = slot (+1 if advanceNext), even under a
 // shared lock. It returns the slot and how many torn-page repairs it made
-// (the caller dirties the buffer if any).
-func (p *Page) searchAvail(t *tracer, minValue uint8, advanceNext bool) (slot, repaired int) {
+// (the caller dirties the buffer if any); each repair also adds one to
+// *torn (when not nil) as it is found, before its event.
+func (p *Page) searchAvail(t *tracer, minValue uint8, advanceNext bool, torn *uint64) (slot, repaired int) {
 restart:
-	t.load(sSearchRoot, 0, p.nodes[0])
+	t.step(sSearchRoot, 0, p.nodes[0], minValue)
 	if p.nodes[0] < minValue {
 		return -1, repaired
 	}
@@ -215,7 +216,7 @@ restart:
 	}
 	nodeno := NonLeafNodesPerPage + target
 	for nodeno > 0 {
-		t.load(sSearchClimb, nodeno, p.nodes[nodeno])
+		t.step(sSearchClimb, nodeno, p.nodes[nodeno], minValue)
 		if p.nodes[nodeno] >= minValue {
 			break
 		}
@@ -224,7 +225,7 @@ restart:
 	for nodeno < NonLeafNodesPerPage {
 		c := leftChild(nodeno)
 		if c < NodesPerPage {
-			t.load(sSearchLeft, c, p.nodes[c])
+			t.step(sSearchLeft, c, p.nodes[c], minValue)
 			if p.nodes[c] >= minValue {
 				nodeno = c
 				continue
@@ -232,7 +233,7 @@ restart:
 		}
 		c++
 		if c < NodesPerPage {
-			t.load(sSearchRight, c, p.nodes[c])
+			t.step(sSearchRight, c, p.nodes[c], minValue)
 			if p.nodes[c] >= minValue {
 				nodeno = c
 				continue
@@ -241,7 +242,10 @@ restart:
 		// The parent promised a child with enough, neither has it: a
 		// torn page. PostgreSQL logs "fixing corrupt FSM block",
 		// takes the lock exclusively, rebuilds and starts over.
-		t.load(sSearchTorn, nodeno, p.nodes[nodeno])
+		if torn != nil {
+			*torn++
+		}
+		t.step(sSearchTorn, nodeno, p.nodes[nodeno], minValue)
 		if repaired >= maxTornRepairs {
 			panic(fmt.Sprintf("fsm: page still inconsistent after %d rebuilds (node %d)", repaired, nodeno))
 		}
@@ -288,14 +292,37 @@ type tracer struct {
 	phys uint32
 }
 
+// load is a plain read of a node (KLoad).
 func (t *tracer) load(site trace.Site, node int, v uint8) {
 	if t != nil {
-		t.s.emit(trace.KLoad, site, trace.ORelation, t.rel, 0, uint64(v), PackAddr(bufmgr.FSMForkNum, t.phys, node))
+		t.s.emit(trace.KLoad, site, trace.OFSMNode, t.rel, 0, uint64(v), PackAddr(bufmgr.FSMForkNum, t.phys, node))
 	}
 }
 
+// step is a node read by fsm_search_avail looking for minValue
+// (KSearchStep: After = the node's value, Before = minValue).
+func (t *tracer) step(site trace.Site, node int, v, minValue uint8) {
+	if t != nil {
+		t.s.emit(trace.KSearchStep, site, trace.OFSMNode, t.rel, uint64(minValue), uint64(v), PackAddr(bufmgr.FSMForkNum, t.phys, node))
+	}
+}
+
+// store records a write, made just before, of a node (KCategory for a
+// leaf, KNodeStore for an inner node) or of fp_next_slot (KNextSlot).
 func (t *tracer) store(site trace.Site, node int, old, v uint64) {
 	if t != nil {
-		t.s.emit(trace.KCAS, site, trace.ORelation, t.rel, old, v, PackAddr(bufmgr.FSMForkNum, t.phys, node))
+		k, c := storeKind(node)
+		t.s.emit(k, site, c, t.rel, old, v, PackAddr(bufmgr.FSMForkNum, t.phys, node))
 	}
+}
+
+// storeKind is the kind and class of a write of node (or NodeNextSlot).
+func storeKind(node int) (trace.Kind, trace.ObjClass) {
+	switch {
+	case node == NodeNextSlot:
+		return trace.KNextSlot, trace.OFSMPage
+	case node >= NonLeafNodesPerPage:
+		return trace.KCategory, trace.OFSMNode
+	}
+	return trace.KNodeStore, trace.OFSMNode
 }

@@ -62,7 +62,7 @@ func TestSearchAvailMatchesLinearScan(t *testing.T) {
 		adv := rapid.Bool().Draw(t, "advancenext")
 		want := linearSearchAvail(p, minv)
 		oldNext := p.NextSlot()
-		got, rep := p.searchAvail(nil, minv, adv)
+		got, rep := p.searchAvail(nil, minv, adv, nil)
 		if got != want || rep != 0 {
 			t.Fatalf("search for %d from %d: slot %d (repairs %d), linear scan %d", minv, oldNext, got, rep, want)
 		}
@@ -94,7 +94,7 @@ func TestSearchAvailRepairsTornPages(t *testing.T) {
 		}
 		minv := uint8(rapid.IntRange(1, 255).Draw(t, "min"))
 		want := linearSearchAvail(p, minv)
-		got, rep := p.searchAvail(nil, minv, true)
+		got, rep := p.searchAvail(nil, minv, true, nil)
 		if got != want {
 			t.Fatalf("torn page, search for %d: slot %d (repairs %d), linear scan %d", minv, got, rep, want)
 		}

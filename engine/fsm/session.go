@@ -115,7 +115,7 @@ func (s *Session) Store() *Store { return s.store }
 
 // TargetBlock is RelationGetTargetBlock: the block this session last
 // inserted into h, or InvalidBlockNumber (a new session, or after a VACUUM
-// of h invalidated the relation's cache entry).
+// of h that changed pg_class invalidated the relation's cache entry).
 func (s *Session) TargetBlock(h *Heap) uint32 {
 	if t, ok := s.targ[h]; ok && t.gen == h.gen {
 		return t.blk
@@ -215,7 +215,7 @@ func (s *Session) dirty(buf bufmgr.Buffer) {
 func (s *Session) setTargetBlock(h *Heap, blk uint32) {
 	old := s.TargetBlock(h)
 	s.targ[h] = cachedTarget{blk: blk, gen: h.gen}
-	s.emit(trace.KCAS, sHioSetTarget, trace.ORelation, h.Rel.Number, uint64(old), uint64(blk), PackAddr(bufmgr.MainForkNum, blk, NodePage))
+	s.emit(trace.KTarget, sHioSetTarget, trace.OFSMRel, h.Rel.Number, uint64(old), uint64(blk), PackAddr(bufmgr.MainForkNum, blk, NodePage))
 }
 
 func b2u(b bool) uint64 {

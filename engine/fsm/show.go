@@ -8,23 +8,36 @@ import (
 	"bufferlab/engine/trace"
 )
 
-// Events of this package (all with class ORelation and Obj the relfilenode,
-// except the local map's, class OBackend and Obj the actor):
+// Events of this package use the FSM classes of package trace (Obj is the
+// relfilenode, except OLocalMap's, the backend's actor; Arg packs fork,
+// block and node or line pointer, PackAddr, unless said otherwise):
 //
-//   - KOp / KOpDone at the start and end of GetPageWithFreeSpace,
+//   - KOp / KOpDone (OFSMRel) at the start and end of GetPageWithFreeSpace,
 //     RecordPageWithFreeSpace, RecordAndGetPageWithFreeSpace,
 //     FreeSpaceMapVacuumRange, RelationGetBufferForTuple, heap_insert,
 //     heap_delete and VACUUM;
-//   - KLoad for a value read: an FSM node (Arg = PackAddr(fsm, block,
-//     node), After = its value), a page's free space, a decision;
-//   - KCAS for a value written, Before → After: an FSM node or
-//     fp_next_slot, a heap page's free space, a fork's size, a local map
-//     entry. (The trace package has no kind for a plain store; with class
-//     ORelation or OBackend these events change nothing the pool views
-//     track.)
-//   - KError for an ERROR, Arg = ErrCode.
+//   - KSearchStep (OFSMNode) for each node fsm_search_avail reads: After
+//     = its value, Before = the category sought; (OLocalMap) each entry
+//     fsm_local_search reads;
+//   - KCategory (a leaf) and KNodeStore (an inner node) for each node
+//     written, Before → After; KNextSlot (OFSMPage) for fp_next_slot;
+//   - KFSMSkip (OFSMPage) for an FSM page fsm_readbuf did not read because
+//     the fork is missing or too short;
+//   - KHeapPage (OHeapPage) for each change of a heap page's layout:
+//     Before → After page words (HeapPage.Word); KPageTried for a page
+//     RelationGetBufferForTuple found too full;
+//   - KForkSize (OFSMRel) for a fork created or extended (fork words,
+//     ForkWord); KTarget for a backend's cached target block;
+//   - KLocalMap / KLocalMapSize (OLocalMap) for the small-skip local
+//     map's entries and size;
+//   - KLoad for a value read or a decision (a slot found on a page, the
+//     heap page's free space, fsm_allow_writes's answer, …);
+//   - KError (OFSMRel) for an ERROR, Arg = ErrCode.
 //
-// Describe decodes them; Site tells exactly which line did what.
+// Every change is emitted right after it is made, before any other event,
+// so that a view applying the events agrees with the engine after each
+// one (viz/fsmview). Describe decodes them; Site tells exactly which line
+// did what.
 
 var ownSites = func() map[trace.Site]bool {
 	m := map[trace.Site]bool{}
@@ -88,15 +101,15 @@ func Describe(e trace.Event, names bufmgr.RelNamer) string {
 	case "setavail.corrupt":
 		d = fmt.Sprintf("%s: root %d is below the value set: rebuild", addr, a)
 	case "srchavail.root":
-		d = fmt.Sprintf("%s = %d (root)", addr, a)
+		d = fmt.Sprintf("%s = %d (root), want %d", addr, a, b)
 	case "srchavail.climb":
-		d = fmt.Sprintf("%s = %d", addr, a)
+		d = fmt.Sprintf("%s = %d, want %d", addr, a, b)
 	case "srchavail.left":
-		d = fmt.Sprintf("%s = %d (left child)", addr, a)
+		d = fmt.Sprintf("%s = %d (left child), want %d", addr, a, b)
 	case "srchavail.right":
-		d = fmt.Sprintf("%s = %d (right child)", addr, a)
+		d = fmt.Sprintf("%s = %d (right child), want %d", addr, a, b)
 	case "srchavail.torn":
-		d = fmt.Sprintf("%s = %d, neither child has that: torn page, rebuild", addr, a)
+		d = fmt.Sprintf("%s = %d, neither child has %d: torn page, rebuild", addr, a, b)
 	case "srchavail.next-slot", "fsmvac.reset-next":
 		d = fmt.Sprintf("%s %d -> %d", addr, int32(b), int32(a))
 	case "cat.error", "hio.too-big":
@@ -139,15 +152,26 @@ func Describe(e trace.Event, names bufmgr.RelNamer) string {
 	case "fsmread.init", "hio.init", "hio.extend-init":
 		d = fmt.Sprintf("%s: new page initialised", addr)
 		if e.Site.String() != "fsmread.init" {
-			d += fmt.Sprintf(", %d bytes free", a)
+			d += fmt.Sprintf(", %d bytes free", UnpackHeapWord(a).FreeSpace())
 		}
 	case "fsmext.create":
 		d = fmt.Sprintf("rel %s: FSM fork created", rel)
-	case "fsmext.extend", "vm.extend":
+	case "fsmext.extend", "vm.extend", "hio.extend":
 		f, _, _ := UnpackAddr(e.Arg)
-		d = fmt.Sprintf("rel %s: %s fork %d -> %s", rel, f, b, plural(a, "block"))
-	case "hio.extend":
-		d = fmt.Sprintf("rel %s: main fork %d -> %s", rel, b, plural(a, "block"))
+		bx, bn := UnpackForkWord(b)
+		_, an := UnpackForkWord(a)
+		d = fmt.Sprintf("rel %s: %s fork %d -> %s", rel, f, bn, plural(uint64(an), "block"))
+		if !bx {
+			d += " (created)"
+		}
+	case "torn.node":
+		d = fmt.Sprintf("%s: %d -> %d, written alone (a torn page)", addr, b, a)
+	case "torn.header":
+		d = fmt.Sprintf("%s: page header torn; the next read zeroes the page", addr)
+	case "fsmsearch.begin":
+		d = fmt.Sprintf("rel %s: fsm_search for category %d from the root", rel, a)
+	case "fsmsearch.eof-restart":
+		d = fmt.Sprintf("rel %s: restart %d from the root", rel, a)
 	case "fsmsearch.slot":
 		d = fmt.Sprintf("%s (%s): slot %s", addr, UnpackAddrWord(b), slotString(a))
 	case "fsmsearch.found":
@@ -184,8 +208,8 @@ func Describe(e trace.Event, names bufmgr.RelNamer) string {
 	case "localsearch.none":
 		d = fmt.Sprintf("local map of %s: nothing left to try", trace.ActorName(trace.Actor(e.Obj)))
 	case "localclear":
-		if e.Arg == NodePage {
-			d = fmt.Sprintf("local map of %s: cleared (was for %s)", trace.ActorName(trace.Actor(e.Obj)), plural(b, "block"))
+		if e.Kind == trace.KLocalMapSize {
+			d = fmt.Sprintf("local map of %s: cleared (was for %s of rel %s)", trace.ActorName(trace.Actor(e.Obj)), plural(b, "block"), relName(names, uint32(e.Arg)))
 		} else {
 			d = fmt.Sprintf("local map of %s: block %d %s -> %s", trace.ActorName(trace.Actor(e.Obj)), e.Arg, availString(b), availString(a))
 		}
@@ -210,9 +234,9 @@ func Describe(e trace.Event, names bufmgr.RelNamer) string {
 	case "heapins.begin":
 		d = fmt.Sprintf("rel %s: tuple of %d bytes", rel, e.Arg)
 	case "heapins.put":
-		d = fmt.Sprintf("%s: free %d -> %d", addr, b, a)
+		d = fmt.Sprintf("%s: free %d -> %d", addr, UnpackHeapWord(b).FreeSpace(), UnpackHeapWord(a).FreeSpace())
 	case "heapins.clear-vm", "heapdel.clear-vm", "vacuum.all-visible":
-		d = fmt.Sprintf("%s: all-visible %s -> %s", addr, yesNo(b), yesNo(a))
+		d = fmt.Sprintf("%s: all-visible %s -> %s", addr, yesNo(b2u(UnpackHeapWord(b).AllVisible)), yesNo(b2u(UnpackHeapWord(a).AllVisible)))
 	case "heapins.done":
 		d = fmt.Sprintf("rel %s: tuple at %s", rel, UnpackTID(a))
 	case "heapdel.begin", "heapdel.mark", "heapdel.done":
@@ -222,14 +246,25 @@ func Describe(e trace.Event, names bufmgr.RelNamer) string {
 		}
 	case "vacuum.begin":
 		d = fmt.Sprintf("rel %s: %s", rel, plural(a, "block"))
+	case "vacuum.skip":
+		d = fmt.Sprintf("rel %s: blocks %d..%d are all-visible: skipped", rel, b, a-1)
+	case "vacuum.vm-count":
+		d = fmt.Sprintf("rel %s: visibilitymap_count reads %s", rel, addr)
 	case "vacuum.done":
 		d = fmt.Sprintf("rel %s: relpages %d -> %d; every backend's target block forgotten", rel, b, a)
+		if e.Arg == 1 {
+			d = fmt.Sprintf("rel %s: relpages %d -> %d; pg_class unchanged, no invalidation: target blocks kept", rel, b, a)
+		}
 	case "vacuum.new":
 		d = fmt.Sprintf("%s: new page, the map records %d bytes", addr, b)
 	case "vacuum.empty":
 		d = fmt.Sprintf("%s: empty, %d bytes free", addr, a)
 	case "vacuum.prune":
-		d = fmt.Sprintf("%s: free %d -> %d", addr, b, a)
+		bi, ai := UnpackHeapWord(b), UnpackHeapWord(a)
+		d = fmt.Sprintf("%s: free %d -> %d", addr, bi.FreeSpace(), ai.FreeSpace())
+		if n := bi.Deleted - ai.Deleted; n > 0 {
+			d += fmt.Sprintf(", %s removed", plural(uint64(n), "dead tuple"))
+		}
 	default:
 		d = fmt.Sprintf("%s: %#x -> %#x arg %#x", addr, b, a, e.Arg)
 	}

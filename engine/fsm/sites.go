@@ -125,7 +125,7 @@ fsm_set_and_search(rel, addr, slot, newValue, minValue)
 
 	trace.DefineFunc("fsm_search", "storage/freespace/freespace.c", "PG 15 (fsm_does_block_exist back-patched 2024)", `
 fsm_search(rel, min_cat)
-    restarts = 0; addr = FSM_ROOT_ADDRESS
+    restarts = 0; addr = FSM_ROOT_ADDRESS                          @fsmsearch.begin
     for (;;):
         buf = fsm_readbuf(rel, addr, false)
         slot = valid ? fsm_search_avail(buf, min_cat, addr.level == BOTTOM, false) : -1   @fsmsearch.slot
@@ -136,7 +136,7 @@ fsm_search(rel, min_cat)
                 -- past the heap's end: zero the slot and start over
                 fsm_set_avail(page, slot, 0); MarkBufferDirtyHint(buf)   @fsmsearch.beyond-eof
                 if restarts++ > 10000: return InvalidBlockNumber       @fsmsearch.give-up
-                addr = FSM_ROOT_ADDRESS   -- then descends from it below, as the source does
+                addr = FSM_ROOT_ADDRESS   -- then descends from it below, as the source does   @fsmsearch.eof-restart
             addr = fsm_get_child(addr, slot)
         elif addr.level == ROOT:
             return InvalidBlockNumber   -- no page has enough      @fsmsearch.none
@@ -255,6 +255,8 @@ heap_delete(relation, tid)
 	trace.DefineFunc("lazy_scan_heap", "access/heap/vacuumlazy.c", "PG 15 (a table without indexes)", `
 lazy_scan_heap(vacrel)   -- one pass: no indexes to vacuum
     for blkno in 0 .. rel_pages - 1:                               @vacuum.begin
+        if blkno starts a run of >= 32 all-visible pages (never the last page):
+            skip the run (lazy_scan_skip); relfrozenxid cannot advance   @vacuum.skip
         visibilitymap_pin(rel, blkno, &vmbuffer)                   @vacuum.vm-pin
         buf = ReadBufferExtended(rel, MAIN_FORKNUM, blkno, RBM_NORMAL, vac_strategy)
         if PageIsNew(page):
@@ -269,7 +271,15 @@ lazy_scan_heap(vacrel)   -- one pass: no indexes to vacuum
         freespace = PageGetHeapFreeSpace(page); UnlockReleaseBuffer(buf)
         RecordPageWithFreeSpace(rel, blkno, freespace)
     FreeSpaceMapVacuumRange(rel, 0, rel_pages)
-    vac_update_relstats: relpages = rel_pages; relcache invalidated   @vacuum.done`),
+    -- heap_vacuum_rel, after the scan:
+    visibilitymap_count(rel): ReadBuffer + ReleaseBuffer of every map page   @vacuum.vm-count
+    vac_update_relstats: if relpages, reltuples, relallvisible or relfrozenxid changed:
+        rewrite pg_class: relcache invalidated, every target block forgotten   @vacuum.done`),
+
+	trace.DefineFunc("a torn write", "(a crash: FSM pages are not WAL-logged)", "PG 8.4–18", `
+a crash during the write of an FSM page (a lesson's or a test's doing)
+    one node is written, its parents and children are not          @torn.node
+    the page header is damaged: the next read zeroes the page      @torn.header`),
 }
 
 // Sites, resolved once.
@@ -305,13 +315,15 @@ var (
 	sFSMExtCreate  = trace.SiteOf("fsmext.create")
 	sFSMExtExtend  = trace.SiteOf("fsmext.extend")
 
-	sFSMSearchSlot      = trace.SiteOf("fsmsearch.slot")
-	sFSMSearchFound     = trace.SiteOf("fsmsearch.found")
-	sFSMSearchBeyondEOF = trace.SiteOf("fsmsearch.beyond-eof")
-	sFSMSearchGiveUp    = trace.SiteOf("fsmsearch.give-up")
-	sFSMSearchNone      = trace.SiteOf("fsmsearch.none")
-	sFSMSearchFixParent = trace.SiteOf("fsmsearch.fix-parent")
-	sFSMSearchRestart   = trace.SiteOf("fsmsearch.restart")
+	sFSMSearchBegin      = trace.SiteOf("fsmsearch.begin")
+	sFSMSearchEOFRestart = trace.SiteOf("fsmsearch.eof-restart")
+	sFSMSearchSlot       = trace.SiteOf("fsmsearch.slot")
+	sFSMSearchFound      = trace.SiteOf("fsmsearch.found")
+	sFSMSearchBeyondEOF  = trace.SiteOf("fsmsearch.beyond-eof")
+	sFSMSearchGiveUp     = trace.SiteOf("fsmsearch.give-up")
+	sFSMSearchNone       = trace.SiteOf("fsmsearch.none")
+	sFSMSearchFixParent  = trace.SiteOf("fsmsearch.fix-parent")
+	sFSMSearchRestart    = trace.SiteOf("fsmsearch.restart")
 
 	sFSMVacBegin     = trace.SiteOf("fsmvac.begin")
 	sFSMVacDone      = trace.SiteOf("fsmvac.done")
@@ -366,6 +378,11 @@ var (
 	sVacPrune      = trace.SiteOf("vacuum.prune")
 	sVacAllVisible = trace.SiteOf("vacuum.all-visible")
 	sVacDone       = trace.SiteOf("vacuum.done")
+	sVacVMCount    = trace.SiteOf("vacuum.vm-count")
+	sVacSkip       = trace.SiteOf("vacuum.skip")
+
+	sTornNode   = trace.SiteOf("torn.node")
+	sTornHeader = trace.SiteOf("torn.header")
 )
 
 // Funcs returns the pseudo-code of this package's modelled functions, in

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"bufferlab/engine/bufmgr"
+	"bufferlab/engine/trace"
 )
 
 // Variant selects how a heap's free space is found (DESIGN "Variants, not
@@ -62,6 +63,9 @@ type Store struct {
 	pool  *bufmgr.Pool
 	heaps []*Heap
 	byRel map[uint32]*Heap
+	// nextXid is the next transaction id (ReadNextTransactionId): every
+	// HeapInsert and HeapDelete is one transaction and takes one.
+	nextXid uint64
 }
 
 // NewStore returns an empty store whose sessions use backends of pool.
@@ -80,7 +84,7 @@ func NewStore(pool *bufmgr.Pool, opt Options) (*Store, error) {
 		return nil, fmt.Errorf("fsm: small-skip threshold %d out of range [1, %d]", opt.Threshold, MaxLocalMapThreshold)
 	}
 	opt.Threshold = thr
-	return &Store{opt: opt, thr: uint32(thr), pool: pool, byRel: map[uint32]*Heap{}}, nil
+	return &Store{opt: opt, thr: uint32(thr), pool: pool, byRel: map[uint32]*Heap{}, nextXid: firstXid}, nil
 }
 
 // Options returns the store's options (Threshold filled in).
@@ -110,8 +114,10 @@ type Heap struct {
 	vmExists  bool                 // smgrexists(VISIBILITYMAP_FORKNUM)
 	fsmTorn   map[uint32]bool
 	relpages  uint32 // pg_class.relpages (the small-skip patch's fsm_allow_writes reads it)
+	pgclass   relStats
 	// gen counts the relcache invalidations VACUUM sends (its update of
-	// pg_class): every backend then forgets its cached target block.
+	// pg_class, when a value changed): every backend then forgets its
+	// cached target block.
 	gen uint64
 
 	touched [bufmgr.VMForkNum + 1][]bool
@@ -139,7 +145,8 @@ func (st *Store) NewHeap(rel *bufmgr.Relation, fillfactor int) (*Heap, error) {
 		return nil, fmt.Errorf("fsm: relation %s has %d FSM blocks; a free space map has at most %d", rel.Name, n, MaxFSMBlocks)
 	}
 	h := &Heap{store: st, Rel: rel, fillfactor: fillfactor, fsmTorn: map[uint32]bool{},
-		fsmExists: rel.NBlocks[bufmgr.FSMForkNum] > 0, vmExists: rel.NBlocks[bufmgr.VMForkNum] > 0}
+		fsmExists: rel.NBlocks[bufmgr.FSMForkNum] > 0, vmExists: rel.NBlocks[bufmgr.VMForkNum] > 0,
+		pgclass: relStats{tuples: -1, frozenXid: st.nextXid}}
 	h.fsm = make([]*Page, rel.NBlocks[bufmgr.FSMForkNum])
 	st.heaps = append(st.heaps, h)
 	st.byRel[rel.Number] = h
@@ -202,7 +209,8 @@ func (h *Heap) RecordedCat(blk uint32) uint8 {
 // TearFSMNode writes node of FSM block phys without fixing its parents or
 // children: a torn page, as a crash during a write that was not WAL-logged
 // can leave one. The next search or update through it detects and
-// rebuilds it.
+// rebuilds it. The write is logged as the system's (site torn.node), so
+// that a viewer sees the page as the engine has it.
 func (h *Heap) TearFSMNode(phys uint32, node int, v uint8) error {
 	if phys >= h.FSMBlocks() {
 		return fmt.Errorf("fsm: FSM block %d of %s does not exist (the fork has %d)", phys, h.Rel.Name, h.FSMBlocks())
@@ -210,18 +218,32 @@ func (h *Heap) TearFSMNode(phys uint32, node int, v uint8) error {
 	if node < 0 || node >= NodesPerPage {
 		return fmt.Errorf("fsm: node %d out of range [0, %d)", node, NodesPerPage)
 	}
-	h.fsmPage(phys).SetNode(node, v)
+	p := h.fsmPage(phys)
+	old := p.Node(node)
+	p.SetNode(node, v)
+	k, _ := storeKind(node)
+	h.emitSystem(k, sTornNode, trace.OFSMNode, uint64(old), uint64(v), PackAddr(bufmgr.FSMForkNum, phys, node))
 	return nil
+}
+
+// emitSystem logs an event of the system actor (a crash, not a backend)
+// when the pool has a log.
+func (h *Heap) emitSystem(k trace.Kind, site trace.Site, c trace.ObjClass, before, after, arg uint64) {
+	if l := h.store.pool.Log(); l != nil {
+		l.Append(trace.Event{Actor: trace.System, Kind: k, Site: site, Class: c, Obj: h.Rel.Number,
+			Before: before, After: after, Arg: arg})
+	}
 }
 
 // TearFSMHeader marks FSM block phys as having a torn page header: the
 // next read zeroes it, as fsm_readbuf's RBM_ZERO_ON_ERROR does with a page
-// that fails verification.
+// that fails verification. It is logged as the system's (site torn.header).
 func (h *Heap) TearFSMHeader(phys uint32) error {
 	if phys >= h.FSMBlocks() {
 		return fmt.Errorf("fsm: FSM block %d of %s does not exist (the fork has %d)", phys, h.Rel.Name, h.FSMBlocks())
 	}
 	h.fsmTorn[phys] = true
+	h.emitSystem(trace.KLoad, sTornHeader, trace.OFSMPage, 0, 0, PackAddr(bufmgr.FSMForkNum, phys, NodePage))
 	return nil
 }
 
@@ -270,6 +292,18 @@ func (h *Heap) touch(f bufmgr.ForkNumber, blk uint32) {
 const denseHeapPages = 1 << 16
 
 // page returns block blk's page, creating an all-zero (new) one.
+// pageIfExists is block blk's page, nil when it was never written (a new
+// page), without making one.
+func (h *Heap) pageIfExists(blk uint32) *HeapPage {
+	if blk >= denseHeapPages {
+		return h.farPages[blk]
+	}
+	if int64(blk) >= int64(len(h.pages)) {
+		return nil
+	}
+	return h.pages[blk]
+}
+
 func (h *Heap) page(blk uint32) *HeapPage {
 	if blk >= denseHeapPages {
 		p := h.farPages[blk]
@@ -363,3 +397,18 @@ func (h *Heap) BuildFSM(nblocks uint32, cat func(blk uint32) uint8) error {
 	}
 	return nil
 }
+
+// relStats are the pg_class columns VACUUM writes (vac_update_relstats,
+// vacuum.c, PG 15): relpages, reltuples (-1 until the first VACUUM, PG
+// 14+), relallvisible and relfrozenxid. It rewrites the row in place, which
+// sends the relcache invalidation that closes every backend's SMgrRelation
+// and with it smgr_targblock, only when one of them changed.
+type relStats struct {
+	pages      uint32
+	tuples     float32
+	allVisible uint32
+	frozenXid  uint64
+}
+
+// firstXid is the store's first transaction id (FirstNormalTransactionId).
+const firstXid = 3

@@ -76,6 +76,26 @@ const (
 	KCandidate  // the victim search weighs slot Obj (VALID or under I/O): Before = page_lru_count, After = age, Arg = verdict
 	KSkipLatest // the victim search passes slot Obj, which holds latest_page_number: Before = page_lru_count, After = age, Arg = the page
 	KStore      // a plain store: a byte of slot Obj's page (Before → After, Arg = offset) or latest_page_number (OSLRU, Before → After)
+	// The free space map and the heap insert path (engine/fsm:
+	// freespace.c, fsmpage.c, hio.c, heapam.c), on the FSM classes
+	// OFSMRel, OFSMPage, OFSMNode, OHeapPage and OLocalMap. Obj is the
+	// relation's relfilenode (the backend's actor for OLocalMap); Arg packs
+	// fork, block and node or line pointer (fsm.PackAddr) unless said
+	// otherwise. The FSM also uses the generic kinds KLoad (a value read,
+	// a decision), KOp and KOpDone (an operation: heap_insert,
+	// RelationGetBufferForTuple, GetPageWithFreeSpace, …) and KError; its
+	// pages are read through the buffer pool, whose events interleave.
+	KNodeStore    // an inner node of an FSM page's tree written (propagation, rebuild, zeroing): Before → After
+	KCategory     // a leaf (slot) of an FSM page written: the category recorded for a heap block or a child page, Before → After
+	KSearchStep   // fsm_search_avail reads node Arg: After = its value, Before = the category sought; on OLocalMap, fsm_local_search reads entry Arg
+	KNextSlot     // an FSM page's fp_next_slot Before → After (int32 as uint64(int64))
+	KFSMSkip      // fsm_readbuf finds the page past the fork's end and reads nothing: Before = the fork exists (0/1), After = its size
+	KPageTried    // RelationGetBufferForTuple found heap page Arg too full and let it go: Before = the free space wanted, After = the page's
+	KHeapPage     // a heap page's layout changed (init, tuple added or deleted, pruned, all-visible): Before → After page words (fsm.HeapPage.Word)
+	KLocalMap     // an entry of backend Obj's small-skip local map: Before → After (0 NOT_AVAIL, 1 AVAIL), Arg = the block
+	KLocalMapSize // backend Obj's local map size Before → After (0: no map), Arg = the relation it is for
+	KForkSize     // a fork of relation Obj created or extended: Before → After fork words (fsm.ForkWord: exists, blocks)
+	KTarget       // backend Actor's cached target block (smgr_targblock) for relation Obj: Before → After
 	numKinds
 )
 
@@ -92,6 +112,9 @@ var kindNames = [numKinds]string{
 	KOp: "op", KOpDone: "op-done", KWake: "wake",
 	KSlotScan: "slot-scan", KSlotState: "slot-state", KLRUCount: "lru-count", KLRUTouch: "lru-touch",
 	KCandidate: "candidate", KSkipLatest: "skip-latest", KStore: "store",
+	KNodeStore: "node-store", KCategory: "category", KSearchStep: "search-step", KNextSlot: "next-slot",
+	KFSMSkip: "fsm-skip", KPageTried: "page-tried", KHeapPage: "heap-page", KLocalMap: "local-map",
+	KLocalMapSize: "local-map-size", KForkSize: "fork-size", KTarget: "target-block",
 }
 
 func (k Kind) String() string {
@@ -118,15 +141,28 @@ const (
 	OSlot   // an SLRU buffer slot (page_number, page_status, page_dirty, page_lru_count); Obj = slot number
 	OSlotIO // an SLRU slot's buffer lock, held during its I/O; Obj = slot number
 	OSLRU   // an SLRU as a whole (latest_page_number, an operation); Obj = 0, or an operation's operand
+	// The free space map and the heap insert path (engine/fsm). Pool views
+	// ignore these classes (IsFSM); the buffer accesses they make are the
+	// pool's own events.
+	OFSMRel   // a relation as the FSM and the insert path see it (fork sizes, target blocks, operations); Obj = relfilenode
+	OFSMPage  // an FSM page as a whole (fp_next_slot, a page searched or skipped); Obj = relfilenode, Arg = fsm.PackAddr
+	OFSMNode  // a node of an FSM page's binary tree; Obj = relfilenode, Arg = fsm.PackAddr(fsm fork, block, node)
+	OHeapPage // a heap page (its layout, a page tried); Obj = relfilenode, Arg = fsm.PackAddr(main fork, block, line pointer)
+	OLocalMap // a backend's small-skip local map (PG 12 devel); Obj = the backend's actor
 	numObjClasses
 )
 
 var objNames = [numObjClasses]string{"-", "buf", "part", "content", "strategy", "rel", "backend",
-	"bank", "slot", "slot-io", "slru"}
+	"bank", "slot", "slot-io", "slru", "fsm-rel", "fsm-page", "fsm-node", "heap-page", "local-map"}
 
 // IsSLRU reports whether c is one of the SLRU classes (OBank, OSlot,
 // OSlotIO, OSLRU): events of an SLRU cache, which no buffer-pool view reads.
 func (c ObjClass) IsSLRU() bool { return c >= OBank && c <= OSLRU }
+
+// IsFSM reports whether c is one of the free space map classes (OFSMRel,
+// OFSMPage, OFSMNode, OHeapPage, OLocalMap): events of the FSM and the
+// heap insert path, which no buffer-pool view reads.
+func (c ObjClass) IsFSM() bool { return c >= OFSMRel && c <= OLocalMap }
 
 func (c ObjClass) String() string {
 	if c < numObjClasses {

@@ -114,20 +114,24 @@ func TestEventSize(t *testing.T) {
 }
 
 // Kind and class values are part of the trace hash: existing ones never
-// move, new ones are appended (the SLRU ones after KWake and OBackend).
+// move, new ones are appended (the SLRU ones after KWake and OBackend, the
+// FSM ones after KStore and OSLRU).
 func TestKindAndClassValues(t *testing.T) {
 	kinds := map[Kind]uint8{KNone: 0, KLoad: 1, KUnlockHdr: 6, KLWAcquire: 7, KMapLookup: 13,
 		KVictim: 22, KHit: 25, KDirty: 32, KOp: 34, KWake: 36, KSlotScan: 37, KSlotState: 38,
-		KLRUCount: 39, KLRUTouch: 40, KCandidate: 41, KSkipLatest: 42, KStore: 43}
+		KLRUCount: 39, KLRUTouch: 40, KCandidate: 41, KSkipLatest: 42, KStore: 43,
+		KNodeStore: 44, KCategory: 45, KSearchStep: 46, KNextSlot: 47, KFSMSkip: 48, KPageTried: 49,
+		KHeapPage: 50, KLocalMap: 51, KLocalMapSize: 52, KForkSize: 53, KTarget: 54}
 	for k, v := range kinds {
 		if uint8(k) != v {
 			t.Errorf("kind %s is %d, want %d", k, uint8(k), v)
 		}
 	}
-	if numKinds != 44 {
+	if numKinds != 55 {
 		t.Errorf("%d kinds: a kind was added or removed; update this test (append only)", numKinds)
 	}
-	classes := []ObjClass{ONone, OBuffer, OPartition, OContent, OStrategy, ORelation, OBackend, OBank, OSlot, OSlotIO, OSLRU}
+	classes := []ObjClass{ONone, OBuffer, OPartition, OContent, OStrategy, ORelation, OBackend, OBank, OSlot, OSlotIO, OSLRU,
+		OFSMRel, OFSMPage, OFSMNode, OHeapPage, OLocalMap}
 	for i, c := range classes {
 		if int(c) != i {
 			t.Errorf("class %s is %d, want %d", c, c, i)
@@ -135,8 +139,14 @@ func TestKindAndClassValues(t *testing.T) {
 		if objNames[c] == "" {
 			t.Errorf("class %d has no name", c)
 		}
-		if want := c >= OBank; c.IsSLRU() != want {
+		if want := c >= OBank && c <= OSLRU; c.IsSLRU() != want {
 			t.Errorf("%s.IsSLRU() = %v", c, c.IsSLRU())
+		}
+		if want := c >= OFSMRel; c.IsFSM() != want {
+			t.Errorf("%s.IsFSM() = %v", c, c.IsFSM())
+		}
+		if c.IsSLRU() && c.IsFSM() {
+			t.Errorf("%s is both an SLRU and an FSM class", c)
 		}
 	}
 	if numObjClasses != ObjClass(len(classes)) {
@@ -144,6 +154,10 @@ func TestKindAndClassValues(t *testing.T) {
 	}
 	if KSkipLatest.String() != "skip-latest" || OSlotIO.String() != "slot-io" || ObjClass(200).IsSLRU() {
 		t.Error("names")
+	}
+	if KTarget.String() != "target-block" || KHeapPage.String() != "heap-page" || OFSMNode.String() != "fsm-node" ||
+		OLocalMap.String() != "local-map" || ObjClass(200).IsFSM() {
+		t.Error("FSM names")
 	}
 	e := Event{Seq: 3, Actor: 2, Kind: KSlotState, Class: OSlot, Obj: 5, Before: 0, After: 0x302}
 	if got, want := e.String(), "00003 B   slot-state   -                            slot[5] 0x0->0x302"; got != want {

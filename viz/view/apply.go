@@ -203,10 +203,12 @@ const minusOne = ^uint64(0)
 
 // Apply applies e: the view then shows the state just after e. Events must
 // come in log order; Check tells whether e fits the current state. Events
-// of an SLRU cache (trace.ObjClass.IsSLRU) are not the pool's: Apply,
-// Unapply and Check ignore them entirely.
+// of an SLRU cache (trace.ObjClass.IsSLRU) and of the free space map and
+// the heap insert path (trace.ObjClass.IsFSM) are not the pool's: Apply,
+// Unapply and Check ignore them entirely (the FSM's buffer accesses are
+// the pool's own events, which the view interprets as any others).
 func (p *Pool) Apply(e trace.Event) {
-	if e.Class.IsSLRU() {
+	if e.Class.IsSLRU() || e.Class.IsFSM() {
 		return
 	}
 	p.mutate(e, false)
@@ -227,7 +229,7 @@ func (p *Pool) Apply(e trace.Event) {
 // Before values and the current event, lanes and counters to what they
 // were, so that Unapply(e) after Apply(e) restores the exact state.
 func (p *Pool) Unapply(e trace.Event) {
-	if e.Class.IsSLRU() {
+	if e.Class.IsSLRU() || e.Class.IsFSM() {
 		return
 	}
 	if p.hist == 0 || p.top == nil {
@@ -379,7 +381,7 @@ func (p *Pool) ApplyChecked(e trace.Event) error {
 // A log applied in order from the initial pool passes every check; a
 // failure means events are missing, reordered or from another pool.
 func (p *Pool) Check(e trace.Event) error {
-	if e.Class.IsSLRU() {
+	if e.Class.IsSLRU() || e.Class.IsFSM() {
 		return nil
 	}
 	bad := func(what string, have, want uint64) error {

@@ -1,0 +1,292 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"image"
+	"image/png"
+	"math/rand/v2"
+	"os"
+	"strings"
+
+	"github.com/hajimehoshi/ebiten/v2"
+
+	"bufferlab/engine/bufmgr"
+	"bufferlab/engine/fsm"
+	"bufferlab/engine/trace"
+	"bufferlab/viz/fsmview"
+	"bufferlab/viz/render"
+	"bufferlab/viz/scene"
+)
+
+func main() { os.Exit(run(os.Args[1:])) }
+
+type options struct {
+	variant, workload, table  string
+	threshold, tables, ff     int
+	blocks, ops, pos, buffers int
+	seed                      uint64
+	at, match, out            string
+	width, height             int
+}
+
+func run(args []string) int {
+	var o options
+	fs := flag.NewFlagSet("fsmshot", flag.ContinueOnError)
+	fs.StringVar(&o.variant, "variant", "always", "always or small-skip")
+	fs.IntVar(&o.threshold, "threshold", 0, "small-skip's threshold (0: 4)")
+	fs.StringVar(&o.workload, "workload", "seed", "seed (the 002 thread's fill) or random")
+	fs.IntVar(&o.tables, "tables", 2, "tables of the seed workload")
+	fs.IntVar(&o.ff, "ff", 20, "fillfactor of the seed workload")
+	fs.IntVar(&o.blocks, "blocks", 4, "pages each table of the seed workload ends with")
+	fs.IntVar(&o.ops, "ops", 60, "operations of the random workload")
+	fs.IntVar(&o.buffers, "buffers", 64, "shared buffers")
+	fs.Uint64Var(&o.seed, "seed", 1, "seed of the random workload")
+	fs.StringVar(&o.table, "table", "", "the heap to draw (default: the current event's)")
+	fs.IntVar(&o.pos, "pos", -1, "events to apply (-1: all, or none before --at and --match)")
+	fs.StringVar(&o.at, "at", "", "then apply on to the first event of one of these kinds (comma-separated)")
+	fs.StringVar(&o.match, "match", "", "then apply on to the first event whose description (fsm.Describe) contains this")
+	fs.StringVar(&o.out, "out", "fsm.png", "PNG to write")
+	fs.IntVar(&o.width, "width", 1280, "window width")
+	fs.IntVar(&o.height, "height", 800, "window height")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	sh, err := build(o)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "fsmshot: %v\n", err)
+		return 2
+	}
+	if err := render.FontError(); err != nil {
+		fmt.Fprintf(os.Stderr, "fsmshot: fonts: %v\n", err)
+		return 1
+	}
+	sh.w, sh.h, sh.th, sh.out = o.width, o.height, render.Light(1), o.out
+	ebiten.SetWindowTitle("BufferLab: FSM scene")
+	ebiten.SetWindowSize(o.width, o.height)
+	if err := ebiten.RunGame(sh); err != nil && !errors.Is(err, ebiten.Termination) {
+		fmt.Fprintf(os.Stderr, "fsmshot: %v\n", err)
+		return 1
+	}
+	if sh.err != nil {
+		fmt.Fprintf(os.Stderr, "fsmshot: %v\n", sh.err)
+		return 1
+	}
+	fmt.Printf("%s: %s\n", o.out, sh.desc)
+	return 0
+}
+
+// build runs the workload and returns the shot: the view at the chosen
+// position, the heap to draw and a description of the event there.
+func build(o options) (*shot, error) {
+	variant, ok := fsm.ParseVariant(o.variant)
+	if !ok {
+		return nil, fmt.Errorf("unknown variant %q (want always or small-skip)", o.variant)
+	}
+	opt := fsm.Options{Variant: variant, Threshold: o.threshold}
+	log := trace.NewLog()
+	var (
+		st    *fsm.Store
+		setup fsmview.Setup
+		mark  int
+	)
+	switch o.workload {
+	case "seed":
+		w, err := fsm.NewSeed(fsm.SeedConfig{Tables: o.tables, FillFactor: o.ff, Blocks: o.blocks, Options: opt, NBuffers: o.buffers, Log: log})
+		if err != nil {
+			return nil, err
+		}
+		st, mark = w.Store, log.Len()
+		setup = fsmview.SetupOf(st, w.FillSession())
+		if err := w.Fill(); err != nil {
+			return nil, err
+		}
+	case "random":
+		var err error
+		if st, setup, err = random(o, opt, log); err != nil {
+			return nil, err
+		}
+	default:
+		return nil, fmt.Errorf("unknown workload %q (want seed or random)", o.workload)
+	}
+	names := func(rel uint32) string {
+		if h, ok := st.HeapOf(rel); ok {
+			return h.Rel.Name
+		}
+		return fmt.Sprint(rel)
+	}
+	evs := log.Events()[mark:]
+	pos := o.pos
+	switch {
+	case pos < 0 && (o.at != "" || o.match != ""):
+		pos = 0 // search from the start
+	case pos < 0 || pos > len(evs):
+		pos = len(evs)
+	}
+	if o.at != "" {
+		want := map[string]bool{}
+		for _, k := range strings.Split(o.at, ",") {
+			want[strings.TrimSpace(k)] = true
+		}
+		for pos < len(evs) && !(pos > 0 && want[evs[pos-1].Kind.String()]) {
+			pos++
+		}
+	}
+	if o.match != "" {
+		for pos < len(evs) && !(pos > 0 && strings.Contains(fsm.Describe(evs[pos-1], names), o.match)) {
+			pos++
+		}
+	}
+	v := fsmview.New(setup)
+	for _, e := range evs[:pos] {
+		if err := v.ApplyChecked(e); err != nil {
+			return nil, err
+		}
+	}
+	var rel uint32
+	switch {
+	case o.table != "":
+		found := false
+		for _, h := range st.Heaps() {
+			if h.Rel.Name == o.table {
+				rel, found = h.Rel.Number, true
+			}
+		}
+		if !found {
+			return nil, fmt.Errorf("no table %q", o.table)
+		}
+	default:
+		rel = st.Heaps()[0].Rel.Number
+		if e, ok := v.Current(); ok {
+			if s := v.Lane(e.Actor).Search; s.HasOp {
+				rel = s.Rel
+			}
+		}
+	}
+	desc := fmt.Sprintf("%d of %d events", pos, len(evs))
+	if pos > 0 {
+		desc += ": " + strings.Join(strings.Fields(fsm.Describe(evs[pos-1], names)), " ")
+	}
+	return &shot{v: v, rel: rel, desc: desc}, nil
+}
+
+// random runs a random mix of operations on three heaps by three sessions
+// and returns the store and the setup taken before the first event.
+func random(o options, opt fsm.Options, log *trace.Log) (*fsm.Store, fsmview.Setup, error) {
+	pool, err := bufmgr.NewPool(o.buffers, log)
+	if err != nil {
+		return nil, fsmview.Setup{}, err
+	}
+	st, err := fsm.NewStore(pool, opt)
+	if err != nil {
+		return nil, fsmview.Setup{}, err
+	}
+	var heaps []*fsm.Heap
+	for i, ff := range []int{o.ff, 100, 50} {
+		rel := &bufmgr.Relation{Name: fmt.Sprintf("t%d", i+1), Number: bufmgr.FirstNormalObjectId + uint32(i), Permanent: true}
+		h, err := st.NewHeap(rel, ff)
+		if err != nil {
+			return nil, fsmview.Setup{}, err
+		}
+		heaps = append(heaps, h)
+	}
+	var sessions []*fsm.Session
+	for _, n := range []string{"A", "B", "C"} {
+		b, err := pool.NewBackend(n)
+		if err != nil {
+			return nil, fsmview.Setup{}, err
+		}
+		s, err := st.NewSession(b)
+		if err != nil {
+			return nil, fsmview.Setup{}, err
+		}
+		sessions = append(sessions, s)
+	}
+	setup := fsmview.SetupOf(st, sessions...)
+	rng := rand.New(rand.NewPCG(o.seed, 0xf5))
+	tids := make([][]fsm.TID, len(heaps))
+	for i := 0; i < o.ops; i++ {
+		s := sessions[rng.IntN(len(sessions))]
+		k := rng.IntN(len(heaps))
+		h := heaps[k]
+		var err error
+		switch x := rng.IntN(100); {
+		case x < 65:
+			var tid fsm.TID
+			if tid, err = s.HeapInsert(h, []int{28, 60, 200, 1200, 3000}[rng.IntN(5)]); err == nil {
+				tids[k] = append(tids[k], tid)
+			}
+		case x < 85:
+			if n := len(tids[k]); n > 0 {
+				j := rng.IntN(n)
+				err = s.HeapDelete(h, tids[k][j])
+				tids[k] = append(tids[k][:j], tids[k][j+1:]...)
+			}
+		case x < 95:
+			err = s.Vacuum(h)
+		default:
+			_, err = s.GetPageWithFreeSpace(h, rng.IntN(8000))
+			s.Abort()
+		}
+		var pe *fsm.PGError
+		if err != nil && !errors.As(err, &pe) {
+			return nil, fsmview.Setup{}, err
+		}
+	}
+	return st, setup, nil
+}
+
+// shot is the ebiten.Game: it draws the scene into a canvas each frame and,
+// on the third, saves it and ends.
+type shot struct {
+	v      *fsmview.View
+	rel    uint32
+	desc   string
+	w, h   int
+	th     *render.Theme
+	out    string
+	canvas *ebiten.Image
+	frames int
+	err    error
+}
+
+func (g *shot) Update() error {
+	if g.frames >= 3 && g.canvas != nil {
+		g.err = save(g.canvas, g.out)
+		return ebiten.Termination
+	}
+	return nil
+}
+
+func (g *shot) Draw(screen *ebiten.Image) {
+	if g.canvas == nil || g.canvas.Bounds().Dx() != g.w || g.canvas.Bounds().Dy() != g.h {
+		g.canvas = ebiten.NewImage(g.w, g.h)
+	}
+	c := g.canvas
+	c.Fill(g.th.Background)
+	all := render.Rect{X: 0, Y: 0, W: float64(g.w), H: float64(g.h)}.Inset(8)
+	face := g.th.Face(render.Regular, 12)
+	top, rest := all.SplitTop(render.LineHeight(face) + 6)
+	render.Text(c, "event "+g.desc, face, top.X+4, top.Y+2, g.th.Muted, render.Left)
+	scene.DrawFSMScene(c, rest, g.v, g.rel, g.th)
+	screen.DrawImage(c, nil)
+	g.frames++
+}
+
+func (g *shot) Layout(int, int) (int, int) { return g.w, g.h }
+
+func save(img *ebiten.Image, path string) error {
+	b := img.Bounds()
+	rgba := image.NewRGBA(b)
+	img.ReadPixels(rgba.Pix)
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if err := png.Encode(f, rgba); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}

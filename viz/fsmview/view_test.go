@@ -1,0 +1,602 @@
+package fsmview_test
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"bufferlab/engine/bufmgr"
+	"bufferlab/engine/fsm"
+	"bufferlab/engine/trace"
+	"bufferlab/viz/fsmview"
+)
+
+// workload is a random run of inserts (small and large tuples), deletes,
+// VACUUMs, direct map calls (GetPageWithFreeSpace,
+// RecordPageWithFreeSpace, FreeSpaceMapVacuum, GetRecordedFreeSpace) and
+// the odd torn FSM page, by a few sessions on a few heaps (fillfactors 20
+// and 100, one created with new pages), on a pool small enough that FSM,
+// heap and map pages are evicted and read again.
+type workload struct {
+	name    string
+	opt     fsm.Options
+	ops     int
+	seed    uint64
+	buffers int
+}
+
+func workloads() []workload {
+	ops := 180
+	if testing.Short() {
+		ops = 80
+	}
+	return []workload{
+		{"always-1", fsm.Options{Variant: fsm.Always}, ops, 1, 24},
+		{"small-skip-2", fsm.Options{Variant: fsm.SmallSkip}, ops, 2, 24},
+		{"always-3", fsm.Options{Variant: fsm.Always}, ops, 3, 16},
+		{"small-skip-8-4", fsm.Options{Variant: fsm.SmallSkip, Threshold: 8}, ops, 4, 32},
+	}
+}
+
+type runState struct {
+	pool     *bufmgr.Pool
+	store    *fsm.Store
+	heaps    []*fsm.Heap
+	sessions []*fsm.Session
+	log      *trace.Log
+}
+
+// setup builds the pool, store, heaps and sessions of a workload.
+func (w workload) setup(t testing.TB) *runState {
+	t.Helper()
+	log := trace.NewLog()
+	pool, err := bufmgr.NewPool(w.buffers, log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := fsm.NewStore(pool, w.opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := &runState{pool: pool, store: st, log: log}
+	for i, c := range []struct {
+		ff, blocks int
+	}{{20, 0}, {100, 0}, {50, 2}} {
+		rel := &bufmgr.Relation{Name: fmt.Sprintf("t%d", i+1), Number: bufmgr.FirstNormalObjectId + uint32(i), Permanent: true}
+		rel.NBlocks[bufmgr.MainForkNum] = uint32(c.blocks)
+		h, err := st.NewHeap(rel, c.ff)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r.heaps = append(r.heaps, h)
+	}
+	for _, n := range []string{"A", "B", "C"} {
+		b, err := pool.NewBackend(n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, err := st.NewSession(b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r.sessions = append(r.sessions, s)
+	}
+	return r
+}
+
+// run executes the workload's random operations.
+func (w workload) run(t testing.TB, r *runState) {
+	t.Helper()
+	rng := rand.New(rand.NewPCG(w.seed, 0xf5))
+	var tids [][]fsm.TID
+	tids = make([][]fsm.TID, len(r.heaps))
+	for i := 0; i < w.ops; i++ {
+		s := r.sessions[rng.IntN(len(r.sessions))]
+		hi := rng.IntN(len(r.heaps))
+		h := r.heaps[hi]
+		var err error
+		switch x := rng.IntN(100); {
+		case x < 55:
+			n := []int{28, 28, 60, 200, 1200, 3000}[rng.IntN(6)]
+			var tid fsm.TID
+			tid, err = s.HeapInsert(h, n)
+			if err == nil {
+				tids[hi] = append(tids[hi], tid)
+			}
+		case x < 72:
+			if len(tids[hi]) > 0 {
+				k := rng.IntN(len(tids[hi]))
+				err = s.HeapDelete(h, tids[hi][k])
+				tids[hi] = append(tids[hi][:k], tids[hi][k+1:]...)
+			}
+		case x < 80:
+			err = s.Vacuum(h)
+		case x < 85:
+			_, err = s.GetPageWithFreeSpace(h, rng.IntN(8000))
+			s.Abort() // clears a local map the call may leave (and nothing else: no pins are held)
+		case x < 89:
+			if nb := h.NBlocks(); nb > 0 {
+				err = s.RecordPageWithFreeSpace(h, uint32(rng.IntN(int(nb))), rng.IntN(8200))
+			}
+		case x < 92:
+			err = s.FreeSpaceMapVacuum(h)
+		case x < 95:
+			_, err = s.GetRecordedFreeSpace(h, uint32(rng.IntN(int(h.NBlocks())+2)))
+		case x < 97:
+			if h.FSMBlocks() > 0 {
+				// The root page's root promising a page more than its
+				// slots have: the search for that much finds it torn,
+				// rebuilds it and starts again.
+				if err = h.TearFSMNode(0, 0, 255); err == nil {
+					_, err = s.GetPageWithFreeSpace(h, fsm.MaxFSMRequestSize)
+					s.Abort()
+				}
+			}
+		case x < 98:
+			if h.FSMBlocks() > 0 {
+				err = h.TearFSMHeader(uint32(rng.IntN(int(h.FSMBlocks()))))
+			}
+		default:
+			_, err = s.GetPageWithFreeSpace(h, 9000) // ERROR invalid FSM request size
+		}
+		var pe *fsm.PGError
+		if err != nil && !errors.As(err, &pe) {
+			t.Fatalf("op %d: %v", i, err)
+		}
+	}
+	if err := r.pool.CheckQuiescent(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// compare checks the view against the store: every heap's forks,
+// relpages and page words; the FSM pages given (all of them when pages is
+// nil); each session's target blocks and local map; and, when stats is
+// set, each session's counters. It returns "" when they agree.
+func compare(v *fsmview.View, r *runState, pages map[[2]uint32]bool, stats bool) string {
+	var out []string
+	bad := func(format string, args ...any) { out = append(out, fmt.Sprintf(format, args...)) }
+	for _, h := range r.store.Heaps() {
+		rel := h.Rel.Number
+		vh, ok := v.Heap(rel)
+		if !ok {
+			if h.NBlocks() != 0 || h.FSMExists() || h.VMExists() {
+				bad("heap %s missing from the view", h.Rel.Name)
+			}
+			continue
+		}
+		if vh.NBlocks != h.NBlocks() || vh.FSMBlocks != h.FSMBlocks() || vh.FSMExists != h.FSMExists() ||
+			vh.VMExists != h.VMExists() || vh.VMBlocks != h.Rel.NBlocks[bufmgr.VMForkNum] || vh.RelPages != h.RelPages() {
+			bad("heap %s: view %+v, engine %d blocks, fsm %d (%v), vm %d (%v), relpages %d", h.Rel.Name, vh, h.NBlocks(),
+				h.FSMBlocks(), h.FSMExists(), h.Rel.NBlocks[bufmgr.VMForkNum], h.VMExists(), h.RelPages())
+		}
+		for blk := uint32(0); blk < h.NBlocks(); blk++ {
+			p := h.HeapPage(blk)
+			vp := v.HeapPage(rel, blk)
+			if vp.Word != p.Word() {
+				bad("%s block %d: view %+v, engine %+v", h.Rel.Name, blk, vp.Info, fsm.UnpackHeapWord(p.Word()))
+			}
+			if vp.Free != p.HeapFreeSpace() || vp.Recorded != h.RecordedCat(blk) {
+				bad("%s block %d: view free %d map %d, engine %d, %d", h.Rel.Name, blk, vp.Free, vp.Recorded, p.HeapFreeSpace(), h.RecordedCat(blk))
+			}
+		}
+		if n := len(v.FSMPages(rel)); n != int(h.FSMBlocks()) {
+			bad("%s: %d FSM pages in the view, %d in the fork", h.Rel.Name, n, h.FSMBlocks())
+		}
+		for phys := uint32(0); phys < h.FSMBlocks(); phys++ {
+			if pages != nil && !pages[[2]uint32{rel, phys}] {
+				continue
+			}
+			ep, _ := h.FSMPage(phys)
+			vn, ok := v.Nodes(rel, phys)
+			en := ep.Nodes()
+			if !ok || !bytes.Equal(vn[:], en[:]) {
+				for n := range en {
+					if vn[n] != en[n] {
+						bad("%s FSM block %d node %d: view %d, engine %d", h.Rel.Name, phys, n, vn[n], en[n])
+						break
+					}
+				}
+			}
+			if fp, _ := v.FSMPage(rel, phys); fp.NextSlot != ep.NextSlot() || fp.Root != ep.MaxAvail() {
+				bad("%s FSM block %d: view fp_next_slot %d root %d, engine %d %d", h.Rel.Name, phys, fp.NextSlot, fp.Root, ep.NextSlot(), ep.MaxAvail())
+			}
+		}
+		for _, s := range r.sessions {
+			if a, b := v.TargetBlock(s.Backend().Actor, rel), s.TargetBlock(h); a != b {
+				bad("session %s target for %s: view %d, engine %d", s.Backend().Name, h.Rel.Name, int32(a), int32(b))
+			}
+		}
+	}
+	var total fsm.Stats
+	for _, s := range r.sessions {
+		l := v.Lane(s.Backend().Actor)
+		n, m := s.LocalMap()
+		want := m[:n]
+		if n == 0 {
+			// A map being built: its entries up to the last AVAIL one.
+			k := len(m)
+			for k > 0 && m[k-1] == 0 {
+				k--
+			}
+			want = m[:k]
+		}
+		if l.LocalMap.NBlocks != n || !bytes.Equal(l.LocalMap.Entries, want) {
+			bad("session %s local map: view %+v, engine %d %v", s.Backend().Name, l.LocalMap, n, m[:n])
+		}
+		if stats && l.Stats.Stats() != s.Stats {
+			bad("session %s stats\n   view   %+v\n   engine %+v", s.Backend().Name, l.Stats.Stats(), s.Stats)
+		}
+		total.Add(s.Stats)
+	}
+	if stats && v.Counters().Stats() != total {
+		bad("stats\n   view   %+v\n   engine %+v", v.Counters().Stats(), total)
+	}
+	if len(out) > 8 {
+		out = append(out[:8], "…")
+	}
+	return strings.Join(out, "\n  ")
+}
+
+// checkSearch checks what the acting backend's search says after e.
+func checkSearch(v *fsmview.View, e trace.Event) string {
+	if e.Actor == trace.System {
+		return ""
+	}
+	s := v.Lane(e.Actor).Search
+	_, phys, node := fsm.UnpackAddr(e.Arg)
+	switch {
+	case e.Kind == trace.KSearchStep && e.Class == trace.OFSMNode && s.Active():
+		last := s.Path[len(s.Path)-1]
+		if !s.HasPath || s.PathPage != phys || last.Node != node || last.Write || s.Phase != fsmview.PhaseFSM {
+			return fmt.Sprintf("search step: %+v", s)
+		}
+		if e.Site.String() == "srchavail.root" && len(s.Path) != 1 {
+			return fmt.Sprintf("a search's root step starts a new path: %+v", s.Path)
+		}
+	case e.Kind == trace.KFSMSkip && s.Active():
+		if vs := s.Visits[len(s.Visits)-1]; vs.Phys != phys || !vs.Skipped {
+			return fmt.Sprintf("skip: visits %+v", s.Visits)
+		}
+	case e.Kind == trace.KPageTried:
+		if t := s.Tries[len(s.Tries)-1]; t.Verdict != fsmview.TryFull || t.Block != phys || t.Free != int(e.After) {
+			return fmt.Sprintf("page tried: %+v", s.Tries)
+		}
+	case e.Kind == trace.KOpDone && e.Site.String() == "hio.use":
+		if t := s.Tries[len(s.Tries)-1]; t.Verdict != fsmview.TryUsed || t.Block != uint32(e.After) || s.Result != uint32(e.After) {
+			return fmt.Sprintf("page used: %+v", s.Tries)
+		}
+	case e.Kind == trace.KOpDone && e.Site.String() == "heapins.done":
+		if s.Phase != fsmview.PhaseDone || s.Result != fsm.UnpackTID(e.After).Block || s.Op != fsmview.OpInsert {
+			return fmt.Sprintf("insert done: %+v", s)
+		}
+	case e.Kind == trace.KLoad && e.Site.String() == "fsmsearch.slot":
+		cur := s.Current()
+		if len(cur) == 0 || cur[len(cur)-1].Phys != phys || cur[len(cur)-1].Slot == fsmview.NotSearched {
+			return fmt.Sprintf("page searched: current visits %+v", cur)
+		}
+		if e.After != fsm.NoSlot && cur[len(cur)-1].Slot != int(e.After) {
+			return fmt.Sprintf("page searched: slot %d, visits %+v", e.After, cur)
+		}
+	case e.Kind == trace.KError:
+		if s.Phase != fsmview.PhaseError || s.Err != e.Arg {
+			return fmt.Sprintf("error: %+v", s)
+		}
+	}
+	if s.Depth < 0 || s.HasOp && s.Phase == fsmview.PhaseNone {
+		return fmt.Sprintf("search out of range: %+v", s)
+	}
+	return ""
+}
+
+// The key test: a view applying a random run's events agrees with the
+// store after every one of them; Unapply right after Apply gives back
+// exactly the previous view; the searches follow the engine; and
+// unapplying the whole log returns to the initial view.
+func TestEveryEventMatchesEngine(t *testing.T) {
+	kinds := map[trace.Kind]int{}
+	phases := map[fsmview.Phase]int{}
+	ops := map[fsmview.OpKind]int{}
+	var torn uint64
+	for _, w := range workloads() {
+		t.Run(w.name, func(t *testing.T) {
+			r := w.setup(t)
+			setup := fsmview.SetupOf(r.store, r.sessions...)
+			v := fsmview.New(setup)
+			var failed bool
+			fail := func(format string, args ...any) {
+				if !failed {
+					failed = true
+					t.Errorf(format, args...)
+				}
+			}
+			n := 0
+			r.log.OnAppend = func(e trace.Event) {
+				if failed {
+					return
+				}
+				n++
+				prev := v.Clone()
+				fp := v.Fingerprint()
+				if err := v.ApplyChecked(e); err != nil {
+					fail("%v\nview:\n%s", err, v)
+					return
+				}
+				kinds[e.Kind]++
+				var pages map[[2]uint32]bool
+				if n%97 != 0 {
+					pages = map[[2]uint32]bool{}
+					if e.Class == trace.OFSMNode || e.Class == trace.OFSMPage {
+						_, phys, _ := fsm.UnpackAddr(e.Arg)
+						pages[[2]uint32{e.Obj, phys}] = true
+					}
+				}
+				if d := compare(v, r, pages, e.Class.IsFSM()); d != "" {
+					fail("after %s:\n  %s\nview:\n%s", fsm.Describe(e, nil), d, v)
+					return
+				}
+				if d := checkSearch(v, e); d != "" {
+					fail("after %s: %s", fsm.Describe(e, nil), d)
+					return
+				}
+				s := v.Lane(e.Actor).Search
+				phases[s.Phase]++
+				ops[s.Op]++
+				v.Unapply(e)
+				if d := v.Diff(prev); d != "" || v.Fingerprint() != fp {
+					fail("Apply+Unapply of %s: %s", fsm.Describe(e, nil), d)
+					return
+				}
+				v.Apply(e)
+			}
+			w.run(t, r)
+			if failed {
+				return
+			}
+			if d := compare(v, r, nil, true); d != "" {
+				t.Fatal(d)
+			}
+			evs := r.log.Events()
+			applied := 0
+			for _, e := range evs {
+				if e.Class.IsFSM() || e.Kind == trace.KHit || e.Kind == trace.KMiss || e.Kind == trace.KError {
+					applied++
+				}
+			}
+			if v.Applied() != applied || v.HistoryLen() != applied {
+				t.Fatalf("applied %d, history %d, of %d events the view applies", v.Applied(), v.HistoryLen(), applied)
+			}
+			for i := len(evs) - 1; i >= 0; i-- {
+				v.Unapply(evs[i])
+			}
+			if d := v.Diff(fsmview.New(setup)); d != "" {
+				t.Fatalf("unapplied back to the start:\n%s", d)
+			}
+			var st fsm.Stats
+			for _, s := range r.sessions {
+				st.Add(s.Stats)
+			}
+			torn += st.TornRepairs
+			t.Logf("%d events, %+v", len(evs), st)
+		})
+	}
+	// The runs reach every FSM kind, every phase and every operation.
+	for k := trace.KNodeStore; k <= trace.KTarget; k++ {
+		if kinds[k] == 0 {
+			t.Errorf("no %s event in the workloads", k)
+		}
+	}
+	for p := fsmview.PhaseStart; p <= fsmview.PhaseError; p++ {
+		if phases[p] == 0 {
+			t.Errorf("no search in phase %s", p)
+		}
+	}
+	for _, o := range []fsmview.OpKind{fsmview.OpInsert, fsmview.OpDelete, fsmview.OpVacuum, fsmview.OpGetPage, fsmview.OpRecord, fsmview.OpFSMVacuum} {
+		if ops[o] == 0 {
+			t.Errorf("no %s operation", o)
+		}
+	}
+	if torn == 0 {
+		t.Error("no torn page was repaired")
+	}
+	t.Logf("kinds %v\nphases %v", kinds, phases)
+}
+
+// A view set up from a store in mid-life (the seed workload after its
+// preparation: heaps with one row, vacuumed, their maps made) and fed the
+// fill's events agrees with the store after every event and at the end:
+// the seed's counts (3 FSM pages + 4 heap pages a table with the map, 4
+// without) are the view's too.
+func TestSetupOfSeed(t *testing.T) {
+	for _, c := range []struct {
+		opt                  fsm.Options
+		fsmReads, heapReads  uint64
+		fsmSkipped, localMap bool
+	}{{fsm.Options{Variant: fsm.Always}, 16, 178, false, false}, {fsm.Options{Variant: fsm.SmallSkip, Threshold: 8}, 0, 179, true, true}} {
+		log := trace.NewLog()
+		w, err := fsm.NewSeed(fsm.SeedConfig{Tables: 2, FillFactor: 20, Blocks: 4, Options: c.opt, NBuffers: 64, Log: log})
+		if err != nil {
+			t.Fatal(err)
+		}
+		setup := fsmview.SetupOf(w.Store, w.FillSession())
+		v := fsmview.New(setup)
+		r := &runState{pool: w.Pool, store: w.Store, heaps: w.Heaps, sessions: []*fsm.Session{w.FillSession()}, log: log}
+		mark := log.Len()
+		var failed error
+		log.OnAppend = func(e trace.Event) {
+			if failed != nil {
+				return
+			}
+			if err := v.ApplyChecked(e); err != nil {
+				failed = err
+				return
+			}
+			if e.Class.IsFSM() && e.Class != trace.OLocalMap {
+				pages := map[[2]uint32]bool{}
+				_, phys, _ := fsm.UnpackAddr(e.Arg)
+				pages[[2]uint32{e.Obj, phys}] = true
+				// Stats: the setup session's counts are not the view's.
+				if d := compare(v, r, pages, false); d != "" {
+					failed = errors.New(d)
+				}
+			}
+		}
+		if err := w.Fill(); err != nil {
+			t.Fatal(err)
+		}
+		if failed != nil {
+			t.Fatalf("%v: %v", c.opt.Variant, failed)
+		}
+		if d := compare(v, r, nil, true); d != "" {
+			t.Fatalf("%v: %s", c.opt.Variant, d)
+		}
+		fill := v.Lane(w.FillSession().Backend().Actor)
+		got := fill.Stats
+		if got.FSMReads != 2*c.fsmReads || got.HeapReads != 2*c.heapReads || (got.FSMSkipped > 0) != c.fsmSkipped || (got.LocalMapBuilds > 0) != c.localMap {
+			t.Errorf("%v: view counts %+v", c.opt.Variant, got)
+		}
+		if fill.Search.Op != fsmview.OpInsert || fill.Search.Phase != fsmview.PhaseDone || fill.Search.Result != 3 {
+			t.Errorf("%v: last search %+v", c.opt.Variant, fill.Search)
+		}
+		// The last insert of a table with a map read the three FSM pages
+		// once each only if the target block was forgotten; here it was
+		// cached: heap pages only.
+		if fill.Search.Reads[bufmgr.FSMForkNum] != 0 || fill.Search.Reads[bufmgr.MainForkNum] != 1 {
+			t.Errorf("%v: the last insert read %v", c.opt.Variant, fill.Search.Reads)
+		}
+		n := log.Len() - mark
+		for i := 0; i < n; i++ {
+			if _, ok := v.UnapplyLast(); !ok {
+				break
+			}
+		}
+		if d := v.Diff(fsmview.New(setup)); d != "" {
+			t.Fatalf("%v: unapplied back to the setup:\n%s", c.opt.Variant, d)
+		}
+	}
+}
+
+// Keyframes and seeks: snapshots every K events, a seek restores the
+// nearest one at or before the target and applies forward, and stepping
+// back unapplies; both equal a fresh replay. Snapshots share no mutable
+// state with the live view (FSM pages are copied on write).
+func TestSnapshotsAndSeeks(t *testing.T) {
+	w := workloads()[1]
+	w.ops = 120
+	r := w.setup(t)
+	setup := fsmview.SetupOf(r.store, r.sessions...)
+	w.run(t, r)
+	evs := r.log.Events()
+	const k = 256
+	live := fsmview.New(setup)
+	var keys []*fsmview.View
+	fps := []uint64{live.Fingerprint()}
+	for i, e := range evs {
+		if i%k == 0 {
+			keys = append(keys, live.Snapshot())
+		}
+		live.Apply(e)
+		fps = append(fps, live.Fingerprint())
+		if i%k == k-1 {
+			live.TrimHistory(k / 2)
+		}
+	}
+	for _, key := range keys {
+		if key.HistoryLen() != 0 {
+			t.Fatal("a snapshot has history")
+		}
+	}
+	rng := rand.New(rand.NewPCG(9, 9))
+	for n := 0; n < 40; n++ {
+		p := rng.IntN(len(evs) + 1)
+		ki := min(p/k, len(keys)-1)
+		c := keys[ki].Clone()
+		for i := ki * k; i < p; i++ {
+			c.Apply(evs[i])
+		}
+		if c.Fingerprint() != fps[p] {
+			t.Fatalf("seek to %d: fingerprint %#x, want %#x", p, c.Fingerprint(), fps[p])
+		}
+		for i := 0; i < min(p-ki*k, 5); i++ {
+			c.Unapply(evs[p-1-i])
+			if c.Fingerprint() != fps[p-1-i] {
+				t.Fatalf("step back to %d from %d: fingerprint differs", p-1-i, p)
+			}
+		}
+	}
+	// The keyframes were not disturbed by the clones that wrote pages.
+	for i, key := range keys {
+		if key.Fingerprint() != fps[i*k] {
+			t.Fatalf("keyframe %d changed", i)
+		}
+	}
+	n := live.HistoryLen()
+	for i := 0; i < n; i++ {
+		live.UnapplyLast()
+	}
+	if _, ok := live.UnapplyLast(); ok {
+		t.Fatal("UnapplyLast beyond the trimmed history")
+	}
+}
+
+// The view ignores the buffer pool's other events and the SLRU's; Check
+// refuses events that do not fit; Unapply of anything but the last event
+// panics.
+func TestIgnoresOtherEventsAndChecks(t *testing.T) {
+	r := workloads()[0].setup(t)
+	v := fsmview.New(fsmview.SetupOf(r.store, r.sessions...))
+	before := v.Fingerprint()
+	for _, e := range []trace.Event{
+		{Kind: trace.KCAS, Class: trace.OBuffer, Obj: 3, Before: 1, After: 2},
+		{Kind: trace.KLWAcquire, Class: trace.OPartition, Obj: 100, After: 1 << 48},
+		{Kind: trace.KSlotState, Class: trace.OSlot, Obj: 1, After: 0x302},
+		{Kind: trace.KHit, Class: trace.OSlot, Obj: 1, Arg: 3},
+		{Kind: trace.KOp, Class: trace.ORelation, Obj: bufmgr.FirstNormalObjectId},
+	} {
+		if err := v.Check(e); err != nil {
+			t.Fatal(err)
+		}
+		v.Apply(e)
+		v.Unapply(e)
+		v.Apply(e)
+	}
+	if v.Fingerprint() != before || v.Applied() != 0 {
+		t.Fatal("an event of another mechanism changed the view")
+	}
+	rel := uint32(bufmgr.FirstNormalObjectId)
+	for _, e := range []trace.Event{
+		{Actor: 1, Kind: trace.KCategory, Class: trace.OFSMNode, Obj: rel, Arg: fsm.PackAddr(bufmgr.FSMForkNum, 2, fsm.NonLeafNodesPerPage), After: 5},
+		{Actor: 1, Kind: trace.KHeapPage, Class: trace.OHeapPage, Obj: rel, Before: 7, After: 8},
+		{Actor: 1, Kind: trace.KForkSize, Class: trace.OFSMRel, Obj: rel, Arg: fsm.PackAddr(bufmgr.FSMForkNum, 2, fsm.NodePage), Before: fsm.ForkWord(true, 3), After: fsm.ForkWord(true, 4)},
+		{Actor: 1, Kind: trace.KTarget, Class: trace.OFSMRel, Obj: rel, Before: 2, After: 3},
+		{Actor: 1, Kind: trace.KLocalMapSize, Class: trace.OLocalMap, Obj: 1, Before: 3, After: 0, Arg: uint64(rel)},
+	} {
+		if err := v.Check(e); err == nil {
+			t.Errorf("Check accepted %v", e)
+		}
+	}
+	// A heap the setup did not list comes with its first event, empty, and
+	// goes when that event is unapplied.
+	e := trace.Event{Seq: 7, Actor: 1, Kind: trace.KForkSize, Class: trace.OFSMRel, Obj: 99999, Site: trace.SiteOf("hio.extend"),
+		Arg: fsm.PackAddr(bufmgr.MainForkNum, 0, fsm.NodePage), Before: fsm.ForkWord(true, 0), After: fsm.ForkWord(true, 1)}
+	if err := v.ApplyChecked(e); err != nil {
+		t.Fatal(err)
+	}
+	if h, ok := v.Heap(99999); !ok || h.NBlocks != 1 || v.Counters().HeapExtends != 1 {
+		t.Fatalf("new heap %+v %v", h, ok)
+	}
+	v.Unapply(e)
+	if _, ok := v.Heap(99999); ok || v.Fingerprint() != before {
+		t.Fatal("unapplying the first event of a heap left it")
+	}
+	v.Apply(e)
+	defer func() {
+		if recover() == nil {
+			t.Fatal("Unapply of an event that is not the last applied did not panic")
+		}
+	}()
+	v.Unapply(trace.Event{Seq: 3, Actor: 1, Kind: trace.KTarget, Class: trace.OFSMRel, Obj: rel})
+}
