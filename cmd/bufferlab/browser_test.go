@@ -350,6 +350,25 @@ func TestBrowser(t *testing.T) {
 	}
 	check("lesson 4")
 
+	// Lesson 5 plays on a heap and its free space map: after B's 150
+	// inserts, 151 rows went in and the FSM was read 20 times (the numbers
+	// of the seed 002 scenario test).
+	navigate(srv.URL + "/#lesson=free-space-map&step=3")
+	eval("window.bufferlab.ready.then(() => true)", nil)
+	var fsmState struct {
+		Step int `json:"step"`
+		FSM  *struct {
+			FSMReads, HeapReads, Inserts uint64
+		} `json:"fsm"`
+	}
+	eval("window.bufferlab.answer(1)", nil)
+	eval("window.bufferlab.step(100000)", nil)
+	eval("window.bufferlab.state()", &fsmState)
+	if fsmState.FSM == nil || fsmState.FSM.Inserts != 151 || fsmState.FSM.FSMReads != 20 {
+		t.Fatalf("lesson 5 after the inserts: step %d, %+v", fsmState.Step, fsmState.FSM)
+	}
+	check("lesson 5")
+
 	// The fast-mode panel runs `bench pool --quick` as WebAssembly.
 	eval("window.bufferlab.fast('pool')", nil)
 	var fast struct {

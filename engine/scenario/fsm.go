@@ -275,3 +275,37 @@ func (r *Runner) fsmExpectValue(st *ExpectStmt, c check) (string, error) {
 func (be *backendState) lastCtid() string {
 	return fmt.Sprintf("%d.%d", be.lastTID.Block, be.lastTID.Offset)
 }
+
+// HeapStart is a heap as the scenario declares it, before any event.
+type HeapStart struct {
+	Rel        uint32
+	Name       string
+	FillFactor int
+	Main, FSM  uint32 // fork sizes from blocks= and fsm=
+}
+
+// Heaps lists the heaps a parsed scenario declares, with their relation
+// numbers (in definition order, from FirstNormalObjectId like every
+// relation), for a view of the free space map that starts before the
+// first event.
+func Heaps(s *Script) []HeapStart {
+	var out []HeapStart
+	n := uint32(bufmgr.FirstNormalObjectId)
+	for _, st := range s.Stmts {
+		rs, ok := st.(*RelationStmt)
+		if !ok {
+			continue
+		}
+		for _, name := range rs.Names() {
+			if rs.Heap {
+				out = append(out, HeapStart{Rel: n, Name: name, FillFactor: rs.FillFactor,
+					Main: rs.NBlocks[bufmgr.MainForkNum], FSM: rs.NBlocks[bufmgr.FSMForkNum]})
+			}
+			n++
+		}
+	}
+	return out
+}
+
+// Script is the parsed scenario the runner runs.
+func (r *Runner) Script() *Script { return r.script }

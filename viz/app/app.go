@@ -9,6 +9,7 @@ import (
 
 	"github.com/hajimehoshi/ebiten/v2"
 
+	"bufferlab/engine/bufmgr"
 	"bufferlab/fastmode/exp"
 	"bufferlab/lessons"
 	"bufferlab/viz/player"
@@ -278,6 +279,8 @@ type State struct {
 	Pacing string `json:"pacing,omitempty"`
 	// SLRU, in a commit-log lesson, counts what its SLRU did so far.
 	SLRU *SLRUState `json:"slru,omitempty"`
+	// FSM, in a lesson on heaps, counts what their inserts read so far.
+	FSM *FSMState `json:"fsm,omitempty"`
 }
 
 // SLRUState is the commit log's SLRU counters at the current position.
@@ -287,6 +290,14 @@ type SLRUState struct {
 	Writes       uint64 `json:"writes"`
 	SlotsScanned uint64 `json:"slotsScanned"`
 	Victims      uint64 `json:"victims"`
+}
+
+// FSMState is the free space map model's counters at the current
+// position.
+type FSMState struct {
+	FSMReads  uint64 `json:"fsmReads"`
+	HeapReads uint64 `json:"heapReads"`
+	Inserts   uint64 `json:"inserts"`
 }
 
 // PaneState is one pane of the side-by-side scene.
@@ -343,6 +354,10 @@ func (a *App) State() State {
 	s.NBuffers, s.ClockHand = p.View().NBuffers(), p.View().Hand()
 	s.Counters = countersOf(p.Counters())
 	s.Pins = p.Variant.Pins.String()
+	if v := p.FSMView(); v != nil {
+		st := v.Counters().Stats()
+		s.FSM = &FSMState{FSMReads: st.Reads[bufmgr.FSMForkNum], HeapReads: st.Reads[bufmgr.MainForkNum], Inserts: st.Inserts}
+	}
 	if v := p.SLRUView(); v != nil {
 		st := v.Counters().Stats()
 		s.SLRU = &SLRUState{Hits: st.Hits, Reads: st.Reads, Writes: st.Writes, SlotsScanned: st.SlotsScanned, Victims: st.Victims}

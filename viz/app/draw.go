@@ -74,6 +74,10 @@ func (a *App) drawPlayer(dst *ebiten.Image) {
 		a.drawSLRUScene(dst, rest, bottom)
 		return
 	}
+	if p.FSM != nil {
+		a.drawFSMScene(dst, rest, bottom)
+		return
+	}
 	rest, counters := rest.SplitBottom(44 * th.Scale)
 	left, right := rest.SplitLeft(rest.W * 0.6)
 

@@ -7,6 +7,7 @@ import (
 	"bufferlab/engine/scenario"
 	"bufferlab/engine/trace"
 	"bufferlab/lessons"
+	"bufferlab/viz/fsmview"
 	"bufferlab/viz/slruview"
 	"bufferlab/viz/timeline"
 	"bufferlab/viz/view"
@@ -36,6 +37,9 @@ type Player struct {
 	// SLRU, for a scenario with the commit log's SLRU (config slru=…), is
 	// the timeline of its view over the same events; SLRUView follows TL.
 	SLRU *timeline.Of[*slruview.View]
+	// FSM, for a scenario with heaps and their free space map (config
+	// fsm=…), is the timeline of the FSM view; FSMView follows TL.
+	FSM *timeline.Of[*fsmview.View]
 
 	sources []run  // every pane's unpadded events and steps (side by side only)
 	pacing  string // "events" or "time" (see pacing.go)
@@ -110,6 +114,7 @@ func FromLesson(l *lessons.Lesson) (*Player, error) {
 	}
 	p.init(events, pl.NBuffers, pl.RelNames)
 	p.initSLRU(pl.Runner, events)
+	p.initFSM(pl.Runner, events)
 	return p, nil
 }
 
@@ -122,6 +127,32 @@ func (p *Player) initSLRU(r *scenario.Runner, events []trace.Event) {
 	g := slruview.GeometryOf(s)
 	g.Latest = r.SLRUStartLatest()
 	p.SLRU = timeline.NewOf(events, slruview.New(g, p.Backends), timeline.DefaultKeyframeEvery)
+}
+
+// initFSM builds the free space map view's timeline when the scenario
+// has heaps.
+func (p *Player) initFSM(r *scenario.Runner, events []trace.Event) {
+	st := r.FSM()
+	if st == nil {
+		return
+	}
+	opt := st.Options()
+	setup := fsmview.Setup{Variant: opt.Variant, Threshold: opt.Threshold, Backends: p.Backends}
+	for _, h := range scenario.Heaps(r.Script()) {
+		setup.Heaps = append(setup.Heaps, fsmview.HeapSetup{Rel: h.Rel, Name: h.Name, FillFactor: h.FillFactor,
+			Main: h.Main, FSM: h.FSM, FSMExists: h.FSM > 0})
+	}
+	p.FSM = timeline.NewOf(events, fsmview.New(setup), timeline.DefaultKeyframeEvery)
+}
+
+// FSMView is the free space map's view at the current position (nil
+// without one).
+func (p *Player) FSMView() *fsmview.View {
+	if p.FSM == nil {
+		return nil
+	}
+	p.FSM.Seek(p.TL.Pos())
+	return p.FSM.Current()
 }
 
 // SLRUView is the SLRU's view at the current position (nil without one).
@@ -248,6 +279,7 @@ func FromScenario(name, src string) (*Player, error) {
 	}
 	p.init(evs, r.Pool().NBuffers, rels)
 	p.initSLRU(r, evs)
+	p.initFSM(r, evs)
 	return p, nil
 }
 

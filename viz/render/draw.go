@@ -188,3 +188,16 @@ func (b *Button) Draw(dst *ebiten.Image, th *Theme, hover bool) {
 	face := th.Face(Regular, 13)
 	Text(dst, b.Label, face, b.Rect.X+b.Rect.W/2, b.Rect.Y+(b.Rect.H-LineHeight(face))/2+1, tc, Center)
 }
+
+// Fit shortens s, a rune at a time, until it fits in width w with face,
+// marking the cut with "…" (s itself when it fits; "…" alone at worst).
+func Fit(s string, face *text.GoTextFace, w float64) string {
+	if TextWidth(s, face) <= w {
+		return s
+	}
+	rs := []rune(s)
+	for len(rs) > 0 && TextWidth(string(rs)+"…", face) > w {
+		rs = rs[:len(rs)-1]
+	}
+	return string(rs) + "…"
+}

@@ -987,10 +987,7 @@ func DrawFSMSteps(dst *ebiten.Image, r render.Rect, v *fsmview.View, rel uint32,
 		if l.head {
 			f, x = bold, in.X
 		}
-		txt := l.txt
-		for render.TextWidth(txt, f) > in.W-(x-in.X) && len(txt) > 8 {
-			txt = strings.TrimSuffix(txt[:len(txt)-2], "…") + "…"
-		}
+		txt := render.Fit(l.txt, f, in.W-(x-in.X))
 		render.Text(dst, txt, f, x, y, l.col, render.Left)
 		y += lh + 1
 	}

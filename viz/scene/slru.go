@@ -714,13 +714,7 @@ func drawSLRULookups(dst *ebiten.Image, r render.Rect, v *slruview.View, lanes [
 		case l.Phase == slruview.PhaseDone:
 			c = th.Muted
 		}
-		// Shorten to fit, a rune at a time, marking the cut with "…".
-		if rs := []rune(status); render.TextWidth(status, face) > r.X+r.W-x-4 {
-			for len(rs) > 1 && render.TextWidth(string(rs)+"…", face) > r.X+r.W-x-4 {
-				rs = rs[:len(rs)-1]
-			}
-			status = string(rs) + "…"
-		}
+		status = render.Fit(status, face, r.X+r.W-x-4)
 		render.Text(dst, status, face, x, row.Y, c, render.Left)
 		y += lh + 3
 	}

@@ -220,6 +220,32 @@ func TestDesktopLesson4Banks(t *testing.T) {
 	}
 }
 
+// Lesson 5 draws the heap, the FSM pages and one FSM page's tree in the
+// middle of B's inserts (event 2600).
+func TestDesktopLesson5FSM(t *testing.T) {
+	xvfb := xvfbRun(t)
+	bin := buildDesktop(t)
+	shot := filepath.Join(t.TempDir(), "lesson5.png")
+	out, err := runDesktop(t, xvfb, bin, "--lesson", "free-space-map", "--step", "3", "--event", "2600", "--width", "1280", "--height", "800", "--screenshot", shot)
+	if err != nil {
+		t.Fatalf("desktop: %v\n%s", err, out)
+	}
+	img := loadPNG(t, shot)
+	for _, rg := range []struct {
+		name string
+		r    image.Rectangle
+	}{
+		{"heap", image.Rect(20, 75, 455, 275)},
+		{"FSM pages", image.Rect(465, 75, 805, 275)},
+		{"tree", image.Rect(20, 290, 565, 575)},
+		{"counters", image.Rect(15, 640, 805, 710)},
+	} {
+		if err := hasDarkText(img, rg.r); err != nil {
+			t.Errorf("%s: %v", rg.name, err)
+		}
+	}
+}
+
 // The fast-mode panel runs `bench pool --quick` in the app and draws its
 // table and chart.
 func TestDesktopFastMode(t *testing.T) {
