@@ -369,6 +369,17 @@ func TestBrowser(t *testing.T) {
 	}
 	check("lesson 5")
 
+	// Lesson 6 runs the free space map both ways in two panes.
+	navigate(srv.URL + "/#lesson=small-table-skip&step=1")
+	eval("window.bufferlab.ready.then(() => true)", nil)
+	eval("window.bufferlab.answer(1)", nil)
+	eval("window.bufferlab.step(100000)", nil)
+	s = state()
+	if s.Lesson != "small-table-skip" || len(s.Panes) != 2 || s.Panes[0].Variant != "fsm=always" || s.Panes[1].Variant != "fsm=small-skip" {
+		t.Fatalf("lesson 6: %+v", s)
+	}
+	check("lesson 6")
+
 	// The fast-mode panel runs `bench pool --quick` as WebAssembly.
 	eval("window.bufferlab.fast('pool')", nil)
 	var fast struct {

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"bufferlab/engine/bufmgr"
+	"bufferlab/engine/fsm"
 	"bufferlab/engine/slru"
 )
 
@@ -36,6 +37,9 @@ func (p *parser) expect(toks []token) (Stmt, error) {
 			}
 			if _, ok := bufmgr.ParsePins(name); ok {
 				return nil, p.errf(toks[1].Pos, "expect %s: the scenario does not run pins=%s (its config runs %s)", name, name, variantList(vs))
+			}
+			if _, ok := fsm.ParseVariant(name); ok {
+				return nil, p.errf(toks[1].Pos, "expect %s: the scenario does not run fsm=%s (its config runs %s)", name, name, variantList(vs))
 			}
 			if _, ok := bufmgr.ParseDropStrategy(name); ok {
 				return nil, p.errf(toks[1].Pos, "expect %s: the scenario does not run drop=%s (its config runs %s)", name, name, variantList(vs))
@@ -128,6 +132,9 @@ func variantList(vs []Variant) string {
 	key, names := "pins=", []string{}
 	if vs[0].HasDrop {
 		key = "drop="
+	}
+	if vs[0].HasFSM {
+		key = "fsm="
 	}
 	for _, v := range vs {
 		names = append(names, v.Name())

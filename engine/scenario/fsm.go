@@ -40,11 +40,28 @@ type fsmConfig struct {
 func (p *parser) fsmKey(st *ConfigStmt, t token, k, v string) error {
 	switch k {
 	case "fsm":
-		vr, ok := fsm.ParseVariant(v)
-		if !ok {
-			return p.errf(t.Pos, "fsm: expected always or small-skip, found %q", v)
+		var vs []fsm.Variant
+		for _, name := range strings.Split(v, ",") {
+			vr, ok := fsm.ParseVariant(name)
+			if !ok {
+				return p.errf(t.Pos, "fsm: expected always, small-skip or both in pane order (always,small-skip), found %q", v)
+			}
+			for _, seen := range vs {
+				if seen == vr {
+					return p.errf(t.Pos, "fsm: %s is named twice in %q", vr, v)
+				}
+			}
+			vs = append(vs, vr)
 		}
-		st.FSM.On, st.FSM.Variant = true, vr
+		st.FSM.On, st.FSM.Variant = true, vs[0]
+		if len(vs) > 1 {
+			if len(st.Variants) > 0 {
+				return p.errf(t.Pos, "fsm: only one of pins=, drop= and fsm= may name several variants")
+			}
+			for _, vr := range vs {
+				st.Variants = append(st.Variants, Variant{FSM: vr, HasFSM: true})
+			}
+		}
 	case "fsm_threshold":
 		n, err := p.uint(t, v, 1<<20, k)
 		if err != nil {
@@ -158,8 +175,12 @@ func (r *Runner) newFSM() error {
 	if !r.cfg.FSM.On {
 		return nil
 	}
+	vr := r.cfg.FSM.Variant
+	if r.variant.HasFSM {
+		vr = r.variant.FSM
+	}
 	var err error
-	r.fsm, err = fsm.NewStore(r.pool, fsm.Options{Variant: r.cfg.FSM.Variant, Threshold: r.cfg.FSM.Threshold})
+	r.fsm, err = fsm.NewStore(r.pool, fsm.Options{Variant: vr, Threshold: r.cfg.FSM.Threshold})
 	return err
 }
 

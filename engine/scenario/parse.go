@@ -56,6 +56,10 @@ type Variant struct {
 	// (a variant drop=dlist also keeps the per-relation lists).
 	Drop    bufmgr.DropStrategy
 	HasDrop bool
+	// FSM, when HasFSM, is the free space map variant (fsm=always,
+	// small-skip side by side).
+	FSM    fsm.Variant
+	HasFSM bool
 }
 
 // Name is how the config and `expect NAME:` call the variant: atomic,
@@ -64,6 +68,9 @@ func (v Variant) Name() string {
 	if v.HasDrop {
 		return v.Drop.String()
 	}
+	if v.HasFSM {
+		return v.FSM.String()
+	}
 	return v.Pins.String()
 }
 
@@ -71,6 +78,9 @@ func (v Variant) Name() string {
 func (v Variant) String() string {
 	if v.HasDrop {
 		return "drop=" + v.Drop.String()
+	}
+	if v.HasFSM {
+		return "fsm=" + v.FSM.String()
 	}
 	return "pins=" + v.Pins.String()
 }

@@ -34,6 +34,10 @@ func variantTitle(v scenario.Variant, face *text.GoTextFace, w float64) string {
 		long, short = "drop=dlist: the relation's own list of buffers (reverted idea)", "drop=dlist: the relation's list"
 	case "drop=auto":
 		long, short = "drop=auto: what PostgreSQL 15 chooses", "drop=auto: PostgreSQL's choice"
+	case "fsm=always":
+		long, short = "fsm=always: PostgreSQL 15, a map for every table", "fsm=always (PG 15)"
+	case "fsm=small-skip":
+		long, short = "fsm=small-skip: no map up to 4 pages (PG 12 devel, reverted)", "fsm=small-skip (reverted)"
 	}
 	if render.TextWidth(long, face) <= w {
 		return long
@@ -63,7 +67,19 @@ func (a *App) drawCompare(dst *ebiten.Image, rest, bottom render.Rect) {
 	}
 	small := th.Face(render.Regular, 11)
 	w := panes.W / float64(n)
-	for i := 0; i < n; i++ {
+	if p.Variant.HasFSM {
+		for i := 0; i < n; i++ {
+			r := render.Rect{X: panes.X + float64(i)*w, Y: panes.Y, W: w, H: panes.H}
+			inner := scene.Panel(dst, r.Inset(2), variantTitle(p.PaneVariant(i), th.Face(render.Bold, 12), r.W-20), th)
+			v := p.PaneFSMView(i)
+			var rel uint32
+			if hs := v.Heaps(); len(hs) > 0 {
+				rel = hs[0].Rel
+			}
+			scene.DrawFSMScene(clip(dst, inner), inner, v, rel, th)
+		}
+	}
+	for i := 0; i < n && !p.Variant.HasFSM; i++ {
 		r := render.Rect{X: panes.X + float64(i)*w, Y: panes.Y, W: w, H: panes.H}
 		v := p.PaneView(i)
 		pool := &a.pool

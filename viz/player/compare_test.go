@@ -329,3 +329,25 @@ run
 		t.Fatal("a negative cost was accepted")
 	}
 }
+
+// fsm=always,small-skip runs the free space map both ways: each pane has
+// its own FSM view, and only the left one reads FSM pages.
+func TestCompareFSMVariants(t *testing.T) {
+	src := "config shared_buffers=128MB fsm=always,small-skip\nrelation t heap fillfactor=20\nbackend A: insert t; vacuum t\nrun\nbackend B: insert t 150\nrun\n"
+	p, err := FromScenario("fsm.scn", src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Panes() != 2 || p.PaneVariant(1).String() != "fsm=small-skip" {
+		t.Fatalf("%d panes, %v", p.Panes(), p.PaneVariant(1))
+	}
+	p.End()
+	left, right := p.PaneFSMView(0), p.PaneFSMView(1)
+	if left == nil || right == nil {
+		t.Fatal("a pane has no FSM view")
+	}
+	l, r := left.Counters().Stats(), right.Counters().Stats()
+	if l.Inserts != 151 || r.Inserts != 151 || l.Reads[1] != 20 || r.Reads[1] != 0 {
+		t.Fatalf("inserts %d/%d, FSM reads %d/%d; want 151/151 and 20/0", l.Inserts, r.Inserts, l.Reads[1], r.Reads[1])
+	}
+}

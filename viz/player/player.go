@@ -52,10 +52,26 @@ type Player struct {
 	opTarget int     // -1, or the position ToOpEnd plays to
 }
 
-// Alt is a further variant's pane: its variant and timeline.
+// Alt is a further variant's pane: its variant and timeline (and its free
+// space map's, for fsm= variants).
 type Alt struct {
 	Variant scenario.Variant
 	TL      *timeline.Timeline
+	FSM     *timeline.Of[*fsmview.View]
+}
+
+// PaneFSMView is pane i's free space map view at the current position (nil
+// without one).
+func (p *Player) PaneFSMView(i int) *fsmview.View {
+	if i == 0 {
+		return p.FSMView()
+	}
+	t := p.Alts[i-1].FSM
+	if t == nil {
+		return nil
+	}
+	t.Seek(p.TL.Pos())
+	return t.Current()
 }
 
 // Panes is the number of side-by-side panes (1 without variants).
@@ -109,7 +125,8 @@ func FromLesson(l *lessons.Lesson) (*Player, error) {
 		padded, start, end := AlignN(runs)
 		events, p.StepStart, p.StepEnd = padded[0], start, end
 		for i, a := range pl.Alts {
-			p.Alts = append(p.Alts, Alt{a.Variant, timeline.New(padded[i+1], view.New(a.NBuffers, a.RelNames, a.Backends), timeline.DefaultKeyframeEvery)})
+			p.Alts = append(p.Alts, Alt{Variant: a.Variant, TL: timeline.New(padded[i+1], view.New(a.NBuffers, a.RelNames, a.Backends), timeline.DefaultKeyframeEvery),
+				FSM: fsmTimeline(a.Runner, padded[i+1], a.Backends)})
 		}
 	}
 	p.init(events, pl.NBuffers, pl.RelNames)
@@ -132,17 +149,23 @@ func (p *Player) initSLRU(r *scenario.Runner, events []trace.Event) {
 // initFSM builds the free space map view's timeline when the scenario
 // has heaps.
 func (p *Player) initFSM(r *scenario.Runner, events []trace.Event) {
+	p.FSM = fsmTimeline(r, events, p.Backends)
+}
+
+// fsmTimeline is a timeline of the free space map view over events, set up
+// from the scenario's heaps (nil without fsm=).
+func fsmTimeline(r *scenario.Runner, events []trace.Event, backends []string) *timeline.Of[*fsmview.View] {
 	st := r.FSM()
 	if st == nil {
-		return
+		return nil
 	}
 	opt := st.Options()
-	setup := fsmview.Setup{Variant: opt.Variant, Threshold: opt.Threshold, Backends: p.Backends}
+	setup := fsmview.Setup{Variant: opt.Variant, Threshold: opt.Threshold, Backends: backends}
 	for _, h := range scenario.Heaps(r.Script()) {
 		setup.Heaps = append(setup.Heaps, fsmview.HeapSetup{Rel: h.Rel, Name: h.Name, FillFactor: h.FillFactor,
 			Main: h.Main, FSM: h.FSM, FSMExists: h.FSM > 0})
 	}
-	p.FSM = timeline.NewOf(events, fsmview.New(setup), timeline.DefaultKeyframeEvery)
+	return timeline.NewOf(events, fsmview.New(setup), timeline.DefaultKeyframeEvery)
 }
 
 // FSMView is the free space map's view at the current position (nil
@@ -274,7 +297,8 @@ func FromScenario(name, src string) (*Player, error) {
 		padded, start, end := AlignN(runs)
 		evs, p.StepStart, p.StepEnd = padded[0], start, end
 		for i, a := range alts {
-			p.Alts = append(p.Alts, Alt{a.Variant(), timeline.New(padded[i+1], view.New(a.Pool().NBuffers, rels, a.BackendNames()), timeline.DefaultKeyframeEvery)})
+			p.Alts = append(p.Alts, Alt{Variant: a.Variant(), TL: timeline.New(padded[i+1], view.New(a.Pool().NBuffers, rels, a.BackendNames()), timeline.DefaultKeyframeEvery),
+				FSM: fsmTimeline(a, padded[i+1], a.BackendNames())})
 		}
 	}
 	p.init(evs, r.Pool().NBuffers, rels)

@@ -246,6 +246,33 @@ func TestDesktopLesson5FSM(t *testing.T) {
 	}
 }
 
+// Lesson 6 draws the free space map both ways side by side, in the
+// middle of B's inserts (event 2500): both panes hold their heap, FSM
+// pages and counters.
+func TestDesktopLesson6SideBySide(t *testing.T) {
+	xvfb := xvfbRun(t)
+	bin := buildDesktop(t)
+	shot := filepath.Join(t.TempDir(), "lesson6.png")
+	out, err := runDesktop(t, xvfb, bin, "--lesson", "small-table-skip", "--step", "1", "--event", "2500", "--width", "1280", "--height", "800", "--screenshot", shot)
+	if err != nil {
+		t.Fatalf("desktop: %v\n%s", err, out)
+	}
+	img := loadPNG(t, shot)
+	for _, rg := range []struct {
+		name string
+		r    image.Rectangle
+	}{
+		{"left heap", image.Rect(20, 75, 225, 275)},
+		{"right heap", image.Rect(425, 75, 630, 275)},
+		{"left counters", image.Rect(15, 640, 400, 710)},
+		{"right counters", image.Rect(420, 640, 805, 710)},
+	} {
+		if err := hasDarkText(img, rg.r); err != nil {
+			t.Errorf("%s: %v", rg.name, err)
+		}
+	}
+}
+
 // The fast-mode panel runs `bench pool --quick` in the app and draws its
 // table and chart.
 func TestDesktopFastMode(t *testing.T) {
