@@ -255,10 +255,10 @@ func TestVerifyFlags(t *testing.T) {
 
 // An interrupted run (SIGINT in the middle of the checks) still stops its
 // server and removes its directory. The test runs the command in a child
-// process: this test binary again, running TestVerifyChildProcess.
+// process: this test binary again, which TestMain turns into the command.
 func TestVerifyInterrupted(t *testing.T) {
 	needPostgres(t)
-	cmd := exec.Command(os.Args[0], "-test.run=^TestVerifyChildProcess$", "-test.v")
+	cmd := exec.Command(os.Args[0])
 	cmd.Env = append(os.Environ(), "BUFFERLAB_VERIFY_CHILD=1")
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
@@ -303,10 +303,12 @@ func TestVerifyInterrupted(t *testing.T) {
 	}
 }
 
-// TestVerifyChildProcess is the child of TestVerifyInterrupted.
-func TestVerifyChildProcess(t *testing.T) {
-	if os.Getenv("BUFFERLAB_VERIFY_CHILD") == "" {
-		t.Skip("run by TestVerifyInterrupted")
+// TestMain runs the test binary as TestVerifyInterrupted's child (a plain
+// `bufferlab verify`) when that test starts it with BUFFERLAB_VERIFY_CHILD
+// set, and the tests otherwise.
+func TestMain(m *testing.M) {
+	if os.Getenv("BUFFERLAB_VERIFY_CHILD") != "" {
+		os.Exit(run([]string{"verify"}, strings.NewReader(""), os.Stdout, os.Stderr))
 	}
-	os.Exit(run([]string{"verify"}, strings.NewReader(""), os.Stdout, os.Stderr))
+	os.Exit(m.Run())
 }
