@@ -1,11 +1,11 @@
 package e2e
 
 import (
+	"bufferlab/internal/xvfbtest"
 	"context"
 	"flag"
 	"fmt"
 	"image"
-	"image/png"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -15,21 +15,6 @@ import (
 )
 
 var update = flag.Bool("update", false, "rewrite the golden screenshot in testdata/")
-
-// xvfbRun finds xvfb-run. Outside CI a missing Xvfb skips the window tests;
-// with CI set it fails them (`make test` installs it).
-func xvfbRun(t *testing.T) string {
-	t.Helper()
-	p, err := exec.LookPath("xvfb-run")
-	if err == nil {
-		return p
-	}
-	if os.Getenv("CI") != "" {
-		t.Fatal("xvfb-run is missing (apt-get install -y xvfb); CI must run the desktop tests")
-	}
-	t.Skip("Xvfb is not installed; `make test` installs it (apt-get install -y xvfb)")
-	return ""
-}
 
 func buildDesktop(t *testing.T) string {
 	t.Helper()
@@ -52,32 +37,66 @@ func runDesktop(t *testing.T, xvfb, bin string, args ...string) (string, error) 
 	return string(out), err
 }
 
-func loadPNG(t *testing.T, path string) image.Image {
+// region is a named rectangle of a screenshot that must hold text.
+type region struct {
+	name string
+	r    image.Rectangle
+}
+
+// lessonShot runs the app at a lesson's step and event position (1280×800)
+// and checks that every region holds text and, when golden is not empty,
+// that the image matches testdata/golden within 2% (-update rewrites it).
+func lessonShot(t *testing.T, lesson string, step, event int, golden string, regions []region) {
 	t.Helper()
-	f, err := os.Open(path)
+	xvfb := xvfbtest.Run(t)
+	bin := buildDesktop(t)
+	shot := filepath.Join(t.TempDir(), lesson+".png")
+	out, err := runDesktop(t, xvfb, bin, "--lesson", lesson, "--step", fmt.Sprint(step), "--event", fmt.Sprint(event),
+		"--width", "1280", "--height", "800", "--screenshot", shot)
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("desktop: %v\n%s", err, out)
 	}
-	defer f.Close()
-	img, err := png.Decode(f)
-	if err != nil {
-		t.Fatal(err)
+	img := xvfbtest.LoadPNG(t, shot)
+	for _, rg := range regions {
+		if err := hasDarkText(img, rg.r); err != nil {
+			t.Errorf("%s: %v", rg.name, err)
+		}
 	}
-	return img
+	if golden != "" {
+		matchGolden(t, img, shot, filepath.Join("testdata", golden))
+	}
+}
+
+// matchGolden compares a screenshot with a golden image (rewritten with
+// -update): at most 2% of the pixels may differ.
+func matchGolden(t *testing.T, img image.Image, shot, golden string) {
+	t.Helper()
+	if *update {
+		if err := os.WriteFile(golden, mustRead(t, shot), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	diff, total := compareImages(img, xvfbtest.LoadPNG(t, golden))
+	if diff*100 > total*2 {
+		keep := filepath.Join(os.TempDir(), "bufferlab-"+filepath.Base(golden))
+		os.WriteFile(keep, mustRead(t, shot), 0o644)
+		t.Fatalf("%d of %d pixels differ from %s (more than 2%%); the new image is in %s", diff, total, golden, keep)
+	}
+	t.Logf("%d of %d pixels differ from the golden image", diff, total)
 }
 
 // The app renders lesson 1 at step 8 in a real window: the screenshot
 // shows the pool, the code panel and the narration, and matches the golden
 // image within a tolerance.
 func TestDesktopScreenshot(t *testing.T) {
-	xvfb := xvfbRun(t)
+	xvfb := xvfbtest.Run(t)
 	bin := buildDesktop(t)
 	shot := filepath.Join(t.TempDir(), "shot.png")
 	out, err := runDesktop(t, xvfb, bin, "--lesson", "shared-buffers", "--step", "8", "--width", "1280", "--height", "800", "--screenshot", shot)
 	if err != nil {
 		t.Fatalf("desktop: %v\n%s", err, out)
 	}
-	img := loadPNG(t, shot)
+	img := xvfbtest.LoadPNG(t, shot)
 	if b := img.Bounds(); b.Dx() != 1280 || b.Dy() != 800 {
 		t.Fatalf("screenshot is %v, want 1280x800", b)
 	}
@@ -98,19 +117,7 @@ func TestDesktopScreenshot(t *testing.T) {
 			t.Errorf("%s: %v", rg.name, err)
 		}
 	}
-	golden := filepath.Join("testdata", "lesson1-step8.png")
-	if *update {
-		b, _ := os.ReadFile(shot)
-		if err := os.WriteFile(golden, b, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	diff, total := compareImages(img, loadPNG(t, golden))
-	if diff*100 > total*2 {
-		os.WriteFile(filepath.Join(os.TempDir(), "bufferlab-desktop.png"), mustRead(t, shot), 0o644)
-		t.Fatalf("%d of %d pixels differ from %s (more than 2%%); the new image is in %s", diff, total, golden, filepath.Join(os.TempDir(), "bufferlab-desktop.png"))
-	}
-	t.Logf("%d of %d pixels differ from the golden image", diff, total)
+	matchGolden(t, img, shot, filepath.Join("testdata", "lesson1-step8.png"))
 }
 
 // Lesson 2 draws the two pin variants side by side in the middle of the
@@ -118,172 +125,74 @@ func TestDesktopScreenshot(t *testing.T) {
 // failed on the left, B and C spin on the right): both panes hold their
 // pool, state word and lanes, and the image matches the golden one.
 func TestDesktopLesson2SideBySide(t *testing.T) {
-	xvfb := xvfbRun(t)
-	bin := buildDesktop(t)
-	shot := filepath.Join(t.TempDir(), "lesson2.png")
-	out, err := runDesktop(t, xvfb, bin, "--lesson", "pinning", "--step", "3", "--event", "91", "--width", "1280", "--height", "800", "--screenshot", shot)
-	if err != nil {
-		t.Fatalf("desktop: %v\n%s", err, out)
-	}
-	img := loadPNG(t, shot)
-	for _, rg := range []struct {
-		name string
-		r    image.Rectangle
-	}{
+	lessonShot(t, "pinning", 3, 91, "lesson2-step3.png", []region{
 		{"atomic pane: pool", image.Rect(15, 60, 395, 250)},
 		{"atomic pane: lanes", image.Rect(15, 320, 395, 520)},
 		{"spinlock pane: pool", image.Rect(405, 60, 790, 250)},
 		{"spinlock pane: lanes", image.Rect(405, 320, 790, 520)},
 		{"narration", image.Rect(800, 60, 1270, 330)},
-	} {
-		if err := hasDarkText(img, rg.r); err != nil {
-			t.Errorf("%s: %v", rg.name, err)
-		}
-	}
-	golden := filepath.Join("testdata", "lesson2-step3.png")
-	if *update {
-		if err := os.WriteFile(golden, mustRead(t, shot), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	diff, total := compareImages(img, loadPNG(t, golden))
-	if diff*100 > total*2 {
-		os.WriteFile(filepath.Join(os.TempDir(), "bufferlab-lesson2.png"), mustRead(t, shot), 0o644)
-		t.Fatalf("%d of %d pixels differ from %s (more than 2%%); the new image is in %s", diff, total, golden, filepath.Join(os.TempDir(), "bufferlab-lesson2.png"))
-	}
-	t.Logf("%d of %d pixels differ from the golden image", diff, total)
+	})
 }
 
 // Lesson 3 races three drop strategies in three panes, in the middle of
 // the scan (event 2150): each pane holds its pool and counters, the rule
 // bar its text, and the image matches the golden one.
 func TestDesktopLesson3Race(t *testing.T) {
-	xvfb := xvfbRun(t)
-	bin := buildDesktop(t)
-	shot := filepath.Join(t.TempDir(), "lesson3.png")
-	out, err := runDesktop(t, xvfb, bin, "--lesson", "dropping", "--step", "1", "--event", "2150", "--width", "1280", "--height", "800", "--screenshot", shot)
-	if err != nil {
-		t.Fatalf("desktop: %v\n%s", err, out)
-	}
-	img := loadPNG(t, shot)
-	for _, rg := range []struct {
-		name string
-		r    image.Rectangle
-	}{
+	lessonShot(t, "dropping", 1, 2150, "lesson3-race.png", []region{
 		{"rule bar", image.Rect(15, 40, 900, 75)},
 		{"scan pane", image.Rect(15, 180, 300, 470)},
 		{"lookup pane", image.Rect(320, 180, 605, 470)},
 		{"dlist pane", image.Rect(625, 180, 910, 470)},
 		{"counters", image.Rect(15, 670, 910, 715)},
-	} {
-		if err := hasDarkText(img, rg.r); err != nil {
-			t.Errorf("%s: %v", rg.name, err)
-		}
-	}
-	golden := filepath.Join("testdata", "lesson3-race.png")
-	if *update {
-		if err := os.WriteFile(golden, mustRead(t, shot), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	diff, total := compareImages(img, loadPNG(t, golden))
-	if diff*100 > total*2 {
-		os.WriteFile(filepath.Join(os.TempDir(), "bufferlab-lesson3.png"), mustRead(t, shot), 0o644)
-		t.Fatalf("%d of %d pixels differ from %s (more than 2%%); the new image is in %s", diff, total, golden, filepath.Join(os.TempDir(), "bufferlab-lesson3.png"))
-	}
+	})
 }
 
 // Lesson 4 draws the commit log's banks mid-search (event 446: B compares
 // slot 20 of bank 1): the banks, the lookups, the code and the counters
 // hold text.
 func TestDesktopLesson4Banks(t *testing.T) {
-	xvfb := xvfbRun(t)
-	bin := buildDesktop(t)
-	shot := filepath.Join(t.TempDir(), "lesson4.png")
-	out, err := runDesktop(t, xvfb, bin, "--lesson", "slru-banks", "--step", "2", "--event", "446", "--width", "1280", "--height", "800", "--screenshot", shot)
-	if err != nil {
-		t.Fatalf("desktop: %v\n%s", err, out)
-	}
-	img := loadPNG(t, shot)
-	for _, rg := range []struct {
-		name string
-		r    image.Rectangle
-	}{
+	lessonShot(t, "slru-banks", 2, 446, "", []region{
 		{"bank 1", image.Rect(40, 165, 780, 230)},
 		{"lookups", image.Rect(15, 275, 780, 310)},
 		{"code", image.Rect(800, 440, 1265, 650)},
 		{"counters", image.Rect(10, 680, 1265, 715)},
-	} {
-		if err := hasDarkText(img, rg.r); err != nil {
-			t.Errorf("%s: %v", rg.name, err)
-		}
-	}
+	})
 }
 
 // Lesson 5 draws the heap, the FSM pages and one FSM page's tree in the
 // middle of B's inserts (event 2600).
 func TestDesktopLesson5FSM(t *testing.T) {
-	xvfb := xvfbRun(t)
-	bin := buildDesktop(t)
-	shot := filepath.Join(t.TempDir(), "lesson5.png")
-	out, err := runDesktop(t, xvfb, bin, "--lesson", "free-space-map", "--step", "3", "--event", "2600", "--width", "1280", "--height", "800", "--screenshot", shot)
-	if err != nil {
-		t.Fatalf("desktop: %v\n%s", err, out)
-	}
-	img := loadPNG(t, shot)
-	for _, rg := range []struct {
-		name string
-		r    image.Rectangle
-	}{
+	lessonShot(t, "free-space-map", 3, 2600, "", []region{
 		{"heap", image.Rect(20, 75, 455, 275)},
 		{"FSM pages", image.Rect(465, 75, 805, 275)},
 		{"tree", image.Rect(20, 290, 565, 575)},
 		{"counters", image.Rect(15, 640, 805, 710)},
-	} {
-		if err := hasDarkText(img, rg.r); err != nil {
-			t.Errorf("%s: %v", rg.name, err)
-		}
-	}
+	})
 }
 
 // Lesson 6 draws the free space map both ways side by side, in the
 // middle of B's inserts (event 2500): both panes hold their heap, FSM
 // pages and counters.
 func TestDesktopLesson6SideBySide(t *testing.T) {
-	xvfb := xvfbRun(t)
-	bin := buildDesktop(t)
-	shot := filepath.Join(t.TempDir(), "lesson6.png")
-	out, err := runDesktop(t, xvfb, bin, "--lesson", "small-table-skip", "--step", "1", "--event", "2500", "--width", "1280", "--height", "800", "--screenshot", shot)
-	if err != nil {
-		t.Fatalf("desktop: %v\n%s", err, out)
-	}
-	img := loadPNG(t, shot)
-	for _, rg := range []struct {
-		name string
-		r    image.Rectangle
-	}{
+	lessonShot(t, "small-table-skip", 1, 2500, "", []region{
 		{"left heap", image.Rect(20, 75, 225, 275)},
 		{"right heap", image.Rect(425, 75, 630, 275)},
 		{"left counters", image.Rect(15, 640, 400, 710)},
 		{"right counters", image.Rect(420, 640, 805, 710)},
-	} {
-		if err := hasDarkText(img, rg.r); err != nil {
-			t.Errorf("%s: %v", rg.name, err)
-		}
-	}
+	})
 }
 
 // The fast-mode panel runs `bench pool --quick` in the app and draws its
 // table and chart.
 func TestDesktopFastMode(t *testing.T) {
-	xvfb := xvfbRun(t)
+	xvfb := xvfbtest.Run(t)
 	bin := buildDesktop(t)
 	shot := filepath.Join(t.TempDir(), "fast.png")
 	out, err := runDesktop(t, xvfb, bin, "--fast", "pool", "--width", "1280", "--height", "800", "--screenshot", shot)
 	if err != nil {
 		t.Fatalf("desktop --fast: %v\n%s", err, out)
 	}
-	img := loadPNG(t, shot)
+	img := xvfbtest.LoadPNG(t, shot)
 	if err := hasDarkText(img, image.Rect(10, 110, 600, 270)); err != nil {
 		t.Errorf("table: %v", err)
 	}
@@ -294,7 +203,7 @@ func TestDesktopFastMode(t *testing.T) {
 
 // Bad flags fail with a message and status 2, without opening a window.
 func TestDesktopBadFlags(t *testing.T) {
-	xvfb := xvfbRun(t)
+	xvfb := xvfbtest.Run(t)
 	bin := buildDesktop(t)
 	for _, args := range [][]string{
 		{"--width", "10"}, {"--lesson", "x", "--scenario", "y"}, {"--step", "3"}, {"extra"}, {"--nope"},

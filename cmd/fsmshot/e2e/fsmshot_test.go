@@ -1,43 +1,13 @@
 package e2e
 
 import (
-	"image"
+	"bufferlab/internal/xvfbtest"
 	"image/color"
-	"image/png"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 )
-
-func xvfbRun(t *testing.T) string {
-	t.Helper()
-	p, err := exec.LookPath("xvfb-run")
-	if err == nil {
-		return p
-	}
-	if os.Getenv("CI") != "" {
-		t.Fatal("xvfb-run is missing (apt-get install -y xvfb); CI must run the window tests")
-	}
-	t.Skip("Xvfb is not installed (apt-get install -y xvfb)")
-	return ""
-}
-
-// count returns how many pixels of img are exactly c.
-func count(img image.Image, c color.RGBA) int {
-	n := 0
-	b := img.Bounds()
-	for y := b.Min.Y; y < b.Max.Y; y++ {
-		for x := b.Min.X; x < b.Max.X; x++ {
-			r, g, bb, _ := img.At(x, y).RGBA()
-			if uint8(r>>8) == c.R && uint8(g>>8) == c.G && uint8(bb>>8) == c.B {
-				n++
-			}
-		}
-	}
-	return n
-}
 
 var (
 	readFill  = color.RGBA{0xfb, 0xe3, 0xb0, 0xff} // a page or node read by the search
@@ -50,7 +20,7 @@ var (
 )
 
 func TestFSMShots(t *testing.T) {
-	xvfb := xvfbRun(t)
+	xvfb := xvfbtest.Run(t)
 	dir := t.TempDir()
 	bin := filepath.Join(dir, "fsmshot")
 	if out, err := exec.Command("go", "build", "-o", bin, "bufferlab/cmd/fsmshot").CombinedOutput(); err != nil {
@@ -88,20 +58,12 @@ func TestFSMShots(t *testing.T) {
 			if !strings.Contains(string(stdout), c.want) {
 				t.Fatalf("fsmshot stopped at an unexpected event:\n%s", stdout)
 			}
-			f, err := os.Open(out)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer f.Close()
-			img, err := png.Decode(f)
-			if err != nil {
-				t.Fatal(err)
-			}
+			img := xvfbtest.LoadPNG(t, out)
 			if b := img.Bounds(); b.Dx() != 1280 || b.Dy() != 800 {
 				t.Fatalf("the shot is %v, want 1280×800", b)
 			}
 			for col, n := range c.min {
-				got := count(img, col)
+				got := xvfbtest.Count(img, col)
 				if got < n {
 					t.Errorf("%d pixels of %v, want at least %d", got, col, n)
 				}

@@ -1,43 +1,13 @@
 package e2e
 
 import (
-	"image"
+	"bufferlab/internal/xvfbtest"
 	"image/color"
-	"image/png"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 )
-
-func xvfbRun(t *testing.T) string {
-	t.Helper()
-	p, err := exec.LookPath("xvfb-run")
-	if err == nil {
-		return p
-	}
-	if os.Getenv("CI") != "" {
-		t.Fatal("xvfb-run is missing (apt-get install -y xvfb); CI must run the window tests")
-	}
-	t.Skip("Xvfb is not installed (apt-get install -y xvfb)")
-	return ""
-}
-
-// count returns how many pixels of img are exactly c.
-func count(img image.Image, c color.RGBA) int {
-	n := 0
-	b := img.Bounds()
-	for y := b.Min.Y; y < b.Max.Y; y++ {
-		for x := b.Min.X; x < b.Max.X; x++ {
-			r, g, bb, _ := img.At(x, y).RGBA()
-			if uint8(r>>8) == c.R && uint8(g>>8) == c.G && uint8(bb>>8) == c.B {
-				n++
-			}
-		}
-	}
-	return n
-}
 
 var (
 	highlight = color.RGBA{0xE6, 0x9F, 0x00, 0xff} // render.Orange: the slot being compared
@@ -47,7 +17,7 @@ var (
 )
 
 func TestSLRUShots(t *testing.T) {
-	xvfb := xvfbRun(t)
+	xvfb := xvfbtest.Run(t)
 	dir := t.TempDir()
 	bin := filepath.Join(dir, "slrushot")
 	if out, err := exec.Command("go", "build", "-o", bin, "bufferlab/cmd/slrushot").CombinedOutput(); err != nil {
@@ -79,20 +49,12 @@ func TestSLRUShots(t *testing.T) {
 			if !strings.Contains(string(stdout), c.want) {
 				t.Fatalf("slrushot stopped at an unexpected event:\n%s", stdout)
 			}
-			f, err := os.Open(out)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer f.Close()
-			img, err := png.Decode(f)
-			if err != nil {
-				t.Fatal(err)
-			}
+			img := xvfbtest.LoadPNG(t, out)
 			if b := img.Bounds(); b.Dx() != 1280 || b.Dy() != 800 {
 				t.Fatalf("the shot is %v, want 1280×800", b)
 			}
 			for col, n := range c.min {
-				if got := count(img, col); got < n {
+				if got := xvfbtest.Count(img, col); got < n {
 					t.Errorf("%d pixels of %v, want at least %d", got, col, n)
 				}
 			}

@@ -1,0 +1,4 @@
+// Package xvfbtest holds what the window tests share (cmd/desktop/e2e,
+// cmd/slrushot/e2e, cmd/fsmshot/e2e): finding xvfb-run, reading the PNG a
+// program saved, and counting its pixels.
+package xvfbtest
