@@ -148,16 +148,8 @@ func (r *Runner) Summarize(events []trace.Event) string {
 }
 
 var (
-	siteDropBegin, siteDropAllBegin     = mustSite("drop.begin"), mustSite("dropall.begin")
-	siteDropPrecheck, siteDropAllLinear = mustSite("drop.precheck"), mustSite("dropall.precheck-linear")
-	siteDropAllBSearch                  = mustSite("dropall.precheck-bsearch")
-	siteDListHead, siteDListNext        = mustSite("dlist.head"), mustSite("dlist.next")
+	siteDropBegin, siteDropAllBegin     = trace.SiteOf("drop.begin"), trace.SiteOf("dropall.begin")
+	siteDropPrecheck, siteDropAllLinear = trace.SiteOf("drop.precheck"), trace.SiteOf("dropall.precheck-linear")
+	siteDropAllBSearch                  = trace.SiteOf("dropall.precheck-bsearch")
+	siteDListHead, siteDListNext        = trace.SiteOf("dlist.head"), trace.SiteOf("dlist.next")
 )
-
-func mustSite(name string) trace.Site {
-	s, ok := trace.LookupSite(name)
-	if !ok {
-		panic("scenario: bufmgr defines no site " + name)
-	}
-	return s
-}

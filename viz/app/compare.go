@@ -3,7 +3,6 @@ package app
 import (
 	"errors"
 	"fmt"
-	"strings"
 
 	"github.com/hajimehoshi/ebiten/v2"
 	"github.com/hajimehoshi/ebiten/v2/text/v2"
@@ -124,7 +123,7 @@ func (a *App) drawCompare(dst *ebiten.Image, rest, bottom render.Rect) {
 // with the descriptor or mapping entry the drop is at, what the drop has
 // done so far, and whether this strategy has finished.
 func (a *App) drawDropPane(dst *ebiten.Image, r render.Rect, i int, v *view.Pool, pool *scene.PoolScene) {
-	th, p := a.th, a.p
+	th := a.th
 	face := th.Face(render.Regular, 12)
 	lh := render.LineHeight(face)
 	status, rest := r.SplitTop(lh*2 + 6)
@@ -133,22 +132,16 @@ func (a *App) drawDropPane(dst *ebiten.Image, r render.Rect, i int, v *view.Pool
 	if i == 0 {
 		a.ui.pool = poolR
 	}
-	// Where this strategy is: the last drop event of its timeline.
-	evs := p.PaneTimeline(i).Events()
-	pos := p.Pos()
+	// Where this strategy is: the dropping backend's lane (its last drop
+	// operation and its last event).
 	line1, line2 := "no drop yet", ""
 	col := th.Muted
-	for k := pos - 1; k >= 0 && k >= pos-100000; k-- {
-		e := evs[k]
-		if e.Kind == trace.KNone || !isDropSite(e.Site.String()) {
-			continue
-		}
-		if e.Kind == trace.KOpDone {
-			line1, col = fmt.Sprintf("finished at event %d", k), th.Good
+	if l, ok := lastDrop(v); ok {
+		if l.OpDone {
+			line1, col = fmt.Sprintf("finished at event %d", l.Last.Seq), th.Good
 		} else {
-			line1, col = fmt.Sprintf("at %s (event %d)", e.Site, k), th.Text
+			line1, col = fmt.Sprintf("at %s (event %d)", l.Last.Site, l.Last.Seq), th.Text
 		}
-		break
 	}
 	if cur, ok := v.Current(); ok && cur.Kind == trace.KNone {
 		line2 = "idle until the others finish the step"
@@ -163,18 +156,21 @@ func (a *App) drawDropPane(dst *ebiten.Image, r render.Rect, i int, v *view.Pool
 	scene.DrawCounterRow(dst, countersR.Inset(1), scene.DropCounters(v.Counters()), th)
 }
 
-// isDropSite reports whether a site belongs to dropping a relation's
-// buffers (not the dlist's upkeep on the allocation path).
-func isDropSite(name string) bool {
-	if strings.HasPrefix(name, "dlist.alloc") {
-		return false
-	}
-	for _, p := range []string{"drop.", "dropall.", "lookup.", "dlist.", "inval.", "free."} {
-		if strings.HasPrefix(name, p) {
-			return true
+var siteDropBegin, siteDropAllBegin = trace.SiteOf("drop.begin"), trace.SiteOf("dropall.begin")
+
+// lastDrop is the lane of the backend whose drop operation began last
+// (drop.begin or dropall.begin), from the view's lanes: no search of the
+// events.
+func lastDrop(v *view.Pool) (view.Lane, bool) {
+	var best view.Lane
+	found := false
+	for a := 1; a < v.NumLanes(); a++ {
+		l := v.Lane(trace.Actor(a))
+		if l.HasOp && (l.Op.Site == siteDropBegin || l.Op.Site == siteDropAllBegin) && (!found || l.Op.Seq > best.Op.Seq) {
+			best, found = l, true
 		}
 	}
-	return false
+	return best, found
 }
 
 // drawDropRule draws the rule `auto` follows (DropRelFileNodeBuffers): the
@@ -190,12 +186,8 @@ func (a *App) drawDropRule(dst *ebiten.Image, r render.Rect) {
 	rec := p.Config != nil && p.Config.InRecovery
 	// The last drop's size, as the first pane's drop.begin recorded it.
 	blocks := uint64(0)
-	evs := p.TL.Events()
-	for k := p.Pos() - 1; k >= 0; k-- {
-		if e := evs[k]; e.Kind == trace.KOp && (e.Site.String() == "drop.begin" || e.Site.String() == "dropall.begin") {
-			blocks = e.Arg
-			break
-		}
+	if l, ok := lastDrop(p.View()); ok {
+		blocks = l.Op.Arg
 	}
 	if a.dropProbe == 0 {
 		a.dropProbe = blocks

@@ -44,7 +44,7 @@ var dropCounters = func() map[trace.Site]func(*Counters) *uint64 {
 	m := map[trace.Site]func(*Counters) *uint64{}
 	add := func(f func(*Counters) *uint64, names ...string) {
 		for _, n := range names {
-			m[mustSite(n)] = f
+			m[trace.SiteOf(n)] = f
 		}
 	}
 	add(func(c *Counters) *uint64 { return &c.DropDescsTouched },
@@ -61,7 +61,11 @@ var dropCounters = func() map[trace.Site]func(*Counters) *uint64 {
 }()
 
 // siteDListNext is a hop of the dlist walk that also examines a descriptor.
-var siteDListNext, siteLookupLookup = mustSite("dlist.next"), mustSite("lookup.lookup")
+var siteDListNext, siteLookupLookup = trace.SiteOf("dlist.next"), trace.SiteOf("lookup.lookup")
+
+// siteInvalRelease ends InvalidateBuffer: its release counts a buffer
+// dropped.
+var siteInvalRelease = trace.SiteOf("inval.release")
 
 // countDrop adds d to the drop counter e's site feeds, if any.
 func (c *Counters) countDrop(e trace.Event, d uint64) {
@@ -83,7 +87,7 @@ func (c *Counters) countDrop(e trace.Event, d uint64) {
 	case trace.KLWWait, trace.KLWCondFail:
 		return
 	case trace.KLWRelease:
-		if e.Site != mustSite("inval.release") {
+		if e.Site != siteInvalRelease {
 			return
 		}
 	}

@@ -35,17 +35,9 @@ type laneInfo struct {
 var emptyInfo = &laneInfo{}
 
 var (
-	siteReadBegin = mustSite("read.begin")
-	siteScanInit  = mustSite("scan.init")
+	siteReadBegin = trace.SiteOf("read.begin")
+	siteScanInit  = trace.SiteOf("scan.init")
 )
-
-func mustSite(name string) trace.Site {
-	s, ok := trace.LookupSite(name)
-	if !ok {
-		panic(fmt.Sprintf("view: bufmgr defines no site %q", name))
-	}
-	return s
-}
 
 // nextInfo derives the lane information after e from the information before.
 func nextInfo(prev *laneInfo, e trace.Event) *laneInfo {
