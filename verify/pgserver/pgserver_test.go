@@ -133,7 +133,7 @@ func TestOwnerDies(t *testing.T) {
 	for _, sig := range []syscall.Signal{syscall.SIGKILL, syscall.SIGTERM} {
 		t.Run(sig.String(), func(t *testing.T) {
 			base := baseDir(t)
-			cmd := exec.Command(os.Args[0], "-test.run=^TestChildServer$")
+			cmd := exec.Command(os.Args[0])
 			cmd.Env = append(os.Environ(), "PGSERVER_CHILD_BASE="+base)
 			out, err := cmd.StdoutPipe()
 			if err != nil {
@@ -177,12 +177,13 @@ func TestOwnerDies(t *testing.T) {
 	}
 }
 
-// TestChildServer is TestOwnerDies's child: it starts a server, says where,
-// and waits to be killed.
-func TestChildServer(t *testing.T) {
+// TestMain turns the test binary into TestOwnerDies's child when that test
+// starts it with PGSERVER_CHILD_BASE set: it starts a server, says where,
+// and waits to be killed. Otherwise it runs the tests.
+func TestMain(m *testing.M) {
 	base := os.Getenv("PGSERVER_CHILD_BASE")
 	if base == "" {
-		t.Skip("run by TestOwnerDies")
+		os.Exit(m.Run())
 	}
 	s, err := Start(context.Background(), Options{TempDir: base})
 	if err != nil {
