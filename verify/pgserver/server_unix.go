@@ -327,10 +327,16 @@ func (s *Server) startPostmaster(ctx context.Context, who *runAs) error {
 	started := make(chan error, 1)
 	// The goroutine that starts the postmaster keeps its OS thread for as
 	// long as the postmaster runs: Linux sends the parent-death signal when
-	// the thread that forked the child exits, and a locked thread only
-	// exits with its goroutine (which here outlives the server).
+	// the thread that forked the child exits, and the runtime never ends a
+	// thread that a goroutine holds locked. The thread is unlocked again
+	// once the postmaster is gone, never left to exit with the goroutine:
+	// a locked goroutine that ends takes its thread with it, and with
+	// Go 1.26 and cgo linked in (purego), that thread exit crashed the
+	// whole process with SIGSEGV about one run in four (seen under gdb: the
+	// exiting thread returned into the Go heap).
 	go func() {
 		runtime.LockOSThread()
+		defer runtime.UnlockOSThread()
 		if err := cmd.Start(); err != nil {
 			started <- err
 			return
