@@ -83,7 +83,17 @@ type pageState struct {
 	Panes    []struct {
 		Variant  string       `json:"variant"`
 		Counters pageCounters `json:"counters"`
+		SLRU     *pageSLRU    `json:"slru"`
 	} `json:"panes"`
+}
+
+type pageSLRU struct {
+	Reads        uint64 `json:"reads"`
+	Hits         uint64 `json:"hits"`
+	SlotsScanned uint64 `json:"slotsScanned"`
+	Probes       uint64 `json:"probes"`
+	VictimScans  uint64 `json:"victimScans"`
+	LockWaits    uint64 `json:"lockWaits"`
 }
 
 type pageCounters struct {
@@ -379,6 +389,30 @@ func TestBrowser(t *testing.T) {
 		t.Fatalf("lesson 6: %+v", s)
 	}
 	check("lesson 6")
+
+	// Lesson 7 runs three SLRUs in three panes. Answering step 0's
+	// question and stepping on plays steps 0 and 1 (which has no question)
+	// up to step 2's: a miss, then every slot filled. Each pane has
+	// searched as its variant does: all 32 slots, one bank of 16, or the
+	// bank's hash table.
+	navigate(srv.URL + "/#lesson=slru-side-by-side&step=0")
+	eval("window.bufferlab.ready.then(() => true)", nil)
+	eval("window.bufferlab.answer(2)", nil)
+	eval("window.bufferlab.step(100000)", nil)
+	s = state()
+	if s.Lesson != "slru-side-by-side" || s.Step != 2 || !s.Gated || len(s.Panes) != 3 || s.Panes[0].Variant != "slru=single" || s.Panes[2].Variant != "slru=banks+hash" {
+		t.Fatalf("lesson 7: %+v", s)
+	}
+	for i, want := range []pageSLRU{
+		{Reads: 32, Hits: 1, SlotsScanned: 2049, VictimScans: 528},
+		{Reads: 32, Hits: 1, SlotsScanned: 1025, VictimScans: 272},
+		{Reads: 32, Hits: 1, Probes: 65, VictimScans: 272},
+	} {
+		if got := s.Panes[i].SLRU; got == nil || *got != want {
+			t.Errorf("lesson 7, pane %s at step 2: SLRU %+v, want %+v", s.Panes[i].Variant, got, want)
+		}
+	}
+	check("lesson 7")
 
 	// The fast-mode panel runs `bench pool --quick` as WebAssembly.
 	eval("window.bufferlab.fast('pool')", nil)

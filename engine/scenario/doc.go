@@ -25,7 +25,11 @@
 //	                            and unpin under the buffer header spinlock;
 //	                            atomic,spinlock: both, side by side: the
 //	                            same statements, schedule and seed run once
-//	                            per variant, in that order).
+//	                            per variant, in that order). drop=, fsm=
+//	                            and slru= (see drop, fsm.go, slru.go) may
+//	                            name several variants the same way, e.g.
+//	                            slru=single,banks,banks+hash; only one key
+//	                            per config does.
 //	relation NAME blocks=N [fsm=N] [vm=N] [init=N] [unlogged]
 //	backend NAME: OP; OP; ...   queue operations for a backend (declaring it).
 //	schedule NAME NAME ...      who runs at each yield point of the next run;
@@ -39,8 +43,9 @@
 //	                            usage, flags, dirty, valid), block REL B
 //	                            [fork=F] (in, resident, usage, rc), backend
 //	                            NAME (pins, error).
-//	expect VARIANT: SUBJECT …   the same, checked only in that pin variant
-//	                            (expect spinlock: pool spins=3); unqualified
+//	expect VARIANT: SUBJECT …   the same, checked only in that variant
+//	                            (expect spinlock: pool spins=3, expect
+//	                            banks+hash: slru probes=2); unqualified
 //	                            checks must hold in every variant.
 //
 // Operations (each models what a backend does through bufmgr.c):

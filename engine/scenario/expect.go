@@ -41,6 +41,16 @@ func (p *parser) expect(toks []token) (Stmt, error) {
 			if _, ok := fsm.ParseVariant(name); ok {
 				return nil, p.errf(toks[1].Pos, "expect %s: the scenario does not run fsm=%s (its config runs %s)", name, name, variantList(vs))
 			}
+			if _, err := slru.ParseVariant(name); err == nil {
+				runs := variantList(vs)
+				if len(vs) < 2 {
+					runs = "none"
+					if p.slru {
+						runs = "slru=" + p.slruVar.String()
+					}
+				}
+				return nil, p.errf(toks[1].Pos, "expect %s: the scenario does not run slru=%s (its config runs %s)", name, name, runs)
+			}
 			if _, ok := bufmgr.ParseDropStrategy(name); ok {
 				return nil, p.errf(toks[1].Pos, "expect %s: the scenario does not run drop=%s (its config runs %s)", name, name, variantList(vs))
 			}
@@ -129,13 +139,7 @@ func variantList(vs []Variant) string {
 	if len(vs) == 0 {
 		return ""
 	}
-	key, names := "pins=", []string{}
-	if vs[0].HasDrop {
-		key = "drop="
-	}
-	if vs[0].HasFSM {
-		key = "fsm="
-	}
+	key, names := vs[0].variantKey()+"=", []string{}
 	for _, v := range vs {
 		names = append(names, v.Name())
 	}

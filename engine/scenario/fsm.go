@@ -56,7 +56,7 @@ func (p *parser) fsmKey(st *ConfigStmt, t token, k, v string) error {
 		st.FSM.On, st.FSM.Variant = true, vs[0]
 		if len(vs) > 1 {
 			if len(st.Variants) > 0 {
-				return p.errf(t.Pos, "fsm: only one of pins=, drop= and fsm= may name several variants")
+				return p.errf(t.Pos, "fsm: %s", severalVariants)
 			}
 			for _, vr := range vs {
 				st.Variants = append(st.Variants, Variant{FSM: vr, HasFSM: true})

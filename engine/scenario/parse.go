@@ -60,30 +60,45 @@ type Variant struct {
 	// small-skip side by side).
 	FSM    fsm.Variant
 	HasFSM bool
+	// SLRU, when HasSLRU, is the commit log SLRU's variant (slru=single,
+	// banks,banks+hash side by side).
+	SLRU    slru.Variant
+	HasSLRU bool
+}
+
+// severalVariants is the error for a config line where two keys name
+// several variants: the panes differ in one respect only.
+const severalVariants = "only one of pins=, drop=, fsm= and slru= may name several variants"
+
+// variantKey is the config key the variant sets: pins, drop, fsm or slru.
+func (v Variant) variantKey() string {
+	switch {
+	case v.HasDrop:
+		return "drop"
+	case v.HasFSM:
+		return "fsm"
+	case v.HasSLRU:
+		return "slru"
+	}
+	return "pins"
 }
 
 // Name is how the config and `expect NAME:` call the variant: atomic,
-// spinlock, or the drop strategy.
+// spinlock, the drop strategy, the FSM or the SLRU variant.
 func (v Variant) Name() string {
-	if v.HasDrop {
+	switch v.variantKey() {
+	case "drop":
 		return v.Drop.String()
-	}
-	if v.HasFSM {
+	case "fsm":
 		return v.FSM.String()
+	case "slru":
+		return v.SLRU.String()
 	}
 	return v.Pins.String()
 }
 
-// String is the config setting: pins=atomic, drop=scan.
-func (v Variant) String() string {
-	if v.HasDrop {
-		return "drop=" + v.Drop.String()
-	}
-	if v.HasFSM {
-		return "fsm=" + v.FSM.String()
-	}
-	return "pins=" + v.Pins.String()
-}
+// String is the config setting: pins=atomic, drop=scan, slru=banks.
+func (v Variant) String() string { return v.variantKey() + "=" + v.Name() }
 
 // AllVariants returns the variants the scenario runs: Variants, or the
 // one the config describes.
@@ -259,7 +274,8 @@ type parser struct {
 	variants  []Variant // the variants the config names (nil before it)
 	dlist     bool      // the config keeps the dlist (strategy=dlist allowed)
 	slru      bool      // the config has the commit log's SLRU (clog ops allowed)
-	fsm       bool      // the config has the free space map model (heaps allowed)
+	slruVar   slru.Variant
+	fsm       bool // the config has the free space map model (heaps allowed)
 }
 
 // Parse parses a scenario. name is used in error positions.
@@ -390,7 +406,7 @@ func (p *parser) config(toks []token) (Stmt, error) {
 			st.Pins = ms[0]
 			if len(ms) > 1 {
 				if len(st.Variants) > 0 {
-					return nil, p.errf(t.Pos, "pins: only one of pins= and drop= may name several variants")
+					return nil, p.errf(t.Pos, "pins: %s", severalVariants)
 				}
 				for _, m := range ms {
 					st.Variants = append(st.Variants, Variant{Pins: m})
@@ -409,7 +425,7 @@ func (p *parser) config(toks []token) (Stmt, error) {
 				ds = append(ds, d)
 			}
 			if len(st.Variants) > 0 {
-				return nil, p.errf(t.Pos, "drop: only one of pins= and drop= may name several variants")
+				return nil, p.errf(t.Pos, "drop: %s", severalVariants)
 			}
 			for _, d := range ds {
 				st.Variants = append(st.Variants, Variant{Drop: d, HasDrop: true})

@@ -2,6 +2,7 @@ package scenario
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -11,7 +12,9 @@ import (
 
 // The commit log's SLRU in scenarios (engine/slru).
 //
-// Configuration: slru=single|banks|banks+hash turns it on; slru_buffers=N
+// Configuration: slru=single|banks|banks+hash turns it on, and several in
+// pane order (slru=single,banks,banks+hash) run the same statements on
+// each variant side by side; slru_buffers=N
 // sets its slots (default: PostgreSQL 17's transaction_buffers rule from
 // shared_buffers, or PostgreSQL 16's CLOG size for slru=single);
 // bank_size=N slots per bank (default 16); clog_pages=N starts with pages
@@ -24,7 +27,8 @@ import (
 // write-all (see slru.Op).
 //
 // Expectations: expect slru KEY=V (hits, reads, writes, zeroes,
-// slots_scanned, probes, victims, dirty_victims, latest) and expect page P
+// slots_scanned, probes, victim_scans, victims, dirty_victims, lock_waits,
+// latest) and expect page P
 // KEY=V (slot: its slot or none; status; dirty).
 
 // slruConfig is the SLRU part of ConfigStmt.
@@ -40,11 +44,26 @@ type slruConfig struct {
 func (p *parser) slruKey(st *ConfigStmt, t token, k, v string) (ok bool, err error) {
 	switch k {
 	case "slru":
-		vr, err := slru.ParseVariant(v)
-		if err != nil {
-			return true, p.errf(t.Pos, "slru: expected single, banks or banks+hash, found %q", v)
+		var vs []slru.Variant
+		for _, name := range strings.Split(v, ",") {
+			vr, err := slru.ParseVariant(name)
+			if err != nil {
+				return true, p.errf(t.Pos, "slru: expected single, banks, banks+hash or several in pane order (banks,banks+hash), found %q", v)
+			}
+			if slices.Contains(vs, vr) {
+				return true, p.errf(t.Pos, "slru: %s is named twice in %q", vr, v)
+			}
+			vs = append(vs, vr)
 		}
-		st.SLRU.On, st.SLRU.Variant = true, vr
+		st.SLRU.On, st.SLRU.Variant = true, vs[0]
+		if len(vs) > 1 {
+			if len(st.Variants) > 0 {
+				return true, p.errf(t.Pos, "slru: %s", severalVariants)
+			}
+			for _, vr := range vs {
+				st.Variants = append(st.Variants, Variant{SLRU: vr, HasSLRU: true})
+			}
+		}
 	case "slru_buffers", "bank_size", "clog_pages":
 		n, err := p.uint(t, v, 1<<20, k)
 		if err != nil {
@@ -64,11 +83,12 @@ func (p *parser) slruKey(st *ConfigStmt, t token, k, v string) (ok bool, err err
 	return true, nil
 }
 
-// slruEngineConfig is the engine configuration a config statement asks for.
-func (c *ConfigStmt) slruEngineConfig() (slru.Config, error) {
+// slruEngineConfig is the engine configuration a config statement asks
+// for, with the given variant (its own, or one of several side by side).
+func (c *ConfigStmt) slruEngineConfig(vr slru.Variant) (slru.Config, error) {
 	slots := c.SLRU.Slots
 	if slots == 0 {
-		if c.SLRU.Variant == slru.Single {
+		if vr == slru.Single {
 			slots = slru.CLOGBuffersPG16(c.NBuffers)
 		} else {
 			var err error
@@ -77,7 +97,7 @@ func (c *ConfigStmt) slruEngineConfig() (slru.Config, error) {
 			}
 		}
 	}
-	return slru.Config{Variant: c.SLRU.Variant, Slots: slots, BankSize: c.SLRU.BankSize}, nil
+	return slru.Config{Variant: vr, Slots: slots, BankSize: c.SLRU.BankSize}, nil
 }
 
 // checkSLRUConfig validates the SLRU settings once the config line is read.
@@ -90,14 +110,20 @@ func (p *parser) checkSLRUConfig(st *ConfigStmt, toks []token) error {
 		}
 		return nil
 	}
-	cfg, err := st.slruEngineConfig()
-	if err == nil {
-		_, err = slru.New(cfg, nil)
+	for _, v := range st.AllVariants() {
+		vr := st.SLRU.Variant
+		if v.HasSLRU {
+			vr = v.SLRU
+		}
+		cfg, err := st.slruEngineConfig(vr)
+		if err == nil {
+			_, err = slru.New(cfg, nil)
+		}
+		if err != nil {
+			return p.errf(toks[0].Pos, "%v", err)
+		}
 	}
-	if err != nil {
-		return p.errf(toks[0].Pos, "%v", err)
-	}
-	p.slru = true
+	p.slru, p.slruVar = true, st.SLRU.Variant
 	return nil
 }
 
@@ -127,7 +153,11 @@ func (r *Runner) newSLRU() error {
 	if !r.cfg.SLRU.On {
 		return nil
 	}
-	cfg, err := r.cfg.slruEngineConfig()
+	vr := r.cfg.SLRU.Variant
+	if r.variant.HasSLRU {
+		vr = r.variant.SLRU
+	}
+	cfg, err := r.cfg.slruEngineConfig(vr)
 	if err != nil {
 		return err
 	}
@@ -162,7 +192,7 @@ func (r *Runner) execCLOG(be *backendState, op Op) error {
 
 // The keys of the SLRU's expect subjects.
 var slruExpectKeys = map[string][]string{
-	"slru": {"hits", "reads", "writes", "zeroes", "slots_scanned", "probes", "victims", "dirty_victims", "latest"},
+	"slru": {"hits", "reads", "writes", "zeroes", "slots_scanned", "probes", "victim_scans", "victims", "dirty_victims", "lock_waits", "latest"},
 	"page": {"slot", "status", "dirty"},
 }
 
@@ -188,8 +218,12 @@ func (r *Runner) slruExpectValue(st *ExpectStmt, c check) (string, error) {
 			return u(t.SlotsScanned), nil
 		case "probes":
 			return u(t.Probes), nil
+		case "victim_scans":
+			return u(t.VictimScans), nil
 		case "victims":
 			return u(t.Victims), nil
+		case "lock_waits":
+			return u(t.LockWaits), nil
 		case "dirty_victims":
 			return u(t.DirtyVictims), nil
 		case "latest":

@@ -50,7 +50,7 @@ show slru
 
 func TestSLRUParseErrors(t *testing.T) {
 	for _, c := range []struct{ src, want string }{
-		{"config slru=lots", "1:8: slru: expected single, banks or banks+hash, found \"lots\""},
+		{"config slru=lots", "1:8: slru: expected single, banks, banks+hash or several in pane order (banks,banks+hash), found \"lots\""},
 		{"config bank_size=16", "1:8: bank_size: applies to the commit log's SLRU: expected slru=single|banks|banks+hash too"},
 		{"config slru=banks slru_buffers=40", "1:1: slru:"},
 		{"config slru=banks bank_size=3", "1:1: slru:"},

@@ -15,6 +15,7 @@ import (
 	"bufferlab/viz/player"
 	"bufferlab/viz/render"
 	"bufferlab/viz/scene"
+	"bufferlab/viz/slruview"
 	"bufferlab/viz/view"
 )
 
@@ -289,7 +290,17 @@ type SLRUState struct {
 	Reads        uint64 `json:"reads"`
 	Writes       uint64 `json:"writes"`
 	SlotsScanned uint64 `json:"slotsScanned"`
+	Probes       uint64 `json:"probes"`
+	VictimScans  uint64 `json:"victimScans"`
 	Victims      uint64 `json:"victims"`
+	LockWaits    uint64 `json:"lockWaits"`
+}
+
+// slruStateOf is what the SLRU view has counted, for State.
+func slruStateOf(c slruview.Counters) *SLRUState {
+	st := c.Stats()
+	return &SLRUState{Hits: st.Hits, Reads: st.Reads, Writes: st.Writes, SlotsScanned: st.SlotsScanned,
+		Probes: st.Probes, VictimScans: st.VictimScans, Victims: st.Victims, LockWaits: st.LockWaits}
 }
 
 // FSMState is the free space map model's counters at the current
@@ -304,6 +315,8 @@ type FSMState struct {
 type PaneState struct {
 	Variant  string   `json:"variant"` // pins=atomic, drop=scan, …
 	Counters Counters `json:"counters"`
+	// SLRU is the pane's SLRU counters (slru= variants).
+	SLRU *SLRUState `json:"slru,omitempty"`
 }
 
 // Counters are the counters shown on screen.
@@ -359,13 +372,16 @@ func (a *App) State() State {
 		s.FSM = &FSMState{FSMReads: st.Reads[bufmgr.FSMForkNum], HeapReads: st.Reads[bufmgr.MainForkNum], Inserts: st.Inserts}
 	}
 	if v := p.SLRUView(); v != nil {
-		st := v.Counters().Stats()
-		s.SLRU = &SLRUState{Hits: st.Hits, Reads: st.Reads, Writes: st.Writes, SlotsScanned: st.SlotsScanned, Victims: st.Victims}
+		s.SLRU = slruStateOf(v.Counters())
 	}
 	if p.Panes() > 1 {
 		s.Pacing = p.Pacing()
 		for i := 0; i < p.Panes(); i++ {
-			s.Panes = append(s.Panes, PaneState{Variant: p.PaneVariant(i).String(), Counters: countersOf(p.PaneView(i).Counters())})
+			ps := PaneState{Variant: p.PaneVariant(i).String(), Counters: countersOf(p.PaneView(i).Counters())}
+			if v := p.PaneSLRUView(i); v != nil {
+				ps.SLRU = slruStateOf(v.Counters())
+			}
+			s.Panes = append(s.Panes, ps)
 		}
 	}
 	return s

@@ -37,6 +37,12 @@ func variantTitle(v scenario.Variant, face *text.GoTextFace, w float64) string {
 		long, short = "fsm=always: PostgreSQL 15, a map for every table", "fsm=always (PG 15)"
 	case "fsm=small-skip":
 		long, short = "fsm=small-skip: no map up to 4 pages (PG 12 devel, reverted)", "fsm=small-skip (reverted)"
+	case "slru=single":
+		long, short = "slru=single: one lock, every slot searched (PostgreSQL 16 and older)", "slru=single (PG ≤ 16)"
+	case "slru=banks":
+		long, short = "slru=banks: a bank of 16 per page, searched slot by slot (PostgreSQL 17.3+)", "slru=banks (PG 17.3+)"
+	case "slru=banks+hash":
+		long, short = "slru=banks+hash: the bank's hash table finds the slot (the 2023 patch, not committed)", "slru=banks+hash (not committed)"
 	}
 	if render.TextWidth(long, face) <= w {
 		return long
@@ -58,6 +64,10 @@ func (a *App) drawCompare(dst *ebiten.Image, rest, bottom render.Rect) {
 		frac = 0.72
 	}
 	panes, right := rest.SplitLeft(rest.W * frac)
+	if p.Variant.HasSLRU {
+		a.drawSLRUPanes(dst, panes, right, bottom)
+		return
+	}
 	drops := p.Variant.HasDrop
 	if drops {
 		var top render.Rect

@@ -8,6 +8,7 @@ import (
 	"bufferlab/engine/slru"
 	"bufferlab/viz/render"
 	"bufferlab/viz/scene"
+	"bufferlab/viz/slruview"
 )
 
 // drawSLRUScene draws a lesson or scenario on the commit log's SLRU: the
@@ -24,16 +25,57 @@ func (a *App) drawSLRUScene(dst *ebiten.Image, rest, bottom render.Rect) {
 	nr := scene.Panel(dst, narrR.Inset(2), "Lesson", th)
 	a.drawNarration(clip(dst, nr), nr)
 	cr := scene.Panel(dst, codeR.Inset(2), "Code: the modelled PostgreSQL function", th)
+	a.drawSLRUCode(dst, cr, v)
+	scene.DrawSLRUCounters(dst, counters.Inset(2), v, th)
+	a.drawTimeline(dst, bottom.Inset(2))
+	a.drawFlash(dst, bottom)
+}
+
+// drawSLRUCode draws the code of the modelled function at the SLRU view's
+// current event, with the event described (the backend named as the
+// scenario names it).
+func (a *App) drawSLRUCode(dst *ebiten.Image, cr render.Rect, v *slruview.View) {
 	e, ok := v.Current()
 	desc := ""
 	if ok {
 		desc = slru.Describe(e)
-		if int(e.Actor) < len(p.Backends) && len(desc) >= 9 {
-			desc = desc[:6] + fmt.Sprintf("%-3s", p.Backends[e.Actor]) + desc[9:]
+		if int(e.Actor) < len(a.p.Backends) && len(desc) >= 9 {
+			desc = desc[:6] + fmt.Sprintf("%-3s", a.p.Backends[e.Actor]) + desc[9:]
 		}
 	}
-	scene.DrawCodeFor(clip(dst, cr), cr, e, ok, desc, th)
-	scene.DrawSLRUCounters(dst, counters.Inset(2), v, th)
+	scene.DrawCodeFor(clip(dst, cr), cr, e, ok, desc, a.th)
+}
+
+// drawSLRUPanes draws a scenario that runs several SLRU variants side by
+// side (config slru=single,banks,banks+hash): the panes are stacked, since
+// a bank is a wide row of slots, each with its banks, lookups and
+// counters; on the right the lesson text and each pane's code.
+func (a *App) drawSLRUPanes(dst *ebiten.Image, panes, right, bottom render.Rect) {
+	th, p := a.th, a.p
+	n := p.Panes()
+	legend, panes := panes.SplitTop(render.LineHeight(th.Face(render.Regular, 12)) + 8)
+	scene.DrawSLRULegend(dst, legend.Inset(2), th)
+	h := panes.H / float64(n)
+	for i := 0; i < n; i++ {
+		r := render.Rect{X: panes.X, Y: panes.Y + float64(i)*h, W: panes.W, H: h}
+		v := p.PaneSLRUView(i)
+		geo := " · " + scene.BanksPaneTitle(v)
+		bold := th.Face(render.Bold, 12)
+		title := variantTitle(p.PaneVariant(i), bold, r.W-20-render.TextWidth(geo, bold)) + geo
+		inner := scene.Panel(dst, r.Inset(2), render.Fit(title, bold, r.W-20), th)
+		banks, counters := inner.SplitBottom(36 * th.Scale)
+		scene.DrawBanksPane(clip(dst, banks), banks, v, th)
+		scene.DrawSLRUCounters(dst, counters.Inset(1), v, th)
+	}
+	narrR, codeR := right.SplitTop(right.H * 0.46)
+	nr := scene.Panel(dst, narrR.Inset(2), "Lesson", th)
+	a.drawNarration(clip(dst, nr), nr)
+	ch := codeR.H / float64(n)
+	for i := 0; i < n; i++ {
+		c := render.Rect{X: codeR.X, Y: codeR.Y + float64(i)*ch, W: codeR.W, H: ch}
+		cr := scene.Panel(dst, c.Inset(2), "Code, "+p.PaneVariant(i).String(), th)
+		a.drawSLRUCode(dst, cr, p.PaneSLRUView(i))
+	}
 	a.drawTimeline(dst, bottom.Inset(2))
 	a.drawFlash(dst, bottom)
 }

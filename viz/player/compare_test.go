@@ -3,6 +3,8 @@ package player
 import (
 	"testing"
 
+	"bufferlab/engine/scenario"
+	"bufferlab/engine/slru"
 	"bufferlab/engine/trace"
 	"bufferlab/lessons"
 	"bufferlab/viz/view"
@@ -349,5 +351,55 @@ func TestCompareFSMVariants(t *testing.T) {
 	l, r := left.Counters().Stats(), right.Counters().Stats()
 	if l.Inserts != 151 || r.Inserts != 151 || l.Reads[1] != 20 || r.Reads[1] != 0 {
 		t.Fatalf("inserts %d/%d, FSM reads %d/%d; want 151/151 and 20/0", l.Inserts, r.Inserts, l.Reads[1], r.Reads[1])
+	}
+}
+
+// slru=single,banks,banks+hash: three panes, each with its own SLRU view,
+// each view's counters equal to what that variant's engine counted, and
+// the three searches telling apart (every slot; one bank; the table).
+func TestCompareSLRUVariants(t *testing.T) {
+	src := "config shared_buffers=128MB slru=single,banks,banks+hash slru_buffers=64 clog_pages=40\n" +
+		"backend A: clog get 100000; clog get 40000; clog get 100001\nbackend B: clog read-only 5\nrun\n"
+	p, err := FromScenario("slru.scn", src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Panes() != 3 || p.PaneVariant(2).String() != "slru=banks+hash" {
+		t.Fatalf("%d panes, last %v", p.Panes(), p.PaneVariant(p.Panes()-1))
+	}
+	s, err := scenario.Parse("slru.scn", src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.End()
+	var stats []slru.Stats
+	for i := 0; i < 3; i++ {
+		v := p.PaneSLRUView(i)
+		if v == nil {
+			t.Fatalf("pane %d has no SLRU view", i)
+		}
+		if got, want := v.Geometry().Variant, p.PaneVariant(i).SLRU; got != want {
+			t.Errorf("pane %d shows the %v SLRU, want %v", i, got, want)
+		}
+		r, err := scenario.NewVariantRunner(s, false, i)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := r.RunAll(); err != nil {
+			t.Fatal(err)
+		}
+		got, want := v.Counters().Stats(), r.SLRU().Stats()
+		if got != want {
+			t.Errorf("pane %d (%v): the view counted %+v, the engine %+v", i, p.PaneVariant(i), got, want)
+		}
+		stats = append(stats, got)
+	}
+	single, banks, hash := stats[0], stats[1], stats[2]
+	if single.Hits != 1 || banks.Hits != 1 || hash.Hits != 1 || single.Reads != 3 {
+		t.Errorf("hits %d/%d/%d, single reads %d: want 1/1/1 and 3", single.Hits, banks.Hits, hash.Hits, single.Reads)
+	}
+	if !(single.SlotsScanned > banks.SlotsScanned && banks.SlotsScanned > 0 && hash.SlotsScanned == 0 && hash.Probes > 0 && banks.Probes == 0) {
+		t.Errorf("slots scanned %d/%d/%d, probes %d/%d/%d: want single > banks > 0 = hash, and probes only with the hash",
+			single.SlotsScanned, banks.SlotsScanned, hash.SlotsScanned, single.Probes, banks.Probes, hash.Probes)
 	}
 }

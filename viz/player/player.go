@@ -53,11 +53,26 @@ type Player struct {
 }
 
 // Alt is a further variant's pane: its variant and timeline (and its free
-// space map's, for fsm= variants).
+// space map's or its SLRU's, when the scenario has one).
 type Alt struct {
 	Variant scenario.Variant
 	TL      *timeline.Timeline
 	FSM     *timeline.Of[*fsmview.View]
+	SLRU    *timeline.Of[*slruview.View]
+}
+
+// PaneSLRUView is pane i's SLRU view at the current position (nil without
+// one).
+func (p *Player) PaneSLRUView(i int) *slruview.View {
+	if i == 0 {
+		return p.SLRUView()
+	}
+	t := p.Alts[i-1].SLRU
+	if t == nil {
+		return nil
+	}
+	t.Seek(p.TL.Pos())
+	return t.Current()
 }
 
 // PaneFSMView is pane i's free space map view at the current position (nil
@@ -126,7 +141,7 @@ func FromLesson(l *lessons.Lesson) (*Player, error) {
 		events, p.StepStart, p.StepEnd = padded[0], start, end
 		for i, a := range pl.Alts {
 			p.Alts = append(p.Alts, Alt{Variant: a.Variant, TL: timeline.New(padded[i+1], view.New(a.NBuffers, a.RelNames, a.Backends), timeline.DefaultKeyframeEvery),
-				FSM: fsmTimeline(a.Runner, padded[i+1], a.Backends)})
+				FSM: fsmTimeline(a.Runner, padded[i+1], a.Backends), SLRU: slruTimeline(a.Runner, padded[i+1], a.Backends)})
 		}
 	}
 	p.init(events, pl.NBuffers, pl.RelNames)
@@ -137,13 +152,19 @@ func FromLesson(l *lessons.Lesson) (*Player, error) {
 
 // initSLRU builds the SLRU view's timeline when the scenario has one.
 func (p *Player) initSLRU(r *scenario.Runner, events []trace.Event) {
+	p.SLRU = slruTimeline(r, events, p.Backends)
+}
+
+// slruTimeline is a timeline of the SLRU view over events, set up from the
+// runner's SLRU (nil without slru=).
+func slruTimeline(r *scenario.Runner, events []trace.Event, backends []string) *timeline.Of[*slruview.View] {
 	s := r.SLRU()
 	if s == nil {
-		return
+		return nil
 	}
 	g := slruview.GeometryOf(s)
 	g.Latest = r.SLRUStartLatest()
-	p.SLRU = timeline.NewOf(events, slruview.New(g, p.Backends), timeline.DefaultKeyframeEvery)
+	return timeline.NewOf(events, slruview.New(g, backends), timeline.DefaultKeyframeEvery)
 }
 
 // initFSM builds the free space map view's timeline when the scenario
@@ -298,7 +319,7 @@ func FromScenario(name, src string) (*Player, error) {
 		evs, p.StepStart, p.StepEnd = padded[0], start, end
 		for i, a := range alts {
 			p.Alts = append(p.Alts, Alt{Variant: a.Variant(), TL: timeline.New(padded[i+1], view.New(a.Pool().NBuffers, rels, a.BackendNames()), timeline.DefaultKeyframeEvery),
-				FSM: fsmTimeline(a, padded[i+1], a.BackendNames())})
+				FSM: fsmTimeline(a, padded[i+1], a.BackendNames()), SLRU: slruTimeline(a, padded[i+1], a.BackendNames())})
 		}
 	}
 	p.init(evs, r.Pool().NBuffers, rels)

@@ -141,13 +141,42 @@ func collectSLRUMarks(v *slruview.View, th *render.Theme) slruMarks {
 // than 16 slots) with its lock and counter, a legend, and one line per
 // backend with its lookup. Legible at 1280×800 for 2 to 8 banks of 16.
 func DrawBanks(dst *ebiten.Image, r render.Rect, v *slruview.View, th *render.Theme) {
+	drawBanks(dst, r, v, true, th)
+}
+
+// DrawBanksPane is DrawBanks for one of several panes side by side: no
+// header (the pane's title is BanksPaneTitle), no legend (DrawSLRULegend
+// draws it once for all of them) and no victim chart, so that the rows of
+// slots keep their height.
+func DrawBanksPane(dst *ebiten.Image, r render.Rect, v *slruview.View, th *render.Theme) {
+	drawBanks(dst, r, v, false, th)
+}
+
+// BanksPaneTitle is the geometry DrawBanks writes in its header, for a
+// pane's title: the slots, the banks and the bank rule.
+func BanksPaneTitle(v *slruview.View) string {
+	g := v.Geometry()
+	if g.Variant == slru.Single {
+		return fmt.Sprintf("%d slots, one lock · latest page %d", g.Slots, v.LatestPage())
+	}
+	rule := fmt.Sprintf("pageno %% %d", v.NumBanks())
+	if g.BankRule == slru.BankMask {
+		rule = fmt.Sprintf("pageno & %d", v.NumBanks()-1)
+	}
+	return fmt.Sprintf("%d slots = %d banks × %d, bank = %s · latest page %d", g.Slots, v.NumBanks(), v.BankSize(), rule, v.LatestPage())
+}
+
+func drawBanks(dst *ebiten.Image, r render.Rect, v *slruview.View, full bool, th *render.Theme) {
 	g := v.Geometry()
 	face := th.Face(render.Regular, 12)
 	bold := th.Face(render.Bold, 12)
 	lh := render.LineHeight(face)
 
-	// Header.
+	// Header (a pane's title says it instead: PaneTitle).
 	header, rest := r.SplitTop(lh + 6)
+	if !full {
+		header, rest = render.Rect{}, r
+	}
 	rule := fmt.Sprintf("bank = pageno %% %d", v.NumBanks())
 	if g.BankRule == slru.BankMask {
 		rule = fmt.Sprintf("bank = pageno & %d (PG 17.0–17.2)", v.NumBanks()-1)
@@ -158,10 +187,12 @@ func DrawBanks(dst *ebiten.Image, r render.Rect, v *slruview.View, th *render.Th
 	if g.Variant != slru.Single {
 		title += fmt.Sprintf(" = %d banks × %d · %s", v.NumBanks(), v.BankSize(), rule)
 	}
-	render.Text(dst, title, bold, header.X+4, header.Y+2, th.Text, render.Left)
-	latest := fmt.Sprintf("latest_page_number %d (never evicted)", v.LatestPage())
-	if render.TextWidth(title, bold)+render.TextWidth(latest, face)+24 < header.W {
-		render.Text(dst, latest, face, header.X+header.W-4, header.Y+2, th.Text, render.Right)
+	if full {
+		render.Text(dst, title, bold, header.X+4, header.Y+2, th.Text, render.Left)
+		latest := fmt.Sprintf("latest_page_number %d (never evicted)", v.LatestPage())
+		if render.TextWidth(title, bold)+render.TextWidth(latest, face)+24 < header.W {
+			render.Text(dst, latest, face, header.X+header.W-4, header.Y+2, th.Text, render.Right)
+		}
 	}
 
 	// Below the banks: the legend, one line per backend with its lookup,
@@ -173,18 +204,32 @@ func DrawBanks(dst *ebiten.Image, r render.Rect, v *slruview.View, th *render.Th
 		}
 	}
 	legendH := lh + 6
+	if !full {
+		legendH = 0
+	}
+	cur, hasCur := v.Current()
 	llh := render.LineHeight(th.Face(render.Regular, slruLookupSize(len(lanes))))
 	lookH := float64(max(1, min(len(lanes), 8)))*(llh+3) + llh + 6
+	if !full {
+		// A pane keeps its rows of slots whole and shows as many
+		// lookups as fit below them: those in progress first, the
+		// backend that acted last before the others.
+		ideal := slruRowsHeight(rest.W, rest.H-(2*llh+9), v)
+		fit := max(1, int((rest.H-ideal-llh-6)/(llh+3)))
+		lanes = paneLanes(lanes, fit, cur, hasCur)
+		lookH = float64(max(1, len(lanes)))*(llh+3) + llh + 6
+	}
 	marks := collectSLRUMarks(v, th)
-	cur, hasCur := v.Current()
 	rowsH := slruRowsHeight(rest.W, rest.H-legendH-lookH, v)
 	banks, rest := rest.SplitTop(rowsH)
 	legend, rest := rest.SplitTop(legendH)
 	looks, rest := rest.SplitTop(lookH)
 	drawSLRUBankRows(dst, banks, v, marks, cur, hasCur, th)
-	drawSLRULegend(dst, legend, th)
+	if full {
+		DrawSLRULegend(dst, legend, th)
+	}
 	drawSLRULookups(dst, looks, v, lanes, cur, hasCur, th)
-	if rest.H >= 110 && len(marks.victims) > 0 {
+	if full && rest.H >= 110 && len(marks.victims) > 0 {
 		// The search of the backend that acted last, if it is searching.
 		show := marks.victims[0]
 		for _, ln := range marks.victims {
@@ -195,6 +240,40 @@ func DrawBanks(dst *ebiten.Image, r render.Rect, v *slruview.View, th *render.Th
 		chart, _ := rest.Inset(4).SplitTop(280)
 		drawVictimChart(dst, chart, v, show, th)
 	}
+}
+
+// paneLanes keeps at most n of lanes, in their order: lookups in progress
+// first, then the lane of the backend that acted last, then the rest.
+func paneLanes(lanes []slruview.Lane, n int, cur trace.Event, hasCur bool) []slruview.Lane {
+	if len(lanes) <= n {
+		return lanes
+	}
+	rank := func(ln slruview.Lane) int {
+		switch {
+		case slruLookupActive(ln.Lookup):
+			return 0
+		case hasCur && ln.Actor == cur.Actor:
+			return 1
+		case ln.Lookup.HasOp:
+			return 2
+		}
+		return 3
+	}
+	keep := map[trace.Actor]bool{}
+	for r := 0; r <= 3 && len(keep) < n; r++ {
+		for _, ln := range lanes {
+			if rank(ln) == r && len(keep) < n {
+				keep[ln.Actor] = true
+			}
+		}
+	}
+	var out []slruview.Lane
+	for _, ln := range lanes {
+		if keep[ln.Actor] {
+			out = append(out, ln)
+		}
+	}
+	return out
 }
 
 // slruLookupSize is the type size of the lookup lines: smaller when there
@@ -437,9 +516,18 @@ func drawSLRUSlot(dst *ebiten.Image, c render.Rect, v *slruview.View, i int, m s
 	compact := c.H < 2+3*render.LineHeight(small)+render.LineHeight(bold)+render.LineHeight(badge)
 	// Line 1: the slot number, the buffer lock (or the state).
 	y := c.Y + 2
-	render.Text(dst, fmt.Sprintf("#%d", i), small, c.X+3, y, th.Muted, render.Left)
+	num := fmt.Sprintf("#%d", i)
+	render.Text(dst, num, small, c.X+3, y, th.Muted, render.Left)
 	if compact {
-		render.Text(dst, slotStateShort(s.Status), small, c.X+c.W-3, y, tc, render.Right)
+		// The state after the number, in a letter when the word does not
+		// fit beside it (the fill colour says it too).
+		st := slotStateShort(s.Status)
+		if render.TextWidth(num, small)+render.TextWidth(st, small)+8 > c.W {
+			st = st[:1]
+		}
+		if render.TextWidth(num, small)+render.TextWidth(st, small)+8 <= c.W {
+			render.Text(dst, st, small, c.X+c.W-3, y, tc, render.Right)
+		}
 	} else if s.IOLock != 0 {
 		excl, shared := slruview.Holders(s.IOLock)
 		lbl := "io "
@@ -637,8 +725,8 @@ func drawBankTable(dst *ebiten.Image, r render.Rect, v *slruview.View, b int, m 
 	}
 }
 
-// drawSLRULegend names every colour and mark the rows use.
-func drawSLRULegend(dst *ebiten.Image, r render.Rect, th *render.Theme) {
+// DrawSLRULegend names every colour and mark the rows use.
+func DrawSLRULegend(dst *ebiten.Image, r render.Rect, th *render.Theme) {
 	face := th.Face(render.Regular, 11)
 	x := r.X + 4
 	y := r.Y + 4

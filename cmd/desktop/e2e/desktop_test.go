@@ -182,6 +182,21 @@ func TestDesktopLesson6SideBySide(t *testing.T) {
 	})
 }
 
+// Lesson 7 stacks three SLRUs (single, banks, banks+hash), here while B
+// and C miss at once (event 3500): each pane keeps its rows of slots whole,
+// a lookup line and its counters; the layout matches the golden image.
+func TestDesktopLesson7ThreeSLRUs(t *testing.T) {
+	lessonShot(t, "slru-side-by-side", 4, 3500, "lesson7-step5.png", []region{
+		{"single: slots", image.Rect(160, 95, 910, 190)},
+		{"single: counters", image.Rect(15, 237, 910, 270)},
+		{"banks: slots", image.Rect(160, 315, 910, 400)},
+		{"banks: counters", image.Rect(15, 457, 910, 490)},
+		{"banks+hash: slots", image.Rect(160, 535, 910, 630)},
+		{"banks+hash: counters", image.Rect(15, 677, 910, 710)},
+		{"code panels", image.Rect(925, 360, 1265, 710)},
+	})
+}
+
 // The fast-mode panel runs `bench pool --quick` in the app and draws its
 // table and chart.
 func TestDesktopFastMode(t *testing.T) {
