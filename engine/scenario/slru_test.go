@@ -69,3 +69,30 @@ func TestSLRUParseErrors(t *testing.T) {
 		}
 	}
 }
+
+// Summarize writes one line per finished clog operation, from the SLRU's
+// own events, and none of them as a buffer-pool read.
+func TestSummarizeSLRU(t *testing.T) {
+	for _, c := range []struct{ variant, want string }{
+		{"banks", "  A clog get 100000 -> in-progress: page 3 miss, slot 16 taken, 32 slots compared\n" +
+			"  A clog get 100001 -> in-progress: page 3 hit in slot 16, 1 slot compared\n"},
+		{"banks+hash", "  A clog get 100000 -> in-progress: page 3 miss, slot 16 taken, 2 hash probes\n" +
+			"  A clog get 100001 -> in-progress: page 3 hit in slot 16, 1 hash probe\n"},
+	} {
+		src := "config shared_buffers=128MB slru=" + c.variant + " clog_pages=40\nbackend A: clog get 100000; clog get 100001\nrun\n"
+		s, err := Parse("sum.scn", src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := NewRunner(s, true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := r.RunAll(); err != nil {
+			t.Fatal(err)
+		}
+		if got := r.Summarize(r.Log().Events()); got != c.want {
+			t.Errorf("slru=%s: summary\n%s\nwant\n%s", c.variant, got, c.want)
+		}
+	}
+}

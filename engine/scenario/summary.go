@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"bufferlab/engine/bufmgr"
+	"bufferlab/engine/slru"
 	"bufferlab/engine/trace"
 )
 
@@ -16,6 +17,62 @@ type opSummary struct {
 	descs, lookups, hops, invalidated, pinWaits int
 	victim                                      string
 	written                                     []string
+	// a clog operation in progress (SLRU events)
+	slru slruSummary
+}
+
+// slruSummary is what one clog operation did so far.
+type slruSummary struct {
+	found                          string // "page 3 hit in slot 16", "page 3 miss"
+	compared, probes, waits, wrote int
+	victim                         string
+}
+
+// line is the summary of a finished clog operation (its KOpDone event).
+func (s *slruSummary) line(name string, done trace.Event) string {
+	var parts []string
+	if s.found != "" {
+		parts = append(parts, s.found)
+	}
+	if s.victim != "" {
+		parts = append(parts, s.victim)
+	}
+	count := func(n int, one, many string) {
+		if n == 1 {
+			parts = append(parts, "1 "+one)
+		} else if n > 1 {
+			parts = append(parts, fmt.Sprintf("%d %s", n, many))
+		}
+	}
+	count(s.compared, "slot compared", "slots compared")
+	count(s.probes, "hash probe", "hash probes")
+	count(s.wrote, "dirty page written", "dirty pages written")
+	count(s.waits, "wait", "waits")
+	out := fmt.Sprintf("  %s clog %s", name, slru.Result(done))
+	if len(parts) > 0 {
+		out += ": " + strings.Join(parts, ", ")
+	}
+	return out + "\n"
+}
+
+// add counts an SLRU event into the summary.
+func (s *slruSummary) add(e trace.Event) {
+	switch e.Kind {
+	case trace.KSlotScan:
+		s.compared++
+	case trace.KMapLookup:
+		s.probes++
+	case trace.KLWWait, trace.KIOWait:
+		s.waits++
+	case trace.KIOWrite:
+		s.wrote++
+	case trace.KHit:
+		s.found = fmt.Sprintf("page %d hit in slot %d", e.Arg, e.Obj)
+	case trace.KMiss:
+		s.found = fmt.Sprintf("page %d miss", e.Arg)
+	case trace.KVictim:
+		s.victim = fmt.Sprintf("slot %d taken", e.Obj)
+	}
 }
 
 // Summarize condenses events into one line per finished read (hit or miss),
@@ -39,6 +96,17 @@ func (r *Runner) Summarize(events []trace.Event) string {
 	}
 	for _, e := range events {
 		s := get(e.Actor)
+		if e.Class.IsSLRU() {
+			// The commit log's SLRU: one line per finished clog
+			// operation, never mixed with the buffer pool's reads.
+			if e.Kind == trace.KOpDone {
+				b.WriteString(s.slru.line(name(e.Actor), e))
+				s.slru = slruSummary{}
+			} else {
+				s.slru.add(e)
+			}
+			continue
+		}
 		if s.drop != nil {
 			switch {
 			case e.Kind == trace.KLoad && (e.Site == siteDropPrecheck || e.Site == siteDropAllLinear || e.Site == siteDropAllBSearch):

@@ -177,6 +177,11 @@ func Describe(e trace.Event) string {
 	return head + describeBody(e)
 }
 
+// Result is what a finished operation (its KOpDone event) did, as Describe
+// writes it without the event's header: "get 100000 -> in-progress",
+// "read-only 5 -> slot 17".
+func Result(e trace.Event) string { return describeBody(e) }
+
 func describeBody(e trace.Event) string {
 	obj := func() string {
 		switch e.Class {
