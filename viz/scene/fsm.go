@@ -72,13 +72,25 @@ func FSMTreePage(v *fsmview.View, rel uint32) (uint32, bool) {
 // and the FSM pages side by side, then the tree of one FSM page (or, when
 // the heap has no map, the local map), the searches and the counters.
 // Legible at 1280×800.
+// fsmNarrowW is the width under which DrawFSMScene lays itself out for a
+// pane (two side by side at 1280 pixels are about 400 wide each).
+const fsmNarrowW = 600
+
 func DrawFSMScene(dst *ebiten.Image, r render.Rect, v *fsmview.View, rel uint32, th *render.Theme) {
 	h, ok := v.Heap(rel)
 	if !ok {
 		render.Text(dst, fmt.Sprintf("relation %d: no heap", rel), th.Face(render.Regular, 14), r.X+8, r.Y+8, th.Muted, render.Left)
 		return
 	}
-	rest, counters := r.SplitBottom(74)
+	// A narrow area (one of two panes side by side) leaves out the
+	// column of the insert's steps (the lanes and the heap's badges say
+	// where it is) and draws its counters on two rows.
+	narrow := r.W < fsmNarrowW
+	counterH := 74.0
+	if narrow {
+		counterH = 84
+	}
+	rest, counters := r.SplitBottom(counterH)
 	rest, lanes := rest.SplitBottom(fsmLanesHeight(v))
 	focus, hasFocus := FSMFocus(v, rel)
 	local := v.Variant() == fsm.SmallSkip && (!h.FSMExists || hasFocus && focus.LocalMap.NBlocks > 0 || hasFocus && len(focus.Search.LocalChecks) > 0)
@@ -88,10 +100,17 @@ func DrawFSMScene(dst *ebiten.Image, r render.Rect, v *fsmview.View, rel uint32,
 		share = 0.62 // no tree to draw: the heap takes the room
 	}
 	top, bottom := rest.SplitTop(math.Floor(rest.H * share))
-	heapR, pagesR := top.SplitLeft(math.Floor(top.W * 0.56))
+	heapShare := 0.56
+	if narrow {
+		heapShare = 0.48
+	}
+	heapR, pagesR := top.SplitLeft(math.Floor(top.W * heapShare))
 	DrawHeap(dst, heapR.Inset(3), v, rel, th)
 	DrawFSMPages(dst, pagesR.Inset(3), v, rel, th)
 	left, steps := bottom.SplitLeft(math.Floor(bottom.W * 0.7))
+	if narrow {
+		left, steps = bottom, render.Rect{}
+	}
 	if local {
 		DrawLocalMap(dst, left.Inset(3), v, rel, th)
 	} else if phys, ok := FSMTreePage(v, rel); ok {
@@ -103,7 +122,9 @@ func DrawFSMScene(dst *ebiten.Image, r render.Rect, v *fsmview.View, rel uint32,
 			render.Text(dst, l, th.Face(render.Regular, 13), in.X, in.Y+4+float64(i)*18, th.Muted, render.Left)
 		}
 	}
-	DrawFSMSteps(dst, steps.Inset(3), v, rel, th)
+	if !narrow {
+		DrawFSMSteps(dst, steps.Inset(3), v, rel, th)
+	}
 	drawFSMLanes(dst, lanes.Inset(3), v, rel, th)
 	DrawFSMCounters(dst, counters.Inset(3), v, rel, th)
 }
@@ -373,6 +394,19 @@ func DrawFSMPages(dst *ebiten.Image, r render.Rect, v *fsmview.View, rel uint32,
 	}
 	rowH := body.H / 3
 	labW := 74.0
+	if body.W < 260 {
+		labW = 52
+	}
+	// fit writes the first of the texts that fits the box, else the last
+	// one cut.
+	fit := func(w float64, face *text.GoTextFace, texts ...string) string {
+		for _, t := range texts {
+			if render.TextWidth(t, face) <= w {
+				return t
+			}
+		}
+		return render.Fit(texts[len(texts)-1], face, w)
+	}
 	for row := 0; row < fsm.FSMTreeDepth; row++ {
 		level := fsm.FSMRootLevel - row
 		ry := body.Y + float64(row)*rowH
@@ -400,12 +434,12 @@ func DrawFSMPages(dst *ebiten.Image, r render.Rect, v *fsmview.View, rel uint32,
 			case !p.exists:
 				render.Fill(dst, box, fsmSkipFill)
 				fsmDashed(dst, box, th.Muted)
-				render.Text(dst, fmt.Sprintf("block %d (%s)", p.phys, a), face, box.X+6, box.Y+3, th.Muted, render.Left)
-				msg := "not in the fork"
+				render.Text(dst, fit(box.W-10, face, fmt.Sprintf("block %d (%s)", p.phys, a), fmt.Sprintf("block %d", p.phys)), face, box.X+6, box.Y+3, th.Muted, render.Left)
+				msg, short := "not in the fork", "no page"
 				if skipped[p.phys] {
-					msg = "NOT READ: skipped"
+					msg, short = "NOT READ: skipped", "NOT READ"
 				}
-				render.Text(dst, msg, bold, box.X+6, box.Y+3+lh, th.Muted, render.Left)
+				render.Text(dst, fit(box.W-10, bold, msg, short), bold, box.X+6, box.Y+3+lh, th.Muted, render.Left)
 			default:
 				fp, _ := v.FSMPage(rel, p.phys)
 				fill := th.Panel
@@ -414,10 +448,10 @@ func DrawFSMPages(dst *ebiten.Image, r render.Rect, v *fsmview.View, rel uint32,
 				}
 				render.Fill(dst, box, fill)
 				render.Stroke(dst, box, 1, th.PanelEdge)
-				render.Text(dst, fmt.Sprintf("block %d · %s", p.phys, a), bold, box.X+6, box.Y+3, th.Text, render.Left)
-				render.Text(dst, fmt.Sprintf("root %d  (≥ %d B)", fp.Root, fsm.CatToAvail(fp.Root)), face, box.X+6, box.Y+3+lh+1, th.Text, render.Left)
+				render.Text(dst, fit(box.W-10, bold, fmt.Sprintf("block %d · %s", p.phys, a), fmt.Sprintf("block %d", p.phys)), bold, box.X+6, box.Y+3, th.Text, render.Left)
+				render.Text(dst, fit(box.W-10, face, fmt.Sprintf("root %d  (≥ %d B)", fp.Root, fsm.CatToAvail(fp.Root)), fmt.Sprintf("root %d", fp.Root)), face, box.X+6, box.Y+3+lh+1, th.Text, render.Left)
 				if box.H > 3*lh+4 {
-					render.Text(dst, fmt.Sprintf("fp_next_slot %d", fp.NextSlot), small, box.X+6, box.Y+3+2*lh+1, th.Muted, render.Left)
+					render.Text(dst, fit(box.W-10, small, fmt.Sprintf("fp_next_slot %d", fp.NextSlot), fmt.Sprintf("next %d", fp.NextSlot)), small, box.X+6, box.Y+3+2*lh+1, th.Muted, render.Left)
 				}
 			}
 			if read {
@@ -1056,9 +1090,9 @@ func DrawFSMCounters(dst *ebiten.Image, r render.Rect, v *fsmview.View, rel uint
 			what = "this insert"
 		}
 		items = append(items,
-			fsmCounter{fmt.Sprint(s.Reads[bufmgr.FSMForkNum]), what + ": FSM pages", true},
-			fsmCounter{fmt.Sprint(s.Reads[bufmgr.MainForkNum]), what + ": heap pages", true},
-			fsmCounter{fmt.Sprint(fullTries(s)), what + ": pages found full", true},
+			fsmCounter{fmt.Sprint(s.Reads[bufmgr.FSMForkNum]), what + ": FSM pages", true, "now: FSM"},
+			fsmCounter{fmt.Sprint(s.Reads[bufmgr.MainForkNum]), what + ": heap pages", true, "now: heap"},
+			fsmCounter{fmt.Sprint(fullTries(s)), what + ": pages found full", true, "now: full"},
 		)
 	}
 	per := func(n uint64) string {
@@ -1068,26 +1102,45 @@ func DrawFSMCounters(dst *ebiten.Image, r render.Rect, v *fsmview.View, rel uint
 		return fmt.Sprintf("%.2f", float64(n)/float64(c.Inserts))
 	}
 	items = append(items,
-		fsmCounter{fmt.Sprint(c.Inserts), "inserts", false},
-		fsmCounter{per(c.FSMReads), "FSM reads / insert", false},
-		fsmCounter{per(c.HeapReads), "heap reads / insert", false},
-		fsmCounter{fmt.Sprint(c.FSMReads), "FSM reads", false},
-		fsmCounter{fmt.Sprint(c.HeapReads), "heap reads", false},
-		fsmCounter{fmt.Sprint(c.PagesTried), "pages found full", false},
-		fsmCounter{fmt.Sprint(c.HeapExtends), "heap extensions", false},
-		fsmCounter{fmt.Sprint(c.FSMSkipped), "FSM pages not read", false},
+		fsmCounter{fmt.Sprint(c.Inserts), "inserts", false, "inserts"},
+		fsmCounter{per(c.FSMReads), "FSM reads / insert", false, "FSM/ins"},
+		fsmCounter{per(c.HeapReads), "heap reads / insert", false, "heap/ins"},
+		fsmCounter{fmt.Sprint(c.FSMReads), "FSM reads", false, "FSM reads"},
+		fsmCounter{fmt.Sprint(c.HeapReads), "heap reads", false, "heap reads"},
+		fsmCounter{fmt.Sprint(c.PagesTried), "pages found full", false, "found full"},
+		fsmCounter{fmt.Sprint(c.HeapExtends), "heap extensions", false, "extends"},
+		fsmCounter{fmt.Sprint(c.FSMSkipped), "FSM pages not read", false, "not read"},
 	)
-	w := r.W / float64(len(items))
+	// Two rows when the boxes would be too narrow for their labels: the
+	// operation's counters and the first totals, then the other totals.
+	perRow, rows := len(items), 1
+	if r.W/float64(len(items)) < 70 {
+		perRow, rows = (len(items)+1)/2, 2
+	}
+	w := r.W / float64(perRow)
+	rh := r.H / float64(rows)
 	small := th.Face(render.Regular, 10.5)
 	big := th.Face(render.Bold, 16)
+	if rows > 1 {
+		big = th.Face(render.Bold, 13)
+	}
 	for i, it := range items {
-		b := render.Rect{X: r.X + float64(i)*w, Y: r.Y, W: w - 4, H: r.H}
+		b := render.Rect{X: r.X + float64(i%perRow)*w, Y: r.Y + float64(i/perRow)*rh, W: w - 4, H: rh - 2}
 		fill := th.Panel
 		if it.op {
 			fill = highlightFill
 		}
 		render.Fill(dst, b, fill)
 		render.Stroke(dst, b, 1, th.PanelEdge)
+		if rows > 1 {
+			render.Text(dst, it.v, big, b.X+b.W/2, b.Y+2, th.Text, render.Center)
+			lbl := it.label
+			if render.TextWidth(lbl, small) > b.W-4 {
+				lbl = render.Fit(it.short, small, b.W-4)
+			}
+			render.Text(dst, lbl, small, b.X+b.W/2, b.Y+b.H-render.LineHeight(small)-1, th.Muted, render.Center)
+			continue
+		}
 		render.Text(dst, it.v, big, b.X+b.W/2, b.Y+4, th.Text, render.Center)
 		for j, l := range render.Wrap(it.label, small, b.W-4) {
 			if j == 2 {
@@ -1110,7 +1163,8 @@ func fullTries(s fsmview.Search) int {
 
 type fsmCounter struct {
 	v, label string
-	op       bool // about the focused operation
+	op       bool   // about the focused operation
+	short    string // the label for a narrow box
 }
 
 // --- Small helpers ---
