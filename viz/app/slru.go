@@ -63,9 +63,9 @@ func (a *App) drawSLRUPanes(dst *ebiten.Image, panes, right, bottom render.Rect)
 		bold := th.Face(render.Bold, 12)
 		title := variantTitle(p.PaneVariant(i), bold, r.W-20-render.TextWidth(geo, bold)) + geo
 		inner := scene.Panel(dst, r.Inset(2), render.Fit(title, bold, r.W-20), th)
-		banks, counters := inner.SplitBottom(36 * th.Scale)
+		banks, counters := inner.SplitBottom(render.LineHeight(th.Face(render.Bold, 13)) + 8)
 		scene.DrawBanksPane(clip(dst, banks), banks, v, th)
-		scene.DrawSLRUCounters(dst, counters.Inset(1), v, th)
+		scene.DrawCounterLine(dst, counters.Inset(1), scene.SLRUPaneCounters(v.Counters()), th)
 	}
 	narrR, codeR := right.SplitTop(right.H * 0.46)
 	nr := scene.Panel(dst, narrR.Inset(2), "Lesson", th)

@@ -248,10 +248,16 @@ func DrawCodeFor(dst *ebiten.Image, r render.Rect, e trace.Event, ok bool, desc 
 		return
 	}
 	f := info.Func
-	render.Text(dst, fmt.Sprintf("%s   (%s, %s)", f.Name, f.File, f.Version), bold, r.X, r.Y, th.Text, render.Left)
-	body, foot := r.SplitBottom(lh*2.4 + 4)
+	render.Text(dst, render.Fit(fmt.Sprintf("%s   (%s, %s)", f.Name, f.File, f.Version), bold, r.W), bold, r.X, r.Y, th.Text, render.Left)
+	// Two lines for the event in words below the code, one when the panel
+	// is too short for both and a line of code (stacked panes).
+	footLines := 2
+	if r.H-(render.LineHeight(bold)+4)-(lh*2.4+4) < lh {
+		footLines = 1
+	}
+	body, foot := r.SplitBottom(lh*(float64(footLines)+0.4) + 4)
 	_, body = body.SplitTop(render.LineHeight(bold) + 4)
-	visible := max(1, int(body.H/lh))
+	visible := int(body.H / lh)
 	first := 0
 	if len(f.Lines) > visible {
 		first = max(0, min(len(f.Lines)-visible, info.Line-visible/2))
@@ -275,10 +281,34 @@ func DrawCodeFor(dst *ebiten.Image, r render.Rect, e trace.Event, ok bool, desc 
 	}
 	lines := render.Wrap(fmt.Sprintf("event %d by %s: %s", e.Seq, who, text), th.Face(render.Regular, 11.5), foot.W)
 	for i, l := range lines {
-		if i == 2 {
+		if i == footLines {
 			break
 		}
+		if i == footLines-1 && len(lines) > footLines {
+			l = render.Fit(l+" "+lines[i+1], th.Face(render.Regular, 11.5), foot.W)
+		}
 		render.Text(dst, l, th.Face(render.Regular, 11.5), foot.X, foot.Y+4+float64(i)*lh, th.Text, render.Left)
+	}
+}
+
+// DrawCounterLine draws counters on one line of text, each its number in
+// bold and its label, for a pane too short for DrawCounterRow's boxes;
+// the counters that do not fit at the end are left out.
+func DrawCounterLine(dst *ebiten.Image, r render.Rect, items []Counter, th *render.Theme) {
+	face := th.Face(render.Regular, 12)
+	bold := th.Face(render.Bold, 13)
+	render.Fill(dst, r, th.Panel)
+	render.Stroke(dst, r, 1, th.PanelEdge)
+	x, y := r.X+6, r.Y+(r.H-render.LineHeight(bold))/2
+	for _, it := range items {
+		v := fmt.Sprint(it.V)
+		w := render.TextWidth(v, bold) + 4 + render.TextWidth(it.Label, face)
+		if x+w > r.X+r.W-4 {
+			break
+		}
+		render.Text(dst, v, bold, x, y, th.Text, render.Left)
+		render.Text(dst, it.Label, face, x+render.TextWidth(v, bold)+4, y+1, th.Muted, render.Left)
+		x += w + 16
 	}
 }
 

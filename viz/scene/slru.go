@@ -214,10 +214,10 @@ func drawBanks(dst *ebiten.Image, r render.Rect, v *slruview.View, full bool, th
 		// A pane keeps its rows of slots whole and shows as many
 		// lookups as fit below them: those in progress first, the
 		// backend that acted last before the others.
-		ideal := slruRowsHeight(rest.W, rest.H-(2*llh+9), v)
-		fit := max(1, int((rest.H-ideal-llh-6)/(llh+3)))
+		ideal := slruRowsHeight(rest.W, rest.H-(llh+7), v)
+		fit := max(1, int((rest.H-ideal-4)/(llh+3)))
 		lanes = paneLanes(lanes, fit, cur, hasCur)
-		lookH = float64(max(1, len(lanes)))*(llh+3) + llh + 6
+		lookH = float64(max(1, len(lanes)))*(llh+3) + 4
 	}
 	marks := collectSLRUMarks(v, th)
 	rowsH := slruRowsHeight(rest.W, rest.H-legendH-lookH, v)
@@ -228,7 +228,7 @@ func drawBanks(dst *ebiten.Image, r render.Rect, v *slruview.View, full bool, th
 	if full {
 		DrawSLRULegend(dst, legend, th)
 	}
-	drawSLRULookups(dst, looks, v, lanes, cur, hasCur, th)
+	drawSLRULookups(dst, looks, v, lanes, cur, hasCur, full, th)
 	if full && rest.H >= 110 && len(marks.victims) > 0 {
 		// The search of the backend that acted last, if it is searching.
 		show := marks.victims[0]
@@ -751,13 +751,16 @@ func DrawSLRULegend(dst *ebiten.Image, r render.Rect, th *render.Theme) {
 // drawSLRULookups writes one line per backend: its name, its operation,
 // the path from xid to page to bank, and where its search is; a waiting
 // backend says for which lock.
-func drawSLRULookups(dst *ebiten.Image, r render.Rect, v *slruview.View, lanes []slruview.Lane, cur trace.Event, hasCur bool, th *render.Theme) {
+func drawSLRULookups(dst *ebiten.Image, r render.Rect, v *slruview.View, lanes []slruview.Lane, cur trace.Event, hasCur bool, heading bool, th *render.Theme) {
 	size := slruLookupSize(len(lanes))
 	face := th.Face(render.Regular, size)
 	bold := th.Face(render.Bold, size)
 	lh := render.LineHeight(face)
-	render.Text(dst, "lookups", th.Face(render.Bold, 11), r.X+4, r.Y+2, th.Muted, render.Left)
-	y := r.Y + lh + 4
+	y := r.Y + 2
+	if heading {
+		render.Text(dst, "lookups", th.Face(render.Bold, 11), r.X+4, r.Y+2, th.Muted, render.Left)
+		y = r.Y + lh + 4
+	}
 	if len(lanes) == 0 {
 		render.Text(dst, "no backend has run yet", face, r.X+30, y, th.Muted, render.Left)
 		return
@@ -814,6 +817,17 @@ func SLRUCounters(c slruview.Counters) []Counter {
 		{"lookups", c.Lookups}, {"hits", c.Hits}, {"misses", c.Misses}, {"slots compared", c.SlotsCompared},
 		{"hash probes", c.Probes}, {"victims", c.Victims}, {"dirty victims", c.DirtyVictims},
 		{"writes", c.Writes}, {"lock waits", c.LockWaits}, {"I/O waits", c.IOWaits},
+	}
+}
+
+// SLRUPaneCounters are the counters of one pane of the side-by-side SLRU
+// scene, most telling first: the search (slots compared or hash probes)
+// and the victim search (slots weighed), then the rest.
+func SLRUPaneCounters(c slruview.Counters) []Counter {
+	return []Counter{
+		{"lookups", c.Lookups}, {"hits", c.Hits}, {"misses", c.Misses}, {"slots compared", c.SlotsCompared},
+		{"hash probes", c.Probes}, {"slots weighed for a victim", c.VictimScans}, {"lock waits", c.LockWaits},
+		{"writes", c.Writes}, {"I/O waits", c.IOWaits},
 	}
 }
 
