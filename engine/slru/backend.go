@@ -39,7 +39,7 @@ type Stats struct {
 	VictimScans  uint64 // slots examined by SlruSelectLRUPage's victim loop
 	Victims      uint64 // slots taken for a new page (empty or clean LRU)
 	DirtyVictims uint64 // dirty LRU slots written before they could be taken
-	LockWaits    uint64 // LWLock acquisitions that had to wait
+	LockWaits    uint64 // failed LWLock tries: one per retry while waiting (KLWWait), not one per acquisition
 	IOWaits      uint64 // SimpleLruWaitIO calls
 	Errors       uint64
 }
@@ -88,20 +88,22 @@ func (b *Backend) emit(k trace.Kind, site trace.Site, c trace.ObjClass, obj int,
 
 //go:noinline
 func (b *Backend) emitSlow(k trace.Kind, site trace.Site, c trace.ObjClass, obj int, before, after, arg uint64) {
-	b.log.Append(trace.Event{Actor: b.Actor, Kind: k, Site: site, Class: c, Obj: uint32(obj),
+	b.log.Append(trace.Event{Actor: b.Actor, Kind: k, Site: b.s.siteFor(site), Class: c, Obj: uint32(obj),
 		Before: before, After: after, Arg: arg})
 }
 
 // step yields to the scheduler before a shared-memory operation.
 func (b *Backend) step(site trace.Site) {
 	if b.y != nil {
-		b.y(sched.Point{Site: site})
+		b.y(sched.Point{Site: b.s.siteFor(site)})
 	}
 }
 
 // stepWait yields as a backend retrying what only another backend can let
 // succeed (a lock held).
-func (b *Backend) stepWait(site trace.Site) { b.y(sched.Point{Site: site, Wait: true}) }
+func (b *Backend) stepWait(site trace.Site) {
+	b.y(sched.Point{Site: b.s.siteFor(site), Wait: true})
+}
 
 // HeldLocks lists the locks the backend holds, oldest first, as
 // (class, object, mode) triples.

@@ -12,9 +12,12 @@
 //     lookup searches only that bank, linearly. Config.BankRule = BankMask
 //     gives 17.0–17.2's pageno & (nbanks − 1) instead.
 //   - Single, PostgreSQL ≤ 16: one ControlLock and a search of every slot.
-//     It is the same code with one bank of all the slots; the searching
-//     functions have their PG 16 pseudo-code (sites slru.ro16.*,
-//     slru.sel16.*).
+//     It is the same code with one bank of all the slots. Its events carry
+//     PG 16's sites, so the code panel shows PG 16's code: the searching
+//     functions have their own (slru.ro16.*, slru.sel16.*), and the shared
+//     ones are re-labelled (sites16.go: SimpleLruReadPage, SlruRecentlyUsed,
+//     SimpleLruWaitIO, SlruInternalWritePage, SimpleLruZeroPage,
+//     SimpleLruWriteAll and the clog.c functions, with XactSLRULock).
 //   - BanksHash: Banks plus a hash table from page number to slot in each
 //     bank, the buffer-mapping table of the 2023 pgsql-hackers thread (seed
 //     004), which was dropped because with banks of 8–16 slots the linear

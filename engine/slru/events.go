@@ -2,6 +2,7 @@ package slru
 
 import (
 	"fmt"
+	"strings"
 
 	"bufferlab/engine/trace"
 )
@@ -182,10 +183,22 @@ func Describe(e trace.Event) string {
 // "read-only 5 -> slot 17".
 func Result(e trace.Event) string { return describeBody(e) }
 
+// lruCounterName is the LRU counter a site's code updates: PG 16 has one,
+// shared->cur_lru_count; PG 17 one per bank.
+func lruCounterName(site trace.Site) string {
+	if strings.Contains(site.String(), "16.") {
+		return "cur_lru_count"
+	}
+	return "bank_cur_lru_count"
+}
+
 func describeBody(e trace.Event) string {
 	obj := func() string {
 		switch e.Class {
 		case ClassBank:
+			if strings.Contains(e.Site.String(), "16.") {
+				return "ControlLock" // PG 16: one lock, the single "bank"
+			}
 			return fmt.Sprintf("bank %d", e.Obj)
 		case ClassSlot:
 			return fmt.Sprintf("slot %d", e.Obj)
@@ -217,13 +230,13 @@ func describeBody(e trace.Event) string {
 		return fmt.Sprintf("%s %s: holders %s -> %s", obj(), LWLockMode(e.Arg), UnpackHolders(e.Before), UnpackHolders(e.After))
 	case trace.KLoad:
 		switch {
-		case e.Site == sLRURead:
-			return fmt.Sprintf("%s: bank_cur_lru_count %d", obj(), int32(e.After))
-		case e.Site == sClogGetByte:
+		case canonical(e.Site) == sLRURead:
+			return fmt.Sprintf("%s: %s %d", obj(), lruCounterName(e.Site), int32(e.After))
+		case canonical(e.Site) == sClogGetByte:
 			return fmt.Sprintf("%s: byte %d = %#02x -> status %s", obj(), e.Before, e.After, XidStatus(e.Arg))
-		case e.Site == sClogSetCheck:
+		case canonical(e.Site) == sClogSetCheck:
 			return fmt.Sprintf("%s: current status %s, new %s", obj(), XidStatus(e.Before), XidStatus(e.Arg))
-		case e.Class == ClassSlot && (e.Site == sWriteAllSlot || e.Site == sWriteSkip):
+		case e.Class == ClassSlot && (canonical(e.Site) == sWriteAllSlot || canonical(e.Site) == sWriteSkip):
 			return fmt.Sprintf("%s: %s", obj(), slotWordString(e.After))
 		case e.Class == ClassSlot:
 			return fmt.Sprintf("%s: %s (looking for page %d)", obj(), slotWordString(e.After), e.Arg)
@@ -246,9 +259,9 @@ func describeBody(e trace.Event) string {
 		if e.Class == ClassSlot {
 			return fmt.Sprintf("%s: page_lru_count %d -> %d", obj(), int32(e.Before), int32(e.After))
 		}
-		return fmt.Sprintf("%s: bank_cur_lru_count %d -> %d", obj(), int32(e.Before), int32(e.After))
+		return fmt.Sprintf("%s: %s %d -> %d", obj(), lruCounterName(e.Site), int32(e.Before), int32(e.After))
 	case trace.KLRUTouch:
-		return fmt.Sprintf("%s: page_lru_count %d -> %d, bank_cur_lru_count %d -> %d", obj(), int32(e.Before), int32(e.After), int32(e.Arg), int32(e.After))
+		return fmt.Sprintf("%s: page_lru_count %d -> %d, %s %d -> %d", obj(), int32(e.Before), int32(e.After), lruCounterName(e.Site), int32(e.Arg), int32(e.After))
 	case trace.KSkipLatest:
 		return fmt.Sprintf("%s: page %d is latest_page_number, never evicted (age %d)", obj(), e.Arg, int32(e.After))
 	case trace.KVictim:

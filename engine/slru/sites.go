@@ -11,8 +11,9 @@ import "bufferlab/engine/trace"
 //
 // The functions that search for a page differ between the variants and
 // have one block each: PG 17.3+ (banks), PG ≤ 16 (single) and the thread's
-// hash table (banks+hash). The others are shared: in PG ≤ 16 "banklock" is
-// shared->ControlLock and "the bank" is every slot.
+// hash table (banks+hash). The others are shared by the banks variants;
+// sites16.go has their PG 16 blocks, whose sites a Single SLRU's events
+// carry instead.
 var pseudoFuncs = []*trace.Func{
 	trace.DefineFunc("SimpleLruReadPage_ReadOnly", "access/transam/slru.c", "PG 17.3+", `
 SimpleLruReadPage_ReadOnly(ctl, pageno, xid)   -- bank lock NOT held at entry

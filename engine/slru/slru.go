@@ -44,6 +44,7 @@ type SLRU struct {
 	nbanks   int
 	bankMask int64 // BankMask rule: nbanks − 1
 	useHash  bool
+	pg16     bool // Single: events carry PG 16's sites (siteFor)
 
 	// Per slot (SlruSharedData arrays).
 	pageNumber  []int64
@@ -104,6 +105,7 @@ func New(cfg Config, log *trace.Log) (*SLRU, error) {
 	switch cfg.Variant {
 	case Single:
 		s.ro, s.sel = &roSingle, &selSingle
+		s.pg16 = true
 	case BanksHash:
 		s.ro, s.sel = &roHash, &selBanks
 	default:
