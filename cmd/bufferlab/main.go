@@ -187,6 +187,8 @@ func cmdRun(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 		if r.SLRU() != nil {
 			fmt.Fprintf(stdout, "-- final state --\n%s", r.SLRU().Picture())
+		} else if r.FSM() != nil {
+			fmt.Fprintf(stdout, "-- final state --\n%s", r.FSM().Picture(r.RelName))
 		} else {
 			fmt.Fprintf(stdout, "-- final state --\n%s", r.Pool().Picture(r.RelName))
 		}

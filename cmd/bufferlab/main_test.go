@@ -185,3 +185,24 @@ func TestRunPinVariants(t *testing.T) {
 		t.Fatalf("failing spinlock check: exit %d, %q", code, errOut)
 	}
 }
+
+// A scenario on heaps summarises each insert and VACUUM (what it read, by
+// fork) and ends with its heaps and free space map, not the pool.
+func TestRunFSMSummary(t *testing.T) {
+	code, out, errOut := cli(t, "", "run", "--summary", "../../lessons/scenarios/fsm-small-skip.scn")
+	if code != 0 {
+		t.Fatalf("exit %d, stderr %s", code, errOut)
+	}
+	for _, want := range []string{
+		"  A insert t -> (0,1): 1 heap page read, 1 page added\n",
+		"  B insert t -> (1,1): 2 heap page reads, 1 page found too full, 1 page added\n",
+		"-- final state --\nfree space map model: fsm=small-skip (no map up to 4 pages)\nheap t: 4 pages, fillfactor 20, relpages 1, no FSM fork\n",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "B read t/") {
+		t.Error("the summary lists the inserts' buffer reads one by one")
+	}
+}

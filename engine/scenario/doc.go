@@ -35,7 +35,10 @@
 //	schedule NAME NAME ...      who runs at each yield point of the next run;
 //	                            then the configured policy takes over.
 //	run [steps=N]               run the queued operations (or N steps of them).
-//	show [pool|map]             print the pool, or the mapping table.
+//	show [pool|map|slru|heap]   print the pool, the mapping table, the
+//	                            commit log's SLRU, or the heaps with their
+//	                            free space map (the default for a scenario
+//	                            with an SLRU is slru).
 //	expect SUBJECT KEY=VALUE …  check the engine state: pool (hits, misses,
 //	                            writes, hand, passes, free, in_use, ticks,
 //	                            decrements, errors, cas, cas_failures,

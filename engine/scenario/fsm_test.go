@@ -66,3 +66,51 @@ func TestFSMParseErrors(t *testing.T) {
 		}
 	}
 }
+
+// The summary writes one line per finished insert, delete and VACUUM with
+// the pages it read by fork, and `show heap` prints the heaps and what
+// the map records for each page.
+func TestSummarizeAndShowHeap(t *testing.T) {
+	src := "config shared_buffers=128MB fsm=always\nrelation t heap fillfactor=20\n" +
+		"backend A: insert t; vacuum t\nrun\nbackend B: insert t 45\nrun\nshow heap\n"
+	s, err := Parse("heap.scn", src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := NewRunner(s, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	outs, err := r.RunAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := ""
+	for _, o := range outs {
+		if _, ok := o.Stmt.(*ShowStmt); ok {
+			out += o.Text
+		}
+	}
+	sum := strings.Split(r.Summarize(r.Log().Events()), "\n")
+	want := map[int]string{
+		0:  "  A insert t -> (0,1): 1 heap page read, 1 page added",
+		1:  "  A vacuum t: 0 -> 1 pages: 1 heap page read, 4 FSM page reads, 2 visibility map reads, FSM fork created",
+		2:  "  B insert t -> (0,2): 1 heap page read, 3 FSM page reads, 1 visibility map read",
+		45: "  B insert t -> (1,1): 2 heap page reads, 9 FSM page reads, 1 page found too full, 1 page added",
+	}
+	for i, w := range want {
+		if i >= len(sum) || sum[i] != w {
+			got := "(none)"
+			if i < len(sum) {
+				got = sum[i]
+			}
+			t.Errorf("summary line %d: %q, want %q", i, got, w)
+		}
+	}
+	for _, w := range []string{"heap t: 2 pages, fillfactor 20, relpages 1, FSM fork 3 pages",
+		"  blk 0     44 rows   6580 B free (category 205)  map 205"} {
+		if !strings.Contains(out, w+"\n") {
+			t.Errorf("show heap: no line %q in\n%s", w, out)
+		}
+	}
+}

@@ -839,14 +839,17 @@ func (p *parser) run(toks []token) (Stmt, error) {
 func (p *parser) show(toks []token) (Stmt, error) {
 	st := &ShowStmt{Pos: toks[0].Pos, What: "pool"}
 	if len(toks) > 2 {
-		return nil, p.errf(toks[2].Pos, "show: expected at most one word (pool or map), found %q", toks[2].Text)
+		return nil, p.errf(toks[2].Pos, "show: expected at most one word (pool, map, slru or heap), found %q", toks[2].Text)
 	}
 	if len(toks) == 2 {
-		if toks[1].Text != "pool" && toks[1].Text != "map" && toks[1].Text != "slru" {
-			return nil, p.errf(toks[1].Pos, "show: expected pool, map or slru, found %q", toks[1].Text)
+		if toks[1].Text != "pool" && toks[1].Text != "map" && toks[1].Text != "slru" && toks[1].Text != "heap" {
+			return nil, p.errf(toks[1].Pos, "show: expected pool, map, slru or heap, found %q", toks[1].Text)
 		}
 		if toks[1].Text == "slru" && !p.slru {
 			return nil, p.errf(toks[1].Pos, "show slru: the scenario has no SLRU: expected config slru=single|banks|banks+hash")
+		}
+		if toks[1].Text == "heap" && !p.fsm {
+			return nil, p.errf(toks[1].Pos, "show heap: the scenario has no heaps: expected config fsm=always|small-skip")
 		}
 		st.What = toks[1].Text
 	} else if p.slru {

@@ -69,7 +69,7 @@ func TestParseErrors(t *testing.T) {
 		{"backend A\nschedule A B", "2:12: schedule: expected the name of a backend declared above, found \"B\""},
 		{"run now", "1:5: run: expected steps=N or nothing, found \"now\""},
 		{"run steps=0", "1:5: steps: expected at least 1, found 0"},
-		{"show all", "1:6: show: expected pool, map or slru, found \"all\""},
+		{"show all", "1:6: show: expected pool, map, slru or heap, found \"all\""},
 		{"expect", "1:7: expected a subject after 'expect'"},
 		{"expect pools hits=1", "1:8: expect: expected pool, buffer, block, backend, slru, page, heap or fsm, found \"pools\""},
 		{"expect pool", "1:12: expect pool: expected at least one KEY=VALUE"},

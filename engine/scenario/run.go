@@ -263,6 +263,9 @@ func (r *Runner) exec(st Stmt) (string, error) {
 		if st.What == "slru" {
 			return r.slru.Picture(), nil
 		}
+		if st.What == "heap" {
+			return r.fsm.Picture(r.relName), nil
+		}
 		return r.pool.Picture(r.relName), nil
 	case *ExpectStmt:
 		return "", r.evalExpect(st)

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"bufferlab/engine/bufmgr"
+	"bufferlab/engine/fsm"
 	"bufferlab/engine/slru"
 	"bufferlab/engine/trace"
 )
@@ -19,6 +20,55 @@ type opSummary struct {
 	written                                     []string
 	// a clog operation in progress (SLRU events)
 	slru slruSummary
+	// a heap operation in progress (insert, delete, vacuum: FSM events)
+	heap heapSummary
+}
+
+// heapSummary is what one heap operation of the free space map model did
+// so far: the pages it read by fork, the pages it found too full, the
+// relation's growth.
+type heapSummary struct {
+	depth          int // nesting of FSM operations (an insert calls the FSM's)
+	reads          [bufmgr.MaxForkNum + 1]int
+	full, extended int
+	fsmCreated     bool
+}
+
+// line is the summary of a finished heap operation (its KOpDone event).
+func (h *heapSummary) line(name string, done trace.Event, rel string) string {
+	what := ""
+	switch done.Site {
+	case siteHeapInsDone:
+		what = fmt.Sprintf("insert %s -> %s", rel, fsm.UnpackTID(done.After))
+	case siteHeapDelDone:
+		_, blk, off := fsm.UnpackAddr(done.Arg)
+		what = fmt.Sprintf("delete %s (%d,%d)", rel, blk, off)
+	case siteVacuumDone:
+		what = fmt.Sprintf("vacuum %s: %d -> %d pages", rel, done.Before, done.After)
+	default:
+		return ""
+	}
+	var parts []string
+	count := func(n int, one, many string) {
+		if n == 1 {
+			parts = append(parts, "1 "+one)
+		} else if n > 1 {
+			parts = append(parts, fmt.Sprintf("%d %s", n, many))
+		}
+	}
+	count(h.reads[bufmgr.MainForkNum], "heap page read", "heap page reads")
+	count(h.reads[bufmgr.FSMForkNum], "FSM page read", "FSM page reads")
+	count(h.reads[bufmgr.VMForkNum], "visibility map read", "visibility map reads")
+	count(h.full, "page found too full", "pages found too full")
+	count(h.extended, "page added", "pages added")
+	if h.fsmCreated {
+		parts = append(parts, "FSM fork created")
+	}
+	out := "  " + name + " " + what
+	if len(parts) > 0 {
+		out += ": " + strings.Join(parts, ", ")
+	}
+	return out + "\n"
 }
 
 // slruSummary is what one clog operation did so far.
@@ -104,6 +154,31 @@ func (r *Runner) Summarize(events []trace.Event) string {
 				s.slru = slruSummary{}
 			} else {
 				s.slru.add(e)
+			}
+			continue
+		}
+		if e.Class.IsFSM() || s.heap.depth > 0 {
+			// The free space map model: one line per finished insert,
+			// delete or VACUUM, with the buffer reads it made by fork.
+			switch {
+			case e.Class.IsFSM() && e.Kind == trace.KOp:
+				if s.heap.depth == 0 {
+					s.heap = heapSummary{}
+				}
+				s.heap.depth++
+			case e.Class.IsFSM() && e.Kind == trace.KOpDone:
+				s.heap.depth--
+				if s.heap.depth == 0 {
+					b.WriteString(s.heap.line(name(e.Actor), e, r.RelName(e.Obj)))
+				}
+			case e.Kind == trace.KHit || e.Kind == trace.KMiss:
+				s.heap.reads[bufmgr.UnpackTag(e.Arg).ForkNum]++
+			case e.Kind == trace.KPageTried && e.Site == siteHioFull:
+				s.heap.full++
+			case e.Kind == trace.KForkSize && e.Site == siteHioExtend:
+				s.heap.extended++
+			case e.Kind == trace.KForkSize && e.Site == siteFSMCreate:
+				s.heap.fsmCreated = true
 			}
 			continue
 		}
@@ -216,6 +291,9 @@ func (r *Runner) Summarize(events []trace.Event) string {
 }
 
 var (
+	siteHeapInsDone, siteHeapDelDone, siteVacuumDone = trace.SiteOf("heapins.done"), trace.SiteOf("heapdel.done"), trace.SiteOf("vacuum.done")
+	siteHioFull, siteHioExtend, siteFSMCreate        = trace.SiteOf("hio.full"), trace.SiteOf("hio.extend"), trace.SiteOf("fsmext.create")
+
 	siteDropBegin, siteDropAllBegin     = trace.SiteOf("drop.begin"), trace.SiteOf("dropall.begin")
 	siteDropPrecheck, siteDropAllLinear = trace.SiteOf("drop.precheck"), trace.SiteOf("dropall.precheck-linear")
 	siteDropAllBSearch                  = trace.SiteOf("dropall.precheck-bsearch")
