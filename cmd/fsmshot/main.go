@@ -4,8 +4,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"image"
-	"image/png"
 	"math/rand/v2"
 	"os"
 	"strings"
@@ -15,6 +13,7 @@ import (
 	"bufferlab/engine/bufmgr"
 	"bufferlab/engine/fsm"
 	"bufferlab/engine/trace"
+	"bufferlab/internal/sceneshot"
 	"bufferlab/viz/fsmview"
 	"bufferlab/viz/render"
 	"bufferlab/viz/scene"
@@ -58,19 +57,10 @@ func run(args []string) int {
 		fmt.Fprintf(os.Stderr, "fsmshot: %v\n", err)
 		return 2
 	}
-	if err := render.FontError(); err != nil {
-		fmt.Fprintf(os.Stderr, "fsmshot: fonts: %v\n", err)
-		return 1
-	}
-	sh.w, sh.h, sh.th, sh.out = o.width, o.height, render.Light(1), o.out
-	ebiten.SetWindowTitle("BufferLab: FSM scene")
-	ebiten.SetWindowSize(o.width, o.height)
-	if err := ebiten.RunGame(sh); err != nil && !errors.Is(err, ebiten.Termination) {
+	err = sceneshot.Run(sceneshot.Shot{Title: "BufferLab: FSM scene", Caption: sh.desc, Width: o.width, Height: o.height, Out: o.out,
+		Draw: func(c *ebiten.Image, r render.Rect, th *render.Theme) { scene.DrawFSMScene(c, r, sh.v, sh.rel, th) }})
+	if err != nil {
 		fmt.Fprintf(os.Stderr, "fsmshot: %v\n", err)
-		return 1
-	}
-	if sh.err != nil {
-		fmt.Fprintf(os.Stderr, "fsmshot: %v\n", sh.err)
 		return 1
 	}
 	fmt.Printf("%s: %s\n", o.out, sh.desc)
@@ -237,56 +227,10 @@ func random(o options, opt fsm.Options, log *trace.Log) (*fsm.Store, fsmview.Set
 	return st, setup, nil
 }
 
-// shot is the ebiten.Game: it draws the scene into a canvas each frame and,
-// on the third, saves it and ends.
+// shot is what build chose to draw: the view at a position, the heap, and
+// a description of the event there.
 type shot struct {
-	v      *fsmview.View
-	rel    uint32
-	desc   string
-	w, h   int
-	th     *render.Theme
-	out    string
-	canvas *ebiten.Image
-	frames int
-	err    error
-}
-
-func (g *shot) Update() error {
-	if g.frames >= 3 && g.canvas != nil {
-		g.err = save(g.canvas, g.out)
-		return ebiten.Termination
-	}
-	return nil
-}
-
-func (g *shot) Draw(screen *ebiten.Image) {
-	if g.canvas == nil || g.canvas.Bounds().Dx() != g.w || g.canvas.Bounds().Dy() != g.h {
-		g.canvas = ebiten.NewImage(g.w, g.h)
-	}
-	c := g.canvas
-	c.Fill(g.th.Background)
-	all := render.Rect{X: 0, Y: 0, W: float64(g.w), H: float64(g.h)}.Inset(8)
-	face := g.th.Face(render.Regular, 12)
-	top, rest := all.SplitTop(render.LineHeight(face) + 6)
-	render.Text(c, "event "+g.desc, face, top.X+4, top.Y+2, g.th.Muted, render.Left)
-	scene.DrawFSMScene(c, rest, g.v, g.rel, g.th)
-	screen.DrawImage(c, nil)
-	g.frames++
-}
-
-func (g *shot) Layout(int, int) (int, int) { return g.w, g.h }
-
-func save(img *ebiten.Image, path string) error {
-	b := img.Bounds()
-	rgba := image.NewRGBA(b)
-	img.ReadPixels(rgba.Pix)
-	f, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	if err := png.Encode(f, rgba); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
+	v    *fsmview.View
+	rel  uint32
+	desc string
 }

@@ -4,8 +4,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"image"
-	"image/png"
 	"math/rand/v2"
 	"os"
 	"strings"
@@ -15,6 +13,7 @@ import (
 	"bufferlab/engine/sched"
 	"bufferlab/engine/slru"
 	"bufferlab/engine/trace"
+	"bufferlab/internal/sceneshot"
 	"bufferlab/viz/render"
 	"bufferlab/viz/scene"
 	"bufferlab/viz/slruview"
@@ -57,19 +56,14 @@ func run(args []string) int {
 		fmt.Fprintf(os.Stderr, "slrushot: %v\n", err)
 		return 2
 	}
-	if err := render.FontError(); err != nil {
-		fmt.Fprintf(os.Stderr, "slrushot: fonts: %v\n", err)
-		return 1
-	}
-	g := &shot{v: v, desc: desc, w: o.width, h: o.height, th: render.Light(1), out: o.out}
-	ebiten.SetWindowTitle("BufferLab: SLRU scene")
-	ebiten.SetWindowSize(o.width, o.height)
-	if err := ebiten.RunGame(g); err != nil && !errors.Is(err, ebiten.Termination) {
+	err = sceneshot.Run(sceneshot.Shot{Title: "BufferLab: SLRU scene", Caption: desc, Width: o.width, Height: o.height, Out: o.out,
+		Draw: func(c *ebiten.Image, r render.Rect, th *render.Theme) {
+			body, counters := r.SplitBottom(46)
+			scene.DrawBanks(c, body, v, th)
+			scene.DrawSLRUCounters(c, counters.Inset(2), v, th)
+		}})
+	if err != nil {
 		fmt.Fprintf(os.Stderr, "slrushot: %v\n", err)
-		return 1
-	}
-	if g.err != nil {
-		fmt.Fprintf(os.Stderr, "slrushot: %v\n", g.err)
 		return 1
 	}
 	fmt.Printf("%s: %s\n", o.out, desc)
@@ -216,59 +210,4 @@ func workload(o options, pages int) ([][]slru.Op, []string, error) {
 		}
 	}
 	return plans, names, nil
-}
-
-// shot is the ebiten.Game: it draws the scene into a canvas each frame and,
-// on the third, saves it and ends.
-type shot struct {
-	v      *slruview.View
-	desc   string
-	w, h   int
-	th     *render.Theme
-	out    string
-	canvas *ebiten.Image
-	frames int
-	err    error
-}
-
-func (g *shot) Update() error {
-	if g.frames >= 3 && g.canvas != nil {
-		g.err = save(g.canvas, g.out)
-		return ebiten.Termination
-	}
-	return nil
-}
-
-func (g *shot) Draw(screen *ebiten.Image) {
-	if g.canvas == nil || g.canvas.Bounds().Dx() != g.w || g.canvas.Bounds().Dy() != g.h {
-		g.canvas = ebiten.NewImage(g.w, g.h)
-	}
-	c := g.canvas
-	c.Fill(g.th.Background)
-	all := render.Rect{X: 0, Y: 0, W: float64(g.w), H: float64(g.h)}.Inset(8)
-	face := g.th.Face(render.Regular, 12)
-	top, rest := all.SplitTop(render.LineHeight(face) + 6)
-	render.Text(c, "event "+g.desc, face, top.X+4, top.Y+2, g.th.Muted, render.Left)
-	body, counters := rest.SplitBottom(46)
-	scene.DrawBanks(c, body, g.v, g.th)
-	scene.DrawSLRUCounters(c, counters.Inset(2), g.v, g.th)
-	screen.DrawImage(c, nil)
-	g.frames++
-}
-
-func (g *shot) Layout(int, int) (int, int) { return g.w, g.h }
-
-func save(img *ebiten.Image, path string) error {
-	b := img.Bounds()
-	rgba := image.NewRGBA(b)
-	img.ReadPixels(rgba.Pix)
-	f, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	if err := png.Encode(f, rgba); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
 }
