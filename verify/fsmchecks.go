@@ -100,6 +100,23 @@ func (f *fsmEngine) reconnect(name string) error {
 	return nil
 }
 
+// engineTable is the engine's side of a check: a fresh free space map
+// model the size of the server's pool, with table t at fillfactor ff and
+// session A.
+func (e *env) engineTable(ff int) (*fsmEngine, *fsm.Heap, *fsm.Session, error) {
+	f, err := newFSMEngine(e.info.NBuffers)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	h, err := f.heap("t", ff)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	s, err := f.session("A")
+	return f, h, s, err
+}
+
+// heap adds a heap named name with the given fillfactor.
 func (f *fsmEngine) heap(name string, fillfactor int) (*fsm.Heap, error) {
 	rel := &bufmgr.Relation{Name: name, Number: bufmgr.FirstNormalObjectId + f.nrel, Permanent: true}
 	f.nrel++
@@ -210,20 +227,13 @@ func (e *env) oneRow(ctx context.Context, name string) (string, *fsmEngine, *fsm
 	if err != nil {
 		return "", nil, nil, err
 	}
-	for _, s := range []string{"CREATE TABLE " + t + " (a int)", "INSERT INTO " + t + " VALUES (1)"} {
-		if err := e.exec(ctx, s); err != nil {
-			return "", nil, nil, err
-		}
+	if err := e.execAll(ctx, "CREATE TABLE "+t+" (a int)", "INSERT INTO "+t+" VALUES (1)"); err != nil {
+		return "", nil, nil, err
 	}
-	f, err := newFSMEngine(e.info.NBuffers)
+	f, h, s, err := e.engineTable(100)
 	if err != nil {
 		return "", nil, nil, err
 	}
-	h, err := f.heap("t", 100)
-	if err != nil {
-		return "", nil, nil, err
-	}
-	s, _ := f.session("A")
 	if _, err := s.HeapInsert(h, intRow); err != nil {
 		return "", nil, nil, fmt.Errorf("engine: %w", err)
 	}
@@ -348,15 +358,10 @@ func checkFSM4069(ctx context.Context, e *env) (outcome, error) {
 			return outcome{}, err
 		}
 	}
-	f, err := newFSMEngine(e.info.NBuffers)
+	_, h, s, err := e.engineTable(10)
 	if err != nil {
 		return outcome{}, err
 	}
-	h, err := f.heap("t", 10)
-	if err != nil {
-		return outcome{}, err
-	}
-	s, _ := f.session("A")
 	var eng []string
 	for i := 0; i <= rows; i++ {
 		if _, err := s.HeapInsert(h, intRow); err != nil {
@@ -393,23 +398,16 @@ func (e *env) categoryTable(ctx context.Context, name string) (string, *fsmEngin
 	if err != nil {
 		return "", nil, nil, err
 	}
-	for _, s := range []string{
-		"CREATE TABLE " + t + " (b text) WITH (vacuum_truncate = false)",
-		"ALTER TABLE " + t + " ALTER COLUMN b SET STORAGE PLAIN",
-	} {
-		if err := e.exec(ctx, s); err != nil {
-			return "", nil, nil, err
-		}
+	if err := e.execAll(ctx,
+		"CREATE TABLE "+t+" (b text) WITH (vacuum_truncate = false)",
+		"ALTER TABLE "+t+" ALTER COLUMN b SET STORAGE PLAIN",
+	); err != nil {
+		return "", nil, nil, err
 	}
-	f, err := newFSMEngine(e.info.NBuffers)
+	f, h, s, err := e.engineTable(100)
 	if err != nil {
 		return "", nil, nil, err
 	}
-	h, err := f.heap("t", 100)
-	if err != nil {
-		return "", nil, nil, err
-	}
-	s, _ := f.session("A")
 	var srvTid, engTid []string
 	var deleteSrv string
 	var deleteEng fsm.TID
@@ -510,15 +508,13 @@ func checkFSMRootEmpty(ctx context.Context, e *env) (outcome, error) {
 	if err != nil {
 		return outcome{}, err
 	}
-	for _, s := range []string{
-		"CREATE TABLE " + t + " (a int, b text)",
-		"ALTER TABLE " + t + " ALTER COLUMN b SET STORAGE PLAIN",
+	if err := e.execAll(ctx,
+		"CREATE TABLE "+t+" (a int, b text)",
+		"ALTER TABLE "+t+" ALTER COLUMN b SET STORAGE PLAIN",
 		// 1032-byte rows, 7 a page: a full page keeps 912 bytes.
-		"INSERT INTO " + t + " SELECT i, repeat('x', 1000) FROM generate_series(1, 20) i",
-	} {
-		if err := e.exec(ctx, s); err != nil {
-			return outcome{}, err
-		}
+		"INSERT INTO "+t+" SELECT i, repeat('x', 1000) FROM generate_series(1, 20) i",
+	); err != nil {
+		return outcome{}, err
 	}
 	srvFree, err := e.serverFreeSpace(ctx, t)
 	if err != nil {
@@ -528,15 +524,10 @@ func checkFSMRootEmpty(ctx context.Context, e *env) (outcome, error) {
 	if err != nil {
 		return outcome{}, err
 	}
-	f, err := newFSMEngine(e.info.NBuffers)
+	_, h, s, err := e.engineTable(100)
 	if err != nil {
 		return outcome{}, err
 	}
-	h, err := f.heap("t", 100)
-	if err != nil {
-		return outcome{}, err
-	}
-	s, _ := f.session("A")
 	for i := 0; i < 20; i++ {
 		if _, err := s.HeapInsert(h, fsm.HeapTupleLen(4+4+1000)); err != nil {
 			return outcome{}, fmt.Errorf("engine: %w", err)
@@ -556,13 +547,11 @@ func checkRowsPerPage(ctx context.Context, e *env) (outcome, error) {
 		if err != nil {
 			return outcome{}, err
 		}
-		for _, s := range []string{
+		if err := e.execAll(ctx,
 			fmt.Sprintf("CREATE TABLE %s (a int) WITH (fillfactor = %d)", t, c.ff),
 			fmt.Sprintf("INSERT INTO %s SELECT generate_series(1, %d)", t, c.rows),
-		} {
-			if err := e.exec(ctx, s); err != nil {
-				return outcome{}, err
-			}
+		); err != nil {
+			return outcome{}, err
 		}
 		rows, err := e.conn.Query(ctx, "SELECT (ctid::text::point)[0]::int AS blk, count(*) FROM "+t+" GROUP BY 1 ORDER BY 1")
 		if err != nil {
@@ -583,15 +572,10 @@ func checkRowsPerPage(ctx context.Context, e *env) (outcome, error) {
 		}
 		srv = append(srv, fmt.Sprintf("ff%d: %s", c.ff, strings.Join(counts, " ")))
 
-		fe, err := newFSMEngine(e.info.NBuffers)
+		_, h, s, err := e.engineTable(c.ff)
 		if err != nil {
 			return outcome{}, err
 		}
-		h, err := fe.heap("t", c.ff)
-		if err != nil {
-			return outcome{}, err
-		}
-		s, _ := fe.session("A")
 		for i := 0; i < c.rows; i++ {
 			if _, err := s.HeapInsert(h, intRow); err != nil {
 				return outcome{}, fmt.Errorf("engine: %w", err)
@@ -648,13 +632,11 @@ func checkCtidSequence(ctx context.Context, e *env) (outcome, error) {
 	if err != nil {
 		return outcome{}, err
 	}
-	for _, s := range []string{
-		"CREATE TABLE " + t + " (a int, b text) WITH (vacuum_truncate = false)",
-		"ALTER TABLE " + t + " ALTER COLUMN b SET STORAGE PLAIN",
-	} {
-		if err := e.exec(ctx, s); err != nil {
-			return outcome{}, err
-		}
+	if err := e.execAll(ctx,
+		"CREATE TABLE "+t+" (a int, b text) WITH (vacuum_truncate = false)",
+		"ALTER TABLE "+t+" ALTER COLUMN b SET STORAGE PLAIN",
+	); err != nil {
+		return outcome{}, err
 	}
 	a, err := e.connect(ctx)
 	if err != nil {
@@ -664,11 +646,7 @@ func checkCtidSequence(ctx context.Context, e *env) (outcome, error) {
 	if err != nil {
 		return outcome{}, err
 	}
-	f, err := newFSMEngine(e.info.NBuffers)
-	if err != nil {
-		return outcome{}, err
-	}
-	h, err := f.heap("t", 100)
+	f, h, _, err := e.engineTable(100)
 	if err != nil {
 		return outcome{}, err
 	}
@@ -824,15 +802,10 @@ func checkVacuumBuffers(ctx context.Context, e *env) (outcome, error) {
 	}
 	srv := fmt.Sprintf("%d blocks: main %s; fsm %s; vm %s", n, summarize(sb), forkUsages(sb, bufmgr.FSMForkNum), forkUsages(sb, bufmgr.VMForkNum))
 
-	f, err := newFSMEngine(e.info.NBuffers)
+	f, h, s, err := e.engineTable(10)
 	if err != nil {
 		return outcome{}, err
 	}
-	h, err := f.heap("t", 10)
-	if err != nil {
-		return outcome{}, err
-	}
-	s, _ := f.session("A")
 	rows := want * fsm.RowsPerPage(intRow, 10)
 	for i := 0; i < rows; i++ {
 		if _, err := s.HeapInsert(h, intRow); err != nil {
@@ -876,17 +849,15 @@ func checkFSMTwoLeaves(ctx context.Context, e *env) (outcome, error) {
 		}
 		return "{" + strings.Join(parts, ",") + "}"
 	}
-	for _, s := range []string{
-		"CREATE TABLE " + t + " (a int) WITH (fillfactor = 10, vacuum_truncate = false)",
+	if err := e.execAll(ctx,
+		"CREATE TABLE "+t+" (a int) WITH (fillfactor = 10, vacuum_truncate = false)",
 		fmt.Sprintf("INSERT INTO %s SELECT generate_series(1, %d)", t, blocks*rpp),
-		"VACUUM " + t,
+		"VACUUM "+t,
 		tidScanOnly,
 		fmt.Sprintf("DELETE FROM %s WHERE ctid = ANY('%s'::tid[] || '%s'::tid[])", t, tids(emptyA), tids(emptyB)),
-		"VACUUM " + t,
-	} {
-		if err := e.exec(ctx, s); err != nil {
-			return outcome{}, err
-		}
+		"VACUUM "+t,
+	); err != nil {
+		return outcome{}, err
 	}
 	var srvSeq []string
 	for i := 0; i < newRows; i++ {
@@ -901,15 +872,10 @@ func checkFSMTwoLeaves(ctx context.Context, e *env) (outcome, error) {
 		return outcome{}, err
 	}
 
-	f, err := newFSMEngine(e.info.NBuffers)
+	_, h, s, err := e.engineTable(10)
 	if err != nil {
 		return outcome{}, err
 	}
-	h, err := f.heap("t", 10)
-	if err != nil {
-		return outcome{}, err
-	}
-	s, _ := f.session("A")
 	for i := 0; i < blocks*rpp; i++ {
 		if _, err := s.HeapInsert(h, intRow); err != nil {
 			return outcome{}, fmt.Errorf("engine: %w", err)
@@ -967,19 +933,13 @@ func ctidRandom(ctx context.Context, e *env, seed uint64, steps, ff int) (outcom
 	if err != nil {
 		return outcome{}, err
 	}
-	for _, s := range []string{
+	if err := e.execAll(ctx,
 		fmt.Sprintf("CREATE TABLE %s (a int, b text) WITH (fillfactor = %d, vacuum_truncate = false)", t, ff),
-		"ALTER TABLE " + t + " ALTER COLUMN b SET STORAGE PLAIN",
-	} {
-		if err := e.exec(ctx, s); err != nil {
-			return outcome{}, err
-		}
-	}
-	f, err := newFSMEngine(e.info.NBuffers)
-	if err != nil {
+		"ALTER TABLE "+t+" ALTER COLUMN b SET STORAGE PLAIN",
+	); err != nil {
 		return outcome{}, err
 	}
-	h, err := f.heap("t", ff)
+	f, h, _, err := e.engineTable(ff)
 	if err != nil {
 		return outcome{}, err
 	}

@@ -264,6 +264,17 @@ func (e *env) exec(ctx context.Context, sql string, args ...any) error {
 	return nil
 }
 
+// execAll runs statements on the server in order and stops at the first
+// that fails.
+func (e *env) execAll(ctx context.Context, stmts ...string) error {
+	for _, sql := range stmts {
+		if err := e.exec(ctx, sql); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 func (e *env) int(ctx context.Context, sql string, args ...any) (int64, error) {
 	var v int64
 	if err := e.conn.QueryRow(ctx, sql, args...).Scan(&v); err != nil {
