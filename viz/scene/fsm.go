@@ -72,9 +72,11 @@ func FSMTreePage(v *fsmview.View, rel uint32) (uint32, bool) {
 // and the FSM pages side by side, then the tree of one FSM page (or, when
 // the heap has no map, the local map), the searches and the counters.
 // Legible at 1280×800.
-// fsmNarrowW is the width under which DrawFSMScene lays itself out for a
-// pane (two side by side at 1280 pixels are about 400 wide each).
-const fsmNarrowW = 600
+// fsmNarrowW is the width (at scale 1) under which DrawFSMScene lays
+// itself out for a narrow area: one of two panes side by side at 1280
+// pixels (about 400 wide), or the whole scene at 1280 in presentation
+// mode's larger type.
+const fsmNarrowW = 660
 
 func DrawFSMScene(dst *ebiten.Image, r render.Rect, v *fsmview.View, rel uint32, th *render.Theme) {
 	h, ok := v.Heap(rel)
@@ -85,17 +87,26 @@ func DrawFSMScene(dst *ebiten.Image, r render.Rect, v *fsmview.View, rel uint32,
 	// A narrow area (one of two panes side by side) leaves out the
 	// column of the insert's steps (the lanes and the heap's badges say
 	// where it is) and draws its counters on two rows.
-	narrow := r.W < fsmNarrowW
-	counterH := 74.0
+	narrow := r.W < fsmNarrowW*th.Scale
+	counterH := 74 * th.Scale
 	if narrow {
-		counterH = 84
+		// Two rows of about six counters: each on one line where a box
+		// has the room (DrawFSMCounters decides by the height it gets),
+		// else the number above its label.
+		counterH = 84 * th.Scale
+		if r.W/6 >= 85*th.Scale {
+			counterH = 2 * (render.LineHeight(th.Face(render.Bold, 13)) + 8)
+		}
 	}
 	rest, counters := r.SplitBottom(counterH)
-	rest, lanes := rest.SplitBottom(fsmLanesHeight(v))
+	rest, lanes := rest.SplitBottom(fsmLanesHeight(v, th))
 	focus, hasFocus := FSMFocus(v, rel)
 	local := v.Variant() == fsm.SmallSkip && (!h.FSMExists || hasFocus && focus.LocalMap.NBlocks > 0 || hasFocus && len(focus.Search.LocalChecks) > 0)
 	_, hasTree := FSMTreePage(v, rel)
 	share := 0.42
+	if narrow {
+		share = 0.5 // the tree has the whole width: give the heap more height
+	}
 	if !local && !hasTree {
 		share = 0.62 // no tree to draw: the heap takes the room
 	}
@@ -439,7 +450,9 @@ func DrawFSMPages(dst *ebiten.Image, r render.Rect, v *fsmview.View, rel uint32,
 				if skipped[p.phys] {
 					msg, short = "NOT READ: skipped", "NOT READ"
 				}
-				render.Text(dst, fit(box.W-10, bold, msg, short), bold, box.X+6, box.Y+3+lh, th.Muted, render.Left)
+				if box.H >= 2*lh+4 {
+					render.Text(dst, fit(box.W-10, bold, msg, short), bold, box.X+6, box.Y+3+lh, th.Muted, render.Left)
+				}
 			default:
 				fp, _ := v.FSMPage(rel, p.phys)
 				fill := th.Panel
@@ -449,7 +462,9 @@ func DrawFSMPages(dst *ebiten.Image, r render.Rect, v *fsmview.View, rel uint32,
 				render.Fill(dst, box, fill)
 				render.Stroke(dst, box, 1, th.PanelEdge)
 				render.Text(dst, fit(box.W-10, bold, fmt.Sprintf("block %d · %s", p.phys, a), fmt.Sprintf("block %d", p.phys)), bold, box.X+6, box.Y+3, th.Text, render.Left)
-				render.Text(dst, fit(box.W-10, face, fmt.Sprintf("root %d  (≥ %d B)", fp.Root, fsm.CatToAvail(fp.Root)), fmt.Sprintf("root %d", fp.Root)), face, box.X+6, box.Y+3+lh+1, th.Text, render.Left)
+				if box.H >= 2*lh+4 {
+					render.Text(dst, fit(box.W-10, face, fmt.Sprintf("root %d  (≥ %d B)", fp.Root, fsm.CatToAvail(fp.Root)), fmt.Sprintf("root %d", fp.Root)), face, box.X+6, box.Y+3+lh+1, th.Text, render.Left)
+				}
 				if box.H > 3*lh+4 {
 					render.Text(dst, fit(box.W-10, small, fmt.Sprintf("fp_next_slot %d", fp.NextSlot), fmt.Sprintf("next %d", fp.NextSlot)), small, box.X+6, box.Y+3+2*lh+1, th.Muted, render.Left)
 				}
@@ -585,7 +600,16 @@ func DrawFSMTree(dst *ebiten.Image, r render.Rect, v *fsmview.View, rel, phys ui
 		w := winW / float64(int(1)<<(d-winLevel))
 		return winL + (float64(i)+0.5)*w
 	}
+	// Where the rows are shorter than a label, only every second inner
+	// depth is labelled (the root and the leaves always are).
+	every := 1
+	if rowH < render.LineHeight(small) {
+		every = 2
+	}
 	for d := 0; d <= 12; d++ {
+		if d%every != 0 && d != 12 {
+			continue
+		}
 		lbl := fmt.Sprintf("depth %d", d)
 		switch d {
 		case 0:
@@ -1029,14 +1053,14 @@ func DrawFSMSteps(dst *ebiten.Image, r render.Rect, v *fsmview.View, rel uint32,
 
 // --- Searches and counters ---
 
-func fsmLanesHeight(v *fsmview.View) float64 {
+func fsmLanesHeight(v *fsmview.View, th *render.Theme) float64 {
 	n := 0
 	for a := 1; a < v.NumLanes(); a++ {
 		if v.Lane(trace.Actor(a)).HasLast {
 			n++
 		}
 	}
-	return float64(min(max(n, 1), 4))*17 + 22
+	return (float64(min(max(n, 1), 4))*17 + 22) * th.Scale
 }
 
 // drawFSMLanes writes one line per backend: its operation and where it is.
@@ -1114,7 +1138,7 @@ func DrawFSMCounters(dst *ebiten.Image, r render.Rect, v *fsmview.View, rel uint
 	// Two rows when the boxes would be too narrow for their labels: the
 	// operation's counters and the first totals, then the other totals.
 	perRow, rows := len(items), 1
-	if r.W/float64(len(items)) < 70 {
+	if r.W/float64(len(items)) < 70*th.Scale {
 		perRow, rows = (len(items)+1)/2, 2
 	}
 	w := r.W / float64(perRow)
@@ -1132,6 +1156,19 @@ func DrawFSMCounters(dst *ebiten.Image, r render.Rect, v *fsmview.View, rel uint
 		}
 		render.Fill(dst, b, fill)
 		render.Stroke(dst, b, 1, th.PanelEdge)
+		if rows > 1 && rh < render.LineHeight(big)+render.LineHeight(small)+6 {
+			// One line per box: the number, then the label.
+			y := b.Y + (b.H-render.LineHeight(big))/2
+			vw := render.TextWidth(it.v, big)
+			render.Text(dst, it.v, big, b.X+4, y, th.Text, render.Left)
+			room := b.W - vw - 12
+			lbl := it.label
+			if render.TextWidth(lbl, small) > room {
+				lbl = render.Fit(it.short, small, room)
+			}
+			render.Text(dst, lbl, small, b.X+vw+8, y+2, th.Muted, render.Left)
+			continue
+		}
 		if rows > 1 {
 			render.Text(dst, it.v, big, b.X+b.W/2, b.Y+2, th.Text, render.Center)
 			lbl := it.label
