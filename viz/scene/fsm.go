@@ -662,7 +662,10 @@ func DrawFSMTree(dst *ebiten.Image, r render.Rect, v *fsmview.View, rel, phys ui
 			fsmBadge(dst, box.X+box.W-4, box.Y-5, fmt.Sprint(i+1), edge, th.Face(render.Bold, 8.5))
 		}
 	}
-	// The chain (levels 0 .. winLevel-1) with the other child of each.
+	// The chain (levels 0 .. winLevel-1) with the other child of each,
+	// 150 px to the side, or less where the area is narrow (a pane), so
+	// that the child and its slot range stay inside.
+	side := min(150, max(nodeW+4, area.W/2-nodeW/2-8-render.TextWidth("slots 2048–4068", small)))
 	for d := 0; d < winLevel; d++ {
 		n := chain[d]
 		next := chain[d+1]
@@ -672,9 +675,9 @@ func DrawFSMTree(dst *ebiten.Image, r render.Rect, v *fsmview.View, rel, phys ui
 		}
 		y := yOf(d)
 		render.Line(dst, chainX, y+nodeH, chainX, yOf(d+1), 1.5, th.PanelEdge)
-		ox := chainX + 150
+		ox := chainX + side
 		if other < next {
-			ox = chainX - 150
+			ox = chainX - side
 		}
 		render.Line(dst, chainX, y+nodeH/2, ox, yOf(d+1)+nodeH/2, 1, th.PanelEdge)
 		drawNode(n, chainX, y, nodeW, false)
