@@ -7,6 +7,7 @@ import (
 	"bufferlab/engine/slru"
 	"bufferlab/engine/trace"
 	"bufferlab/lessons"
+	"bufferlab/viz/timeline"
 	"bufferlab/viz/view"
 )
 
@@ -401,5 +402,36 @@ func TestCompareSLRUVariants(t *testing.T) {
 	if !(single.SlotsScanned > banks.SlotsScanned && banks.SlotsScanned > 0 && hash.SlotsScanned == 0 && hash.Probes > 0 && banks.Probes == 0) {
 		t.Errorf("slots scanned %d/%d/%d, probes %d/%d/%d: want single > banks > 0 = hash, and probes only with the hash",
 			single.SlotsScanned, banks.SlotsScanned, hash.SlotsScanned, single.Probes, banks.Probes, hash.Probes)
+	}
+}
+
+// A view of many slots gets fewer keyframes: their copies stay within
+// keyframeBudget, and a small view keeps the default interval.
+func TestKeyframeEveryBudget(t *testing.T) {
+	if k := keyframeEvery(5000, 32); k != timeline.DefaultKeyframeEvery {
+		t.Errorf("32 slots: every %d events, want %d", k, timeline.DefaultKeyframeEvery)
+	}
+	for _, c := range []struct{ n, size int }{{262163, 131072}, {1 << 20, 4096}, {300, 1 << 17}} {
+		k := keyframeEvery(c.n, c.size)
+		if copies := (c.n/k + 1) * c.size; copies > keyframeBudget+c.size {
+			t.Errorf("%d events over %d slots: every %d events keeps %d slot copies, over the budget %d", c.n, c.size, k, copies, keyframeBudget)
+		}
+		if k < timeline.DefaultKeyframeEvery {
+			t.Errorf("%d events over %d slots: every %d events, below the default", c.n, c.size, k)
+		}
+	}
+	// The player builds such a scenario and still seeks exactly.
+	src := "config slru=single slru_buffers=131072 clog_pages=40\nbackend A: clog get 100000\nrun\n"
+	p, err := FromScenario("big.scn", src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.SLRU.Keyframes() > keyframeBudget/131072+2 {
+		t.Errorf("%d keyframes of a 131072-slot view", p.SLRU.Keyframes())
+	}
+	p.End()
+	end := p.SLRUView().Counters()
+	if end.SlotsCompared != 2*131072 || end.Misses != 1 {
+		t.Errorf("at the end: %d slots compared, %d misses; want %d and 1", end.SlotsCompared, end.Misses, 2*131072)
 	}
 }

@@ -164,7 +164,24 @@ func slruTimeline(r *scenario.Runner, events []trace.Event, backends []string) *
 	}
 	g := slruview.GeometryOf(s)
 	g.Latest = r.SLRUStartLatest()
-	return timeline.NewOf(events, slruview.New(g, backends), timeline.DefaultKeyframeEvery)
+	return timeline.NewOf(events, slruview.New(g, backends), keyframeEvery(len(events), g.Slots))
+}
+
+// keyframeBudget bounds what a timeline's keyframes copy: keyframes × the
+// view's size (its slots, say) stays below it. A view of 131072 SLRU slots
+// over a quarter of a million events would otherwise keep a thousand
+// copies of itself (gigabytes, beyond what a browser tab may hold).
+const keyframeBudget = 1 << 20
+
+// keyframeEvery is the keyframe interval for n events over a view of the
+// given size: timeline.DefaultKeyframeEvery, or more where the budget asks
+// (a seek then replays up to that many events, which is still quick).
+func keyframeEvery(n, size int) int {
+	k := timeline.DefaultKeyframeEvery
+	if size > 0 && n/k*size > keyframeBudget {
+		k = max(k, (n*size+keyframeBudget-1)/keyframeBudget)
+	}
+	return k
 }
 
 // initFSM builds the free space map view's timeline when the scenario
