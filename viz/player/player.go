@@ -203,7 +203,13 @@ func fsmTimeline(r *scenario.Runner, events []trace.Event, backends []string) *t
 		setup.Heaps = append(setup.Heaps, fsmview.HeapSetup{Rel: h.Rel, Name: h.Name, FillFactor: h.FillFactor,
 			Main: h.Main, FSM: h.FSM, FSMExists: h.FSM > 0})
 	}
-	return timeline.NewOf(events, fsmview.New(setup), timeline.DefaultKeyframeEvery)
+	// The view copies each heap's page words per keyframe: the heaps'
+	// final size bounds that.
+	size := 0
+	for _, h := range st.Heaps() {
+		size += int(h.NBlocks()) + int(h.FSMBlocks())
+	}
+	return timeline.NewOf(events, fsmview.New(setup), keyframeEvery(len(events), size))
 }
 
 // FSMView is the free space map's view at the current position (nil
