@@ -665,6 +665,20 @@ func drawSLRUSlot(dst *ebiten.Image, c render.Rect, v *slruview.View, i int, m s
 	y := c.Y + 2
 	num := fmt.Sprintf("#%d", i)
 	render.Text(dst, num, small, c.X+3, y, th.Muted, render.Left)
+	if c.H < render.LineHeight(small)+render.LineHeight(bold)+1 {
+		// Too short for two lines (stacked panes in a low window): the
+		// page beside the number, the fill colour for the state.
+		page := "—"
+		if !s.Empty() {
+			page = fmt.Sprintf("p%d", s.Page)
+		}
+		if render.TextWidth(num, small)+render.TextWidth(page, small)+8 <= c.W {
+			render.Text(dst, page, small, c.X+c.W-3, y, tc, render.Right)
+		}
+		cd, weighed := m.cands[i]
+		drawSlotMarks(dst, c, v, i, m, cd, weighed, true, changed, th)
+		return
+	}
 	if compact {
 		// The state after the number, in a letter when the word does not
 		// fit beside it (the fill colour says it too).
@@ -762,6 +776,16 @@ func drawSLRUSlot(dst *ebiten.Image, c render.Rect, v *slruview.View, i int, m s
 	if s.Latest {
 		drawBadge("LATEST", th.Locked)
 	}
+	drawSlotMarks(dst, c, v, i, m, cd, weighed, compact, changed, th)
+}
+
+// drawSlotMarks draws what the lookups do with slot i over its cell c: the
+// outline (compared, a victim candidate, the current event's), and tabs
+// above the cell naming who does what there.
+func drawSlotMarks(dst *ebiten.Image, c render.Rect, v *slruview.View, i int, m slruMarks, cd slruview.Candidate, weighed, compact, changed bool, th *render.Theme) {
+	fs := min(14, max(9, min(c.W/6, c.H/5.5))) // as drawSLRUSlot sizes its type
+	bold := th.Face(render.Bold, fs+1)
+	badge := th.Face(render.Bold, max(8, fs-3))
 	// Outline: the lookups' marks, else the default edge.
 	render.Stroke(dst, c, 1, th.PanelEdge)
 	if _, ok := m.compared[i]; ok {
