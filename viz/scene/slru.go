@@ -383,11 +383,17 @@ func bankWindows(v *slruview.View, m slruMarks, cur trace.Event, hasCur bool, h 
 	room := max(h-noteFont, slruMinLineH+extra)
 	if perBank > room || nb == 1 {
 		// One bank, a window of its lines around the focus.
+		// The focus slot's bank, else the first busy one (in bank
+		// order: the same bank every frame).
 		b := 0
-		for bb := range busy {
-			if focus < 0 || bb == focus/size {
-				b = bb
-				break
+		if focus >= 0 {
+			b = focus / size
+		} else {
+			for bb := 0; bb < nb; bb++ {
+				if busy[bb] {
+					b = bb
+					break
+				}
 			}
 		}
 		bk := v.Bank(b)
