@@ -87,7 +87,7 @@ func (b *Backend) bufferAlloc(rel *Relation, newTag BufferTag, strategy *Strateg
 				b.flushBuffer(d)
 				b.contentUnlock(d.bufID, sAllocContentRelease)
 			} else {
-				b.unpinBuffer(d, sAllocContentBusy)
+				b.unpinBuffer(d)
 				continue
 			}
 		}
@@ -112,7 +112,7 @@ func (b *Backend) bufferAlloc(rel *Relation, newTag BufferTag, strategy *Strateg
 
 		if id := b.bufTableInsert(newTag, newPart, d.bufID, sAllocInsert); id >= 0 {
 			// Somebody else loaded the page while we looked for a victim.
-			b.unpinBuffer(d, sAllocInsert)
+			b.unpinBuffer(d)
 			if oldPart >= 0 && oldPart != newPart {
 				b.partitionUnlock(oldPart, sAllocCollideUnlockOld)
 			}
@@ -137,7 +137,7 @@ func (b *Backend) bufferAlloc(rel *Relation, newTag BufferTag, strategy *Strateg
 			b.partitionUnlock(oldPart, sAllocRecheckUnlockOld)
 		}
 		b.partitionUnlock(newPart, sAllocRecheckUnlockNew)
-		b.unpinBuffer(d, sAllocRecheckUnlockNew)
+		b.unpinBuffer(d)
 	}
 
 	// Retag the victim.
@@ -331,11 +331,10 @@ func (b *Backend) pinBufferLocked(d *BufferDesc, s uint32) {
 	b.emit(trace.KPrivRef, sPinLockedUnlock, trace.OBuffer, d.bufID, 0, 1, 0)
 }
 
-// unpinBuffer is UnpinBuffer (bufmgr.c, PG15). site is the caller's line,
-// recorded on the private-count event.
-func (b *Backend) unpinBuffer(d *BufferDesc, site trace.Site) {
+// unpinBuffer is UnpinBuffer (bufmgr.c, PG15).
+func (b *Backend) unpinBuffer(d *BufferDesc) {
 	if b.pool.pins == PinsSpinlock {
-		b.unpinBuffer95(d, site)
+		b.unpinBuffer95(d)
 		return
 	}
 	if !b.hooked() {
@@ -348,7 +347,7 @@ func (b *Backend) unpinBuffer(d *BufferDesc, site trace.Site) {
 	if !ok || cnt < 0 {
 		b.unpinNotPinned(buf)
 	}
-	b.emit(trace.KPrivRef, sUnpinPrivate, trace.OBuffer, d.bufID, uint64(cnt+1), uint64(cnt), uint64(site))
+	b.emit(trace.KPrivRef, sUnpinPrivate, trace.OBuffer, d.bufID, uint64(cnt+1), uint64(cnt), 0)
 	if cnt > 0 {
 		return
 	}
@@ -435,7 +434,7 @@ func (b *Backend) ReleaseBuffer(buf Buffer) error {
 	}
 	d := &b.pool.descs[buf-1]
 	b.emitTag(trace.KOp, sReleaseBegin, trace.OBuffer, d.bufID, 0, 0, &d.tag)
-	b.unpinBuffer(d, sReleaseUnpin)
+	b.unpinBuffer(d)
 	b.emitTag(trace.KOpDone, sReleaseUnpin, trace.OBuffer, d.bufID, 0, 0, &d.tag)
 	return nil
 }
@@ -567,7 +566,7 @@ func (b *Backend) SeqScan(rel *Relation) error {
 	cur := InvalidBuffer
 	for blk := uint32(0); blk < n; blk++ {
 		if cur != InvalidBuffer {
-			b.unpinBuffer(&b.pool.descs[cur-1], sScanRelease)
+			b.unpinBuffer(&b.pool.descs[cur-1])
 			cur = InvalidBuffer
 		}
 		buf, _, err := b.ReadBuffer(rel, MainForkNum, blk, strategy)
@@ -577,7 +576,7 @@ func (b *Backend) SeqScan(rel *Relation) error {
 		cur = buf
 	}
 	if cur != InvalidBuffer {
-		b.unpinBuffer(&b.pool.descs[cur-1], sScanEnd)
+		b.unpinBuffer(&b.pool.descs[cur-1])
 	}
 	b.emit(trace.KOpDone, sScanEnd, trace.ORelation, int32(rel.Number), 0, uint64(n), 0)
 	return nil
@@ -595,7 +594,7 @@ func strategyRing(s *Strategy) int {
 func (b *Backend) AbortTransaction() {
 	for _, pin := range b.Pins() {
 		for i := 0; i < pin.Count; i++ {
-			b.unpinBuffer(&b.pool.descs[pin.Buffer-1], sAbortRelease)
+			b.unpinBuffer(&b.pool.descs[pin.Buffer-1])
 		}
 	}
 }

@@ -27,11 +27,11 @@ func goldenStreamConfig() streamConfig {
 // update it then, and say why in the commit. (0x72b0297e0655d02 →
 // 0xf8dd8a6ea8b784cf: Log.Hash hashes sites by name, so that the hash no
 // longer depends on the other engine packages linked into the binary;
-// 0xf8dd8a6ea8b784cf → 0xc6e7675b6ba71529: it hashes the caller's site that
-// an unpin's KPrivRef carries in Arg by name too, which new SLRU sites had
-// shown still depended on the site numbering.)
+// 0xf8dd8a6ea8b784cf → 0x7478f802a7a6751e: an unpin's KPrivRef no longer
+// carries its caller's site number in Arg, which nothing read and which
+// tied the hash to the site numbering after all.)
 const (
-	goldenStreamHash   = 0xc6e7675b6ba71529
+	goldenStreamHash   = 0x7478f802a7a6751e
 	goldenStreamEvents = 28067
 )
 

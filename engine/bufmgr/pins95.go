@@ -102,14 +102,14 @@ func (b *Backend) pinBuffer95(d *BufferDesc, strategy *Strategy) bool {
 // unpinBuffer95 is UnpinBuffer (bufmgr.c, PG 9.5): at the last private pin,
 // decrement the shared count under the header spinlock and, if that leaves
 // only a LockBufferForCleanup waiter's pin, clear BM_PIN_COUNT_WAITER and
-// signal it after the release. site is the caller's line.
-func (b *Backend) unpinBuffer95(d *BufferDesc, site trace.Site) {
+// signal it after the release.
+func (b *Backend) unpinBuffer95(d *BufferDesc) {
 	buf := Buffer(d.bufID + 1)
 	cnt, ok := b.decPrivateRef(buf)
 	if !ok || cnt < 0 {
 		b.unpinNotPinned(buf)
 	}
-	b.emit(trace.KPrivRef, sUnpin95Private, trace.OBuffer, d.bufID, uint64(cnt+1), uint64(cnt), uint64(site))
+	b.emit(trace.KPrivRef, sUnpin95Private, trace.OBuffer, d.bufID, uint64(cnt+1), uint64(cnt), 0)
 	if cnt > 0 {
 		return
 	}

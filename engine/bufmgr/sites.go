@@ -487,7 +487,7 @@ var (
 	sReadHitReturn, sReadDone, sReleaseBegin, sDirtyBegin = site("read.hit-return"), site("read.done"), site("release.begin"), site("dirty.begin")
 
 	sAllocLockShared, sAllocLookup, sAllocHitUnlock, sAllocMissUnlock = site("alloc.lock-shared"), site("alloc.lookup"), site("alloc.hit-unlock"), site("alloc.miss-unlock")
-	sAllocContentCond, sAllocContentRelease, sAllocContentBusy        = site("alloc.content-cond"), site("alloc.content-release"), site("alloc.content-busy")
+	sAllocContentCond, sAllocContentRelease                           = site("alloc.content-cond"), site("alloc.content-release")
 	sAllocLockFirst, sAllocLockSecond, sAllocLockNew, sAllocInsert    = site("alloc.lock-first"), site("alloc.lock-second"), site("alloc.lock-new"), site("alloc.insert")
 	sAllocCollideUnlockOld, sAllocCollideUnlockNew                    = site("alloc.collide-unlock-old"), site("alloc.collide-unlock-new")
 	sAllocRecheckLock, sAllocRecheckUnlock, sAllocRecheckDelete       = site("alloc.recheck-lock"), site("alloc.recheck-unlock"), site("alloc.recheck-delete")
@@ -511,8 +511,8 @@ var (
 	sSGBErrorUnlock, sSGBError, sSGBSweepUnlock                          = site("sgb.error-unlock"), site("sgb.error"), site("sgb.sweep-unlock")
 	sTickFetchAdd, sTickSpinAcquire, sTickCAS, sTickSpinRelease          = site("tick.fetch-add"), site("tick.spin-acquire"), site("tick.cas"), site("tick.spin-release")
 	sRingEmpty, sRingLock, sRingReuse, sRingUnlock, sRingAdd             = site("ring.empty"), site("ring.lock"), site("ring.reuse"), site("ring.unlock"), site("ring.add")
-	sScanInit, sScanRelease, sScanRead, sScanEnd                         = site("scan.init"), site("scan.release"), site("scan.read"), site("scan.end")
-	sReleaseCheck, sReleaseUnpin, sAbortRelease                          = site("release.check"), site("release.unpin"), site("abort.release")
+	sScanInit, sScanRead, sScanEnd                                       = site("scan.init"), site("scan.read"), site("scan.end")
+	sReleaseCheck, sReleaseUnpin                                         = site("release.check"), site("release.unpin")
 
 	sPin95Lock, sPin95Unlock, sPin95Private                          = site("pin95.lock"), site("pin95.unlock"), site("pin95.private")
 	sUnpin95Private, sUnpin95Lock, sUnpin95Unlock                    = site("unpin95.private"), site("unpin95.lock"), site("unpin95.unlock")

@@ -22,9 +22,9 @@ run
 // every platform: `make test` also runs this test under GOOS=js GOARCH=wasm.
 // It changes only when the engine's behaviour or the event encoding changes
 // on purpose; update it then. (c58575ecc70cbbae → af572d16d9df3d6d: sites
-// are hashed by name; → 09444593a6cc7e01: so is the caller's site an
-// unpin's KPrivRef carries in Arg.)
-const goldenContendedHash = "09444593a6cc7e01"
+// are hashed by name; → ab9ddf28c352b181: an unpin's KPrivRef no longer
+// carries its caller's site number in Arg.)
+const goldenContendedHash = "ab9ddf28c352b181"
 
 func TestDeterminism(t *testing.T) {
 	r1, _, err := Run("contended", contended, true)

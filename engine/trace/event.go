@@ -55,7 +55,7 @@ const (
 	KIORead  // simulated smgrread; Arg = packed tag
 	KIOWrite // simulated smgrwrite of a dirty victim; Arg = packed tag
 	KIOWait  // waiting for another backend's I/O (WaitIO)
-	KPrivRef // private (per-backend) pin count changed; Before → After, Obj = buffer, Arg = the caller's Site on an unpin (else 0)
+	KPrivRef // private (per-backend) pin count changed; Before → After, Obj = buffer
 	KDirty   // MarkBufferDirty
 	KError   // a PostgreSQL-level ERROR; Arg = error code
 	KOp      // a scenario operation begins; Arg = op code, Obj = relation
@@ -281,12 +281,7 @@ func (l *Log) Hash() uint64 {
 		binary.LittleEndian.PutUint64(buf[0:], e.Seq)
 		binary.LittleEndian.PutUint64(buf[8:], e.Before)
 		binary.LittleEndian.PutUint64(buf[16:], e.After)
-		// A site carried in Arg (KPrivRef's caller) is hashed by name too.
-		arg, argSite := e.Arg, ""
-		if e.Kind == KPrivRef && e.Arg != 0 {
-			arg, argSite = 0, Site(e.Arg).String()
-		}
-		binary.LittleEndian.PutUint64(buf[24:], arg)
+		binary.LittleEndian.PutUint64(buf[24:], e.Arg)
 		binary.LittleEndian.PutUint32(buf[32:], e.Obj)
 		// The site by name, not by number: site numbers depend on which
 		// packages a program links and in what order they register their
@@ -296,7 +291,6 @@ func (l *Log) Hash() uint64 {
 		buf[39] = byte(e.Class)
 		h.Write(buf[:])
 		h.Write([]byte(e.Site.String()))
-		h.Write([]byte(argSite))
 		var a [2]byte
 		binary.LittleEndian.PutUint16(a[:], uint16(e.Actor))
 		h.Write(a[:])
