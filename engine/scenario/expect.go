@@ -126,6 +126,16 @@ func (p *parser) expect(toks []token) (Stmt, error) {
 			st.Args = append(st.Args, t)
 			continue
 		}
+		if subj.Text == "heap" && k == "page" {
+			if len(st.Args) > 1 {
+				return nil, p.errf(t.Pos, "expect heap: page= is given twice")
+			}
+			if _, err := p.uint(t, v, MaxRelBlocks-1, "page"); err != nil {
+				return nil, err
+			}
+			st.Args = append(st.Args, t)
+			continue
+		}
 		if !ok || !slices.Contains(keys, k) {
 			return nil, p.errf(t.Pos, "expect %s: expected KEY=VALUE with KEY one of %s, found %q", subj.Text, strings.Join(keys, ", "), t.Text)
 		}

@@ -25,7 +25,9 @@ import (
 // page's free space and updates the map).
 //
 // Expectations: expect heap REL KEY=V (blocks, fsm_blocks, fsm_exists,
-// rows: live rows), expect backend A ctid=B.O (its last insert's ctid)
+// rows: live rows), expect heap REL page=B KEY=V (one heap page: rows,
+// free: PageGetHeapFreeSpace in bytes, category: that free space as an FSM
+// category, map: the category the FSM's leaf records for the page), expect backend A ctid=B.O (its last insert's ctid)
 // and expect fsm KEY=V (the sum over backends of:
 // heap_reads, fsm_reads, vm_reads, fsm_skipped, pages_tried, inserts,
 // extends).
@@ -238,7 +240,7 @@ func (r *Runner) execFSM(be *backendState, op Op) error {
 }
 
 var fsmExpectKeys = map[string][]string{
-	"heap": {"blocks", "fsm_blocks", "rows", "fsm_exists"},
+	"heap": {"blocks", "fsm_blocks", "rows", "fsm_exists", "free", "category", "map"},
 	"fsm":  {"heap_reads", "fsm_reads", "vm_reads", "fsm_skipped", "pages_tried", "inserts", "extends"},
 }
 
@@ -250,7 +252,15 @@ func (r *Runner) fsmExpectValue(st *ExpectStmt, c check) (string, error) {
 	switch st.Subject {
 	case "heap":
 		h, _ := r.fsm.HeapOf(r.rels[st.Args[0].Text].Number)
+		if len(st.Args) > 1 {
+			if v, ok := heapPageValue(h, st.Args[1], c); ok {
+				return v, nil
+			}
+			return "", r.errf(c.Pos, "expect heap %s: %s is not a key of one page (rows, free, category, map)", st.Args[1].Text, c.Key)
+		}
 		switch c.Key {
+		case "free", "category", "map":
+			return "", r.errf(c.Pos, "expect heap: %s= needs page=B (which heap page)", c.Key)
 		case "blocks":
 			return u(uint64(h.NBlocks())), nil
 		case "fsm_blocks":
@@ -290,6 +300,29 @@ func (r *Runner) fsmExpectValue(st *ExpectStmt, c check) (string, error) {
 		}
 	}
 	return "", r.errf(c.Pos, "expect %s: unknown key %q", st.Subject, c.Key)
+}
+
+// heapPageValue answers an expect heap REL page=B check: one heap page's
+// live rows, its free space (PageGetHeapFreeSpace, what hio.c records), that
+// space as a category, and what the FSM's leaf holds for it.
+func heapPageValue(h *fsm.Heap, page token, c check) (string, bool) {
+	_, v, _ := splitKV(page)
+	blk, _ := strconv.ParseUint(v, 10, 32)
+	if uint32(blk) >= h.NBlocks() {
+		return "(page " + v + " is past the heap's " + strconv.FormatUint(uint64(h.NBlocks()), 10) + " pages)", true
+	}
+	hp := h.HeapPage(uint32(blk))
+	switch c.Key {
+	case "rows":
+		return strconv.Itoa(hp.Live()), true
+	case "free":
+		return strconv.Itoa(hp.HeapFreeSpace()), true
+	case "category":
+		return strconv.Itoa(int(fsm.SpaceAvailToCat(hp.HeapFreeSpace()))), true
+	case "map":
+		return strconv.Itoa(int(h.RecordedCat(uint32(blk)))), true
+	}
+	return "", false
 }
 
 // lastCtid is the ctid of a backend's last insert, for expect backend.

@@ -1,6 +1,7 @@
 package scenario
 
 import (
+	"errors"
 	"strings"
 	"testing"
 )
@@ -111,6 +112,40 @@ func TestSummarizeAndShowHeap(t *testing.T) {
 		"  blk 0     44 rows   6580 B free (category 205)  map 205"} {
 		if !strings.Contains(out, w+"\n") {
 			t.Errorf("show heap: no line %q in\n%s", w, out)
+		}
+	}
+}
+
+// Lesson 5's point, pinned: a page that takes no more rows at fillfactor 20
+// is recorded with its real free space (6580 B, category 205, as
+// RecordAndGetPageWithFreeSpace in hio.c passes pageFreeSpace), not 0; the
+// insert wants 32 + 6553 = 6585 B, category 206, so no page at 205
+// qualifies and the table grows. A wrong expectation must fail.
+func TestFSMFullPageRecordsRealFreeSpace(t *testing.T) {
+	base := "config shared_buffers=128MB fsm=always\nrelation t heap fillfactor=20\n" +
+		"backend A: insert t; vacuum t\nrun\nbackend B: insert t 150\nrun\n"
+	ok := base + "expect heap t page=0 rows=44 free=6580 category=205 map=205\n" +
+		"expect heap t page=3 rows=19\nexpect heap t blocks=4\n"
+	if _, _, err := Run("ff.scn", ok, true); err != nil {
+		t.Fatalf("the lesson's numbers: %v", err)
+	}
+	for _, bad := range []string{"expect heap t page=0 map=0", "expect heap t page=1 free=0", "expect heap t page=2 category=206"} {
+		_, _, err := Run("ff.scn", base+bad+"\n", true)
+		var se *Error
+		if !errors.As(err, &se) || !se.Check {
+			t.Errorf("%s: want a failed expect, got %v", bad, err)
+		}
+	}
+	for _, c := range []struct{ src, want string }{
+		{"expect heap t free=1", "7:15: expect heap: free= needs page=B"},
+		{"expect heap t page=1 page=2 rows=1", "7:22: expect heap: page= is given twice"},
+		{"expect heap t page=x rows=1", "7:15: page: expected"},
+		{"expect heap t page=0 blocks=1", "7:22: expect heap page=0: blocks is not a key of one page"},
+		{"expect heap t page=9 rows=0", "7:22: expect heap t page=9 rows: expected 0, the engine has (page 9 is past the heap's 4 pages)"},
+	} {
+		_, _, err := Run("ff.scn", base+c.src+"\n", true)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: got %v, want …%s", c.src, err, c.want)
 		}
 	}
 }

@@ -934,7 +934,19 @@ func DrawFSMSteps(dst *ebiten.Image, r render.Rect, v *fsmview.View, rel uint32,
 		head("a %d B tuple", s.TupleLen)
 	}
 	if s.Want > 0 {
-		add(th.Text, "wants %d B free (tuple + fillfactor's reserve)", s.Want)
+		// The request rounds up to a category (fsm_space_needed_to_cat), so
+		// a page recorded one category lower does not qualify although it
+		// has room for the row itself: the fillfactor reserve is the gap.
+		if cat, err := fsm.SpaceNeededToCat(s.Want); err == nil {
+			add(th.Text, "wants %d B = cat ≥ %d", s.Want, cat)
+		} else {
+			add(th.Text, "wants %d B free", s.Want)
+		}
+		// 8016 B is hio.c's nearlyEmptyFreeSpace, which replaces the
+		// reserve when the tuple and the reserve together exceed it.
+		if s.TupleLen > 0 && s.Want > alignedTuple(s.TupleLen) && s.Want != 8016 {
+			add(th.Muted, "(the tuple + %d B fillfactor reserve)", s.Want-alignedTuple(s.TupleLen))
+		}
 	}
 	if s.Op == fsmview.OpInsert || s.Op == fsmview.OpGetBuffer {
 		if s.Cached == fsm.InvalidBlockNumber {
@@ -1265,3 +1277,7 @@ func fsmDashed(dst *ebiten.Image, r render.Rect, c color.RGBA) {
 		render.Line(dst, r.X+r.W, y, r.X+r.W, e, 1.5, c)
 	}
 }
+
+// alignedTuple is MAXALIGN(len) on a 64-bit server: what
+// RelationGetBufferForTuple adds the fillfactor reserve to.
+func alignedTuple(n int) int { return (n + 7) &^ 7 }
