@@ -723,7 +723,7 @@ func (b *Backend) dlistUnlinkInvalidated(d *BufferDesc, k int32) {
 	b.emit(trace.KCAS, sInvalUnlink, trace.ORelation, int32(dl.lists[k].rnode.RelNode), uint64(int64(p)), uint64(int64(n)), uint64(id))
 }
 
-// strategyFreeBuffer is StrategyFreeBuffer (freelist.c, PG 9.5–17): put d
+// strategyFreeBuffer is StrategyFreeBuffer (freelist.c, PG 9.5–18): put d
 // at the head of the freelist unless it is on it already (the clock sweep
 // can reuse a buffer without taking it off the list). Event: freelist-push
 // at free.push (Before = old head, After = new head = d); none when d was

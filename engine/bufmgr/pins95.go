@@ -7,7 +7,8 @@ import (
 )
 
 // The pins=spinlock variant: PinBuffer and UnpinBuffer as PostgreSQL 9.5
-// had them (bufmgr.c at the parent of 48354581a4).
+// had them (bufmgr.c at the parent of 48354581a4), drawn on the 9.6 state
+// word for comparison (the code panel says so).
 //
 // Before 9.6 a BufferDesc kept its fields apart: flags (bits16, BM_DIRTY
 // 1<<0 … BM_PERMANENT 1<<8), usage_count (uint8), refcount (unsigned),
@@ -31,7 +32,9 @@ import (
 // pinning backend that meets a held header spins on the lock (KSpin)
 // instead of failing a CAS and retrying (KCASFail). Everything else that
 // takes the header lock (StrategyGetBuffer, StartBufferIO, …) is shared by
-// both variants; MarkBufferDirty keeps its 9.6 CAS loop in both.
+// both variants. MarkBufferDirty differs too: under pins=spinlock it is
+// 9.5's lock, set BM_DIRTY | BM_JUST_DIRTIED, unlock (dirty95.lock and
+// dirty95.unlock), not 9.6's CAS loop.
 //
 // The private count of 9.5 (PrivateRefCountArray, 9.5+) is the same. In
 // 9.5 the private entry is created before LockBufHdr and forgotten after

@@ -131,7 +131,7 @@ UnpinBuffer(buf, fixOwner)
                 UnlockBufHdr(buf, buf_state)                         @unpin.waiter-nowake
         ForgetPrivateRefCountEntry(ref)`),
 
-	trace.DefineFunc("MarkBufferDirty", "storage/buffer/bufmgr.c", "PG 9.6–15", `
+	trace.DefineFunc("MarkBufferDirty", "storage/buffer/bufmgr.c", "PG 9.6–18", `
 MarkBufferDirty(buffer)   -- caller holds a pin and the content lock exclusively  @dirty.begin
     old_buf_state = pg_atomic_read_u32(&bufHdr->state)              @dirty.load
     for (;;):
@@ -228,7 +228,7 @@ StrategyGetBuffer(strategy, buf_state)   -- returns with the header locked
             elog(ERROR, "no unpinned buffers available")             @sgb.error
         UnlockBufHdr(buf, local_buf_state)                           @sgb.sweep-unlock`),
 
-	trace.DefineFunc("ClockSweepTick", "storage/buffer/freelist.c", "PG 9.5–17", `
+	trace.DefineFunc("ClockSweepTick", "storage/buffer/freelist.c", "PG 9.5–18", `
 ClockSweepTick()
     victim = pg_atomic_fetch_add_u32(&StrategyControl->nextVictimBuffer, 1)  @tick.fetch-add
     if victim >= NBuffers:
@@ -284,8 +284,9 @@ AbortTransaction -> ResourceOwnerRelease(RESOURCE_RELEASE_BEFORE_LOCKS)
 
 	// Appended after the PG 15 functions: a site's number is its position,
 	// and events (and so trace hashes) record numbers.
-	trace.DefineFunc("PinBuffer (9.5)", "storage/buffer/bufmgr.c", "PG 9.5 (pins=spinlock)", `
-PinBuffer(buf, strategy)   -- flags, usage_count, refcount: separate fields under buf_hdr_lock
+	trace.DefineFunc("PinBuffer (9.5)", "storage/buffer/bufmgr.c", "PG 9.5's locking, drawn on the 9.6 word", `
+PinBuffer(buf, strategy)   -- 9.5: flags, usage_count, refcount were separate fields under buf_hdr_lock;
+                           -- here BM_LOCKED in the 9.6 state word stands in for buf_hdr_lock
     ref = GetPrivateRefCountEntry(b + 1, true)
     if ref == NULL:
         ReservePrivateRefCountEntry()
@@ -303,7 +304,7 @@ PinBuffer(buf, strategy)   -- flags, usage_count, refcount: separate fields unde
     ref->refcount++                                                  @pin95.private
     return result`),
 
-	trace.DefineFunc("UnpinBuffer (9.5)", "storage/buffer/bufmgr.c", "PG 9.5 (pins=spinlock)", `
+	trace.DefineFunc("UnpinBuffer (9.5)", "storage/buffer/bufmgr.c", "PG 9.5's locking, drawn on the 9.6 word", `
 UnpinBuffer(buf, fixOwner)
     ref = GetPrivateRefCountEntry(b + 1, false)
     ref->refcount--                                                  @unpin95.private
@@ -319,7 +320,7 @@ UnpinBuffer(buf, fixOwner)
             UnlockBufHdr(buf)                                        @unpin95.unlock
         ForgetPrivateRefCountEntry(ref)`),
 
-	trace.DefineFunc("LockBufferForCleanup", "storage/buffer/bufmgr.c", "PG 9.6–18", `
+	trace.DefineFunc("LockBufferForCleanup", "storage/buffer/bufmgr.c", "PG 15 (PG 17+: MyProcNumber)", `
 LockBufferForCleanup(buffer)   -- caller holds exactly one pin      @cleanup.begin
     if GetPrivateRefCount(buffer) != 1: elog(ERROR, "incorrect local pin count")
     for (;;):
@@ -332,13 +333,13 @@ LockBufferForCleanup(buffer)   -- caller holds exactly one pin      @cleanup.beg
             UnlockBufHdr(bufHdr, buf_state)                          @cleanup.multi-unlock
             LockBuffer(buffer, BUFFER_LOCK_UNLOCK)                   @cleanup.multi-release
             elog(ERROR, "multiple backends attempting to wait for pincount 1")  @cleanup.multi-error
-        bufHdr->wait_backend_pgprocno = MyProcNumber
+        bufHdr->wait_backend_pgprocno = MyProc->pgprocno
         buf_state |= BM_PIN_COUNT_WAITER
         UnlockBufHdr(bufHdr, buf_state)                              @cleanup.set-waiter
         LockBuffer(buffer, BUFFER_LOCK_UNLOCK)                       @cleanup.content-unlock
         ProcWaitForSignal(WAIT_EVENT_BUFFER_PIN)                     @cleanup.sleep
         buf_state = LockBufHdr(bufHdr)                               @cleanup.clear-lock
-        if (buf_state & BM_PIN_COUNT_WAITER) and bufHdr->wait_backend_pgprocno == MyProcNumber:
+        if (buf_state & BM_PIN_COUNT_WAITER) and bufHdr->wait_backend_pgprocno == MyProc->pgprocno:
             buf_state &= ~BM_PIN_COUNT_WAITER
         UnlockBufHdr(bufHdr, buf_state)                              @cleanup.clear-unlock`),
 
@@ -435,7 +436,7 @@ retry:
     LWLockRelease(oldPartitionLock)                                  @inval.release
     StrategyFreeBuffer(buf)`),
 
-	trace.DefineFunc("StrategyFreeBuffer", "storage/buffer/freelist.c", "PG 9.5–17", `
+	trace.DefineFunc("StrategyFreeBuffer", "storage/buffer/freelist.c", "PG 9.5–18", `
 StrategyFreeBuffer(buf)
     SpinLockAcquire(&StrategyControl->buffer_strategy_lock)          @free.spin-acquire
     if buf->freeNext == FREENEXT_NOT_IN_LIST:   -- not already on the freelist
@@ -468,7 +469,7 @@ BufferAlloc, after the retag, mapping partition locks still held   -- the upkeep
     dlist_push_head(&newList->buffers, &buf->relNode)                @dlist.alloc-link
     LWLockRelease(both list locks)                                   @dlist.alloc-unlock`),
 
-	trace.DefineFunc("MarkBufferDirty (9.5)", "storage/buffer/bufmgr.c", "PG 9.5 (pins=spinlock)", `
+	trace.DefineFunc("MarkBufferDirty (9.5)", "storage/buffer/bufmgr.c", "PG 9.5's locking, drawn on the 9.6 word", `
 MarkBufferDirty(buffer)   -- caller holds a pin and the content lock exclusively
     LockBufHdr(bufHdr)   -- SpinLockAcquire(&bufHdr->buf_hdr_lock)     @dirty95.lock
     bufHdr->flags |= (BM_DIRTY | BM_JUST_DIRTIED)

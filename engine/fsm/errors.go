@@ -15,8 +15,11 @@ type ErrCode uint8
 const (
 	ErrInvalidRequestSize ErrCode = iota + 1 // freespace.c: "invalid FSM request size %zu"
 	ErrRowTooBig                             // hio.c: "row is too big: size %zu, maximum size %zu"
-	ErrTupleTooBig                           // hio.c: PANIC "tuple is too big: size %zu" (cannot happen)
 )
+
+// hio.c's PANIC "tuple is too big" after an extension cannot happen once
+// the row passed the MaxHeapTupleSize check; the model panics there (a
+// broken invariant) instead of giving it an error code.
 
 // PGError is an ERROR that modelled PostgreSQL code raises. Like
 // bufmgr.PGError it aborts the operation; when the session held pins they

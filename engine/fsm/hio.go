@@ -176,8 +176,12 @@ func (s *Session) relationGetBufferForTuple(h *Heap, tupleLen int, vm *vmPin) (b
 		s.clearLocalMap()
 	}
 	if n > p.HeapFreeSpace() {
-		s.release(buf)
-		return bufmgr.InvalidBuffer, 0, &PGError{Code: ErrTupleTooBig, Msg: fmt.Sprintf("tuple is too big: size %d", n)}
+		// hio.c raises PANIC here ("We should not get here given the test
+		// at the top"): RelationGetBufferForTuple has already refused any
+		// len > MaxHeapTupleSize, and a new page has more free space than
+		// that. Reaching it is a broken invariant of the model, not a
+		// PostgreSQL-level outcome, so it panics like one.
+		panic(fmt.Sprintf("hio: tuple of %d B does not fit the new page %d of %q (%d B free): PostgreSQL would PANIC \"tuple is too big\"", n, nb, h.Rel.Name, p.HeapFreeSpace()))
 	}
 	s.setTargetBlock(h, nb)
 	s.emit(trace.KOpDone, sHioExtended, trace.OFSMRel, rel, uint64(target), uint64(nb), PackAddr(bufmgr.MainForkNum, nb, NodePage))

@@ -90,7 +90,7 @@ SimpleLruWriteAll(ctl, allow_redirtied)   -- checkpoint
         SlruInternalWritePage(ctl, slotno, &fdata)   -- returns at once unless dirty   @slru.writeall16.slot
     LWLockRelease(shared->ControlLock)                                    @slru.writeall16.unlock`),
 
-	trace.DefineFunc("TransactionIdGetStatus (PG 16)", "access/transam/clog.c", "PG 9.x–16 (slru=single)", `
+	trace.DefineFunc("TransactionIdGetStatus (PG 16)", "access/transam/clog.c", "PG 13–16: XactSLRULock (slru=single)", `
 TransactionIdGetStatus(xid, lsn)
     pageno = TransactionIdToPage(xid)   -- xid / CLOG_XACTS_PER_PAGE (32768)   @slru.clog16.get
     byteno = TransactionIdToByte(xid)   -- (xid % 32768) / 4
@@ -101,7 +101,7 @@ TransactionIdGetStatus(xid, lsn)
     LWLockRelease(XactSLRULock)   -- the commit log's one ControlLock     @slru.clog16.get-unlock
     return status`),
 
-	trace.DefineFunc("TransactionIdSetPageStatus (PG 16)", "access/transam/clog.c", "PG 9.x–16 (no group update; slru=single)", `
+	trace.DefineFunc("TransactionIdSetPageStatus (PG 16)", "access/transam/clog.c", "PG 13–16: XactSLRULock (no group update; slru=single)", `
 TransactionIdSetPageStatus(xid, nsubxids, subxids, status, lsn, pageno, all_xact_same_page)   @slru.clog16.set
     (when XactSLRULock is busy PostgreSQL may hand the update to a group leader: not modelled)
     LWLockAcquire(XactSLRULock, LW_EXCLUSIVE)                             @slru.clog16.set-lock
@@ -115,7 +115,7 @@ TransactionIdSetPageStatus(xid, nsubxids, subxids, status, lsn, pageno, all_xact
     page_dirty[slotno] = true                                             @slru.clog16.set-dirty
     LWLockRelease(XactSLRULock)                                           @slru.clog16.set-unlock`),
 
-	trace.DefineFunc("ExtendCLOG (PG 16)", "access/transam/clog.c", "PG 9.x–16 (slru=single)", `
+	trace.DefineFunc("ExtendCLOG (PG 16)", "access/transam/clog.c", "PG 13–16: XactSLRULock (slru=single)", `
 ExtendCLOG(newestXact)
     if TransactionIdToPgIndex(newestXact) != 0 and newestXact != FirstNormalTransactionId:
         return   -- not the first xid of a page: nothing to do            @slru.extend16.skip
@@ -124,7 +124,7 @@ ExtendCLOG(newestXact)
     ZeroCLOGPage(pageno, true)   -- SimpleLruZeroPage, then a WAL record  @slru.extend16.zero
     LWLockRelease(XactSLRULock)                                           @slru.extend16.unlock`),
 
-	trace.DefineFunc("BootStrapCLOG (PG 16)", "access/transam/clog.c", "PG 9.x–16 (slru=single)", `
+	trace.DefineFunc("BootStrapCLOG (PG 16)", "access/transam/clog.c", "PG 13–16: XactSLRULock (slru=single)", `
 BootStrapCLOG()   -- initdb: create and write the first page
     LWLockAcquire(XactSLRULock, LW_EXCLUSIVE)                             @slru.boot16.lock
     slotno = ZeroCLOGPage(0, false)                                       @slru.boot16.zero
