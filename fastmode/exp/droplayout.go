@@ -26,13 +26,17 @@ import (
 // every read writes its buffer's tag and state word there, and the scan
 // writes the tag it finds after the locked part (cleared when the buffer
 // was invalidated, as CLEAR_BUFFERTAG does in InvalidateBuffer). The drop
-// experiment's full scan runs over it: the unlocked pre-check on the
-// padded array, then, for a buffer of the relation, the engine's locked
-// half (Backend.DropBufferLocked: LockBufHdr, the re-check,
-// InvalidateBuffer). The locked half works on the engine's descriptor,
-// another cache line; the per-block lookup reaches that descriptor through
-// the mapping table as well, so both pay it. The engine's own scan over
-// its compact descriptors is kept as a labelled what-if.
+// experiment's full scan of the table's cells and of the one-block speedup
+// runs over it (dropScanPadded): the unlocked pre-check on the padded
+// array, then, for a buffer of the relation, the engine's locked half
+// (Backend.DropBufferLocked: LockBufHdr, the re-check, InvalidateBuffer).
+// That locked half works on the engine's descriptor, a second cache line
+// PostgreSQL's scan does not touch: one extra line per buffer dropped,
+// nothing for a one-block relation against a pass over NBuffers lines, but
+// enough per block to move the threshold finder's crossover, so the finder
+// combines the engine's scan with the two pre-check passes instead
+// (DropSweepPoint). The engine's own scan over its compact descriptors is
+// kept as a labelled what-if.
 
 // PGBufferTag is BufferTag (buf_internals.h, PG 15): rnode (RelFileNode:
 // spcNode, dbNode, relNode), forkNum, blockNum. 20 bytes.
@@ -131,10 +135,15 @@ func (dp *DropPool) dropScanPadded(rel *bufmgr.Relation, fork bufmgr.ForkNumber,
 		if t.RelNode != r.RelNode || t.DbNode != r.DbNode || t.SpcNode != r.SpcNode {
 			continue
 		}
-		if _, err := be.DropBufferLocked(i, rel, fork, first); err != nil {
+		gone, err := be.DropBufferLocked(i, rel, fork, first)
+		if err != nil {
 			return err
 		}
-		dp.syncPadded(i)
+		if gone {
+			*t = PGBufferTag{} // CLEAR_BUFFERTAG, in InvalidateBuffer
+		} else {
+			dp.syncPadded(i) // a false positive: the tag had moved on
+		}
 	}
 	return nil
 }
