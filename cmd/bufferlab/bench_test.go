@@ -236,10 +236,31 @@ func TestBenchDropPlot(t *testing.T) {
 	if r.Experiment != "drop" {
 		t.Errorf("experiment %q", r.Experiment)
 	}
-	for _, k := range []string{"crossover_k", "speedup_1block_20GB"} {
+	for _, k := range []string{"crossover_k", "crossover_k_compact", "speedup_1block_20GB"} {
 		if v, ok := r.Summary[k]; !ok || !(v > 0) {
 			t.Errorf("summary %s = %v (present %v), want positive", k, v, ok)
 		}
+	}
+	// crossover_k is timed over PostgreSQL's 64-byte padded descriptors,
+	// the what-if crossover_k_compact over the engine's 36-byte ones.
+	if r.Summary["descriptor_bytes"] != 64 || r.Summary["descriptor_bytes_compact"] != 36 {
+		t.Errorf("descriptor_bytes %v, descriptor_bytes_compact %v; want 64 and 36", r.Summary["descriptor_bytes"], r.Summary["descriptor_bytes_compact"])
+	}
+	scans := map[string]int{}
+	for _, row := range r.Rows {
+		name, _ := row["name"].(string)
+		want, ok := map[string]float64{"sweep/scan": 64, "sweep/scan-compact": 36, "drop/scan": 64}[name]
+		if !ok {
+			continue
+		}
+		scans[name]++
+		per, _ := row["per_op"].(map[string]any)
+		if b, _ := per["descriptor_bytes"].(float64); b != want {
+			t.Errorf("row %s: per_op.descriptor_bytes = %v, want %v", name, per["descriptor_bytes"], want)
+		}
+	}
+	if scans["sweep/scan"] == 0 || scans["sweep/scan"] != scans["sweep/scan-compact"] || scans["drop/scan"] != 12 {
+		t.Errorf("scan rows by name %v: want as many compact as padded finder points, and 12 table cells", scans)
 	}
 	for _, k := range []string{"dlist_overhead_miss_pct", "dlist_overhead_hit_pct"} {
 		if v, ok := r.Summary[k]; !ok || v != v {
@@ -289,7 +310,8 @@ func TestBenchDropTable(t *testing.T) {
 	}
 	for _, want := range []string{
 		"sizes measured: 128MB, 1GB", "NBuffers/512", "NBuffers/16", "lookup ×", "dlist ×", "faster", "94.493 s / 1.511 s",
-		"crossover at 128MB", "crossover at 1GB", "NBuffers/32", "one one-block relation at ",
+		"crossover at 128MB (64-byte descriptors, PostgreSQL's layout)", "crossover at 1GB", "NBuffers/32", "one one-block relation at ",
+		"what-if at 128MB (the engine's compact 36-byte descriptors)", "what-if: scan (36 B)", "descriptor_bytes_compact",
 		"what the dlist's upkeep costs reads", "hit", "miss", "77416.76", "not run with --quick",
 		"crossover_k", "speedup_1block_20GB", "dlist_overhead_miss_pct", "dlist_overhead_hit_pct",
 	} {

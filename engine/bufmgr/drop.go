@@ -471,6 +471,33 @@ func (b *Backend) dropLockedRecheck(d *BufferDesc, spec *dropSpec, lockSite, unl
 	return nil
 }
 
+// DropBufferLocked is the locked half of DropRelFileNodeBuffers' full scan
+// for buffer id, for a caller that made the unlocked pre-check itself on
+// its own copy of the tags: fast mode times the scan over PostgreSQL's
+// 64-byte padded descriptors (BufferDescPadded, buf_internals.h), which
+// the engine's compact BufferDesc is not. LockBufHdr, the re-check of the
+// relation, fork and first block, then InvalidateBuffer (which releases
+// the header lock) or UnlockBufHdr, as in the scan. It reports whether the
+// buffer was invalidated. Events as the scan's at drop.lock and
+// drop.unlock, and InvalidateBuffer's; not the pre-check's load.
+func (b *Backend) DropBufferLocked(id int, rel *Relation, fork ForkNumber, firstDelBlock uint32) (bool, error) {
+	p := b.pool
+	if id < 0 || id >= p.NBuffers {
+		return false, fmt.Errorf("bufmgr: DropBufferLocked: no buffer %d in a pool of %d", id, p.NBuffers)
+	}
+	if rel == nil {
+		return false, fmt.Errorf("bufmgr: DropBufferLocked of no relation")
+	}
+	if fork < MainForkNum || fork > MaxForkNum {
+		return false, fmt.Errorf("bufmgr: DropBufferLocked(%s): no fork %d", rel.Name, fork)
+	}
+	spec := dropSpec{rnode: rel.RelFileNode(), n: 1}
+	spec.forks[0], spec.first[0] = fork, firstDelBlock
+	before := b.Stats.DropInvalidated
+	err := b.dropLockedRecheck(&p.descs[id], &spec, sDropLock, sDropUnlock)
+	return b.Stats.DropInvalidated != before, err
+}
+
 // dropAllScan is the full scan of DropRelFileNodesAllBuffers: each
 // descriptor's relation is looked for among rels, linearly or (bsearch) by
 // binary search in the sorted list; on a match, the header lock, the

@@ -1301,3 +1301,60 @@ func TestDropDescribe(t *testing.T) {
 		t.Error("DescribeDrop decoded a hit")
 	}
 }
+
+// TestDropBufferLocked: the locked half of the scan, for fast mode's scan
+// over PostgreSQL's padded layout, invalidates a buffer only when its tag
+// is of the relation and fork at or after the first block, leaves any
+// other buffer as it was, and refuses a buffer, relation or fork that does
+// not exist.
+func TestDropBufferLocked(t *testing.T) {
+	p := dropPool(t, 16, nil, bufmgr.Options{InRecovery: true})
+	be := dropBackend(t, p, "startup")
+	rel, other := dropRel("t", 16384, 3), dropRel("u", 16385, 2)
+	dropReadAll(t, be, rel)
+	dropReadAll(t, be, other)
+	id := func(r *bufmgr.Relation, blk uint32) int {
+		i, ok := p.Lookup(r.Tag(bufmgr.MainForkNum, blk))
+		if !ok {
+			t.Fatalf("%s block %d not resident", r.Name, blk)
+		}
+		return i
+	}
+	b0, b2, u0 := id(rel, 0), id(rel, 2), id(other, 0)
+	for _, c := range []struct {
+		id    int
+		first uint32
+		fork  bufmgr.ForkNumber
+		want  bool
+	}{
+		{b0, 1, bufmgr.MainForkNum, false}, // before the first block: unlocked again
+		{u0, 0, bufmgr.MainForkNum, false}, // another relation (a false positive of the pre-check)
+		{b2, 0, bufmgr.FSMForkNum, false},  // another fork
+		{b2, 1, bufmgr.MainForkNum, true},
+		{b2, 1, bufmgr.MainForkNum, false}, // already gone
+	} {
+		got, err := be.DropBufferLocked(c.id, rel, c.fork, c.first)
+		if err != nil || got != c.want {
+			t.Errorf("DropBufferLocked(%d, first %d, %s) = %v, %v; want %v", c.id, c.first, c.fork, got, err, c.want)
+		}
+	}
+	if n := dropResident(p, rel, bufmgr.MainForkNum, 0); n != 2 {
+		t.Errorf("%d buffers of t left, want 2 (blocks 0 and 1)", n)
+	}
+	if n := dropResident(p, other, -1, 0); n != 2 {
+		t.Errorf("%d buffers of u left, want 2", n)
+	}
+	if err := p.CheckQuiescent(); err != nil {
+		t.Error(err)
+	}
+	for _, c := range []struct {
+		id   int
+		rel  *bufmgr.Relation
+		fork bufmgr.ForkNumber
+		want string
+	}{{-1, rel, 0, "no buffer -1"}, {16, rel, 0, "no buffer 16"}, {0, nil, 0, "no relation"}, {0, rel, 9, "no fork 9"}} {
+		if _, err := be.DropBufferLocked(c.id, c.rel, c.fork, 0); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("DropBufferLocked(%d, %v, %d): %v, want an error with %q", c.id, c.rel, c.fork, err, c.want)
+		}
+	}
+}

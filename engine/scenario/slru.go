@@ -1,6 +1,7 @@
 package scenario
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"strconv"
@@ -20,7 +21,8 @@ import (
 // bank_size=N slots per bank (default 16); clog_pages=N starts with pages
 // 0 … N−1 of pg_xact on disk and latest_page_number N−1, as a cluster that
 // has handed out N×32768 transaction ids (default: none, as after initdb
-// before BootStrapCLOG).
+// before BootStrapCLOG), N at most 131072 (slru.ClogMaxPages: all 2^32
+// transaction ids).
 //
 // Operations (backend A: clog OP): get XID, set XID committed|aborted|
 // sub-committed, extend XID, boot, read-only PAGE, read PAGE, zero PAGE,
@@ -65,7 +67,18 @@ func (p *parser) slruKey(st *ConfigStmt, t token, k, v string) (ok bool, err err
 			}
 		}
 	case "slru_buffers", "bank_size", "clog_pages":
-		n, err := p.uint(t, v, 1<<20, k)
+		max := uint64(1 << 20)
+		if k == "clog_pages" {
+			// pg_xact's own bound (slru.ClogMaxPages); the simulated disk
+			// keeps only the pages written, so the largest costs little.
+			n, err := strconv.ParseUint(v, 10, 64)
+			if err == nil && n > uint64(slru.ClogMaxPages) || errors.Is(err, strconv.ErrRange) {
+				return true, p.errf(t.Pos, "clog_pages: %s is too large: pg_xact holds at most %d pages, the 2^32 transaction ids over CLOG_XACTS_PER_PAGE = %d (clog.c), in %d segments of SLRU_PAGES_PER_SEGMENT = %d (slru.h)",
+					v, slru.ClogMaxPages, slru.ClogXactsPerPage, slru.ClogMaxSegments, slru.SlruPagesPerSegment)
+			}
+			max = uint64(slru.ClogMaxPages)
+		}
+		n, err := p.uint(t, v, max, k)
 		if err != nil {
 			return true, err
 		}

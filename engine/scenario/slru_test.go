@@ -1,6 +1,7 @@
 package scenario
 
 import (
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -95,4 +96,68 @@ func TestSummarizeSLRU(t *testing.T) {
 			t.Errorf("slru=%s: summary\n%s\nwant\n%s", c.variant, got, c.want)
 		}
 	}
+}
+
+// clog_pages is bounded by PostgreSQL's own limit: pg_xact holds at most
+// 131072 pages (2^32 transaction ids / CLOG_XACTS_PER_PAGE), 4096
+// segments; the message names the limit and where it comes from.
+func TestSLRUClogPagesBound(t *testing.T) {
+	if _, err := Parse("f.scn", "config slru=banks clog_pages=131072\n"); err != nil {
+		t.Errorf("the largest pg_xact was refused: %v", err)
+	}
+	for _, c := range []struct{ src, at string }{
+		{"config slru=banks clog_pages=131073", "1:19"}, {"config slru=banks clog_pages=1048576", "1:19"},
+		{"config slru=single clog_pages=99999999999999999999999", "1:20"},
+	} {
+		src := c.src
+		_, err := Parse("f.scn", src)
+		if err == nil {
+			t.Errorf("%q accepted", src)
+			continue
+		}
+		for _, want := range []string{c.at + ": clog_pages: ", "is too large: pg_xact holds at most 131072 pages", "CLOG_XACTS_PER_PAGE = 32768", "clog.c", "4096 segments"} {
+			if !strings.Contains(err.Error(), want) {
+				t.Errorf("%q: %v\n  lacks %q", src, err, want)
+			}
+		}
+	}
+}
+
+// A scenario with the largest pg_xact that touches a few pages takes
+// memory for those pages, not for all 131072 (which, 8kB each, would be a
+// gigabyte): the simulated disk keeps only the pages written.
+func TestSLRUClogPagesMemory(t *testing.T) {
+	src := `config shared_buffers=128MB slru=banks clog_pages=131072
+backend A: clog get 100000
+backend A: clog set 100000 committed
+backend B: clog get 4294967000
+backend B: clog set 4294967000 aborted
+backend A: clog write-all
+run
+expect page 3 status=VALID
+expect page 131071 status=VALID
+`
+	h0 := heapInUse()
+	r, _, err := Run("big.scn", src, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	used := int64(heapInUse()) - int64(h0)
+	if used > 50<<20 {
+		t.Errorf("a run with clog_pages=131072 touching 2 pages holds %d MB", used>>20)
+	}
+	if segs := r.SLRU().Disk().Segments(); len(segs) != 4096 || segs[0] != 0 || segs[4095] != 0xFFF {
+		t.Errorf("pg_xact has %d segments, want 0000..0FFF", len(segs))
+	}
+	if n, ok := r.SLRU().Disk().FileSize(0xFFF); !ok || n != 32*8192 {
+		t.Errorf("segment 0FFF is %d bytes (exists %v), want 32 pages", n, ok)
+	}
+	runtime.KeepAlive(r)
+}
+
+func heapInUse() uint64 {
+	runtime.GC()
+	var m runtime.MemStats
+	runtime.ReadMemStats(&m)
+	return m.HeapAlloc
 }

@@ -27,6 +27,16 @@ const (
 	ClogXactsPerSegment  = ClogXactsPerPage * SlruPagesPerSegment  // 1,048,576 per pg_xact file
 )
 
+// The size of pg_xact. Transaction ids are 32 bits and wrap around at
+// 0xFFFFFFFF, so clog page numbering wraps at 0xFFFFFFFF /
+// CLOG_XACTS_PER_PAGE and segment numbering at that over
+// SLRU_PAGES_PER_SEGMENT (the notes in clog.c and slru.h, PG 15): pages 0
+// … 131071 (TransactionIdToPage(MaxTransactionId)), segments 0000 … 0FFF.
+const (
+	ClogMaxPages    = int64(MaxTransactionId)/ClogXactsPerPage + 1 // 131072 = 2^32 / CLOG_XACTS_PER_PAGE
+	ClogMaxSegments = ClogMaxPages / SlruPagesPerSegment           // 4096
+)
+
 // XidStatus is a transaction's two status bits (clog.h).
 type XidStatus uint8
 

@@ -25,10 +25,13 @@ var dropStrategies = []string{"scan", "lookup", "dlist"}
 // table: the time to drop every one-block relation against their total
 // size as a fraction of NBuffers (1/k), both axes logarithmic, one line per
 // strategy (colour and dashes) and shared_buffers (glyph); cells that were
-// sampled and extrapolated are ringed. Right, the threshold finder: scan
-// time / lookup time for one relation of NBuffers/k blocks, one line per
-// shared_buffers, with the break-even line, PostgreSQL's NBuffers/32 and
-// the crossover found.
+// sampled and extrapolated are ringed; the scan is over PostgreSQL's
+// 64-byte descriptors, and its legend says so. Right, the threshold
+// finder: scan time / lookup time for one relation of NBuffers/k blocks,
+// one solid line per shared_buffers for the scan over PostgreSQL's 64-byte
+// layout and a thin dotted one for the what-if over the engine's compact
+// 36-byte descriptors (when the report has it), with the break-even line,
+// PostgreSQL's NBuffers/32 and the crossovers found.
 func plotDrop(r *exp.Report, file string) error {
 	format, err := PlotFormat(file)
 	if err != nil {
@@ -126,7 +129,11 @@ func dropCellsPlot(r *exp.Report, cells []exp.DropCellRow) (*plot.Plot, error) {
 			l.Color, l.Dashes, l.Width = plotutil.Color(sj), plotutil.Dashes(sj), vg.Points(1.5)
 			pts.Color, pts.Shape = plotutil.Color(sj), plotutil.Shape(si)
 			p.Add(l, pts)
-			p.Legend.Add(fmt.Sprintf("%s, %s", st, size), l, pts)
+			label := st
+			if st == "scan" {
+				label = fmt.Sprintf("scan (%d B descriptors)", exp.BufferDescPadToSize)
+			}
+			p.Legend.Add(fmt.Sprintf("%s, %s", label, size), l, pts)
 		}
 	}
 	if len(ring) > 0 {
@@ -173,9 +180,9 @@ func dropSweepPlot(r *exp.Report) (*plot.Plot, error) {
 			sizes = append(sizes, pt.SharedBuffers)
 		}
 	}
-	var cross plotter.XYs
+	var cross, crossCompact plotter.XYs
 	for si, size := range sizes {
-		var xy plotter.XYs
+		var xy, xyc plotter.XYs
 		for _, pt := range pts {
 			if pt.SharedBuffers != size || !(pt.Ratio > 0) || pt.K <= 0 {
 				continue
@@ -184,6 +191,10 @@ func dropSweepPlot(r *exp.Report) (*plot.Plot, error) {
 			xy = append(xy, plotter.XY{X: x, Y: pt.Ratio})
 			xmin, xmax = min(xmin, x), max(xmax, x)
 			ymin, ymax = min(ymin, pt.Ratio), max(ymax, pt.Ratio)
+			if pt.RatioCompact > 0 {
+				xyc = append(xyc, plotter.XY{X: x, Y: pt.RatioCompact})
+				ymin, ymax = min(ymin, pt.RatioCompact), max(ymax, pt.RatioCompact)
+			}
 			if slices.Contains(exp.DropSweepKs, pt.K) && !slices.Contains(ks, pt.K) {
 				ks = append(ks, pt.K)
 			}
@@ -196,12 +207,25 @@ func dropSweepPlot(r *exp.Report) (*plot.Plot, error) {
 		if err != nil {
 			return nil, err
 		}
-		l.Color, l.Dashes, l.Width = plotutil.Color(si), plotutil.Dashes(si), vg.Points(1.5)
+		l.Color, l.Width = plotutil.Color(si), vg.Points(1.5)
 		lp.Color, lp.Shape = plotutil.Color(si), plotutil.Shape(si)
 		p.Add(l, lp)
-		p.Legend.Add(size, l, lp)
+		p.Legend.Add(fmt.Sprintf("%s, %d B descriptors (PostgreSQL's layout)", size, exp.BufferDescPadToSize), l, lp)
+		if len(xyc) > 0 {
+			slices.SortFunc(xyc, func(a, b plotter.XY) int { return cmpFloat(a.X, b.X) })
+			lc, err := plotter.NewLine(xyc)
+			if err != nil {
+				return nil, err
+			}
+			lc.Color, lc.Width, lc.Dashes = plotutil.Color(si), vg.Points(1), []vg.Length{vg.Points(1), vg.Points(3)}
+			p.Add(lc)
+			p.Legend.Add(fmt.Sprintf("%s, what-if: compact %d B descriptors", size, exp.DescSize), lc)
+		}
 		if k := r.Summary["crossover_k_"+size]; k > 0 && r.Summary["crossover_bound_"+size] == 0 {
 			cross = append(cross, plotter.XY{X: 1 / k, Y: 1})
+		}
+		if k := r.Summary["crossover_k_compact_"+size]; k > 0 && r.Summary["crossover_bound_compact_"+size] == 0 {
+			crossCompact = append(crossCompact, plotter.XY{X: 1 / k, Y: 1})
 		}
 	}
 	if len(sizes) == 0 {
@@ -238,7 +262,16 @@ func dropSweepPlot(r *exp.Report) (*plot.Plot, error) {
 		}
 		sc.Shape, sc.Radius, sc.Color = draw.RingGlyph{}, vg.Points(6), color.Black
 		p.Add(sc)
-		p.Legend.Add("crossover found", sc)
+		p.Legend.Add(fmt.Sprintf("crossover found (%d B)", exp.BufferDescPadToSize), sc)
+	}
+	if len(crossCompact) > 0 {
+		sc, err := plotter.NewScatter(crossCompact)
+		if err != nil {
+			return nil, err
+		}
+		sc.Shape, sc.Radius, sc.Color = draw.CrossGlyph{}, vg.Points(5), color.Gray{Y: 80}
+		p.Add(sc)
+		p.Legend.Add(fmt.Sprintf("what-if crossover (compact %d B)", exp.DescSize), sc)
 	}
 	return p, nil
 }

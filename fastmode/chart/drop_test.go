@@ -17,6 +17,7 @@ import (
 func dropReport() *exp.Report {
 	r := &exp.Report{Experiment: "drop", Summary: map[string]float64{
 		"crossover_k_128MB": 92, "crossover_bound_128MB": 0, "crossover_k_1GB": 55, "crossover_bound_1GB": 0,
+		"crossover_k_compact_128MB": 150, "crossover_bound_compact_128MB": 0, "crossover_k_compact_1GB": 90, "crossover_bound_compact_1GB": 0,
 	}}
 	for _, sz := range []struct {
 		size string
@@ -37,9 +38,13 @@ func dropReport() *exp.Report {
 		}
 		for _, k := range []int{512, 256, 128, 64, 32} {
 			ratio := 150 / float64(k) * 0.6
-			for _, st := range []string{"scan", "lookup"} {
+			for _, st := range []string{"scan", "lookup", "scan-compact"} {
+				rt := ratio
+				if st == "scan-compact" {
+					rt = ratio * 0.6
+				}
 				r.Rows = append(r.Rows, exp.Row{Name: "sweep/" + st, SharedBuffers: sz.size, NBuffers: sz.nb, Unit: "ns/drop",
-					Summary: harness.Summary{Median: 1000}, PerOp: map[string]float64{"k": float64(k), "blocks": float64(sz.nb / k), "ratio": ratio}})
+					Summary: harness.Summary{Median: 1000}, PerOp: map[string]float64{"k": float64(k), "blocks": float64(sz.nb / k), "ratio": rt}})
 			}
 		}
 	}
@@ -73,8 +78,9 @@ func TestPlotDrop(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"recovery after VACUUM", "threshold finder", "N/512", "N/16", "scan, 1GB", "lookup, 128MB", "dlist, 1GB",
-		"extrapolated from a sample", "PostgreSQL: lookup below NBuffers/32", "crossover found"} {
+	for _, want := range []string{"recovery after VACUUM", "threshold finder", "N/512", "N/16", "scan (64 B descriptors), 1GB", "lookup, 128MB", "dlist, 1GB",
+		"extrapolated from a sample", "PostgreSQL: lookup below NBuffers/32", "crossover found (64 B)",
+		"1GB, 64 B descriptors (PostgreSQL&#39;s layout)", "128MB, what-if: compact 36 B descriptors", "what-if crossover (compact 36 B)"} {
 		if !strings.Contains(string(text), want) {
 			t.Errorf("the SVG lacks %q", want)
 		}

@@ -17,7 +17,9 @@
 //     full scan, per-block lookup and dlist by shared_buffers and relation
 //     size (long cells sampled and marked extrapolated unless --full), the
 //     crossover where the lookup stops winning (NBuffers/k beside
-//     PostgreSQL's 32), one one-block relation at 20GB, and the dlist's
+//     PostgreSQL's 32; the full scan streams PostgreSQL's 64-byte padded
+//     descriptors, the engine's compact 36-byte ones being a what-if),
+//     one one-block relation at 20GB, and the dlist's
 //     upkeep on the read hit and miss paths; MeasureDropCosts gives the
 //     drop race its native pacing;
 //   - slru: the commit log's SLRU lookups (seed 004): linear search of a

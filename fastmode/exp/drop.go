@@ -40,7 +40,14 @@ import (
 //     rounds, for k = 512, 256, … until the lookup has lost twice in a row
 //     (or k = 2), then three more points between the two that bracket the
 //     last crossing; the crossover is interpolated in log k against log
-//     (scan time / lookup time), beside PostgreSQL's k = 32.
+//     (scan time / lookup time), beside PostgreSQL's k = 32. The scan is
+//     timed over PostgreSQL's descriptor layout (64-byte BufferDescPadded,
+//     droplayout.go; DropSweepPoint says how), which gives crossover_k;
+//     the engine's own scan over its compact 36-byte descriptors runs in
+//     the same rounds as a labelled what-if (crossover_k_compact).
+//
+// Everywhere else too (the table, the one-block speedup), "scan" is the
+// scan over PostgreSQL's layout.
 //  3. One one-block relation at 20GB, scan time / lookup time
 //     (speedup_1block_20GB), in rounds of one scan drop then a run of
 //     lookup drops (cold after the scan).
@@ -67,10 +74,11 @@ var dropExperiment = &Experiment{
 	TakesFull:    true,
 	DefaultSizes: []string{"128MB", "1GB", "20GB", "50GB"},
 	QuickSizes:   []string{"128MB", "1GB"},
-	SummaryKeys:  []string{"crossover_k", "speedup_1block_20GB", "dlist_overhead_miss_pct", "dlist_overhead_hit_pct"},
-	SignedKeys:   []string{"dlist_overhead_miss_pct", "dlist_overhead_hit_pct"},
-	run:          runDrop,
-	table:        dropTable,
+	SummaryKeys: []string{"crossover_k", "descriptor_bytes", "crossover_k_compact", "descriptor_bytes_compact",
+		"speedup_1block_20GB", "dlist_overhead_miss_pct", "dlist_overhead_hit_pct"},
+	SignedKeys: []string{"dlist_overhead_miss_pct", "dlist_overhead_hit_pct"},
+	run:        runDrop,
+	table:      dropTable,
 }
 
 // DropKs are the 000 table's relation sizes: NBuffers/k blocks in all, k
@@ -230,9 +238,10 @@ const DescSize = int(unsafe.Sizeof(bufmgr.BufferDesc{}))
 // BufferTag → int32, 24-byte slots in groups of 8 with a control word, at
 // most 7/8 full, grown by doubling per 1024-slot table), the relation
 // (bufmgr.Relation) and, with Options.DropList, the per-buffer links (12
-// bytes) and the relation's list head and index entry.
+// bytes) and the relation's list head and index entry; without the lists,
+// the copy of the descriptors in PostgreSQL's layout (PaddedDescBytes).
 const (
-	DropBytesPerBuffer      = 100
+	DropBytesPerBuffer      = 100 + BufferDescPadToSize
 	DropBytesPerBufferDList = 116
 	DropBytesPerTable       = 64
 	DropBytesPerTableDList  = 200
@@ -247,11 +256,11 @@ func DropPoolBytes(nbuffers, tables int, dlist bool) int64 {
 }
 
 // DropNeedBytes is what one size of the experiment needs at its peak: one
-// pool at a time (the dlist one is the larger), or the physical
-// references' 64-byte-per-buffer array, whichever is more, and half as much
-// again for the garbage collector's headroom.
+// pool at a time, or the physical references' 64-byte-per-buffer array,
+// whichever is more, and half as much again for the garbage collector's
+// headroom.
 func DropNeedBytes(nbuffers, tables int) int64 {
-	peak := max(DropPoolBytes(nbuffers, tables, true), int64(nbuffers)*DescBytes+int64(nbuffers)*4)
+	peak := max(DropPoolBytes(nbuffers, tables, true), DropPoolBytes(nbuffers, tables, false), int64(nbuffers)*DescBytes+int64(nbuffers)*4)
 	return peak * 3 / 2
 }
 
@@ -300,6 +309,10 @@ type DropPool struct {
 	Tables  []bufmgr.Relation
 	Filler  bufmgr.Relation
 	victim  bufmgr.Relation // the threshold finder's relation
+	// Padded is the pool's descriptors in PostgreSQL's 64-byte layout, kept
+	// in step (droplayout.go): the full scan runs over it. Nil in a pool
+	// built with the per-relation lists, which only the dlist walk uses.
+	Padded []PGBufferDescPadded
 }
 
 // The truncation of a one-block relation to nothing: its main fork from
@@ -325,6 +338,9 @@ func NewDropPool(nbuffers, tables int, dlist bool) (*DropPool, error) {
 		return nil, err
 	}
 	dp := &DropPool{Pool: p, Backend: be, Tables: make([]bufmgr.Relation, tables)}
+	if !dlist {
+		dp.Padded = NewPaddedDescs(nbuffers)
+	}
 	for i := range dp.Tables {
 		t := &dp.Tables[i]
 		t.Name, t.Number, t.Permanent = "t", uint32(bufmgr.FirstNormalObjectId+1+i), true
@@ -352,7 +368,11 @@ func (dp *DropPool) read(rel *bufmgr.Relation, blk uint32) (hit bool, err error)
 	if err != nil {
 		return false, err
 	}
-	return hit, dp.Backend.ReleaseBuffer(buf)
+	err = dp.Backend.ReleaseBuffer(buf)
+	if dp.Padded != nil {
+		dp.syncPadded(int(buf) - 1) // the buffer's new tag (a miss may have evicted another)
+	}
+	return hit, err
 }
 
 // readTables reads tables[lo:hi] back after their drop: each must miss
@@ -370,11 +390,22 @@ func (dp *DropPool) readTables(lo, hi int) error {
 	return nil
 }
 
-// dropTables truncates tables[lo:hi] one after another with st.
+// dropRel truncates rel's main fork to nothing with st. The full scan runs
+// over PostgreSQL's 64-byte layout (dropScanPadded), unless compact asks
+// for the engine's own scan over its 36-byte descriptors (the what-if).
+func (dp *DropPool) dropRel(rel *bufmgr.Relation, st bufmgr.DropStrategy, compact bool) error {
+	if st == bufmgr.DropScan && !compact {
+		return dp.dropScanPadded(rel, bufmgr.MainForkNum, 0)
+	}
+	_, err := dp.Backend.DropRelationBuffers(rel, dropMainFork, dropFrom0, st)
+	return err
+}
+
+// dropTables truncates tables[lo:hi] one after another with st (the scan
+// over PostgreSQL's layout).
 func (dp *DropPool) dropTables(lo, hi int, st bufmgr.DropStrategy) error {
-	be := dp.Backend
 	for i := lo; i < hi; i++ {
-		if _, err := be.DropRelationBuffers(&dp.Tables[i], dropMainFork, dropFrom0, st); err != nil {
+		if err := dp.dropRel(&dp.Tables[i], st, false); err != nil {
 			return err
 		}
 	}
@@ -477,7 +508,7 @@ func (dp *DropPool) MeasureCell(plan DropPlan, tables int, st bufmgr.DropStrateg
 		n := p
 		for n < tables && (len(per) < plan.MinSample || sum < plan.SampleS*1e9) {
 			t0 = clk.Now()
-			_, err := be.DropRelationBuffers(&dp.Tables[n], dropMainFork, dropFrom0, st)
+			err := dp.dropRel(&dp.Tables[n], st, false)
 			d := clk.Nanos(clk.Now() - t0)
 			if err != nil {
 				return c, err
@@ -509,15 +540,45 @@ func (dp *DropPool) MeasureCell(plan DropPlan, tables int, st bufmgr.DropStrateg
 
 // DropSweepPoint is one point of the threshold finder: one relation of
 // Blocks = NBuffers/K blocks, all resident, dropped whole.
+//
+// The scan over PostgreSQL's layout is Compact + Pass64 − Pass36, per
+// round: the engine's scan, whose locked half (LockBufHdr, the re-check,
+// InvalidateBuffer) works on the descriptor its pre-check has just read, as
+// PostgreSQL's does, with its pre-check pass over the 36-byte descriptors
+// replaced by one over the 64-byte ones, each timed on its own as a scan
+// that finds nothing. The padded scan of the table's cells
+// (dropScanPadded) runs its locked half on the engine's descriptor, a
+// second cache line that PostgreSQL's scan does not touch: harmless for a
+// one-block relation, but for the finder's NBuffers/k blocks it added a
+// miss per block and moved the crossover.
 type DropSweepPoint struct {
 	K, Blocks    int
-	Scan, Lookup harness.Summary // ns per drop of the relation
+	Scan, Lookup harness.Summary // ns per drop of the relation; Scan over PostgreSQL's 64-byte layout
 	Ratio        harness.Summary // scan time / lookup time, per round
-	Rounds       int
+	// The what-if: the engine's scan over its compact descriptors
+	// (DescSize bytes), and its time / the lookup's, per round.
+	Compact, RatioCompact harness.Summary
+	// The pre-check passes alone (a scan that finds nothing), over the
+	// 64-byte and the 36-byte descriptors, ns.
+	Pass64, Pass36 harness.Summary
+	Rounds         int
 }
 
-// LookupWins reports whether the lookup was faster (median ratio > 1).
+// LookupWins reports whether the lookup was faster than the scan over
+// PostgreSQL's layout (median ratio > 1).
 func (pt DropSweepPoint) LookupWins() bool { return pt.Ratio.Median > 1 }
+
+// LookupWinsCompact is LookupWins against the scan over the compact layout.
+func (pt DropSweepPoint) LookupWinsCompact() bool { return pt.RatioCompact.Median > 1 }
+
+// What the threshold finder times in a round.
+const (
+	sweepLookup      = iota // the per-block lookup drop
+	sweepScanCompact        // the engine's scan drop, over its 36-byte descriptors
+	sweepPass64             // the pre-check pass over PostgreSQL's 64-byte layout, finding nothing
+	sweepPass36             // the same over the engine's 36-byte descriptors
+	sweepWays
+)
 
 // loadVictim makes the finder's relation blocks long and reads it all in.
 func (dp *DropPool) loadVictim(blocks int) error {
@@ -531,41 +592,76 @@ func (dp *DropPool) loadVictim(blocks int) error {
 }
 
 // MeasureSweepPoint drops a resident relation of NBuffers/k blocks with the
-// scan and with the lookup, in rounds that alternate which goes first.
+// lookup and with the engine's scan, then times the two pre-check passes
+// over the relation, gone, in rounds that alternate which goes first; the
+// scan over PostgreSQL's layout is derived per round (DropSweepPoint).
 func (dp *DropPool) MeasureSweepPoint(plan DropPlan, k int) (DropSweepPoint, error) {
 	nb := dp.Pool.NBuffers
 	pt := DropSweepPoint{K: k, Blocks: nb / k}
 	if pt.Blocks < 1 || pt.Blocks > nb/2 {
 		return pt, fmt.Errorf("sweep point NBuffers/%d: %d blocks in %d buffers", k, pt.Blocks, nb)
 	}
+	if dp.Padded == nil {
+		return pt, fmt.Errorf("sweep point: the pool has no descriptors in PostgreSQL's layout")
+	}
 	clk := plan.Clock
-	var scan, look, ratio []float64
-	cum := [2]float64{}
+	var times [sweepWays][]float64
+	var scan, ratio, ratioCompact []float64
+	cum := [sweepWays]float64{}
+	timed := func(which int, want uint64, drop func() error) error {
+		before := dp.Backend.Stats.DropInvalidated
+		t0 := clk.Now()
+		err := drop()
+		d := clk.Nanos(clk.Now() - t0)
+		if err != nil {
+			return err
+		}
+		if inv := dp.Backend.Stats.DropInvalidated - before; inv != want {
+			return fmt.Errorf("sweep (way %d) of %d blocks invalidated %d buffers, want %d", which, pt.Blocks, inv, want)
+		}
+		times[which] = append(times[which], d)
+		cum[which] += d
+		return nil
+	}
 	for r := 0; r < dropMaxRounds && (r < plan.Rounds || min(cum[0], cum[1]) < dropMinPointS*1e9); r++ {
-		var t [2]float64
 		for j := 0; j < 2; j++ {
-			which := j ^ (r & 1)
-			st := []bufmgr.DropStrategy{bufmgr.DropScan, bufmgr.DropLookup}[which]
+			which := j ^ (r & 1) // sweepLookup or sweepScanCompact
+			st := []bufmgr.DropStrategy{bufmgr.DropLookup, bufmgr.DropScan}[which]
 			if err := dp.loadVictim(pt.Blocks); err != nil {
 				return pt, err
 			}
-			before := dp.Backend.Stats.DropInvalidated
-			t0 := clk.Now()
-			_, err := dp.Backend.DropRelationBuffers(&dp.victim, dropMainFork, dropFrom0, st)
-			t[which] = clk.Nanos(clk.Now() - t0)
-			if err != nil {
+			if err := timed(which, uint64(pt.Blocks), func() error { return dp.dropRel(&dp.victim, st, true) }); err != nil {
 				return pt, err
 			}
-			if inv := dp.Backend.Stats.DropInvalidated - before; inv != uint64(pt.Blocks) {
-				return pt, fmt.Errorf("sweep %s of %d blocks invalidated %d buffers", st, pt.Blocks, inv)
-			}
-			cum[which] += t[which]
 		}
-		scan, look = append(scan, t[0]), append(look, t[1])
-		ratio = append(ratio, t[0]/t[1])
+		// The engine's drops left the relation's tags in the padded copy
+		// on the buffers they freed: bring it in step (untimed), so that
+		// the passes find nothing.
+		for i := range dp.Padded {
+			dp.syncPadded(i)
+		}
+		for j := 0; j < 2; j++ {
+			which := sweepPass64 + (j ^ (r & 1))
+			pass := func() error { return dp.dropScanPadded(&dp.victim, bufmgr.MainForkNum, 0) }
+			if which == sweepPass36 {
+				pass = func() error { return dp.dropRel(&dp.victim, bufmgr.DropScan, true) }
+			}
+			if err := timed(which, 0, pass); err != nil {
+				return pt, err
+			}
+		}
+		n := len(times[sweepLookup]) - 1
+		s64 := times[sweepScanCompact][n] + times[sweepPass64][n] - times[sweepPass36][n]
+		scan = append(scan, s64)
+		ratio = append(ratio, s64/times[sweepLookup][n])
+		ratioCompact = append(ratioCompact, times[sweepScanCompact][n]/times[sweepLookup][n])
 	}
-	pt.Scan, pt.Lookup, pt.Ratio = harness.Summarise(scan), harness.Summarise(look), harness.Summarise(ratio)
-	pt.Scan.Batch, pt.Lookup.Batch, pt.Ratio.Batch = 1, 1, 1
+	pt.Scan, pt.Lookup, pt.Compact = harness.Summarise(scan), harness.Summarise(times[sweepLookup]), harness.Summarise(times[sweepScanCompact])
+	pt.Pass64, pt.Pass36 = harness.Summarise(times[sweepPass64]), harness.Summarise(times[sweepPass36])
+	pt.Ratio, pt.RatioCompact = harness.Summarise(ratio), harness.Summarise(ratioCompact)
+	for _, s := range []*harness.Summary{&pt.Scan, &pt.Lookup, &pt.Compact, &pt.Pass64, &pt.Pass36, &pt.Ratio, &pt.RatioCompact} {
+		s.Batch = 1
+	}
 	pt.Rounds = len(ratio)
 	return pt, nil
 }
@@ -696,46 +792,69 @@ func (dp *DropPool) Sweep(plan DropPlan, measured func(DropSweepPoint)) ([]DropS
 			break
 		}
 	}
-	// The lookup lost even at the smallest relation: go on with smaller ones.
-	if len(pts) > 0 && !slices.ContainsFunc(pts, DropSweepPoint.LookupWins) {
-		for k := 2 * DropSweepKs[0]; nb/k >= 1; k *= 2 {
+	// The lookup lost even at the smallest relation (against either
+	// layout's scan): go on with smaller ones.
+	for _, wins := range []func(DropSweepPoint) bool{DropSweepPoint.LookupWins, DropSweepPoint.LookupWinsCompact} {
+		if len(pts) == 0 || slices.ContainsFunc(pts, wins) {
+			continue
+		}
+		for k := 2 * slices.Max(sweepKs(pts)); nb/k >= 1; k *= 2 {
 			pt, ok, err := measure(k)
 			if err != nil {
 				return nil, err
 			}
-			if ok && pt.LookupWins() {
+			if ok && wins(pt) {
 				break
 			}
 		}
 	}
-	// Finer points around the last crossing.
-	sortSweep(pts)
-	for i := len(pts) - 2; i >= 0; i-- {
-		if pts[i].LookupWins() && !pts[i+1].LookupWins() {
-			for _, k := range DropFineKs(pts[i].K, pts[i+1].K) {
-				if _, _, err := measure(k); err != nil {
-					return nil, err
+	// Finer points around the last crossing of each layout.
+	for _, wins := range []func(DropSweepPoint) bool{DropSweepPoint.LookupWins, DropSweepPoint.LookupWinsCompact} {
+		sortSweep(pts)
+		for i := len(pts) - 2; i >= 0; i-- {
+			if wins(pts[i]) && !wins(pts[i+1]) {
+				for _, k := range DropFineKs(pts[i].K, pts[i+1].K) {
+					if _, _, err := measure(k); err != nil {
+						return nil, err
+					}
 				}
+				break
 			}
-			break
 		}
 	}
 	sortSweep(pts)
 	return pts, nil
 }
 
+func sweepKs(pts []DropSweepPoint) []int {
+	ks := make([]int, len(pts))
+	for i, pt := range pts {
+		ks[i] = pt.K
+	}
+	return ks
+}
+
 func sortSweep(pts []DropSweepPoint) {
 	sort.SliceStable(pts, func(a, b int) bool { return pts[a].K > pts[b].K })
 }
 
-// SweepCrossover is DropCrossover over a sweep's points.
+// SweepCrossover is DropCrossover over a sweep's points, for the scan over
+// PostgreSQL's 64-byte layout.
 func SweepCrossover(pts []DropSweepPoint) (k float64, bound int) {
-	ks := make([]int, len(pts))
 	ratio := make([]float64, len(pts))
 	for i, pt := range pts {
-		ks[i], ratio[i] = pt.K, pt.Ratio.Median
+		ratio[i] = pt.Ratio.Median
 	}
-	return DropCrossover(ks, ratio)
+	return DropCrossover(sweepKs(pts), ratio)
+}
+
+// SweepCrossoverCompact is the same for the scan over the compact layout.
+func SweepCrossoverCompact(pts []DropSweepPoint) (k float64, bound int) {
+	ratio := make([]float64, len(pts))
+	for i, pt := range pts {
+		ratio[i] = pt.RatioCompact.Median
+	}
+	return DropCrossover(sweepKs(pts), ratio)
 }
 
 // The one-block speedup.
@@ -948,7 +1067,7 @@ func MeasureUpkeep(cfg harness.Config, nbuffers, rounds int, step func(string)) 
 const (
 	dropRowCell     = "drop/"     // + strategy: a cell of the 000 table
 	dropRowFailover = "failover/" // + strategy: the VACUUM + failover case
-	dropRowSweep    = "sweep/"    // + scan or lookup
+	dropRowSweep    = "sweep/"    // + scan, lookup or scan-compact
 	dropRowSpeedup  = "1block/"   // + scan or lookup
 	dropRowUpkeep   = "upkeep/"   // + hit or miss + /off, /on, /overhead
 	dropRowSkipped  = "skipped"
@@ -961,6 +1080,9 @@ func cellRow(prefix, size string, nb, k int, c DropCell) Row {
 			"descs_per_drop": c.DescsPerDrop, "lookups_per_drop": c.LookupsPerDrop, "list_hops_per_drop": c.HopsPerDrop,
 			"extrapolated": 0, "sampled_drops": 0,
 		}}
+	if c.Strategy == bufmgr.DropScan {
+		row.PerOp["descriptor_bytes"] = BufferDescPadToSize
+	}
 	if c.Extrapolated {
 		row.PerOp["extrapolated"], row.PerOp["sampled_drops"] = 1, float64(c.Sampled)
 		row.Note = fmt.Sprintf("extrapolated: %d of %d drops timed one by one, the median drop × %d (a full run was estimated at %s; --full times it)",
@@ -1054,20 +1176,13 @@ func runDrop(o Options, r *Report) error {
 		if err != nil {
 			return fmt.Errorf("%s, threshold finder: %w", si.size, err)
 		}
-		for _, pt := range pts {
-			for _, st := range []string{"scan", "lookup"} {
-				s := pt.Scan
-				if st == "lookup" {
-					s = pt.Lookup
-				}
-				r.Rows = append(r.Rows, Row{Name: dropRowSweep + st, SharedBuffers: si.size, NBuffers: si.nb, Unit: "ns/drop", Summary: s,
-					PerOp: map[string]float64{"k": float64(pt.K), "blocks": float64(pt.Blocks), "ratio": pt.Ratio.Median,
-						"ratio_p10": pt.Ratio.P10, "ratio_p90": pt.Ratio.P90, "rounds": float64(pt.Rounds)}})
-			}
-		}
+		r.Rows = append(r.Rows, sweepRows(si.size, si.nb, pts)...)
 		ck, bound := SweepCrossover(pts)
 		r.Summary["crossover_k_"+si.size] = ck
 		r.Summary["crossover_bound_"+si.size] = float64(bound)
+		ck, bound = SweepCrossoverCompact(pts)
+		r.Summary["crossover_k_compact_"+si.size] = ck
+		r.Summary["crossover_bound_compact_"+si.size] = float64(bound)
 		if si.nb > largestNB {
 			largest, largestNB = si.size, si.nb
 		}
@@ -1099,8 +1214,12 @@ func runDrop(o Options, r *Report) error {
 	if largest != "" {
 		r.Summary["crossover_k"] = r.Summary["crossover_k_"+largest]
 		r.Summary["crossover_bound"] = r.Summary["crossover_bound_"+largest]
+		r.Summary["crossover_k_compact"] = r.Summary["crossover_k_compact_"+largest]
+		r.Summary["crossover_bound_compact"] = r.Summary["crossover_bound_compact_"+largest]
 		r.Summary["crossover_nbuffers"] = float64(largestNB)
 	}
+	r.Summary["descriptor_bytes"] = BufferDescPadToSize
+	r.Summary["descriptor_bytes_compact"] = float64(DescSize)
 	r.Summary["pg_threshold_k"] = PGDropThresholdK
 
 	if speedup == nil {
@@ -1161,6 +1280,30 @@ func runDrop(o Options, r *Report) error {
 		}
 	}
 	return nil
+}
+
+// sweepRows are the report's rows of a size's threshold finder: per point,
+// the scan over PostgreSQL's layout (ratio: its time / the lookup's), the
+// lookup, and the scan over the compact layout (ratio likewise), each scan
+// with its descriptor_bytes.
+func sweepRows(size string, nb int, pts []DropSweepPoint) []Row {
+	var rows []Row
+	for _, pt := range pts {
+		for _, x := range []struct {
+			name  string
+			s, r  harness.Summary
+			bytes int
+		}{{"scan", pt.Scan, pt.Ratio, BufferDescPadToSize}, {"lookup", pt.Lookup, pt.Ratio, 0}, {"scan-compact", pt.Compact, pt.RatioCompact, DescSize}} {
+			per := map[string]float64{"k": float64(pt.K), "blocks": float64(pt.Blocks), "ratio": x.r.Median,
+				"ratio_p10": x.r.P10, "ratio_p90": x.r.P90, "rounds": float64(pt.Rounds)}
+			if x.bytes > 0 {
+				per["descriptor_bytes"] = float64(x.bytes)
+				per["precheck_pass_ns"] = map[bool]float64{true: pt.Pass64.Median, false: pt.Pass36.Median}[x.bytes == BufferDescPadToSize]
+			}
+			rows = append(rows, Row{Name: dropRowSweep + x.name, SharedBuffers: size, NBuffers: nb, Unit: "ns/drop", Summary: x.s, PerOp: per})
+		}
+	}
+	return rows
 }
 
 // dropSpeedupAlone measures the one-block speedup on a pool of its own at
@@ -1272,13 +1415,16 @@ func DropCellOf(cells []DropCellRow, size string, k int, strategy string) (DropC
 	return DropCellRow{}, false
 }
 
-// DropSweepRow is a point of the threshold finder read back from a report.
+// DropSweepRow is a point of the threshold finder read back from a report:
+// the scan over PostgreSQL's 64-byte layout (ScanNs, Ratio = scan / lookup)
+// and, when measured, over the compact layout (CompactNs, RatioCompact).
 type DropSweepRow struct {
-	SharedBuffers    string
-	NBuffers         int
-	K, Blocks        int
-	ScanNs, LookupNs float64
-	Ratio            float64
+	SharedBuffers           string
+	NBuffers                int
+	K, Blocks               int
+	ScanNs, LookupNs        float64
+	Ratio                   float64
+	CompactNs, RatioCompact float64
 }
 
 // DropSweepRows returns the threshold finder's points of a report, in
@@ -1292,8 +1438,14 @@ func DropSweepRows(r *Report) []DropSweepRow {
 		pt := DropSweepRow{SharedBuffers: row.SharedBuffers, NBuffers: row.NBuffers, K: int(row.PerOp["k"]),
 			Blocks: int(row.PerOp["blocks"]), ScanNs: row.Median, Ratio: row.PerOp["ratio"]}
 		for _, l := range r.Rows {
-			if l.Name == dropRowSweep+"lookup" && l.SharedBuffers == row.SharedBuffers && l.PerOp["k"] == row.PerOp["k"] {
+			if l.SharedBuffers != row.SharedBuffers || l.PerOp["k"] != row.PerOp["k"] {
+				continue
+			}
+			switch l.Name {
+			case dropRowSweep + "lookup":
 				pt.LookupNs = l.Median
+			case dropRowSweep + "scan-compact":
+				pt.CompactNs, pt.RatioCompact = l.Median, l.PerOp["ratio"]
 			}
 		}
 		out = append(out, pt)
@@ -1370,6 +1522,7 @@ func dropTable(r *Report, w io.Writer) {
 	fmt.Fprintf(w, "the pool another relation; each is truncated to nothing one after another (DropRelationBuffers, as the replay of VACUUM's truncation\n")
 	fmt.Fprintf(w, "does): time to drop them all. lookup is PG 14+'s per-block lookup (each relation has 1 block, below NBuffers/32, so PostgreSQL\n")
 	fmt.Fprintf(w, "picks it in recovery); dlist is the thread's per-relation list, on a pool built with it. Only the drops are timed: no WAL replay.\n")
+	fmt.Fprintf(w, "scan streams PostgreSQL's descriptor layout: %d-byte BufferDescPadded, cache-line aligned, the unlocked pre-check reading tag.rnode.\n", BufferDescPadToSize)
 	fmt.Fprintf(w, "sizes measured: %s", strings.Join(ran, ", "))
 	if len(skipped) > 0 {
 		fmt.Fprintf(w, "; skipped: %s", strings.Join(skipped, ", "))
@@ -1382,7 +1535,7 @@ func dropTable(r *Report, w io.Writer) {
 	}
 	fmt.Fprintln(w)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "shared_buffers\trelation size\trelations\tscan\tlookup\tdlist\tlookup vs scan\tdlist vs scan\tthread master / patched (quoted)\t")
+	fmt.Fprintf(tw, "shared_buffers\trelation size\trelations\tscan (%d B)\tlookup\tdlist\tlookup vs scan\tdlist vs scan\tthread master / patched (quoted)\t\n", BufferDescPadToSize)
 	extrap := 0
 	for _, s := range sizes {
 		if s.Name == dropRowSkipped {
@@ -1447,7 +1600,7 @@ func dropTable(r *Report, w io.Writer) {
 		perDesc := sc.PerDropNs / float64(s.NBuffers)
 		refs = append(refs, fmt.Sprintf("  %s: the scan examines a descriptor in %s ns (%s GB/s over %d-byte descriptors); streaming reads %s GB/s (%s ns per 64-byte descriptor);\n"+
 			"  %s  a one-block lookup drop takes %s ns, %s dependent loads of %s ns",
-			s.SharedBuffers, num(perDesc), num(float64(DescSize)/perDesc), DescSize, num(st.Median), num(DescBytes/st.Median),
+			s.SharedBuffers, num(perDesc), num(float64(BufferDescPadToSize)/perDesc), BufferDescPadToSize, num(st.Median), num(DescBytes/st.Median),
 			strings.Repeat(" ", len(s.SharedBuffers)), num(lk.PerDropNs), num(lk.PerDropNs/ch.Median), num(ch.Median)))
 	}
 	if len(refs) > 0 {
@@ -1464,15 +1617,23 @@ func dropTable(r *Report, w io.Writer) {
 		fmt.Fprintln(w, "by the scan and by the lookup in interleaved rounds; ratio = scan time / lookup time, median over the rounds (> 1: the lookup wins);")
 		fmt.Fprintln(w, "the crossover is interpolated on the ratios made monotone (a larger relation cannot favour the lookup more: a noisy point is pooled")
 		fmt.Fprintln(w, "with its neighbours)")
+		fmt.Fprintf(w, "scan: over PostgreSQL's layout, %d-byte padded descriptors (BufferDescPadded) - the result: per round, the engine's scan with its\n", BufferDescPadToSize)
+		fmt.Fprintf(w, "pre-check pass over %d-byte descriptors replaced by one over %d-byte ones (each timed alone, finding nothing); the locked half\n", DescSize, BufferDescPadToSize)
+		fmt.Fprintf(w, "stays on the line the pre-check read, as in PostgreSQL. what-if: the engine's scan over its compact %d-byte descriptors as it is,\n", DescSize)
+		fmt.Fprintf(w, "which streams %d/%d of the bytes - timed in the same rounds, not PostgreSQL's\n", DescSize, BufferDescPadToSize)
 		tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-		fmt.Fprintln(tw, "shared_buffers\tk\tblocks\tscan\tlookup\tscan/lookup\twinner\t")
+		fmt.Fprintf(tw, "shared_buffers\tk\tblocks\tscan (%d B)\tlookup\tscan/lookup\twinner\twhat-if: scan (%d B)\tscan/lookup\t\n", BufferDescPadToSize, DescSize)
 		for _, pt := range pts {
 			win := "lookup " + Faster(pt.LookupNs, pt.ScanNs)
 			if pt.Ratio <= 1 {
 				win = "scan " + Faster(pt.ScanNs, pt.LookupNs)
 			}
-			fmt.Fprintf(tw, "%s\tNBuffers/%d\t%d\t%s\t%s\t%.2f\t%s\t\n", pt.SharedBuffers, pt.K, pt.Blocks,
-				fmtSeconds(pt.ScanNs/1e9), fmtSeconds(pt.LookupNs/1e9), pt.Ratio, win)
+			compact, rc := "-", "-"
+			if pt.CompactNs > 0 {
+				compact, rc = fmtSeconds(pt.CompactNs/1e9), fmt.Sprintf("%.2f", pt.RatioCompact)
+			}
+			fmt.Fprintf(tw, "%s\tNBuffers/%d\t%d\t%s\t%s\t%.2f\t%s\t%s\t%s\t\n", pt.SharedBuffers, pt.K, pt.Blocks,
+				fmtSeconds(pt.ScanNs/1e9), fmtSeconds(pt.LookupNs/1e9), pt.Ratio, win, compact, rc)
 		}
 		tw.Flush()
 		var done []string
@@ -1481,22 +1642,19 @@ func dropTable(r *Report, w io.Writer) {
 				continue
 			}
 			done = append(done, pt.SharedBuffers)
-			k := r.Summary["crossover_k_"+pt.SharedBuffers]
-			switch int(r.Summary["crossover_bound_"+pt.SharedBuffers]) {
-			case 1:
-				fmt.Fprintf(w, "crossover at %s: the lookup lost at every size measured: above NBuffers/%.0f (PostgreSQL: NBuffers/%d)\n", pt.SharedBuffers, k/2, PGDropThresholdK)
-			case -1:
-				fmt.Fprintf(w, "crossover at %s: the lookup won at every size measured, down to NBuffers/%.0f (PostgreSQL: NBuffers/%d)\n", pt.SharedBuffers, k, PGDropThresholdK)
-			default:
-				fmt.Fprintf(w, "crossover at %s: the lookup stops winning at about NBuffers/%.0f = %.0f blocks on this machine; PostgreSQL's threshold is NBuffers/%d = %d blocks\n",
-					pt.SharedBuffers, k, float64(pt.NBuffers)/k, PGDropThresholdK, pt.NBuffers/PGDropThresholdK)
-			}
+			writeCrossover(w, fmt.Sprintf("crossover at %s (%d-byte descriptors, PostgreSQL's layout)", pt.SharedBuffers, BufferDescPadToSize), pt.NBuffers,
+				r.Summary["crossover_k_"+pt.SharedBuffers], int(r.Summary["crossover_bound_"+pt.SharedBuffers]))
 			if hi, lo, ok := DropTieRange(pts, pt.SharedBuffers, 0.05); ok {
 				fmt.Fprintf(w, "  (a soft crossover: the two are within 5%% of each other from NBuffers/%d to NBuffers/%d)\n", hi, lo)
 			}
+			if k, ok := r.Summary["crossover_k_compact_"+pt.SharedBuffers]; ok {
+				writeCrossover(w, fmt.Sprintf("  what-if at %s (the engine's compact %d-byte descriptors)", pt.SharedBuffers, DescSize), pt.NBuffers,
+					k, int(r.Summary["crossover_bound_compact_"+pt.SharedBuffers]))
+			}
 		}
 		if n := r.Summary["crossover_nbuffers"]; n > 0 {
-			fmt.Fprintf(w, "crossover_k is the one at the largest size measured (%d buffers)\n", int(n))
+			fmt.Fprintf(w, "crossover_k (descriptor_bytes %d) and the what-if crossover_k_compact (descriptor_bytes_compact %d) are the ones at the\n", BufferDescPadToSize, DescSize)
+			fmt.Fprintf(w, "largest size measured (%d buffers)\n", int(n))
 		}
 	}
 
@@ -1577,6 +1735,20 @@ func dropTable(r *Report, w io.Writer) {
 func hasRow(r *Report, name, size string) bool {
 	_, ok := find(r, name, size)
 	return ok
+}
+
+// writeCrossover says where the lookup stops winning (bound as
+// DropCrossover's), beside PostgreSQL's threshold.
+func writeCrossover(w io.Writer, what string, nbuffers int, k float64, bound int) {
+	switch bound {
+	case 1:
+		fmt.Fprintf(w, "%s: the lookup lost at every size measured: above NBuffers/%.0f (PostgreSQL: NBuffers/%d)\n", what, k/2, PGDropThresholdK)
+	case -1:
+		fmt.Fprintf(w, "%s: the lookup won at every size measured, down to NBuffers/%.0f (PostgreSQL: NBuffers/%d)\n", what, k, PGDropThresholdK)
+	default:
+		fmt.Fprintf(w, "%s: the lookup stops winning at about NBuffers/%.0f = %.0f blocks on this machine; PostgreSQL's threshold is NBuffers/%d = %d blocks\n",
+			what, k, float64(nbuffers)/k, PGDropThresholdK, nbuffers/PGDropThresholdK)
+	}
 }
 
 // speedupSize is the size the one-block speedup was measured at.

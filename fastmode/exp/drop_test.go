@@ -2,6 +2,7 @@ package exp
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"math"
 	"runtime"
@@ -178,6 +179,9 @@ func TestDropSizes(t *testing.T) {
 	if DescSize != 36 {
 		t.Errorf("the engine's BufferDesc is %d bytes; the memory estimates assume 36", DescSize)
 	}
+	if DropBytesPerBuffer != 100+PaddedDescBytes {
+		t.Errorf("DropBytesPerBuffer %d does not count the %d-byte padded copy", DropBytesPerBuffer, PaddedDescBytes)
+	}
 }
 
 // The table, from a synthetic report with known values.
@@ -185,6 +189,7 @@ func TestDropTableText(t *testing.T) {
 	nb := mustNBuffers("20GB")
 	r := &Report{Experiment: "drop", Summary: map[string]float64{
 		"crossover_k": 55.3, "crossover_k_20GB": 55.3, "crossover_bound_20GB": 0, "crossover_nbuffers": float64(nb),
+		"crossover_k_compact": 93.7, "crossover_k_compact_20GB": 93.7, "crossover_bound_compact_20GB": 0,
 		"speedup_1block_20GB": 2645, "speedup_1block_extrapolated": 0, "dlist_overhead_miss_pct": 34.7, "dlist_overhead_hit_pct": -2.2,
 	}}
 	sec := func(v float64) harness.Summary { return harness.Summary{Median: v, P10: v, P90: v, Samples: 1} }
@@ -195,6 +200,7 @@ func TestDropTableText(t *testing.T) {
 		Row{Name: dropRowSkipped, SharedBuffers: "50GB", NBuffers: mustNBuffers("50GB"), Note: "needs about 1.1 GiB, more than the 96 MiB this run may use"},
 		Row{Name: dropRowSweep + "scan", SharedBuffers: "20GB", NBuffers: nb, Summary: sec(50000), PerOp: map[string]float64{"k": 64, "blocks": 40960, "ratio": 1.25}},
 		Row{Name: dropRowSweep + "lookup", SharedBuffers: "20GB", NBuffers: nb, Summary: sec(40000), PerOp: map[string]float64{"k": 64, "blocks": 40960, "ratio": 1.25}},
+		Row{Name: dropRowSweep + "scan-compact", SharedBuffers: "20GB", NBuffers: nb, Summary: sec(30000), PerOp: map[string]float64{"k": 64, "blocks": 40960, "ratio": 0.75}},
 		Row{Name: dropRowSpeedup + "scan", SharedBuffers: "20GB", NBuffers: nb, Summary: harness.Summary{Median: 3.71e6, Samples: 15}, PerOp: map[string]float64{"ratio": 2645, "ratio_p10": 2464, "ratio_p90": 2900}},
 		Row{Name: dropRowSpeedup + "lookup", SharedBuffers: "20GB", NBuffers: nb, Summary: harness.Summary{Median: 1402, Samples: 15}},
 		Row{Name: dropRowUpkeep + "hit/off", SharedBuffers: DropUpkeepSize, Summary: sec(75.1)},
@@ -223,6 +229,9 @@ func TestDropTableText(t *testing.T) {
 		"* extrapolated (1 cells)",
 		"NBuffers/64", "1.25", "lookup ×1.2 faster",
 		"the lookup stops winning at about NBuffers/55 = 47404 blocks", "NBuffers/32 = 81920 blocks",
+		"scan (64 B)", "what-if: scan (36 B)", "30.0 µs", "0.75", // the layouts, labelled
+		"crossover at 20GB (64-byte descriptors, PostgreSQL's layout): the lookup stops winning at about NBuffers/55",
+		"what-if at 20GB (the engine's compact 36-byte descriptors): the lookup stops winning at about NBuffers/94 = 27977 blocks",
 		"scan 3.71 ms, lookup 1.40 µs", "×2645.0 faster", "measured at 20GB",
 		"-2.2%", "+34.7%", "+13.9% – +65.7%",
 		"77416.76", "-1.63%", // seed 001, quoted
@@ -378,7 +387,9 @@ func TestDropSweep(t *testing.T) {
 			t.Errorf("point k=%d: %d blocks", pt.K, pt.Blocks)
 		}
 		blocks[pt.Blocks] = true
-		if pt.Rounds < plan.Rounds || !(pt.Ratio.Median > 0) || !(pt.Scan.Median > 0) || !(pt.Lookup.Median > 0) {
+		if pt.Rounds < plan.Rounds || !(pt.Ratio.Median > 0) || !(pt.Scan.Median > 0) || !(pt.Lookup.Median > 0) ||
+			!(pt.Compact.Median > 0) || !(pt.RatioCompact.Median > 0) || pt.RatioCompact.Samples != pt.Rounds ||
+			!(pt.Pass64.Median > 0) || !(pt.Pass36.Median > 0) || pt.Pass64.Samples != pt.Rounds {
 			t.Errorf("point %+v", pt)
 		}
 	}
@@ -388,6 +399,27 @@ func TestDropSweep(t *testing.T) {
 	k, bound := SweepCrossover(pts)
 	if !(k > 0) || bound < -1 || bound > 1 {
 		t.Errorf("crossover %v, %d", k, bound)
+	}
+	if k, bound := SweepCrossoverCompact(pts); !(k > 0) || bound < -1 || bound > 1 {
+		t.Errorf("compact crossover %v, %d", k, bound)
+	}
+	rows := sweepRows("16MB", nb, pts)
+	if len(rows) != 3*len(pts) {
+		t.Fatalf("%d rows for %d points", len(rows), len(pts))
+	}
+	for _, row := range rows {
+		want := map[string]float64{"sweep/scan": 64, "sweep/lookup": 0, "sweep/scan-compact": 36}[row.Name]
+		if row.PerOp["descriptor_bytes"] != want {
+			t.Errorf("row %s: descriptor_bytes %v, want %v", row.Name, row.PerOp["descriptor_bytes"], want)
+		}
+		if _, ok := row.PerOp["precheck_pass_ns"]; ok != (want > 0) {
+			t.Errorf("row %s: precheck_pass_ns present %v", row.Name, ok)
+		}
+	}
+	back := DropSweepRows(&Report{Rows: rows})
+	if len(back) != len(pts) || back[0].RatioCompact != pts[0].RatioCompact.Median || back[0].CompactNs != pts[0].Compact.Median ||
+		back[0].Ratio != pts[0].Ratio.Median || back[0].LookupNs != pts[0].Lookup.Median {
+		t.Errorf("the rows read back: %+v, from %+v", back, pts[0])
 	}
 	if _, ok := dp.Pool.Lookup(dp.victim.Tag(bufmgr.MainForkNum, 0)); ok {
 		t.Error("the finder's relation is still in the pool")
@@ -504,6 +536,7 @@ func TestDropSkipsWhatDoesNotFit(t *testing.T) {
 	if r.Summary["speedup_1block_extrapolated"] != 1 || r.Summary["speedup_1block_nbuffers"] != float64(mustNBuffers("1GB")) {
 		t.Errorf("speedup summary %v", r.Summary)
 	}
+	checkLayoutJSON(t, r)
 	sc, _ := find(r, dropRowSpeedup+"scan", "1GB")
 	if want := sc.PerOp["ratio"] * 20; math.Abs(r.Summary["speedup_1block_20GB"]-want) > 1e-9*want {
 		t.Errorf("speedup_1block_20GB = %v, want the 1GB ratio × 20 = %v", r.Summary["speedup_1block_20GB"], want)
@@ -519,6 +552,48 @@ func TestDropSkipsWhatDoesNotFit(t *testing.T) {
 		if strings.HasPrefix(row.Name, dropRowCell) && row.SharedBuffers == "20GB" {
 			t.Errorf("a 20GB cell was measured: %+v", row)
 		}
+	}
+}
+
+// checkLayoutJSON: a drop report says, in its JSON, which descriptor
+// layout each crossover and each scan row was timed over.
+func checkLayoutJSON(t *testing.T, r *Report) {
+	t.Helper()
+	b, err := json.Marshal(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var back struct {
+		Summary map[string]float64 `json:"summary"`
+		Rows    []struct {
+			Name  string             `json:"name"`
+			PerOp map[string]float64 `json:"per_op"`
+		} `json:"rows"`
+	}
+	if err := json.Unmarshal(b, &back); err != nil {
+		t.Fatal(err)
+	}
+	if back.Summary["descriptor_bytes"] != 64 || back.Summary["descriptor_bytes_compact"] != 36 {
+		t.Errorf("descriptor_bytes %v, descriptor_bytes_compact %v; want 64 and 36", back.Summary["descriptor_bytes"], back.Summary["descriptor_bytes_compact"])
+	}
+	for _, k := range []string{"crossover_k", "crossover_k_compact"} {
+		if v := back.Summary[k]; !(v > 0) {
+			t.Errorf("summary %s = %v, want positive", k, v)
+		}
+	}
+	seen := map[string]int{}
+	for _, row := range back.Rows {
+		want, ok := map[string]float64{"sweep/scan": 64, "sweep/scan-compact": 36, "drop/scan": 64}[row.Name]
+		if !ok {
+			continue
+		}
+		seen[row.Name]++
+		if row.PerOp["descriptor_bytes"] != want {
+			t.Errorf("row %s: descriptor_bytes %v, want %v", row.Name, row.PerOp["descriptor_bytes"], want)
+		}
+	}
+	if seen["sweep/scan"] == 0 || seen["sweep/scan"] != seen["sweep/scan-compact"] || seen["drop/scan"] == 0 {
+		t.Errorf("scan rows by name: %v", seen)
 	}
 }
 
@@ -552,7 +627,8 @@ func getDropPool(b *testing.B, size string, dlist, sweep bool) *DropPool {
 }
 
 // BenchmarkDropRecovery: one operation is one one-block relation truncated
-// to nothing in a full pool in recovery (a drop of the 000 table); when the
+// to nothing in a full pool in recovery (a drop of the 000 table; the scan
+// over PostgreSQL's 64-byte layout, as in bench drop); when the
 // pool's relations are all dropped they are read back, timer stopped.
 func BenchmarkDropRecovery(b *testing.B) {
 	for _, size := range benchSizes() {
@@ -588,27 +664,50 @@ func BenchmarkDropRecovery(b *testing.B) {
 	}
 }
 
-// BenchmarkDropThreshold: one operation drops one resident relation of
-// NBuffers/k blocks (read in with the timer stopped), by the scan and by
-// the lookup, around PostgreSQL's k = 32.
+// BenchmarkDropThreshold: around PostgreSQL's k = 32, one operation drops
+// one resident relation of NBuffers/k blocks (read in with the timer
+// stopped) by the lookup (strategy=lookup) or the engine's scan over its
+// 36-byte descriptors (strategy=scan-compact), or is a pre-check pass that
+// finds nothing over the 64-byte or the 36-byte layout (strategy=pass64,
+// pass36). As in bench drop, the scan over PostgreSQL's layout is
+// scan-compact + pass64 − pass36.
 func BenchmarkDropThreshold(b *testing.B) {
 	for _, size := range benchSizes() {
 		for _, k := range []int{256, 128, 64, 32} {
-			for _, st := range dropStrategies[:2] {
-				b.Run(fmt.Sprintf("shared_buffers=%s/k=%d/strategy=%s", size, k, st), func(b *testing.B) {
+			for _, way := range []string{"lookup", "scan-compact", "pass64", "pass36"} {
+				b.Run(fmt.Sprintf("shared_buffers=%s/k=%d/strategy=%s", size, k, way), func(b *testing.B) {
 					dp := getDropPool(b, size, false, true)
 					blocks := dp.Pool.NBuffers / k
+					pass := strings.HasPrefix(way, "pass")
+					if pass {
+						dp.victim.NBlocks[bufmgr.MainForkNum] = uint32(blocks) // not resident: the pass finds nothing
+					}
 					b.ReportAllocs()
 					b.ResetTimer()
 					for i := 0; i < b.N; i++ {
-						b.StopTimer()
-						if err := dp.loadVictim(blocks); err != nil {
+						if !pass {
+							b.StopTimer()
+							if err := dp.loadVictim(blocks); err != nil {
+								b.Fatal(err)
+							}
+							b.StartTimer()
+						}
+						var err error
+						switch way {
+						case "lookup":
+							err = dp.dropRel(&dp.victim, bufmgr.DropLookup, false)
+						case "scan-compact", "pass36":
+							err = dp.dropRel(&dp.victim, bufmgr.DropScan, true)
+						case "pass64":
+							err = dp.dropScanPadded(&dp.victim, bufmgr.MainForkNum, 0)
+						}
+						if err != nil {
 							b.Fatal(err)
 						}
-						b.StartTimer()
-						if _, err := dp.Backend.DropRelationBuffers(&dp.victim, dropMainFork, dropFrom0, st); err != nil {
-							b.Fatal(err)
-						}
+					}
+					b.StopTimer()
+					for i := range dp.Padded {
+						dp.syncPadded(i) // the engine's drops left the relation's tags in the padded copy
 					}
 				})
 			}

@@ -1,6 +1,7 @@
 package player
 
 import (
+	"runtime"
 	"testing"
 
 	"bufferlab/engine/scenario"
@@ -434,4 +435,35 @@ func TestKeyframeEveryBudget(t *testing.T) {
 	if end.SlotsCompared != 2*131072 || end.Misses != 1 {
 		t.Errorf("at the end: %d slots compared, %d misses; want %d and 1", end.SlotsCompared, end.Misses, 2*131072)
 	}
+}
+
+// The app side of the largest pg_xact: a player over clog_pages=131072
+// (every pane, the three SLRU variants) that touches a few pages holds
+// memory for its slots and events, not for the 131072 pages, and shows
+// latest_page_number 131071.
+func TestSLRUPlayerLargestClog(t *testing.T) {
+	src := "config shared_buffers=128MB slru=single,banks,banks+hash clog_pages=131072\n" +
+		"backend A: clog get 100000; clog set 100000 committed; clog get 4294967000\nbackend B: clog read-only 5\nrun\n"
+	h0 := heapAllocNow()
+	p, err := FromScenario("big.scn", src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.End()
+	if used := int64(heapAllocNow()) - int64(h0); used > 50<<20 {
+		t.Errorf("the player holds %d MB for a run touching 3 pages of pg_xact", used>>20)
+	}
+	for i := 0; i < p.Panes(); i++ {
+		if v := p.PaneSLRUView(i); v == nil || v.LatestPage() != 131071 {
+			t.Errorf("pane %d: view %v", i, v)
+		}
+	}
+	runtime.KeepAlive(p)
+}
+
+func heapAllocNow() uint64 {
+	runtime.GC()
+	var m runtime.MemStats
+	runtime.ReadMemStats(&m)
+	return m.HeapAlloc
 }
