@@ -106,8 +106,12 @@ func DescribeWith(e trace.Event, names RelNamer, actor func(trace.Actor) string)
 	case trace.KPrivRef:
 		fmt.Fprintf(&b, ": private count %d -> %d", e.Before, e.After)
 	case trace.KError:
-		fmt.Fprintf(&b, ": %s", [...]string{"?", "no unpinned buffers available", "read beyond end of file", "buffer not pinned",
-			"multiple backends attempting to wait for pincount 1", "incorrect local pin count"}[min(e.Arg, 5)])
+		if e.Class.IsFSM() || e.Class.IsSLRU() {
+			// Another mechanism's code: its package describes it.
+			fmt.Fprintf(&b, ": ERROR code %d of the %s's own table", e.Arg, e.Class)
+			break
+		}
+		fmt.Fprintf(&b, ": %s", ErrCode(e.Arg))
 	case trace.KWake:
 		fmt.Fprintf(&b, ": wake %s", actor(trace.Actor(e.Arg)))
 	case trace.KIOWait:

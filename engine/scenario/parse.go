@@ -35,6 +35,12 @@ type ConfigStmt struct {
 	// drop=scan,lookup,dlist run the same statements, schedule and seed
 	// once per variant, side by side); nil for one variant.
 	Variants []Variant
+	// Drop, when HasDrop, is the strategy of every `drop` that names
+	// none, in every variant: a single drop= strategy beside a key that
+	// names several variants (pins=atomic,spinlock drop=lookup). Alone,
+	// a single drop= strategy is the one variant (see Variants).
+	Drop    bufmgr.DropStrategy
+	HasDrop bool
 	// InRecovery (in_recovery=on) models a server replaying WAL: the
 	// backend dropping relations is the startup process, for which
 	// relation sizes are cached, so a drop may take the per-block lookup.
@@ -66,9 +72,37 @@ type Variant struct {
 	HasSLRU bool
 }
 
-// severalVariants is the error for a config line where two keys name
+// severalVariants ends the error for a config line where two keys name
 // several variants: the panes differ in one respect only.
-const severalVariants = "only one of pins=, drop=, fsm= and slru= may name several variants"
+const severalVariants = "only one of pins=, drop=, fsm= and slru= may name several variants (the panes differ in one respect); expected one value for one of them"
+
+// addVariants records the variants that config key names. A single value
+// of pins=, fsm= or slru= sets no variant (the caller keeps it in st). A
+// single drop= strategy is the scenario's one variant when no other key
+// names several, and otherwise the strategy of every pane (st.Drop).
+func (p *parser) addVariants(st *ConfigStmt, t token, key string, vs []Variant) error {
+	if len(vs) == 1 && !vs[0].HasDrop {
+		return nil
+	}
+	if len(vs) == 1 {
+		if len(st.Variants) > 1 {
+			st.Drop, st.HasDrop = vs[0].Drop, true
+			return nil
+		}
+		st.Variants, p.varKey, p.varPos = vs, key, t.Pos
+		return nil
+	}
+	if len(st.Variants) == 1 && st.Variants[0].HasDrop {
+		// drop=S came first: it now applies to every pane of this key.
+		st.Drop, st.HasDrop = st.Variants[0].Drop, true
+		st.Variants = nil
+	}
+	if len(st.Variants) > 0 {
+		return p.errf(t.Pos, "%s: names several variants, and so does %s= at %d:%d; %s", key, p.varKey, p.varPos.Line, p.varPos.Col, severalVariants)
+	}
+	st.Variants, p.varKey, p.varPos = vs, key, t.Pos
+	return nil
+}
 
 // variantKey is the config key the variant sets: pins, drop, fsm or slru.
 func (v Variant) variantKey() string {
@@ -276,6 +310,9 @@ type parser struct {
 	slru      bool      // the config has the commit log's SLRU (clog ops allowed)
 	slruVar   slru.Variant
 	fsm       bool // the config has the free space map model (heaps allowed)
+	// varKey is the config key that named the variants, at varPos.
+	varKey string
+	varPos Pos
 }
 
 // Parse parses a scenario. name is used in error positions.
@@ -295,7 +332,39 @@ func Parse(name, src string) (*Script, error) {
 		}
 		p.script.Stmts = append(p.script.Stmts, st)
 	}
-	return p.script, nil
+	return p.script, p.complete()
+}
+
+// complete checks a whole script: it says something, and nothing it
+// queues is left without a run to do it.
+func (p *parser) complete() error {
+	if len(p.script.Stmts) == 0 {
+		return p.errf(Pos{1, 1}, "the scenario has no statements (only blank lines and comments): expected at least relation, backend and run lines")
+	}
+	// The first statement after the last run that would do nothing
+	// without one: a backend's operations or a schedule.
+	var waiting Stmt
+	for _, st := range p.script.Stmts {
+		switch st := st.(type) {
+		case *RunStmt:
+			waiting = nil
+		case *BackendStmt:
+			if waiting == nil && len(st.Ops) > 0 {
+				waiting = st
+			}
+		case *ScheduleStmt:
+			if waiting == nil {
+				waiting = st
+			}
+		}
+	}
+	switch st := waiting.(type) {
+	case *BackendStmt:
+		return p.errf(st.Pos, "backend %s: its operations are queued, but no 'run' follows to run them: expected a run line after this one", st.Name)
+	case *ScheduleStmt:
+		return p.errf(st.Pos, "schedule: no 'run' follows to use it: expected a run line after this one")
+	}
+	return nil
 }
 
 func (p *parser) errf(pos Pos, format string, args ...any) error {
@@ -359,11 +428,16 @@ func (p *parser) uint(t token, val string, max uint64, what string) (uint64, err
 
 func (p *parser) config(toks []token) (Stmt, error) {
 	st := &ConfigStmt{Pos: toks[0].Pos, SharedBuffers: "128kB", NBuffers: 16, Policy: "rr", MaxSteps: DefaultMaxSteps}
+	seen := map[string]Pos{} // where each key was given
 	for _, t := range toks[1:] {
 		k, v, ok := splitKV(t)
 		if !ok {
 			return nil, p.errf(t.Pos, "expected KEY=VALUE (shared_buffers, schedule, seed, max_steps, pins, in_recovery, dlist), found %q", t.Text)
 		}
+		if first, dup := seen[k]; dup {
+			return nil, p.errf(t.Pos, "%s given twice (first at %d:%d): expected each config key once", k, first.Line, first.Col)
+		}
+		seen[k] = t.Pos
 		switch k {
 		case "shared_buffers":
 			n, err := bufmgr.ParseSharedBuffers(v)
@@ -404,13 +478,12 @@ func (p *parser) config(toks []token) (Stmt, error) {
 				ms = append(ms, m)
 			}
 			st.Pins = ms[0]
-			if len(ms) > 1 {
-				if len(st.Variants) > 0 {
-					return nil, p.errf(t.Pos, "pins: %s", severalVariants)
-				}
-				for _, m := range ms {
-					st.Variants = append(st.Variants, Variant{Pins: m})
-				}
+			var vs []Variant
+			for _, m := range ms {
+				vs = append(vs, Variant{Pins: m})
+			}
+			if err := p.addVariants(st, t, k, vs); err != nil {
+				return nil, err
 			}
 		case "drop":
 			var ds []bufmgr.DropStrategy
@@ -424,11 +497,12 @@ func (p *parser) config(toks []token) (Stmt, error) {
 				}
 				ds = append(ds, d)
 			}
-			if len(st.Variants) > 0 {
-				return nil, p.errf(t.Pos, "drop: %s", severalVariants)
-			}
+			var vs []Variant
 			for _, d := range ds {
-				st.Variants = append(st.Variants, Variant{Drop: d, HasDrop: true})
+				vs = append(vs, Variant{Drop: d, HasDrop: true})
+			}
+			if err := p.addVariants(st, t, k, vs); err != nil {
+				return nil, err
 			}
 		case "fsm", "fsm_threshold":
 			if err := p.fsmKey(st, t, k, v); err != nil {
@@ -461,7 +535,7 @@ func (p *parser) config(toks []token) (Stmt, error) {
 	if st.FSM.Threshold > 0 && !st.FSM.On {
 		return nil, p.errf(toks[0].Pos, "fsm_threshold: applies to the free space map model: expected fsm=small-skip too")
 	}
-	p.dlist = st.DropList
+	p.dlist = st.DropList || st.HasDrop && st.Drop == bufmgr.DropDList
 	return st, nil
 }
 

@@ -34,8 +34,20 @@ func TestParseErrors(t *testing.T) {
 		{"config pins=atomic,spinlock\nexpect atomic:", "2:15: expected a subject after 'expect'"},
 		{"config drop=scan,fast", "1:8: drop: expected strategies among auto, scan, lookup, dlist in pane order (scan,lookup,dlist), found \"scan,fast\""},
 		{"config drop=scan,scan", "1:8: drop: scan is named twice"},
-		{"config pins=atomic,spinlock drop=scan,lookup", "1:29: drop: only one of pins=, drop=, fsm= and slru= may name several variants"},
-		{"config drop=scan,lookup slru=banks,banks+hash", "1:25: slru: only one of pins=, drop=, fsm= and slru= may name several variants"},
+		{"config pins=atomic,spinlock drop=scan,lookup", "1:29: drop: names several variants, and so does pins= at 1:8; only one of pins=, drop=, fsm= and slru= may name several variants"},
+		{"config drop=scan,lookup slru=banks,banks+hash", "1:25: slru: names several variants, and so does drop= at 1:8; only one of pins=, drop=, fsm= and slru= may name several variants"},
+		// issue 14.1: a key given twice is an error naming both places
+		{"config shared_buffers=128kB shared_buffers=1MB", "1:29: shared_buffers given twice (first at 1:8): expected each config key once"},
+		{"config drop=scan drop=lookup", "1:18: drop given twice (first at 1:8)"},
+		{"config seed=1 schedule=random seed=2", "1:31: seed given twice (first at 1:8)"},
+		// issue 14.7: bank_size=0 is not "the default"
+		{"config slru=banks bank_size=0", "1:19: bank_size: expected a power of two from 2 to 4096 (or no bank_size= for SLRU_BANK_SIZE, 16), found 0"},
+		// issue 14.2: an empty scenario, and work queued with no run
+		{"", "1:1: the scenario has no statements (only blank lines and comments)"},
+		{"# only a comment\n\n   # another\n", "1:1: the scenario has no statements"},
+		{"relation t blocks=2\nbackend A: touch t 0", "2:1: backend A: its operations are queued, but no 'run' follows to run them"},
+		{"relation t blocks=2\nbackend A: touch t 0\nrun\nbackend B: touch t 1\nbackend A: touch t 1\nshow", "4:1: backend B: its operations are queued, but no 'run' follows"},
+		{"relation t blocks=2\nbackend A: touch t 0\nrun\nschedule A", "4:1: schedule: no 'run' follows to use it"},
 		{"config slru=banks,fast", "1:8: slru: expected single, banks, banks+hash or several in pane order (banks,banks+hash), found \"banks,fast\""},
 		{"config slru=banks,banks", "1:8: slru: banks is named twice in \"banks,banks\""},
 		{"config slru=single,banks slru_buffers=24", "1:1: slru: 24 slots is not a multiple of the bank size 16"},
@@ -109,9 +121,11 @@ func TestRunErrors(t *testing.T) {
 		{"relation t blocks=2\nbackend A: touch t 0\nbackend B: touch t 1\nschedule A A A A A A A A A A A A A A A A A A A A A A A A A A A A A A A A A A\nrun",
 			"f.scn:4:", false},
 		{"config max_steps=5\nrelation t blocks=2\nbackend A: touch t 0..1\nrun", "f.scn:4:1: run stopped after max_steps=5 steps", false},
-		{"relation t blocks=2\nbackend A: read t 0\nrun steps=2\nbackend A: read t 1", "f.scn:4:1: backend A is still running", false},
-		{"relation t blocks=2\nbackend A: read t 0\nschedule A\nschedule A", "f.scn:4:1: a schedule is already waiting", false},
-		{"relation t blocks=2\nbackend A: touch t 0\nrun\nexpect block t 1 usage=1", "f.scn:4:18: expect block t 1 usage: the block is not in the pool", false},
+		{"relation t blocks=2\nbackend A: read t 0\nrun steps=2\nbackend A: read t 1\nrun", "f.scn:4:1: backend A is still running", false},
+		{"relation t blocks=2\nbackend A: read t 0\nschedule A\nschedule A\nrun", "f.scn:4:1: a schedule is already waiting", false},
+		// issue 13.20: a block that is not resident fails the check (exit 1)
+		{"relation t blocks=2\nbackend A: touch t 0\nrun\nexpect block t 1 usage=1", "f.scn:4:18: expect block t 1 usage: expected 1, but the block is not resident (not in the pool)", true},
+		{"relation t blocks=2\nbackend A: touch t 0\nrun\nexpect block t 1 rc=0", "f.scn:4:18: expect block t 1 rc: expected 0, but the block is not resident", true},
 	}
 	for _, c := range cases {
 		_, _, err := Run("f.scn", c.src, true)

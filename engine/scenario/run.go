@@ -89,7 +89,7 @@ func newRunner(s *Script, traced bool, variant int) (*Runner, error) {
 		r.log = trace.NewLog()
 	}
 	opt := bufmgr.Options{Pins: r.variant.Pins, InRecovery: r.cfg.InRecovery, DropList: r.cfg.DropList}
-	if r.variant.HasDrop && r.variant.Drop == bufmgr.DropDList {
+	if r.variant.HasDrop && r.variant.Drop == bufmgr.DropDList || r.cfg.HasDrop && r.cfg.Drop == bufmgr.DropDList {
 		opt.DropList = true
 	}
 	pool, err := bufmgr.NewPoolWith(r.cfg.NBuffers, r.log, opt)
@@ -322,28 +322,25 @@ func (r *Runner) run(st *RunStmt) (string, error) {
 			r.script0 = &sched.Script{Actors: actors, Then: policy}
 			policy = r.script0
 		}
-		s := sched.New(policy)
+		r.sched = sched.New(policy)
 		for _, be := range r.backends {
-			if len(be.queue) == 0 {
-				continue
+			if len(be.queue) > 0 {
+				r.spawn(be)
 			}
-			be.err = nil
-			be := be
-			s.Spawn(be.b.Actor, be.name, func(y sched.Yield) error {
-				be.b.SetYield(y)
-				defer be.b.SetYield(nil)
-				if be.sb != nil {
-					be.sb.SetYield(y)
-					defer be.sb.SetYield(nil)
-				}
-				return r.body(be)
-			})
 		}
-		r.sched = s
 		r.runs++
 		r.schedules = append(r.schedules, nil)
 	} else if r.pending != nil {
 		return "", r.errf(r.pending.Pos, "a schedule cannot change in the middle of a paused run: expected it before the first 'run steps=N'")
+	} else {
+		// A paused run goes on. A backend given operations since the
+		// pause (one declared then, or one whose operations had all
+		// finished) joins it, after those already running.
+		for _, be := range r.backends {
+			if len(be.queue) > 0 && !r.live(be) {
+				r.spawn(be)
+			}
+		}
 	}
 	r.runStmt = st
 	limit := r.cfg.MaxSteps
@@ -396,6 +393,21 @@ func (r *Runner) run(st *RunStmt) (string, error) {
 	return out, nil
 }
 
+// spawn starts a coroutine running be's queued operations in the
+// current run.
+func (r *Runner) spawn(be *backendState) {
+	be.err = nil
+	r.sched.Spawn(be.b.Actor, be.name, func(y sched.Yield) error {
+		be.b.SetYield(y)
+		defer be.b.SetYield(nil)
+		if be.sb != nil {
+			be.sb.SetYield(y)
+			defer be.sb.SetYield(nil)
+		}
+		return r.body(be)
+	})
+}
+
 func (r *Runner) pendingPoses() []Pos {
 	if r.pending == nil {
 		return nil
@@ -420,6 +432,11 @@ func (r *Runner) describe(from int) string {
 func (r *Runner) DescribeEvent(e trace.Event) string {
 	if e.Class.IsSLRU() {
 		return r.describeSLRU(e)
+	}
+	if fsm.IsFSMEvent(e) {
+		// The free space map's events, its error codes among them, are
+		// described by package fsm.
+		return fsm.DescribeWith(e, r.relName, r.actorName)
 	}
 	return bufmgr.DescribeWith(e, r.relName, r.actorName)
 }
@@ -559,6 +576,8 @@ func (r *Runner) execOp(be *backendState, op Op) error {
 func (r *Runner) execDrop(be *backendState, op Op) error {
 	if op.Strategy == bufmgr.DropAuto && r.variant.HasDrop {
 		op.Strategy = r.variant.Drop
+	} else if op.Strategy == bufmgr.DropAuto && r.cfg.HasDrop {
+		op.Strategy = r.cfg.Drop // drop=S beside several variants of another key
 	}
 	var err error
 	if len(op.Rels) == 1 {
