@@ -206,3 +206,68 @@ func TestRunFSMSummary(t *testing.T) {
 		t.Error("the summary lists the inserts' buffer reads one by one")
 	}
 }
+
+// Bad input exits 2 with the position, a failed check 1 (issues 14.1,
+// 14.2, 13.20).
+func TestRunInputExitCodes(t *testing.T) {
+	for _, c := range []struct {
+		src  string
+		code int
+		want string
+	}{
+		{"config shared_buffers=128kB shared_buffers=1MB\n", 2, "<stdin>:1:29: shared_buffers given twice (first at 1:8)"},
+		{"", 2, "<stdin>:1:1: the scenario has no statements"},
+		{"# nothing but a comment\n\n", 2, "<stdin>:1:1: the scenario has no statements"},
+		{"relation t blocks=2\nbackend A: touch t 0\n", 2, "<stdin>:2:1: backend A: its operations are queued, but no 'run' follows"},
+		{"relation t blocks=2\nbackend A: touch t 0\nrun\nexpect block t 1 usage=1\n", 1, "<stdin>:4:18: expect block t 1 usage: expected 1, but the block is not resident"},
+	} {
+		code, _, errOut := cli(t, c.src, "run", "-")
+		if code != c.code || !strings.HasPrefix(errOut, c.want) {
+			t.Errorf("%q: exit %d, stderr %q; want %d and %q", c.src, code, errOut, c.code, c.want)
+		}
+	}
+}
+
+// `show pool all` lists every buffer of a pool over 64 buffers, and the
+// JSON has the buffers, the relations and each backend's ERROR (issues
+// 13.21, 13.23).
+func TestRunShowAllAndJSONPool(t *testing.T) {
+	src := "config shared_buffers=1MB fsm=always\nrelation t blocks=100\nrelation h heap\nbackend A: touch t 0..69; read t 3\nbackend B: insert h size=9000\nrun\nshow pool all\n"
+	code, out, errOut := cli(t, src, "run", "--no-events", "-")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	for _, want := range []string{"    69  t/69            0  1  VALID TAG_VALID PERMANENT\n", "     3  t/3             1  2  VALID TAG_VALID PERMANENT\n", "    70..127  (58 empty buffers)\n"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("show pool all lacks %q:\n%s", want, out)
+		}
+	}
+	code, out, errOut = cli(t, src, "run", "--summary", "-")
+	if code != 0 || !strings.Contains(out, "  B insert h ERROR: row is too big: size 9024, maximum size 8160\n") {
+		t.Errorf("summary: exit %d, %s\n%s", code, errOut, out)
+	}
+	code, out, errOut = cli(t, src, "run", "--json", "-")
+	var j jsonRun
+	if err := json.Unmarshal([]byte(out), &j); err != nil || code != 0 {
+		t.Fatalf("exit %d, %v: %s", code, err, errOut)
+	}
+	if len(j.Buffers) != 70 || j.Buffers[3].Buf != 3 || j.Buffers[3].Tag != "t/3" || j.Buffers[3].RC != 1 || j.Buffers[3].Usage != 2 ||
+		strings.Join(j.Buffers[3].Flags, " ") != "VALID TAG_VALID PERMANENT" || j.Buffers[69].Tag != "t/69" {
+		t.Errorf("buffers: %d, [3] %+v", len(j.Buffers), j.Buffers[min(3, len(j.Buffers)-1)])
+	}
+	if j.Relations["t"] != 16384 || j.Relations["h"] != 16385 || len(j.Relations) != 2 {
+		t.Errorf("relations %v", j.Relations)
+	}
+	if j.BackendErrors["B"] != "row is too big: size 9024, maximum size 8160" || len(j.BackendErrors) != 1 {
+		t.Errorf("backend errors %v", j.BackendErrors)
+	}
+	last := j.Events[len(j.Events)-1]
+	for _, e := range j.Events {
+		if e.Kind == "error" {
+			last = e
+		}
+	}
+	if !strings.HasSuffix(last.Text, "rel h: ERROR row is too big: size 9024, maximum size 8160") {
+		t.Errorf("the error event's text: %q", last.Text)
+	}
+}

@@ -243,10 +243,12 @@ type RunStmt struct {
 	Steps int
 }
 
-// ShowStmt is `show [pool|map]`.
+// ShowStmt is `show [pool [all]|map|slru|heap]`.
 type ShowStmt struct {
 	Pos  Pos
 	What string
+	// All (show pool all) lists every buffer, whatever the pool's size.
+	All bool
 }
 
 // ExpectStmt is `expect SUBJECT [ARGS] KEY=VALUE …`.
@@ -335,12 +337,20 @@ func Parse(name, src string) (*Script, error) {
 	return p.script, p.complete()
 }
 
-// complete checks a whole script: it says something, and nothing it
-// queues is left without a run to do it.
-func (p *parser) complete() error {
-	if len(p.script.Stmts) == 0 {
-		return p.errf(Pos{1, 1}, "the scenario has no statements (only blank lines and comments): expected at least relation, backend and run lines")
+// RequireStatements returns a positioned error for a script with no
+// statement (only blank lines and comments): a scenario given to run
+// must say something. (A lesson's prose may come with no scenario, so
+// Parse accepts one.)
+func (s *Script) RequireStatements() error {
+	if len(s.Stmts) == 0 {
+		return &Error{File: s.File, Pos: Pos{1, 1}, Msg: "the scenario has no statements (only blank lines and comments): expected at least relation, backend and run lines"}
 	}
+	return nil
+}
+
+// complete checks a whole script: nothing it queues is left without a
+// run to do it.
+func (p *parser) complete() error {
 	// The first statement after the last run that would do nothing
 	// without one: a backend's operations or a schedule.
 	var waiting Stmt
@@ -912,8 +922,15 @@ func (p *parser) run(toks []token) (Stmt, error) {
 
 func (p *parser) show(toks []token) (Stmt, error) {
 	st := &ShowStmt{Pos: toks[0].Pos, What: "pool"}
+	if len(toks) == 3 && toks[1].Text == "pool" && toks[2].Text == "all" {
+		st.All = true
+		return st, nil
+	}
+	if len(toks) > 3 && toks[1].Text == "pool" && toks[2].Text == "all" {
+		return nil, p.errf(toks[3].Pos, "show: expected nothing after 'pool all', found %q", toks[3].Text)
+	}
 	if len(toks) > 2 {
-		return nil, p.errf(toks[2].Pos, "show: expected at most one word (pool, map, slru or heap), found %q", toks[2].Text)
+		return nil, p.errf(toks[2].Pos, "show: expected at most one word (pool, map, slru or heap) or 'pool all', found %q", toks[2].Text)
 	}
 	if len(toks) == 2 {
 		if toks[1].Text != "pool" && toks[1].Text != "map" && toks[1].Text != "slru" && toks[1].Text != "heap" {

@@ -43,8 +43,6 @@ func TestParseErrors(t *testing.T) {
 		// issue 14.7: bank_size=0 is not "the default"
 		{"config slru=banks bank_size=0", "1:19: bank_size: expected a power of two from 2 to 4096 (or no bank_size= for SLRU_BANK_SIZE, 16), found 0"},
 		// issue 14.2: an empty scenario, and work queued with no run
-		{"", "1:1: the scenario has no statements (only blank lines and comments)"},
-		{"# only a comment\n\n   # another\n", "1:1: the scenario has no statements"},
 		{"relation t blocks=2\nbackend A: touch t 0", "2:1: backend A: its operations are queued, but no 'run' follows to run them"},
 		{"relation t blocks=2\nbackend A: touch t 0\nrun\nbackend B: touch t 1\nbackend A: touch t 1\nshow", "4:1: backend B: its operations are queued, but no 'run' follows"},
 		{"relation t blocks=2\nbackend A: touch t 0\nrun\nschedule A", "4:1: schedule: no 'run' follows to use it"},
@@ -82,6 +80,8 @@ func TestParseErrors(t *testing.T) {
 		{"run now", "1:5: run: expected steps=N or nothing, found \"now\""},
 		{"run steps=0", "1:5: steps: expected at least 1, found 0"},
 		{"show all", "1:6: show: expected pool, map, slru or heap, found \"all\""},
+		{"show pool all now", "1:15: show: expected nothing after 'pool all', found \"now\""},
+		{"show map all", "1:10: show: expected at most one word (pool, map, slru or heap) or 'pool all', found \"all\""},
 		{"expect", "1:7: expected a subject after 'expect'"},
 		{"expect pools hits=1", "1:8: expect: expected pool, buffer, block, backend, slru, page, heap or fsm, found \"pools\""},
 		{"expect pool", "1:12: expect pool: expected at least one KEY=VALUE"},
@@ -106,6 +106,24 @@ func TestParseErrors(t *testing.T) {
 		if !strings.HasPrefix(err.Error(), "f.scn:"+c.want) {
 			t.Errorf("%q:\n got  %v\n want f.scn:%s…", c.src, err, c.want)
 		}
+	}
+}
+
+// A scenario to run must have a statement (issue 14.2); Parse accepts an
+// empty one, as a lesson's prose may come without a scenario.
+func TestRequireStatements(t *testing.T) {
+	for _, src := range []string{"", "# only a comment\n\n   # another\n"} {
+		s, err := Parse("f.scn", src)
+		if err != nil {
+			t.Fatalf("%q: %v", src, err)
+		}
+		err = s.RequireStatements()
+		if err == nil || err.Error() != "f.scn:1:1: the scenario has no statements (only blank lines and comments): expected at least relation, backend and run lines" {
+			t.Errorf("%q: %v", src, err)
+		}
+	}
+	if err := mustParse(t, "relation t blocks=1").RequireStatements(); err != nil {
+		t.Errorf("a relation: %v", err)
 	}
 }
 

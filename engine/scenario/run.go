@@ -3,6 +3,7 @@ package scenario
 import (
 	"errors"
 	"fmt"
+	"sort"
 	"strings"
 
 	"bufferlab/engine/bufmgr"
@@ -144,6 +145,26 @@ func (r *Runner) RelName(n uint32) string {
 
 func (r *Runner) relName(n uint32) string { return r.RelName(n) }
 
+// Relations lists the relations defined so far in definition order
+// (their relation numbers ascending).
+func (r *Runner) Relations() []*bufmgr.Relation {
+	out := make([]*bufmgr.Relation, 0, len(r.rels))
+	for _, rel := range r.rels {
+		out = append(out, rel)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Number < out[j].Number })
+	return out
+}
+
+// BackendError is the message of the ERROR that aborted the backend's
+// last operations ("" if none did, or no backend has that name).
+func (r *Runner) BackendError(name string) string {
+	if be, ok := r.backendByName[name]; ok && be.err != nil {
+		return be.err.Msg
+	}
+	return ""
+}
+
 // BackendNames returns backend names by actor number (index 0 is the system).
 func (r *Runner) BackendNames() []string {
 	out := []string{"sys"}
@@ -265,6 +286,9 @@ func (r *Runner) exec(st Stmt) (string, error) {
 		}
 		if st.What == "heap" {
 			return r.fsm.Picture(r.relName), nil
+		}
+		if st.All {
+			return r.pool.PictureAll(r.relName), nil
 		}
 		return r.pool.Picture(r.relName), nil
 	case *ExpectStmt:
