@@ -252,17 +252,21 @@ func isRun(s scenario.Stmt) bool {
 
 // JSON output.
 type jsonRun struct {
-	File      string          `json:"file"`
-	Config    *jsonConfig     `json:"config,omitempty"`
-	Events    []jsonEvent     `json:"events"`
-	Outputs   []jsonOutput    `json:"outputs"`
-	Picture   string          `json:"picture,omitempty"`
-	Stats     *bufmgr.Stats   `json:"stats,omitempty"`
-	Hash      string          `json:"hash,omitempty"`
-	Schedules [][]string      `json:"schedules"`
-	Error     *jsonError      `json:"error,omitempty"`
-	Backends  []string        `json:"backends,omitempty"`
-	Relations map[string]uint `json:"relations,omitempty"` // name -> relation number (relfilenode), as in tags
+	File      string        `json:"file"`
+	Config    *jsonConfig   `json:"config,omitempty"`
+	Events    []jsonEvent   `json:"events"`
+	Outputs   []jsonOutput  `json:"outputs"`
+	Picture   string        `json:"picture,omitempty"`
+	Stats     *bufmgr.Stats `json:"stats,omitempty"`
+	Hash      string        `json:"hash,omitempty"`
+	Schedules [][]string    `json:"schedules"`
+	// ScheduleLines is each schedule as the scenario lines that replay it
+	// (runs written NAME*N, lines of at most about 4000 bytes): put them
+	// before the run statement.
+	ScheduleLines [][]string      `json:"schedule_lines"`
+	Error         *jsonError      `json:"error,omitempty"`
+	Backends      []string        `json:"backends,omitempty"`
+	Relations     map[string]uint `json:"relations,omitempty"` // name -> relation number (relfilenode), as in tags
 	// BackendErrors is the ERROR that aborted each backend's operations,
 	// for the backends that had one (what `expect backend A error=` sees).
 	BackendErrors map[string]string `json:"backend_errors,omitempty"`
@@ -331,7 +335,7 @@ func report(asJSON bool, name string, r *scenario.Runner, outs []scenario.Output
 
 // jsonReport builds the JSON of one run and its exit status.
 func jsonReport(name string, r *scenario.Runner, outs []scenario.Output, err error, stderr io.Writer) (jsonRun, int) {
-	j := jsonRun{File: name, Events: []jsonEvent{}, Outputs: []jsonOutput{}, Schedules: [][]string{}, Buffers: []jsonBuffer{}}
+	j := jsonRun{File: name, Events: []jsonEvent{}, Outputs: []jsonOutput{}, Schedules: [][]string{}, ScheduleLines: [][]string{}, Buffers: []jsonBuffer{}}
 	if r != nil {
 		c := r.Config()
 		j.Pins, j.Variant = r.Pins().String(), r.Variant().String()
@@ -382,6 +386,7 @@ func jsonReport(name string, r *scenario.Runner, outs []scenario.Output, err err
 				row = append(row, names[a])
 			}
 			j.Schedules = append(j.Schedules, row)
+			j.ScheduleLines = append(j.ScheduleLines, r.ScheduleLines(s))
 		}
 	}
 	code := exitOK

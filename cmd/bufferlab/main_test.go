@@ -271,3 +271,26 @@ func TestRunShowAllAndJSONPool(t *testing.T) {
 		t.Errorf("the error event's text: %q", last.Text)
 	}
 }
+
+// What run --json records as schedule_lines, pasted before the run,
+// replays it: the same events, the same hash (issue 13.22).
+func TestRunJSONScheduleRoundTrip(t *testing.T) {
+	src := "config schedule=random seed=5\nrelation t blocks=40\nbackend A: touch t 0..39; touch t 0..39\nbackend B: touch t 10..39; touch t 0..9\nbackend C: scan t\nrun\n"
+	var j jsonRun
+	code, out, errOut := cli(t, src, "run", "--json", "-")
+	if err := json.Unmarshal([]byte(out), &j); err != nil || code != 0 {
+		t.Fatalf("exit %d, %v: %s", code, err, errOut)
+	}
+	if len(j.ScheduleLines) != 1 || len(j.ScheduleLines[0]) < 2 || !strings.Contains(j.ScheduleLines[0][0], "*") {
+		t.Fatalf("schedule_lines %v: want one schedule spanning lines, with runs", j.ScheduleLines)
+	}
+	replay := strings.Replace(strings.Replace(src, "schedule=random seed=5", "schedule=rr", 1), "run\n", strings.Join(j.ScheduleLines[0], "\n")+"\nrun\n", 1)
+	var k jsonRun
+	code, out, errOut = cli(t, replay, "run", "--json", "-")
+	if err := json.Unmarshal([]byte(out), &k); err != nil || code != 0 {
+		t.Fatalf("replay: exit %d, %v: %s", code, err, errOut)
+	}
+	if k.Hash != j.Hash || len(k.Events) != len(j.Events) || strings.Join(k.Schedules[0], " ") != strings.Join(j.Schedules[0], " ") {
+		t.Errorf("replay: hash %s, %d events; original hash %s, %d events", k.Hash, len(k.Events), j.Hash, len(j.Events))
+	}
+}

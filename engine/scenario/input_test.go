@@ -122,3 +122,62 @@ func TestRowTooBig(t *testing.T) {
 		t.Errorf("MaxHeapTupleSize %d, want PostgreSQL's 8160", fsm.MaxHeapTupleSize)
 	}
 }
+
+// schedule NAME*N repeats a backend (issue 13.22): A*N keeps B waiting
+// for N steps, and lines before one run add up.
+func TestScheduleRepeat(t *testing.T) {
+	const long = `relation t blocks=4
+backend A: touch t 0..3
+backend B: touch t 0
+schedule A*20
+schedule A*20 A*30 B
+run
+expect block t 0 usage=2
+`
+	r := runVariants(t, long)[0]
+	rec := r.Schedules()[0]
+	for i := 0; i < 70; i++ {
+		if rec[i] != 1 {
+			t.Fatalf("step %d ran %s, want A (schedule A*70 B)", i, r.BackendNames()[rec[i]])
+		}
+	}
+	if rec[70] != 2 {
+		t.Fatalf("step 70 ran %s, want B", r.BackendNames()[rec[70]])
+	}
+}
+
+// A recorded schedule, written back as ScheduleLines before its run,
+// replays the run event for event, also when it spans several lines.
+func TestScheduleRoundTrip(t *testing.T) {
+	src := `config shared_buffers=128kB schedule=random seed=%d
+relation t blocks=40
+backend A: touch t 0..39; touch t 0..39
+backend B: touch t 10..39; touch t 0..9
+backend C: scan t; touch t 5
+run
+`
+	for seed := 1; seed <= 3; seed++ {
+		orig, _, err := Run("orig.scn", strings.Replace(src, "%d", string(rune('0'+seed)), 1), true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines := orig.ScheduleLines(orig.Schedules()[0])
+		if seed == 1 && len(lines) < 2 {
+			t.Fatalf("%d schedule lines: want a schedule long enough to span lines", len(lines))
+		}
+		for _, l := range lines {
+			if len(l) > maxLineLen {
+				t.Fatalf("schedule line of %d bytes", len(l))
+			}
+		}
+		replay := strings.Replace(strings.Replace(src, "schedule=random seed=%d", "schedule=rr", 1), "run\n", strings.Join(lines, "\n")+"\nrun\n", 1)
+		again, _, err := Run("replay.scn", replay, true)
+		if err != nil {
+			t.Fatalf("seed %d: replay: %v", seed, err)
+		}
+		if again.Log().Hash() != orig.Log().Hash() || again.Log().Len() != orig.Log().Len() {
+			t.Errorf("seed %d: replay has %d events (hash %x), the original %d (hash %x)", seed,
+				again.Log().Len(), again.Log().Hash(), orig.Log().Len(), orig.Log().Hash())
+		}
+	}
+}

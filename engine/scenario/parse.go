@@ -230,11 +230,11 @@ type BackendStmt struct {
 	Ops  []Op
 }
 
-// ScheduleStmt is `schedule NAME …`.
+// ScheduleStmt is `schedule NAME[*N] …`: each NAME*N is one run of N
+// steps of that backend (see schedule.go).
 type ScheduleStmt struct {
-	Pos   Pos
-	Names []string
-	Poses []Pos
+	Pos  Pos
+	Runs []ScheduleRun
 }
 
 // RunStmt is `run [steps=N]`; Steps 0 means to completion.
@@ -294,7 +294,7 @@ const (
 	MaxRelations     = 10000
 	MaxRelBlocks     = 1 << 30 // blocks per fork (8TB)
 	MaxOpBlocks      = 1 << 20 // blocks in one operation's range
-	MaxScheduleSteps = 1 << 20
+	MaxScheduleSteps = MaxMaxSteps // steps the schedule lines before one run name
 	DefaultMaxSteps  = 2_000_000
 	MaxMaxSteps      = 50_000_000
 )
@@ -312,6 +312,9 @@ type parser struct {
 	slru      bool      // the config has the commit log's SLRU (clog ops allowed)
 	slruVar   slru.Variant
 	fsm       bool // the config has the free space map model (heaps allowed)
+	// schedSteps counts the steps the schedule lines since the last run
+	// name (they add up).
+	schedSteps uint64
 	// varKey is the config key that named the variants, at varPos.
 	varKey string
 	varPos Pos
@@ -887,22 +890,31 @@ func (p *parser) schedule(toks []token) (Stmt, error) {
 	if len(toks) < 2 {
 		return nil, p.errf(endPos(toks), "expected backend names after 'schedule'")
 	}
-	if len(toks)-1 > MaxScheduleSteps {
-		return nil, p.errf(toks[0].Pos, "schedule has %d steps; at most %d", len(toks)-1, MaxScheduleSteps)
-	}
 	st := &ScheduleStmt{Pos: toks[0].Pos}
 	for _, t := range toks[1:] {
-		if !p.backends[t.Text] {
-			return nil, p.errf(t.Pos, "schedule: expected the name of a backend declared above, found %q", t.Text)
+		name, count := t.Text, uint64(1)
+		if n, c, ok := strings.Cut(t.Text, "*"); ok {
+			var err error
+			name = n
+			if count, err = strconv.ParseUint(c, 10, 64); err != nil || count == 0 || count > MaxScheduleSteps {
+				return nil, p.errf(t.Pos, "schedule: %s: expected NAME*N with N a repeat count from 1 to %d, found %q", t.Text, MaxScheduleSteps, c)
+			}
 		}
-		st.Names = append(st.Names, t.Text)
-		st.Poses = append(st.Poses, t.Pos)
+		if !p.backends[name] {
+			return nil, p.errf(t.Pos, "schedule: expected the name of a backend declared above, found %q", name)
+		}
+		p.schedSteps += count
+		if p.schedSteps > MaxScheduleSteps {
+			return nil, p.errf(t.Pos, "schedule: %s brings the schedule before the next run to %d steps; at most %d (the most max_steps allows)", t.Text, p.schedSteps, MaxScheduleSteps)
+		}
+		st.Runs = append(st.Runs, ScheduleRun{Name: name, Count: int(count), Pos: t.Pos})
 	}
 	return st, nil
 }
 
 func (p *parser) run(toks []token) (Stmt, error) {
 	st := &RunStmt{Pos: toks[0].Pos}
+	p.schedSteps = 0
 	for _, t := range toks[1:] {
 		k, v, ok := splitKV(t)
 		if !ok || k != "steps" {

@@ -77,6 +77,14 @@ func TestParseErrors(t *testing.T) {
 		{"relation t blocks=2\nbackend A: scan t 0", "2:19: scan: expected nothing after the relation name, found \"0\""},
 		{"schedule", "1:9: expected backend names after 'schedule'"},
 		{"backend A\nschedule A B", "2:12: schedule: expected the name of a backend declared above, found \"B\""},
+		// issue 13.22: repetition, bounded
+		{"backend A\nschedule A*2 B*3", "2:14: schedule: expected the name of a backend declared above, found \"B\""},
+		{"backend A\nschedule A*0", "2:10: schedule: A*0: expected NAME*N with N a repeat count from 1 to 50000000, found \"0\""},
+		{"backend A\nschedule A*", "2:10: schedule: A*: expected NAME*N with N a repeat count from 1 to 50000000, found \"\""},
+		{"backend A\nschedule A*x", "2:10: schedule: A*x: expected NAME*N"},
+		{"backend A\nschedule A*99999999999999999999", "2:10: schedule: A*99999999999999999999: expected NAME*N with N a repeat count from 1 to 50000000"},
+		{"backend A\nschedule A*50000001", "2:10: schedule: A*50000001: expected NAME*N"},
+		{"backend A\nschedule A*30000000\nschedule A A*20000000", "3:12: schedule: A*20000000 brings the schedule before the next run to 50000001 steps; at most 50000000"},
 		{"run now", "1:5: run: expected steps=N or nothing, found \"now\""},
 		{"run steps=0", "1:5: steps: expected at least 1, found 0"},
 		{"show all", "1:6: show: expected pool, map, slru or heap, found \"all\""},
@@ -140,7 +148,7 @@ func TestRunErrors(t *testing.T) {
 			"f.scn:4:", false},
 		{"config max_steps=5\nrelation t blocks=2\nbackend A: touch t 0..1\nrun", "f.scn:4:1: run stopped after max_steps=5 steps", false},
 		{"relation t blocks=2\nbackend A: read t 0\nrun steps=2\nbackend A: read t 1\nrun", "f.scn:4:1: backend A is still running", false},
-		{"relation t blocks=2\nbackend A: read t 0\nschedule A\nschedule A\nrun", "f.scn:4:1: a schedule is already waiting", false},
+		{"relation t blocks=2\nbackend A: touch t 0\nbackend B: touch t 1\nschedule A*3\nschedule B A*40\nrun", "f.scn:5:12: run: schedule step 23 names A, which has no operation left to run", false},
 		// issue 13.20: a block that is not resident fails the check (exit 1)
 		{"relation t blocks=2\nbackend A: touch t 0\nrun\nexpect block t 1 usage=1", "f.scn:4:18: expect block t 1 usage: expected 1, but the block is not resident (not in the pool)", true},
 		{"relation t blocks=2\nbackend A: touch t 0\nrun\nexpect block t 1 rc=0", "f.scn:4:18: expect block t 1 rc: expected 0, but the block is not resident", true},

@@ -26,7 +26,7 @@ type Runner struct {
 	sched         *sched.Scheduler
 	runStmt       *RunStmt
 	pending       *ScheduleStmt
-	script0       *sched.Script
+	script0       *scriptPolicy
 	runs          int
 	schedules     [][]trace.Actor
 	next          int // next statement to execute
@@ -270,10 +270,12 @@ func (r *Runner) exec(st Stmt) (string, error) {
 		be.queue = append(be.queue, st.Ops...)
 		return "", nil
 	case *ScheduleStmt:
-		if r.pending != nil {
-			return "", r.errf(st.Pos, "a schedule is already waiting for the next run: expected 'run' between two schedule lines")
+		if r.pending == nil {
+			r.pending = &ScheduleStmt{Pos: st.Pos}
 		}
-		r.pending = st
+		// Schedule lines before one run add up: a long schedule spans
+		// lines.
+		r.pending.Runs = append(r.pending.Runs, st.Runs...)
 		return "", nil
 	case *RunStmt:
 		return r.run(st)
@@ -339,11 +341,7 @@ func (r *Runner) run(st *RunStmt) (string, error) {
 		policy := r.basePolicy()
 		r.script0 = nil
 		if r.pending != nil {
-			actors := make([]trace.Actor, len(r.pending.Names))
-			for i, n := range r.pending.Names {
-				actors[i] = r.backendByName[n].b.Actor
-			}
-			r.script0 = &sched.Script{Actors: actors, Then: policy}
+			r.script0 = r.newScript(r.pending, policy)
 			policy = r.script0
 		}
 		r.sched = sched.New(policy)
@@ -395,8 +393,8 @@ func (r *Runner) run(st *RunStmt) (string, error) {
 		}
 	}
 	errPos := st.Pos
-	if poses := r.pendingPoses(); r.script0 != nil && r.script0.Used() > 0 && r.script0.Used() <= len(poses) {
-		errPos = poses[r.script0.Used()-1]
+	if r.script0 != nil && r.script0.inScript() {
+		errPos = r.script0.pos() // the schedule token of the step that failed
 	}
 	finished := len(r.sched.Live()) == 0
 	if runErr != nil || finished || steps >= r.cfg.MaxSteps {
@@ -430,13 +428,6 @@ func (r *Runner) spawn(be *backendState) {
 		}
 		return r.body(be)
 	})
-}
-
-func (r *Runner) pendingPoses() []Pos {
-	if r.pending == nil {
-		return nil
-	}
-	return r.pending.Poses
 }
 
 func (r *Runner) describe(from int) string {
