@@ -292,8 +292,8 @@ func (s *ExpectStmt) At() Pos { return s.Pos }
 // Limits on what a scenario may ask for, so that no input hangs the engine.
 const (
 	MaxRelations     = 10000
-	MaxRelBlocks     = 1 << 30 // blocks per fork (8TB)
-	MaxOpBlocks      = 1 << 20 // blocks in one operation's range
+	MaxRelBlocks     = 1 << 30     // blocks per fork (8TB)
+	MaxOpBlocks      = 1 << 20     // blocks in one operation's range
 	MaxScheduleSteps = MaxMaxSteps // steps the schedule lines before one run name
 	DefaultMaxSteps  = 2_000_000
 	MaxMaxSteps      = 50_000_000
