@@ -160,6 +160,7 @@ func cmdRun(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		if err != nil {
 			return report(*asJSON, name, nil, nil, err, stdout, stderr)
 		}
+		r.SetBudget(runBudget(*asJSON, nv))
 		if nv > 1 && !*asJSON {
 			fmt.Fprintf(stdout, "== %s ==\n", r.Variant())
 		}
@@ -168,7 +169,9 @@ func cmdRun(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		for !r.Done() {
 			mark := r.Log().Len()
 			o, err := r.Step()
-			outs = append(outs, o)
+			if *asJSON {
+				outs = append(outs, o) // the text mode prints and forgets
+			}
 			if !*asJSON {
 				switch {
 				case o.Text == "":

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 	"testing"
 )
@@ -292,5 +293,34 @@ func TestRunJSONScheduleRoundTrip(t *testing.T) {
 	}
 	if k.Hash != j.Hash || len(k.Events) != len(j.Events) || strings.Join(k.Schedules[0], " ") != strings.Join(j.Schedules[0], " ") {
 		t.Errorf("replay: hash %s, %d events; original hash %s, %d events", k.Hash, len(k.Events), j.Hash, len(j.Events))
+	}
+}
+
+// A run bigger than its memory budget stops with the numbers, exit 2,
+// and a max_steps the budget cannot hold is refused before it runs; the
+// budget comes from the machine (here GOMEMLIMIT) (issue 14.6).
+func TestRunMemoryBudget(t *testing.T) {
+	old := debug.SetMemoryLimit(64 << 20)
+	defer debug.SetMemoryLimit(old)
+	b := runBudget(false, 1)
+	if b.Bytes != 32<<20 || b.EventBytes != textEventBytes || b.MaxEvents() != 55924 {
+		t.Fatalf("budget %+v", b)
+	}
+	if j := runBudget(true, 2); j.Bytes != 16<<20 || j.EventBytes != jsonEventBytes || !strings.HasSuffix(j.Source, "for --json, shared by 2 variants") {
+		t.Fatalf("JSON budget of 2 variants: %+v", j)
+	}
+	huge := "relation t blocks=1073741824\nbackend A: scan t\nrun\n"
+	code, _, errOut := cli(t, huge, "run", "--summary", "-")
+	if code != 2 || !strings.HasPrefix(errOut, "<stdin>:3:1: run stopped after ") ||
+		!strings.Contains(errOut, " steps: its event log reached this run's memory budget of 55924 events (32 MiB at 600 B per event, half of GOMEMLIMIT (64 MiB))") {
+		t.Errorf("huge scan: exit %d, %q", code, errOut)
+	}
+	code, _, errOut = cli(t, "config max_steps=50000000\n"+huge, "run", "-")
+	if code != 2 || !strings.HasPrefix(errOut, "<stdin>:1:8: max_steps=50000000: a run of that many steps logs at least as many events, more than this run's memory budget allows: 55924 events") {
+		t.Errorf("max_steps: exit %d, %q", code, errOut)
+	}
+	debug.SetMemoryLimit(old)
+	if m, from := processMemory(); m > 0 && runBudget(false, 1).Bytes > maxRunMemory {
+		t.Errorf("budget over the cap with %d bytes from %s", m, from)
 	}
 }

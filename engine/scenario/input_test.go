@@ -1,6 +1,8 @@
 package scenario
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -178,6 +180,70 @@ run
 		if again.Log().Hash() != orig.Log().Hash() || again.Log().Len() != orig.Log().Len() {
 			t.Errorf("seed %d: replay has %d events (hash %x), the original %d (hash %x)", seed,
 				again.Log().Len(), again.Log().Hash(), orig.Log().Len(), orig.Log().Hash())
+		}
+	}
+}
+
+// A run over its memory budget stops with the numbers, its log holding
+// no more than the budget allows; a max_steps the budget cannot hold is
+// refused before anything runs (issue 14.6).
+func TestBudget(t *testing.T) {
+	huge := "relation t blocks=1073741824\nbackend A: scan t\nrun\n"
+	r, err := NewRunner(mustParse(t, huge), true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.SetBudget(Budget{Bytes: 1 << 20, EventBytes: 128, Source: "a test"})
+	_, err = r.RunAll()
+	want := "drop.scn:3:1: run stopped after "
+	if err == nil || !strings.HasPrefix(err.Error(), want) ||
+		!strings.HasSuffix(err.Error(), " steps: its event log reached this run's memory budget of 8192 events (1 MiB at 128 B per event, a test); expected a smaller run (fewer blocks or operations, a lower max_steps)") {
+		t.Fatalf("over budget: %v", err)
+	}
+	if r.Log().Len() != 8192 {
+		t.Errorf("the log holds %d events, want the budget's 8192", r.Log().Len())
+	}
+	// The default budget applies without SetBudget.
+	_, _, err = Run("f.scn", "config max_steps=50000000\n"+huge, true)
+	if err == nil || err.Error() != "f.scn:1:8: max_steps=50000000: a run of that many steps logs at least as many events, more than this run's memory budget allows: 2097152 events (256 MiB at 128 B per event, the engine's default); expected max_steps at most 2097152" {
+		t.Errorf("max_steps over the default budget: %v", err)
+	}
+	// An untraced run logs nothing: max_steps is its only bound.
+	r, err = NewRunner(mustParse(t, "config max_steps=3000000\nrelation t blocks=4\nbackend A: touch t 0..3\nrun\n"), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := r.RunAll(); err != nil {
+		t.Errorf("untraced: %v", err)
+	}
+}
+
+// Every step of a run logs at least one event, which the max_steps check
+// of the budget counts on: checked over every embedded scenario.
+func TestEveryStepLogsAnEvent(t *testing.T) {
+	files, err := filepath.Glob("../../lessons/scenarios/*.scn")
+	if err != nil || len(files) < 5 {
+		t.Fatalf("%d scenarios: %v", len(files), err)
+	}
+	for _, f := range files {
+		src, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := mustParse(t, string(src))
+		for v := range Variants(s) {
+			r, err := NewVariantRunner(s, true, v)
+			if err != nil {
+				t.Fatal(err)
+			}
+			r.RunAll() // a scenario may end in an expected ERROR
+			steps := 0
+			for _, sc := range r.Schedules() {
+				steps += len(sc)
+			}
+			if steps == 0 || r.Log().Len() < steps {
+				t.Errorf("%s (%s): %d events in %d steps", f, r.Variant(), r.Log().Len(), steps)
+			}
 		}
 	}
 }

@@ -29,6 +29,7 @@ type ConfigStmt struct {
 	Policy        string // "rr" or "random"
 	Seed          uint64
 	MaxSteps      int
+	MaxStepsPos   Pos             // where max_steps= was given (zero if not)
 	Pins          bufmgr.PinsMode // pins=atomic (default) or spinlock: the first variant
 	// Variants lists every variant the scenario runs, in pane order, when
 	// `pins=` or `drop=` names more than one (pins=atomic,spinlock or
@@ -292,7 +293,7 @@ func (s *ExpectStmt) At() Pos { return s.Pos }
 // Limits on what a scenario may ask for, so that no input hangs the engine.
 const (
 	MaxRelations     = 10000
-	MaxRelBlocks     = 1 << 30     // blocks per fork (8TB)
+	MaxRelBlocks     = 1 << 30     // blocks per fork (8TB; event tags pack 30 bits of block number)
 	MaxOpBlocks      = 1 << 20     // blocks in one operation's range
 	MaxScheduleSteps = MaxMaxSteps // steps the schedule lines before one run name
 	DefaultMaxSteps  = 2_000_000
@@ -477,7 +478,7 @@ func (p *parser) config(toks []token) (Stmt, error) {
 			if n == 0 {
 				return nil, p.errf(t.Pos, "max_steps: expected at least 1, found 0")
 			}
-			st.MaxSteps = int(n)
+			st.MaxSteps, st.MaxStepsPos = int(n), t.Pos
 		case "pins":
 			var ms []bufmgr.PinsMode
 			for _, name := range strings.Split(v, ",") {
@@ -627,9 +628,14 @@ func (p *parser) relation(toks []token) (Stmt, error) {
 		default:
 			return nil, p.errf(t.Pos, "unknown relation key %q: expected blocks, fsm, vm, init, count or unlogged", k)
 		}
-		n, err := p.uint(t, v, MaxRelBlocks, k)
+		n, err := p.uint(t, v, ^uint64(0), k)
 		if err != nil {
 			return nil, err
+		}
+		if n > MaxRelBlocks {
+			// PostgreSQL allows MaxBlockNumber + 1 = 0xFFFFFFFF blocks
+			// (32 TB); events pack a tag's block number in 30 bits.
+			return nil, p.errf(t.Pos, "%s: %d blocks is more than BufferLab simulates: expected at most %d (8 TB; PostgreSQL's own limit is MaxBlockNumber+1 = %d blocks, 32 TB)", k, n, MaxRelBlocks, uint64(1)<<32-1)
 		}
 		st.NBlocks[f] = uint32(n)
 	}

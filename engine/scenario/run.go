@@ -32,6 +32,7 @@ type Runner struct {
 	next          int // next statement to execute
 	variant       Variant
 	variants      int        // how many variants the config names
+	budget        Budget     // bounds the event log (SetBudget)
 	slru          *slru.SLRU // the commit log's SLRU (config slru=…)
 	fsm           *fsm.Store // the free space map model (config fsm=…)
 }
@@ -89,6 +90,7 @@ func newRunner(s *Script, traced bool, variant int) (*Runner, error) {
 	if traced {
 		r.log = trace.NewLog()
 	}
+	r.SetBudget(DefaultBudget)
 	opt := bufmgr.Options{Pins: r.variant.Pins, InRecovery: r.cfg.InRecovery, DropList: r.cfg.DropList}
 	if r.variant.HasDrop && r.variant.Drop == bufmgr.DropDList || r.cfg.HasDrop && r.cfg.Drop == bufmgr.DropDList {
 		opt.DropList = true
@@ -337,6 +339,9 @@ func (r *Runner) basePolicy() sched.Policy {
 
 func (r *Runner) run(st *RunStmt) (string, error) {
 	firstEvent := r.log.Len()
+	if err := r.checkMaxSteps(); err != nil {
+		return "", err
+	}
 	if r.sched == nil {
 		policy := r.basePolicy()
 		r.script0 = nil
@@ -381,6 +386,10 @@ func (r *Runner) run(st *RunStmt) (string, error) {
 			break
 		}
 		steps++
+		if r.log.Dropped() > 0 {
+			runErr = r.budgetErr(st, steps)
+			break
+		}
 	}
 	r.schedules[len(r.schedules)-1] = r.sched.Record()
 	out := r.describe(firstEvent)
