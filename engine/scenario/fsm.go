@@ -19,7 +19,8 @@ import (
 // keeps, empty unless blocks= says otherwise.
 //
 // Operations: insert REL [N] [size=B] inserts N rows (default 1) of a
-// table with B data bytes per row (default 4: one int column) through
+// table with B data bytes per row (default 4: one int column; at most
+// MaxRowSize, and over 8136 PostgreSQL's "row is too big") through
 // heap_insert and RelationGetBufferForTuple; delete REL B:O deletes the
 // row at that ctid; vacuum REL is a VACUUM of the table (it records every
 // page's free space and updates the map).
