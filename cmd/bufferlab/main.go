@@ -143,6 +143,9 @@ func cmdRun(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return exitBadInput
 	}
 	script, err := scenario.Parse(name, string(src))
+	if err == nil {
+		err = script.RequireStatements()
+	}
 	if err != nil {
 		return report(*asJSON, name, nil, nil, err, stdout, stderr)
 	}
@@ -157,6 +160,7 @@ func cmdRun(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		if err != nil {
 			return report(*asJSON, name, nil, nil, err, stdout, stderr)
 		}
+		r.SetBudget(runBudget(*asJSON, nv))
 		if nv > 1 && !*asJSON {
 			fmt.Fprintf(stdout, "== %s ==\n", r.Variant())
 		}
@@ -165,7 +169,9 @@ func cmdRun(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		for !r.Done() {
 			mark := r.Log().Len()
 			o, err := r.Step()
-			outs = append(outs, o)
+			if *asJSON {
+				outs = append(outs, o) // the text mode prints and forgets
+			}
 			if !*asJSON {
 				switch {
 				case o.Text == "":
@@ -249,17 +255,28 @@ func isRun(s scenario.Stmt) bool {
 
 // JSON output.
 type jsonRun struct {
-	File      string          `json:"file"`
-	Config    *jsonConfig     `json:"config,omitempty"`
-	Events    []jsonEvent     `json:"events"`
-	Outputs   []jsonOutput    `json:"outputs"`
-	Picture   string          `json:"picture,omitempty"`
-	Stats     *bufmgr.Stats   `json:"stats,omitempty"`
-	Hash      string          `json:"hash,omitempty"`
-	Schedules [][]string      `json:"schedules"`
-	Error     *jsonError      `json:"error,omitempty"`
-	Backends  []string        `json:"backends,omitempty"`
-	Relations map[string]uint `json:"relations,omitempty"`
+	File      string        `json:"file"`
+	Config    *jsonConfig   `json:"config,omitempty"`
+	Events    []jsonEvent   `json:"events"`
+	Outputs   []jsonOutput  `json:"outputs"`
+	Picture   string        `json:"picture,omitempty"`
+	Stats     *bufmgr.Stats `json:"stats,omitempty"`
+	Hash      string        `json:"hash,omitempty"`
+	Schedules [][]string    `json:"schedules"`
+	// ScheduleLines is each schedule as the scenario lines that replay it
+	// (runs written NAME*N, lines of at most about 4000 bytes): put them
+	// before the run statement.
+	ScheduleLines [][]string      `json:"schedule_lines"`
+	Error         *jsonError      `json:"error,omitempty"`
+	Backends      []string        `json:"backends,omitempty"`
+	Relations     map[string]uint `json:"relations,omitempty"` // name -> relation number (relfilenode), as in tags
+	// BackendErrors is the ERROR that aborted each backend's operations,
+	// for the backends that had one (what `expect backend A error=` sees).
+	BackendErrors map[string]string `json:"backend_errors,omitempty"`
+	// Buffers is the pool at the end, one entry per buffer that is not
+	// empty (a tag, a pin, a usage count or a flag), in buffer order: the
+	// buffers left out hold nothing.
+	Buffers []jsonBuffer `json:"buffers"`
 	// Pins is the pin variant of this run and Variant its variant
 	// (pins=atomic, drop=scan); Variants the runs of the other variants
 	// when the config names several.
@@ -273,6 +290,14 @@ type jsonConfig struct {
 	NBuffers      int    `json:"nbuffers"`
 	Schedule      string `json:"schedule"`
 	Seed          uint64 `json:"seed"`
+}
+
+type jsonBuffer struct {
+	Buf   int      `json:"buf"`
+	Tag   string   `json:"tag"` // rel/block or rel/fork/block; "" without a valid tag
+	RC    uint32   `json:"rc"`
+	Usage uint32   `json:"usage"`
+	Flags []string `json:"flags"`
 }
 
 type jsonEvent struct {
@@ -313,7 +338,7 @@ func report(asJSON bool, name string, r *scenario.Runner, outs []scenario.Output
 
 // jsonReport builds the JSON of one run and its exit status.
 func jsonReport(name string, r *scenario.Runner, outs []scenario.Output, err error, stderr io.Writer) (jsonRun, int) {
-	j := jsonRun{File: name, Events: []jsonEvent{}, Outputs: []jsonOutput{}, Schedules: [][]string{}}
+	j := jsonRun{File: name, Events: []jsonEvent{}, Outputs: []jsonOutput{}, Schedules: [][]string{}, ScheduleLines: [][]string{}, Buffers: []jsonBuffer{}}
 	if r != nil {
 		c := r.Config()
 		j.Pins, j.Variant = r.Pins().String(), r.Variant().String()
@@ -340,6 +365,21 @@ func jsonReport(name string, r *scenario.Runner, outs []scenario.Output, err err
 			}
 		}
 		j.Picture = r.Pool().Picture(r.RelName)
+		j.Buffers = jsonBuffers(r)
+		for _, rel := range r.Relations() {
+			if j.Relations == nil {
+				j.Relations = map[string]uint{}
+			}
+			j.Relations[rel.Name] = uint(rel.Number)
+		}
+		for _, b := range j.Backends {
+			if msg := r.BackendError(b); msg != "" {
+				if j.BackendErrors == nil {
+					j.BackendErrors = map[string]string{}
+				}
+				j.BackendErrors[b] = msg
+			}
+		}
 		st := r.Pool().Stats()
 		j.Stats = &st
 		j.Hash = fmt.Sprintf("%016x", r.Log().Hash())
@@ -349,6 +389,7 @@ func jsonReport(name string, r *scenario.Runner, outs []scenario.Output, err err
 				row = append(row, names[a])
 			}
 			j.Schedules = append(j.Schedules, row)
+			j.ScheduleLines = append(j.ScheduleLines, r.ScheduleLines(s))
 		}
 	}
 	code := exitOK
@@ -363,6 +404,28 @@ func jsonReport(name string, r *scenario.Runner, outs []scenario.Output, err err
 		fmt.Fprintln(stderr, err)
 	}
 	return j, code
+}
+
+// jsonBuffers lists the pool's buffers that are not empty.
+func jsonBuffers(r *scenario.Runner) []jsonBuffer {
+	out := []jsonBuffer{}
+	p := r.Pool()
+	for i := 0; i < p.NBuffers; i++ {
+		d := p.Desc(i)
+		s := d.State()
+		if bufmgr.IsEmpty(s) {
+			continue
+		}
+		jb := jsonBuffer{Buf: i, RC: bufmgr.StateRefcount(s), Usage: bufmgr.StateUsagecount(s), Flags: bufmgr.FlagNames(s)}
+		if s&bufmgr.BmTagValid != 0 {
+			jb.Tag = bufmgr.TagString(d.Tag(), r.RelName)
+		}
+		if jb.Flags == nil {
+			jb.Flags = []string{}
+		}
+		out = append(out, jb)
+	}
+	return out
 }
 
 func cmdList(stdout io.Writer) int {
@@ -404,6 +467,9 @@ func cmdDemo(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 // narration, the statement, and what it did.
 func playDemo(name, src string, step, events bool, stdin io.Reader, stdout, stderr io.Writer) int {
 	script, err := scenario.Parse(name, src)
+	if err == nil {
+		err = script.RequireStatements()
+	}
 	if err != nil {
 		fmt.Fprintln(stderr, err)
 		return exitBadInput

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 	"testing"
 )
@@ -204,5 +205,122 @@ func TestRunFSMSummary(t *testing.T) {
 	}
 	if strings.Contains(out, "B read t/") {
 		t.Error("the summary lists the inserts' buffer reads one by one")
+	}
+}
+
+// Bad input exits 2 with the position, a failed check 1 (issues 14.1,
+// 14.2, 13.20).
+func TestRunInputExitCodes(t *testing.T) {
+	for _, c := range []struct {
+		src  string
+		code int
+		want string
+	}{
+		{"config shared_buffers=128kB shared_buffers=1MB\n", 2, "<stdin>:1:29: shared_buffers given twice (first at 1:8)"},
+		{"", 2, "<stdin>:1:1: the scenario has no statements"},
+		{"# nothing but a comment\n\n", 2, "<stdin>:1:1: the scenario has no statements"},
+		{"relation t blocks=2\nbackend A: touch t 0\n", 2, "<stdin>:2:1: backend A: its operations are queued, but no 'run' follows"},
+		{"relation t blocks=2\nbackend A: touch t 0\nrun\nexpect block t 1 usage=1\n", 1, "<stdin>:4:18: expect block t 1 usage: expected 1, but the block is not resident"},
+	} {
+		code, _, errOut := cli(t, c.src, "run", "-")
+		if code != c.code || !strings.HasPrefix(errOut, c.want) {
+			t.Errorf("%q: exit %d, stderr %q; want %d and %q", c.src, code, errOut, c.code, c.want)
+		}
+	}
+}
+
+// `show pool all` lists every buffer of a pool over 64 buffers, and the
+// JSON has the buffers, the relations and each backend's ERROR (issues
+// 13.21, 13.23).
+func TestRunShowAllAndJSONPool(t *testing.T) {
+	src := "config shared_buffers=1MB fsm=always\nrelation t blocks=100\nrelation h heap\nbackend A: touch t 0..69; read t 3\nbackend B: insert h size=9000\nrun\nshow pool all\n"
+	code, out, errOut := cli(t, src, "run", "--no-events", "-")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	for _, want := range []string{"    69  t/69            0  1  VALID TAG_VALID PERMANENT\n", "     3  t/3             1  2  VALID TAG_VALID PERMANENT\n", "    70..127  (58 empty buffers)\n"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("show pool all lacks %q:\n%s", want, out)
+		}
+	}
+	code, out, errOut = cli(t, src, "run", "--summary", "-")
+	if code != 0 || !strings.Contains(out, "  B insert h ERROR: row is too big: size 9024, maximum size 8160\n") {
+		t.Errorf("summary: exit %d, %s\n%s", code, errOut, out)
+	}
+	code, out, errOut = cli(t, src, "run", "--json", "-")
+	var j jsonRun
+	if err := json.Unmarshal([]byte(out), &j); err != nil || code != 0 {
+		t.Fatalf("exit %d, %v: %s", code, err, errOut)
+	}
+	if len(j.Buffers) != 70 || j.Buffers[3].Buf != 3 || j.Buffers[3].Tag != "t/3" || j.Buffers[3].RC != 1 || j.Buffers[3].Usage != 2 ||
+		strings.Join(j.Buffers[3].Flags, " ") != "VALID TAG_VALID PERMANENT" || j.Buffers[69].Tag != "t/69" {
+		t.Errorf("buffers: %d, [3] %+v", len(j.Buffers), j.Buffers[min(3, len(j.Buffers)-1)])
+	}
+	if j.Relations["t"] != 16384 || j.Relations["h"] != 16385 || len(j.Relations) != 2 {
+		t.Errorf("relations %v", j.Relations)
+	}
+	if j.BackendErrors["B"] != "row is too big: size 9024, maximum size 8160" || len(j.BackendErrors) != 1 {
+		t.Errorf("backend errors %v", j.BackendErrors)
+	}
+	last := j.Events[len(j.Events)-1]
+	for _, e := range j.Events {
+		if e.Kind == "error" {
+			last = e
+		}
+	}
+	if !strings.HasSuffix(last.Text, "rel h: ERROR row is too big: size 9024, maximum size 8160") {
+		t.Errorf("the error event's text: %q", last.Text)
+	}
+}
+
+// What run --json records as schedule_lines, pasted before the run,
+// replays it: the same events, the same hash (issue 13.22).
+func TestRunJSONScheduleRoundTrip(t *testing.T) {
+	src := "config schedule=random seed=5\nrelation t blocks=40\nbackend A: touch t 0..39; touch t 0..39\nbackend B: touch t 10..39; touch t 0..9\nbackend C: scan t\nrun\n"
+	var j jsonRun
+	code, out, errOut := cli(t, src, "run", "--json", "-")
+	if err := json.Unmarshal([]byte(out), &j); err != nil || code != 0 {
+		t.Fatalf("exit %d, %v: %s", code, err, errOut)
+	}
+	if len(j.ScheduleLines) != 1 || len(j.ScheduleLines[0]) < 2 || !strings.Contains(j.ScheduleLines[0][0], "*") {
+		t.Fatalf("schedule_lines %v: want one schedule spanning lines, with runs", j.ScheduleLines)
+	}
+	replay := strings.Replace(strings.Replace(src, "schedule=random seed=5", "schedule=rr", 1), "run\n", strings.Join(j.ScheduleLines[0], "\n")+"\nrun\n", 1)
+	var k jsonRun
+	code, out, errOut = cli(t, replay, "run", "--json", "-")
+	if err := json.Unmarshal([]byte(out), &k); err != nil || code != 0 {
+		t.Fatalf("replay: exit %d, %v: %s", code, err, errOut)
+	}
+	if k.Hash != j.Hash || len(k.Events) != len(j.Events) || strings.Join(k.Schedules[0], " ") != strings.Join(j.Schedules[0], " ") {
+		t.Errorf("replay: hash %s, %d events; original hash %s, %d events", k.Hash, len(k.Events), j.Hash, len(j.Events))
+	}
+}
+
+// A run bigger than its memory budget stops with the numbers, exit 2,
+// and a max_steps the budget cannot hold is refused before it runs; the
+// budget comes from the machine (here GOMEMLIMIT) (issue 14.6).
+func TestRunMemoryBudget(t *testing.T) {
+	old := debug.SetMemoryLimit(64 << 20)
+	defer debug.SetMemoryLimit(old)
+	b := runBudget(false, 1)
+	if b.Bytes != 32<<20 || b.EventBytes != textEventBytes || b.MaxEvents() != 55924 {
+		t.Fatalf("budget %+v", b)
+	}
+	if j := runBudget(true, 2); j.Bytes != 16<<20 || j.EventBytes != jsonEventBytes || !strings.HasSuffix(j.Source, "for --json, shared by 2 variants") {
+		t.Fatalf("JSON budget of 2 variants: %+v", j)
+	}
+	huge := "relation t blocks=1073741824\nbackend A: scan t\nrun\n"
+	code, _, errOut := cli(t, huge, "run", "--summary", "-")
+	if code != 2 || !strings.HasPrefix(errOut, "<stdin>:3:1: run stopped after ") ||
+		!strings.Contains(errOut, " steps: its event log reached this run's memory budget of 55924 events (32 MiB at 600 B per event, half of GOMEMLIMIT (64 MiB))") {
+		t.Errorf("huge scan: exit %d, %q", code, errOut)
+	}
+	code, _, errOut = cli(t, "config max_steps=50000000\n"+huge, "run", "-")
+	if code != 2 || !strings.HasPrefix(errOut, "<stdin>:1:8: max_steps=50000000: a run of that many steps logs at least as many events, more than this run's memory budget allows: 55924 events") {
+		t.Errorf("max_steps: exit %d, %q", code, errOut)
+	}
+	debug.SetMemoryLimit(old)
+	if m, from := processMemory(); m > 0 && runBudget(false, 1).Bytes > maxRunMemory {
+		t.Errorf("budget over the cap with %d bytes from %s", m, from)
 	}
 }

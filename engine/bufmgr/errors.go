@@ -16,6 +16,28 @@ const (
 	ErrPinnedInInvalidate                    // bufmgr.c: "buffer is pinned in InvalidateBuffer"
 )
 
+// String is the error as event descriptions and summaries print it
+// (PGError.Msg is the full message, with its values). Each mechanism
+// describes its own codes: package fsm and package slru number theirs
+// from 1 too.
+func (c ErrCode) String() string {
+	switch c {
+	case ErrNoUnpinnedBuffers:
+		return "no unpinned buffers available"
+	case ErrReadBeyondEOF:
+		return "read beyond the end of the relation"
+	case ErrBufferNotPinned:
+		return "buffer not pinned"
+	case ErrMultiplePinWaiters:
+		return "multiple backends attempting to wait for pincount 1"
+	case ErrLocalPinCount:
+		return "incorrect local pin count"
+	case ErrPinnedInInvalidate:
+		return "buffer is pinned in InvalidateBuffer"
+	}
+	return fmt.Sprintf("buffer manager error %d", uint8(c))
+}
+
 // PGError is an ERROR raised by modelled PostgreSQL code. Like ereport(ERROR)
 // it aborts the operation; the caller aborts the transaction (which releases
 // the backend's pins, see Backend.AbortTransaction).

@@ -106,8 +106,12 @@ func DescribeWith(e trace.Event, names RelNamer, actor func(trace.Actor) string)
 	case trace.KPrivRef:
 		fmt.Fprintf(&b, ": private count %d -> %d", e.Before, e.After)
 	case trace.KError:
-		fmt.Fprintf(&b, ": %s", [...]string{"?", "no unpinned buffers available", "read beyond end of file", "buffer not pinned",
-			"multiple backends attempting to wait for pincount 1", "incorrect local pin count"}[min(e.Arg, 5)])
+		if e.Class.IsFSM() || e.Class.IsSLRU() {
+			// Another mechanism's code: its package describes it.
+			fmt.Fprintf(&b, ": ERROR code %d of the %s's own table", e.Arg, e.Class)
+			break
+		}
+		fmt.Fprintf(&b, ": %s", ErrCode(e.Arg))
 	case trace.KWake:
 		fmt.Fprintf(&b, ": wake %s", actor(trace.Actor(e.Arg)))
 	case trace.KIOWait:
@@ -149,7 +153,25 @@ const pictureRowsMax = 64
 // buffers (the clock hand marked), otherwise a summary by usage count and
 // the pinned, dirty and locked buffers; then what each backend pins and
 // which partition locks are held.
-func (p *Pool) Picture(names RelNamer) string {
+func (p *Pool) Picture(names RelNamer) string { return p.picture(names, false) }
+
+// emptyRunMin is the shortest run of empty buffers PictureAll writes as
+// one line.
+const emptyRunMin = 8
+
+// PictureAll is Picture with every descriptor listed, whatever the size
+// of the pool (`show pool all`): one line per buffer, except that a run
+// of at least 8 empty buffers (no tag, no pin, no flag, not under the
+// clock hand) is one line, so a large pool mostly unused stays short.
+func (p *Pool) PictureAll(names RelNamer) string { return p.picture(names, true) }
+
+// IsEmpty reports whether a descriptor's state word says nothing: no
+// tag, no pin, no usage, no flag (a buffer never used, or invalidated).
+func IsEmpty(s uint32) bool {
+	return s&BmTagValid == 0 && StateRefcount(s) == 0 && StateUsagecount(s) == 0 && len(FlagNames(s)) == 0
+}
+
+func (p *Pool) picture(names RelNamer, all bool) string {
 	var b strings.Builder
 	free := p.Freelist()
 	fl := "empty"
@@ -176,7 +198,22 @@ func (p *Pool) Picture(names RelNamer) string {
 		}
 		fmt.Fprintf(&b, "  %4d  %-14s %2d  %d  %s%s\n", i, tag, StateRefcount(s), StateUsagecount(s), fl, mark)
 	}
-	if p.NBuffers <= pictureRowsMax {
+	if all {
+		fmt.Fprintf(&b, "   buf  tag            rc  u  flags\n")
+		for i := 0; i < len(p.descs); {
+			j := i
+			for j < len(p.descs) && j != hand && IsEmpty(p.descs[j].state.Load()) {
+				j++
+			}
+			if j-i >= emptyRunMin {
+				fmt.Fprintf(&b, "  %4d..%d  (%d empty buffers)\n", i, j-1, j-i)
+				i = j
+				continue
+			}
+			row(i)
+			i++
+		}
+	} else if p.NBuffers <= pictureRowsMax {
 		fmt.Fprintf(&b, "   buf  tag            rc  u  flags\n")
 		for i := range p.descs {
 			row(i)

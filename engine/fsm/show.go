@@ -87,10 +87,16 @@ func blkString(v uint64) string {
 // Describe prints an event with its values decoded; events of other
 // packages go to bufmgr.Describe.
 func Describe(e trace.Event, names bufmgr.RelNamer) string {
+	return DescribeWith(e, names, trace.ActorName)
+}
+
+// DescribeWith is Describe with backends named by actor (a scenario's
+// names).
+func DescribeWith(e trace.Event, names bufmgr.RelNamer, actor func(trace.Actor) string) string {
 	if !IsFSMEvent(e) {
-		return bufmgr.Describe(e, names)
+		return bufmgr.DescribeWith(e, names, actor)
 	}
-	head := fmt.Sprintf("%05d %-3s %-13s %-24s ", e.Seq, trace.ActorName(e.Actor), e.Kind, e.Site)
+	head := fmt.Sprintf("%05d %-3s %-13s %-24s ", e.Seq, actor(e.Actor), e.Kind, e.Site)
 	rel := relName(names, e.Obj)
 	addr := AddrString(names, e.Obj, e.Arg)
 	b, a := e.Before, e.After
@@ -297,6 +303,13 @@ func availString(v uint64) string {
 		return "AVAIL"
 	}
 	return "NOT_AVAIL"
+}
+
+// ErrorText is the ERROR an FSM error event (kind error) reports, as
+// its PostgreSQL message says it: "row is too big: size 8216, maximum
+// size 8160".
+func ErrorText(e trace.Event) string {
+	return strings.TrimPrefix(errText(ErrCode(e.Arg), e.Before), "ERROR ")
 }
 
 func errText(c ErrCode, v uint64) string {

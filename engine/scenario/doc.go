@@ -15,11 +15,14 @@
 //
 // Statements:
 //
-//	config KEY=VALUE ...        first statement, at most once. Keys:
+//	config KEY=VALUE ...        first statement, at most once, each key at
+//	                            most once. Keys:
 //	                            shared_buffers (128kB, 1MB, … or a number of
 //	                            8kB buffers; default 128kB), schedule
 //	                            (rr | random; default rr), seed (for random),
-//	                            max_steps (bound on one run, default 2000000),
+//	                            max_steps (bound on one run, default 2000000;
+//	                            a traced run also has a memory budget, see
+//	                            budget.go, which max_steps may not exceed),
 //	                            pins (atomic: PG 9.6+ CAS on the state word,
 //	                            the default; spinlock: PG ≤ 9.5, every pin
 //	                            and unpin under the buffer header spinlock;
@@ -29,13 +32,22 @@
 //	                            and slru= (see drop, fsm.go, slru.go) may
 //	                            name several variants the same way, e.g.
 //	                            slru=single,banks,banks+hash; only one key
-//	                            per config does.
+//	                            per config does. A single drop=S beside such
+//	                            a key is every pane's strategy.
 //	relation NAME blocks=N [fsm=N] [vm=N] [init=N] [unlogged]
-//	backend NAME: OP; OP; ...   queue operations for a backend (declaring it).
-//	schedule NAME NAME ...      who runs at each yield point of the next run;
-//	                            then the configured policy takes over.
-//	run [steps=N]               run the queued operations (or N steps of them).
-//	show [pool|map|slru|heap]   print the pool, the mapping table, the
+//	                            (at most 2^30 blocks a fork)
+//	backend NAME: OP; OP; ...   queue operations for a backend (declaring it);
+//	                            a run must follow.
+//	schedule NAME[*N] ...       who runs at each yield point of the next run
+//	                            (NAME*N: N steps in a row); then the
+//	                            configured policy takes over. Schedule lines
+//	                            before one run add up (schedule.go).
+//	run [steps=N]               run the queued operations (or N steps of them);
+//	                            after a paused run, backends given
+//	                            operations since join it.
+//	show [pool [all]|map|slru|heap]
+//	                            print the pool (all: every buffer, runs of
+//	                            empty ones on one line), the mapping table, the
 //	                            commit log's SLRU, or the heaps with their
 //	                            free space map (the default for a scenario
 //	                            with an SLRU is slru).
@@ -44,7 +56,8 @@
 //	                            decrements, errors, cas, cas_failures,
 //	                            header_locks, spins), buffer N (tag, rc,
 //	                            usage, flags, dirty, valid), block REL B
-//	                            [fork=F] (in, resident, usage, rc), backend
+//	                            [fork=F] (in, resident, usage, rc; usage and
+//	                            rc of a block not resident fail), backend
 //	                            NAME (pins, error).
 //	expect VARIANT: SUBJECT …   the same, checked only in that variant
 //	                            (expect spinlock: pool spins=3, expect

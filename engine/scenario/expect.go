@@ -300,7 +300,9 @@ func (r *Runner) expectValue(st *ExpectStmt, c check) (string, error) {
 			return strconv.Itoa(id), nil
 		}
 		if !ok {
-			return "", r.errf(c.Pos, "expect block%s %s: the block is not in the pool", argText(st.Args), c.Key)
+			// A well-formed check the engine's state fails: exit 1, not 2.
+			return "", &Error{File: r.script.File, Pos: c.Pos, Check: true, Msg: fmt.Sprintf(
+				"expect block%s %s: expected %s, but the block is not resident (not in the pool)%s", argText(st.Args), c.Key, c.Value, r.variantNote())}
 		}
 		s := pool.Desc(id).State()
 		if c.Key == "usage" {

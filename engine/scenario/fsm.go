@@ -19,7 +19,8 @@ import (
 // keeps, empty unless blocks= says otherwise.
 //
 // Operations: insert REL [N] [size=B] inserts N rows (default 1) of a
-// table with B data bytes per row (default 4: one int column) through
+// table with B data bytes per row (default 4: one int column; at most
+// MaxRowSize, and over 8136 PostgreSQL's "row is too big") through
 // heap_insert and RelationGetBufferForTuple; delete REL B:O deletes the
 // row at that ctid; vacuum REL is a VACUUM of the table (it records every
 // page's free space and updates the map).
@@ -31,6 +32,15 @@ import (
 // and expect fsm KEY=V (the sum over backends of:
 // heap_reads, fsm_reads, vm_reads, fsm_skipped, pages_tried, inserts,
 // extends).
+
+// MaxRowSize bounds insert's size=: MaxAllocSize (memutils.h, 1GB - 1),
+// the largest allocation PostgreSQL makes, so no row of a real server is
+// larger. A row above MaxHeapTupleSize (8160 bytes, MAXALIGN'd with its
+// 24-byte header) reaches RelationGetBufferForTuple's "row is too big"
+// ERROR as in PostgreSQL (TOAST, which would move a long value out of
+// line first, is not modelled: the row is as if its columns were
+// STORAGE PLAIN).
+const MaxRowSize = 0x3fffffff
 
 // fsmConfig is the FSM part of ConfigStmt.
 type fsmConfig struct {
@@ -56,14 +66,11 @@ func (p *parser) fsmKey(st *ConfigStmt, t token, k, v string) error {
 			vs = append(vs, vr)
 		}
 		st.FSM.On, st.FSM.Variant = true, vs[0]
-		if len(vs) > 1 {
-			if len(st.Variants) > 0 {
-				return p.errf(t.Pos, "fsm: %s", severalVariants)
-			}
-			for _, vr := range vs {
-				st.Variants = append(st.Variants, Variant{FSM: vr, HasFSM: true})
-			}
+		var variants []Variant
+		for _, vr := range vs {
+			variants = append(variants, Variant{FSM: vr, HasFSM: true})
 		}
+		return p.addVariants(st, t, k, variants)
 	case "fsm_threshold":
 		n, err := p.uint(t, v, 1<<20, k)
 		if err != nil {
@@ -116,9 +123,12 @@ func (p *parser) fsmOp(op Op, toks []token) (Op, error) {
 				if k != "size" {
 					return Op{}, p.errf(t.Pos, "insert: expected size=B, found %q", t.Text)
 				}
-				n, err := p.uint(t, v, fsm.BLCKSZ, "size")
+				n, err := p.uint(t, v, ^uint64(0), "size")
 				if err != nil {
 					return Op{}, err
+				}
+				if n > MaxRowSize {
+					return Op{}, p.errf(t.Pos, "size: %d bytes is more than one row can hold: expected at most %d (MaxAllocSize, 1GB - 1; rows over MaxHeapTupleSize, %d bytes with the header, fail with PostgreSQL's \"row is too big\")", n, MaxRowSize, fsm.MaxHeapTupleSize)
 				}
 				op.Size = int(n)
 				continue

@@ -29,12 +29,19 @@ type ConfigStmt struct {
 	Policy        string // "rr" or "random"
 	Seed          uint64
 	MaxSteps      int
+	MaxStepsPos   Pos             // where max_steps= was given (zero if not)
 	Pins          bufmgr.PinsMode // pins=atomic (default) or spinlock: the first variant
 	// Variants lists every variant the scenario runs, in pane order, when
 	// `pins=` or `drop=` names more than one (pins=atomic,spinlock or
 	// drop=scan,lookup,dlist run the same statements, schedule and seed
 	// once per variant, side by side); nil for one variant.
 	Variants []Variant
+	// Drop, when HasDrop, is the strategy of every `drop` that names
+	// none, in every variant: a single drop= strategy beside a key that
+	// names several variants (pins=atomic,spinlock drop=lookup). Alone,
+	// a single drop= strategy is the one variant (see Variants).
+	Drop    bufmgr.DropStrategy
+	HasDrop bool
 	// InRecovery (in_recovery=on) models a server replaying WAL: the
 	// backend dropping relations is the startup process, for which
 	// relation sizes are cached, so a drop may take the per-block lookup.
@@ -66,9 +73,37 @@ type Variant struct {
 	HasSLRU bool
 }
 
-// severalVariants is the error for a config line where two keys name
+// severalVariants ends the error for a config line where two keys name
 // several variants: the panes differ in one respect only.
-const severalVariants = "only one of pins=, drop=, fsm= and slru= may name several variants"
+const severalVariants = "only one of pins=, drop=, fsm= and slru= may name several variants (the panes differ in one respect); expected one value for one of them"
+
+// addVariants records the variants that config key names. A single value
+// of pins=, fsm= or slru= sets no variant (the caller keeps it in st). A
+// single drop= strategy is the scenario's one variant when no other key
+// names several, and otherwise the strategy of every pane (st.Drop).
+func (p *parser) addVariants(st *ConfigStmt, t token, key string, vs []Variant) error {
+	if len(vs) == 1 && !vs[0].HasDrop {
+		return nil
+	}
+	if len(vs) == 1 {
+		if len(st.Variants) > 1 {
+			st.Drop, st.HasDrop = vs[0].Drop, true
+			return nil
+		}
+		st.Variants, p.varKey, p.varPos = vs, key, t.Pos
+		return nil
+	}
+	if len(st.Variants) == 1 && st.Variants[0].HasDrop {
+		// drop=S came first: it now applies to every pane of this key.
+		st.Drop, st.HasDrop = st.Variants[0].Drop, true
+		st.Variants = nil
+	}
+	if len(st.Variants) > 0 {
+		return p.errf(t.Pos, "%s: names several variants, and so does %s= at %d:%d; %s", key, p.varKey, p.varPos.Line, p.varPos.Col, severalVariants)
+	}
+	st.Variants, p.varKey, p.varPos = vs, key, t.Pos
+	return nil
+}
 
 // variantKey is the config key the variant sets: pins, drop, fsm or slru.
 func (v Variant) variantKey() string {
@@ -196,11 +231,11 @@ type BackendStmt struct {
 	Ops  []Op
 }
 
-// ScheduleStmt is `schedule NAME …`.
+// ScheduleStmt is `schedule NAME[*N] …`: each NAME*N is one run of N
+// steps of that backend (see schedule.go).
 type ScheduleStmt struct {
-	Pos   Pos
-	Names []string
-	Poses []Pos
+	Pos  Pos
+	Runs []ScheduleRun
 }
 
 // RunStmt is `run [steps=N]`; Steps 0 means to completion.
@@ -209,10 +244,12 @@ type RunStmt struct {
 	Steps int
 }
 
-// ShowStmt is `show [pool|map]`.
+// ShowStmt is `show [pool [all]|map|slru|heap]`.
 type ShowStmt struct {
 	Pos  Pos
 	What string
+	// All (show pool all) lists every buffer, whatever the pool's size.
+	All bool
 }
 
 // ExpectStmt is `expect SUBJECT [ARGS] KEY=VALUE …`.
@@ -256,9 +293,9 @@ func (s *ExpectStmt) At() Pos { return s.Pos }
 // Limits on what a scenario may ask for, so that no input hangs the engine.
 const (
 	MaxRelations     = 10000
-	MaxRelBlocks     = 1 << 30 // blocks per fork (8TB)
-	MaxOpBlocks      = 1 << 20 // blocks in one operation's range
-	MaxScheduleSteps = 1 << 20
+	MaxRelBlocks     = 1 << 30     // blocks per fork (8TB; event tags pack 30 bits of block number)
+	MaxOpBlocks      = 1 << 20     // blocks in one operation's range
+	MaxScheduleSteps = MaxMaxSteps // steps the schedule lines before one run name
 	DefaultMaxSteps  = 2_000_000
 	MaxMaxSteps      = 50_000_000
 )
@@ -276,6 +313,12 @@ type parser struct {
 	slru      bool      // the config has the commit log's SLRU (clog ops allowed)
 	slruVar   slru.Variant
 	fsm       bool // the config has the free space map model (heaps allowed)
+	// schedSteps counts the steps the schedule lines since the last run
+	// name (they add up).
+	schedSteps uint64
+	// varKey is the config key that named the variants, at varPos.
+	varKey string
+	varPos Pos
 }
 
 // Parse parses a scenario. name is used in error positions.
@@ -295,7 +338,47 @@ func Parse(name, src string) (*Script, error) {
 		}
 		p.script.Stmts = append(p.script.Stmts, st)
 	}
-	return p.script, nil
+	return p.script, p.complete()
+}
+
+// RequireStatements returns a positioned error for a script with no
+// statement (only blank lines and comments): a scenario given to run
+// must say something. (A lesson's prose may come with no scenario, so
+// Parse accepts one.)
+func (s *Script) RequireStatements() error {
+	if len(s.Stmts) == 0 {
+		return &Error{File: s.File, Pos: Pos{1, 1}, Msg: "the scenario has no statements (only blank lines and comments): expected at least relation, backend and run lines"}
+	}
+	return nil
+}
+
+// complete checks a whole script: nothing it queues is left without a
+// run to do it.
+func (p *parser) complete() error {
+	// The first statement after the last run that would do nothing
+	// without one: a backend's operations or a schedule.
+	var waiting Stmt
+	for _, st := range p.script.Stmts {
+		switch st := st.(type) {
+		case *RunStmt:
+			waiting = nil
+		case *BackendStmt:
+			if waiting == nil && len(st.Ops) > 0 {
+				waiting = st
+			}
+		case *ScheduleStmt:
+			if waiting == nil {
+				waiting = st
+			}
+		}
+	}
+	switch st := waiting.(type) {
+	case *BackendStmt:
+		return p.errf(st.Pos, "backend %s: its operations are queued, but no 'run' follows to run them: expected a run line after this one", st.Name)
+	case *ScheduleStmt:
+		return p.errf(st.Pos, "schedule: no 'run' follows to use it: expected a run line after this one")
+	}
+	return nil
 }
 
 func (p *parser) errf(pos Pos, format string, args ...any) error {
@@ -359,11 +442,16 @@ func (p *parser) uint(t token, val string, max uint64, what string) (uint64, err
 
 func (p *parser) config(toks []token) (Stmt, error) {
 	st := &ConfigStmt{Pos: toks[0].Pos, SharedBuffers: "128kB", NBuffers: 16, Policy: "rr", MaxSteps: DefaultMaxSteps}
+	seen := map[string]Pos{} // where each key was given
 	for _, t := range toks[1:] {
 		k, v, ok := splitKV(t)
 		if !ok {
 			return nil, p.errf(t.Pos, "expected KEY=VALUE (shared_buffers, schedule, seed, max_steps, pins, in_recovery, dlist), found %q", t.Text)
 		}
+		if first, dup := seen[k]; dup {
+			return nil, p.errf(t.Pos, "%s given twice (first at %d:%d): expected each config key once", k, first.Line, first.Col)
+		}
+		seen[k] = t.Pos
 		switch k {
 		case "shared_buffers":
 			n, err := bufmgr.ParseSharedBuffers(v)
@@ -390,7 +478,7 @@ func (p *parser) config(toks []token) (Stmt, error) {
 			if n == 0 {
 				return nil, p.errf(t.Pos, "max_steps: expected at least 1, found 0")
 			}
-			st.MaxSteps = int(n)
+			st.MaxSteps, st.MaxStepsPos = int(n), t.Pos
 		case "pins":
 			var ms []bufmgr.PinsMode
 			for _, name := range strings.Split(v, ",") {
@@ -404,13 +492,12 @@ func (p *parser) config(toks []token) (Stmt, error) {
 				ms = append(ms, m)
 			}
 			st.Pins = ms[0]
-			if len(ms) > 1 {
-				if len(st.Variants) > 0 {
-					return nil, p.errf(t.Pos, "pins: %s", severalVariants)
-				}
-				for _, m := range ms {
-					st.Variants = append(st.Variants, Variant{Pins: m})
-				}
+			var vs []Variant
+			for _, m := range ms {
+				vs = append(vs, Variant{Pins: m})
+			}
+			if err := p.addVariants(st, t, k, vs); err != nil {
+				return nil, err
 			}
 		case "drop":
 			var ds []bufmgr.DropStrategy
@@ -424,11 +511,12 @@ func (p *parser) config(toks []token) (Stmt, error) {
 				}
 				ds = append(ds, d)
 			}
-			if len(st.Variants) > 0 {
-				return nil, p.errf(t.Pos, "drop: %s", severalVariants)
-			}
+			var vs []Variant
 			for _, d := range ds {
-				st.Variants = append(st.Variants, Variant{Drop: d, HasDrop: true})
+				vs = append(vs, Variant{Drop: d, HasDrop: true})
+			}
+			if err := p.addVariants(st, t, k, vs); err != nil {
+				return nil, err
 			}
 		case "fsm", "fsm_threshold":
 			if err := p.fsmKey(st, t, k, v); err != nil {
@@ -461,7 +549,7 @@ func (p *parser) config(toks []token) (Stmt, error) {
 	if st.FSM.Threshold > 0 && !st.FSM.On {
 		return nil, p.errf(toks[0].Pos, "fsm_threshold: applies to the free space map model: expected fsm=small-skip too")
 	}
-	p.dlist = st.DropList
+	p.dlist = st.DropList || st.HasDrop && st.Drop == bufmgr.DropDList
 	return st, nil
 }
 
@@ -540,9 +628,14 @@ func (p *parser) relation(toks []token) (Stmt, error) {
 		default:
 			return nil, p.errf(t.Pos, "unknown relation key %q: expected blocks, fsm, vm, init, count or unlogged", k)
 		}
-		n, err := p.uint(t, v, MaxRelBlocks, k)
+		n, err := p.uint(t, v, ^uint64(0), k)
 		if err != nil {
 			return nil, err
+		}
+		if n > MaxRelBlocks {
+			// PostgreSQL allows MaxBlockNumber + 1 = 0xFFFFFFFF blocks
+			// (32 TB); events pack a tag's block number in 30 bits.
+			return nil, p.errf(t.Pos, "%s: %d blocks is more than BufferLab simulates: expected at most %d (8 TB; PostgreSQL's own limit is MaxBlockNumber+1 = %d blocks, 32 TB)", k, n, MaxRelBlocks, uint64(1)<<32-1)
 		}
 		st.NBlocks[f] = uint32(n)
 	}
@@ -803,22 +896,31 @@ func (p *parser) schedule(toks []token) (Stmt, error) {
 	if len(toks) < 2 {
 		return nil, p.errf(endPos(toks), "expected backend names after 'schedule'")
 	}
-	if len(toks)-1 > MaxScheduleSteps {
-		return nil, p.errf(toks[0].Pos, "schedule has %d steps; at most %d", len(toks)-1, MaxScheduleSteps)
-	}
 	st := &ScheduleStmt{Pos: toks[0].Pos}
 	for _, t := range toks[1:] {
-		if !p.backends[t.Text] {
-			return nil, p.errf(t.Pos, "schedule: expected the name of a backend declared above, found %q", t.Text)
+		name, count := t.Text, uint64(1)
+		if n, c, ok := strings.Cut(t.Text, "*"); ok {
+			var err error
+			name = n
+			if count, err = strconv.ParseUint(c, 10, 64); err != nil || count == 0 || count > MaxScheduleSteps {
+				return nil, p.errf(t.Pos, "schedule: %s: expected NAME*N with N a repeat count from 1 to %d, found %q", t.Text, MaxScheduleSteps, c)
+			}
 		}
-		st.Names = append(st.Names, t.Text)
-		st.Poses = append(st.Poses, t.Pos)
+		if !p.backends[name] {
+			return nil, p.errf(t.Pos, "schedule: expected the name of a backend declared above, found %q", name)
+		}
+		p.schedSteps += count
+		if p.schedSteps > MaxScheduleSteps {
+			return nil, p.errf(t.Pos, "schedule: %s brings the schedule before the next run to %d steps; at most %d (the most max_steps allows)", t.Text, p.schedSteps, MaxScheduleSteps)
+		}
+		st.Runs = append(st.Runs, ScheduleRun{Name: name, Count: int(count), Pos: t.Pos})
 	}
 	return st, nil
 }
 
 func (p *parser) run(toks []token) (Stmt, error) {
 	st := &RunStmt{Pos: toks[0].Pos}
+	p.schedSteps = 0
 	for _, t := range toks[1:] {
 		k, v, ok := splitKV(t)
 		if !ok || k != "steps" {
@@ -838,8 +940,15 @@ func (p *parser) run(toks []token) (Stmt, error) {
 
 func (p *parser) show(toks []token) (Stmt, error) {
 	st := &ShowStmt{Pos: toks[0].Pos, What: "pool"}
+	if len(toks) == 3 && toks[1].Text == "pool" && toks[2].Text == "all" {
+		st.All = true
+		return st, nil
+	}
+	if len(toks) > 3 && toks[1].Text == "pool" && toks[2].Text == "all" {
+		return nil, p.errf(toks[3].Pos, "show: expected nothing after 'pool all', found %q", toks[3].Text)
+	}
 	if len(toks) > 2 {
-		return nil, p.errf(toks[2].Pos, "show: expected at most one word (pool, map, slru or heap), found %q", toks[2].Text)
+		return nil, p.errf(toks[2].Pos, "show: expected at most one word (pool, map, slru or heap) or 'pool all', found %q", toks[2].Text)
 	}
 	if len(toks) == 2 {
 		if toks[1].Text != "pool" && toks[1].Text != "map" && toks[1].Text != "slru" && toks[1].Text != "heap" {

@@ -34,8 +34,18 @@ func TestParseErrors(t *testing.T) {
 		{"config pins=atomic,spinlock\nexpect atomic:", "2:15: expected a subject after 'expect'"},
 		{"config drop=scan,fast", "1:8: drop: expected strategies among auto, scan, lookup, dlist in pane order (scan,lookup,dlist), found \"scan,fast\""},
 		{"config drop=scan,scan", "1:8: drop: scan is named twice"},
-		{"config pins=atomic,spinlock drop=scan,lookup", "1:29: drop: only one of pins=, drop=, fsm= and slru= may name several variants"},
-		{"config drop=scan,lookup slru=banks,banks+hash", "1:25: slru: only one of pins=, drop=, fsm= and slru= may name several variants"},
+		{"config pins=atomic,spinlock drop=scan,lookup", "1:29: drop: names several variants, and so does pins= at 1:8; only one of pins=, drop=, fsm= and slru= may name several variants"},
+		{"config drop=scan,lookup slru=banks,banks+hash", "1:25: slru: names several variants, and so does drop= at 1:8; only one of pins=, drop=, fsm= and slru= may name several variants"},
+		// issue 14.1: a key given twice is an error naming both places
+		{"config shared_buffers=128kB shared_buffers=1MB", "1:29: shared_buffers given twice (first at 1:8): expected each config key once"},
+		{"config drop=scan drop=lookup", "1:18: drop given twice (first at 1:8)"},
+		{"config seed=1 schedule=random seed=2", "1:31: seed given twice (first at 1:8)"},
+		// issue 14.7: bank_size=0 is not "the default"
+		{"config slru=banks bank_size=0", "1:19: bank_size: expected a power of two from 2 to 4096 (or no bank_size= for SLRU_BANK_SIZE, 16), found 0"},
+		// issue 14.2: an empty scenario, and work queued with no run
+		{"relation t blocks=2\nbackend A: touch t 0", "2:1: backend A: its operations are queued, but no 'run' follows to run them"},
+		{"relation t blocks=2\nbackend A: touch t 0\nrun\nbackend B: touch t 1\nbackend A: touch t 1\nshow", "4:1: backend B: its operations are queued, but no 'run' follows"},
+		{"relation t blocks=2\nbackend A: touch t 0\nrun\nschedule A", "4:1: schedule: no 'run' follows to use it"},
 		{"config slru=banks,fast", "1:8: slru: expected single, banks, banks+hash or several in pane order (banks,banks+hash), found \"banks,fast\""},
 		{"config slru=banks,banks", "1:8: slru: banks is named twice in \"banks,banks\""},
 		{"config slru=single,banks slru_buffers=24", "1:1: slru: 24 slots is not a multiple of the bank size 16"},
@@ -48,7 +58,8 @@ func TestParseErrors(t *testing.T) {
 		{"relation 1t blocks=2", "1:10: expected a relation name (letters, digits, _), found \"1t\""},
 		{"relation t", "1:11: relation t: expected blocks=N"},
 		{"relation t blocks=x", "1:12: blocks: expected a non-negative integer, found \"x\""},
-		{"relation t blocks=2000000000", "1:12: blocks: 2000000000 is too large (at most 1073741824)"},
+		{"relation t blocks=2000000000", "1:12: blocks: 2000000000 blocks is more than BufferLab simulates: expected at most 1073741824 (8 TB; PostgreSQL's own limit is MaxBlockNumber+1 = 4294967295 blocks, 32 TB)"},
+		{"relation t blocks=1 fsm=99999999999999", "1:21: fsm: 99999999999999 blocks is more than BufferLab simulates"},
 		{"relation t blocks=2\nrelation t blocks=3", "2:10: relation \"t\" is already defined"},
 		{"relation t blocks=2 colour=3", "1:21: unknown relation key \"colour\""},
 		{"backend", "1:8: expected a backend name after 'backend', found end of line"},
@@ -67,9 +78,19 @@ func TestParseErrors(t *testing.T) {
 		{"relation t blocks=2\nbackend A: scan t 0", "2:19: scan: expected nothing after the relation name, found \"0\""},
 		{"schedule", "1:9: expected backend names after 'schedule'"},
 		{"backend A\nschedule A B", "2:12: schedule: expected the name of a backend declared above, found \"B\""},
+		// issue 13.22: repetition, bounded
+		{"backend A\nschedule A*2 B*3", "2:14: schedule: expected the name of a backend declared above, found \"B\""},
+		{"backend A\nschedule A*0", "2:10: schedule: A*0: expected NAME*N with N a repeat count from 1 to 50000000, found \"0\""},
+		{"backend A\nschedule A*", "2:10: schedule: A*: expected NAME*N with N a repeat count from 1 to 50000000, found \"\""},
+		{"backend A\nschedule A*x", "2:10: schedule: A*x: expected NAME*N"},
+		{"backend A\nschedule A*99999999999999999999", "2:10: schedule: A*99999999999999999999: expected NAME*N with N a repeat count from 1 to 50000000"},
+		{"backend A\nschedule A*50000001", "2:10: schedule: A*50000001: expected NAME*N"},
+		{"backend A\nschedule A*30000000\nschedule A A*20000000", "3:12: schedule: A*20000000 brings the schedule before the next run to 50000001 steps; at most 50000000"},
 		{"run now", "1:5: run: expected steps=N or nothing, found \"now\""},
 		{"run steps=0", "1:5: steps: expected at least 1, found 0"},
 		{"show all", "1:6: show: expected pool, map, slru or heap, found \"all\""},
+		{"show pool all now", "1:15: show: expected nothing after 'pool all', found \"now\""},
+		{"show map all", "1:10: show: expected at most one word (pool, map, slru or heap) or 'pool all', found \"all\""},
 		{"expect", "1:7: expected a subject after 'expect'"},
 		{"expect pools hits=1", "1:8: expect: expected pool, buffer, block, backend, slru, page, heap or fsm, found \"pools\""},
 		{"expect pool", "1:12: expect pool: expected at least one KEY=VALUE"},
@@ -97,6 +118,24 @@ func TestParseErrors(t *testing.T) {
 	}
 }
 
+// A scenario to run must have a statement (issue 14.2); Parse accepts an
+// empty one, as a lesson's prose may come without a scenario.
+func TestRequireStatements(t *testing.T) {
+	for _, src := range []string{"", "# only a comment\n\n   # another\n"} {
+		s, err := Parse("f.scn", src)
+		if err != nil {
+			t.Fatalf("%q: %v", src, err)
+		}
+		err = s.RequireStatements()
+		if err == nil || err.Error() != "f.scn:1:1: the scenario has no statements (only blank lines and comments): expected at least relation, backend and run lines" {
+			t.Errorf("%q: %v", src, err)
+		}
+	}
+	if err := mustParse(t, "relation t blocks=1").RequireStatements(); err != nil {
+		t.Errorf("a relation: %v", err)
+	}
+}
+
 // Runtime errors are positioned too, and a failed expect is marked Check.
 func TestRunErrors(t *testing.T) {
 	cases := []struct {
@@ -109,9 +148,11 @@ func TestRunErrors(t *testing.T) {
 		{"relation t blocks=2\nbackend A: touch t 0\nbackend B: touch t 1\nschedule A A A A A A A A A A A A A A A A A A A A A A A A A A A A A A A A A A\nrun",
 			"f.scn:4:", false},
 		{"config max_steps=5\nrelation t blocks=2\nbackend A: touch t 0..1\nrun", "f.scn:4:1: run stopped after max_steps=5 steps", false},
-		{"relation t blocks=2\nbackend A: read t 0\nrun steps=2\nbackend A: read t 1", "f.scn:4:1: backend A is still running", false},
-		{"relation t blocks=2\nbackend A: read t 0\nschedule A\nschedule A", "f.scn:4:1: a schedule is already waiting", false},
-		{"relation t blocks=2\nbackend A: touch t 0\nrun\nexpect block t 1 usage=1", "f.scn:4:18: expect block t 1 usage: the block is not in the pool", false},
+		{"relation t blocks=2\nbackend A: read t 0\nrun steps=2\nbackend A: read t 1\nrun", "f.scn:4:1: backend A is still running", false},
+		{"relation t blocks=2\nbackend A: touch t 0\nbackend B: touch t 1\nschedule A*3\nschedule B A*40\nrun", "f.scn:5:12: run: schedule step 23 names A, which has no operation left to run", false},
+		// issue 13.20: a block that is not resident fails the check (exit 1)
+		{"relation t blocks=2\nbackend A: touch t 0\nrun\nexpect block t 1 usage=1", "f.scn:4:18: expect block t 1 usage: expected 1, but the block is not resident (not in the pool)", true},
+		{"relation t blocks=2\nbackend A: touch t 0\nrun\nexpect block t 1 rc=0", "f.scn:4:18: expect block t 1 rc: expected 0, but the block is not resident", true},
 	}
 	for _, c := range cases {
 		_, _, err := Run("f.scn", c.src, true)

@@ -3,6 +3,7 @@ package scenario
 import (
 	"errors"
 	"fmt"
+	"sort"
 	"strings"
 
 	"bufferlab/engine/bufmgr"
@@ -25,12 +26,13 @@ type Runner struct {
 	sched         *sched.Scheduler
 	runStmt       *RunStmt
 	pending       *ScheduleStmt
-	script0       *sched.Script
+	script0       *scriptPolicy
 	runs          int
 	schedules     [][]trace.Actor
 	next          int // next statement to execute
 	variant       Variant
 	variants      int        // how many variants the config names
+	budget        Budget     // bounds the event log (SetBudget)
 	slru          *slru.SLRU // the commit log's SLRU (config slru=…)
 	fsm           *fsm.Store // the free space map model (config fsm=…)
 }
@@ -88,8 +90,9 @@ func newRunner(s *Script, traced bool, variant int) (*Runner, error) {
 	if traced {
 		r.log = trace.NewLog()
 	}
+	r.SetBudget(DefaultBudget)
 	opt := bufmgr.Options{Pins: r.variant.Pins, InRecovery: r.cfg.InRecovery, DropList: r.cfg.DropList}
-	if r.variant.HasDrop && r.variant.Drop == bufmgr.DropDList {
+	if r.variant.HasDrop && r.variant.Drop == bufmgr.DropDList || r.cfg.HasDrop && r.cfg.Drop == bufmgr.DropDList {
 		opt.DropList = true
 	}
 	pool, err := bufmgr.NewPoolWith(r.cfg.NBuffers, r.log, opt)
@@ -143,6 +146,26 @@ func (r *Runner) RelName(n uint32) string {
 }
 
 func (r *Runner) relName(n uint32) string { return r.RelName(n) }
+
+// Relations lists the relations defined so far in definition order
+// (their relation numbers ascending).
+func (r *Runner) Relations() []*bufmgr.Relation {
+	out := make([]*bufmgr.Relation, 0, len(r.rels))
+	for _, rel := range r.rels {
+		out = append(out, rel)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Number < out[j].Number })
+	return out
+}
+
+// BackendError is the message of the ERROR that aborted the backend's
+// last operations ("" if none did, or no backend has that name).
+func (r *Runner) BackendError(name string) string {
+	if be, ok := r.backendByName[name]; ok && be.err != nil {
+		return be.err.Msg
+	}
+	return ""
+}
 
 // BackendNames returns backend names by actor number (index 0 is the system).
 func (r *Runner) BackendNames() []string {
@@ -249,10 +272,12 @@ func (r *Runner) exec(st Stmt) (string, error) {
 		be.queue = append(be.queue, st.Ops...)
 		return "", nil
 	case *ScheduleStmt:
-		if r.pending != nil {
-			return "", r.errf(st.Pos, "a schedule is already waiting for the next run: expected 'run' between two schedule lines")
+		if r.pending == nil {
+			r.pending = &ScheduleStmt{Pos: st.Pos}
 		}
-		r.pending = st
+		// Schedule lines before one run add up: a long schedule spans
+		// lines.
+		r.pending.Runs = append(r.pending.Runs, st.Runs...)
 		return "", nil
 	case *RunStmt:
 		return r.run(st)
@@ -265,6 +290,9 @@ func (r *Runner) exec(st Stmt) (string, error) {
 		}
 		if st.What == "heap" {
 			return r.fsm.Picture(r.relName), nil
+		}
+		if st.All {
+			return r.pool.PictureAll(r.relName), nil
 		}
 		return r.pool.Picture(r.relName), nil
 	case *ExpectStmt:
@@ -311,39 +339,35 @@ func (r *Runner) basePolicy() sched.Policy {
 
 func (r *Runner) run(st *RunStmt) (string, error) {
 	firstEvent := r.log.Len()
+	if err := r.checkMaxSteps(); err != nil {
+		return "", err
+	}
 	if r.sched == nil {
 		policy := r.basePolicy()
 		r.script0 = nil
 		if r.pending != nil {
-			actors := make([]trace.Actor, len(r.pending.Names))
-			for i, n := range r.pending.Names {
-				actors[i] = r.backendByName[n].b.Actor
-			}
-			r.script0 = &sched.Script{Actors: actors, Then: policy}
+			r.script0 = r.newScript(r.pending, policy)
 			policy = r.script0
 		}
-		s := sched.New(policy)
+		r.sched = sched.New(policy)
 		for _, be := range r.backends {
-			if len(be.queue) == 0 {
-				continue
+			if len(be.queue) > 0 {
+				r.spawn(be)
 			}
-			be.err = nil
-			be := be
-			s.Spawn(be.b.Actor, be.name, func(y sched.Yield) error {
-				be.b.SetYield(y)
-				defer be.b.SetYield(nil)
-				if be.sb != nil {
-					be.sb.SetYield(y)
-					defer be.sb.SetYield(nil)
-				}
-				return r.body(be)
-			})
 		}
-		r.sched = s
 		r.runs++
 		r.schedules = append(r.schedules, nil)
 	} else if r.pending != nil {
 		return "", r.errf(r.pending.Pos, "a schedule cannot change in the middle of a paused run: expected it before the first 'run steps=N'")
+	} else {
+		// A paused run goes on. A backend given operations since the
+		// pause (one declared then, or one whose operations had all
+		// finished) joins it, after those already running.
+		for _, be := range r.backends {
+			if len(be.queue) > 0 && !r.live(be) {
+				r.spawn(be)
+			}
+		}
 	}
 	r.runStmt = st
 	limit := r.cfg.MaxSteps
@@ -362,6 +386,10 @@ func (r *Runner) run(st *RunStmt) (string, error) {
 			break
 		}
 		steps++
+		if r.log.Dropped() > 0 {
+			runErr = r.budgetErr(st, steps)
+			break
+		}
 	}
 	r.schedules[len(r.schedules)-1] = r.sched.Record()
 	out := r.describe(firstEvent)
@@ -374,8 +402,8 @@ func (r *Runner) run(st *RunStmt) (string, error) {
 		}
 	}
 	errPos := st.Pos
-	if poses := r.pendingPoses(); r.script0 != nil && r.script0.Used() > 0 && r.script0.Used() <= len(poses) {
-		errPos = poses[r.script0.Used()-1]
+	if r.script0 != nil && r.script0.inScript() {
+		errPos = r.script0.pos() // the schedule token of the step that failed
 	}
 	finished := len(r.sched.Live()) == 0
 	if runErr != nil || finished || steps >= r.cfg.MaxSteps {
@@ -396,11 +424,19 @@ func (r *Runner) run(st *RunStmt) (string, error) {
 	return out, nil
 }
 
-func (r *Runner) pendingPoses() []Pos {
-	if r.pending == nil {
-		return nil
-	}
-	return r.pending.Poses
+// spawn starts a coroutine running be's queued operations in the
+// current run.
+func (r *Runner) spawn(be *backendState) {
+	be.err = nil
+	r.sched.Spawn(be.b.Actor, be.name, func(y sched.Yield) error {
+		be.b.SetYield(y)
+		defer be.b.SetYield(nil)
+		if be.sb != nil {
+			be.sb.SetYield(y)
+			defer be.sb.SetYield(nil)
+		}
+		return r.body(be)
+	})
 }
 
 func (r *Runner) describe(from int) string {
@@ -420,6 +456,11 @@ func (r *Runner) describe(from int) string {
 func (r *Runner) DescribeEvent(e trace.Event) string {
 	if e.Class.IsSLRU() {
 		return r.describeSLRU(e)
+	}
+	if fsm.IsFSMEvent(e) {
+		// The free space map's events, its error codes among them, are
+		// described by package fsm.
+		return fsm.DescribeWith(e, r.relName, r.actorName)
 	}
 	return bufmgr.DescribeWith(e, r.relName, r.actorName)
 }
@@ -559,6 +600,8 @@ func (r *Runner) execOp(be *backendState, op Op) error {
 func (r *Runner) execDrop(be *backendState, op Op) error {
 	if op.Strategy == bufmgr.DropAuto && r.variant.HasDrop {
 		op.Strategy = r.variant.Drop
+	} else if op.Strategy == bufmgr.DropAuto && r.cfg.HasDrop {
+		op.Strategy = r.cfg.Drop // drop=S beside several variants of another key
 	}
 	var err error
 	if len(op.Rels) == 1 {

@@ -58,14 +58,11 @@ func (p *parser) slruKey(st *ConfigStmt, t token, k, v string) (ok bool, err err
 			vs = append(vs, vr)
 		}
 		st.SLRU.On, st.SLRU.Variant = true, vs[0]
-		if len(vs) > 1 {
-			if len(st.Variants) > 0 {
-				return true, p.errf(t.Pos, "slru: %s", severalVariants)
-			}
-			for _, vr := range vs {
-				st.Variants = append(st.Variants, Variant{SLRU: vr, HasSLRU: true})
-			}
+		var variants []Variant
+		for _, vr := range vs {
+			variants = append(variants, Variant{SLRU: vr, HasSLRU: true})
 		}
+		return true, p.addVariants(st, t, k, variants)
 	case "slru_buffers", "bank_size", "clog_pages":
 		max := uint64(1 << 20)
 		if k == "clog_pages" {
@@ -81,6 +78,12 @@ func (p *parser) slruKey(st *ConfigStmt, t token, k, v string) (ok bool, err err
 		n, err := p.uint(t, v, max, k)
 		if err != nil {
 			return true, err
+		}
+		if k == "bank_size" && n == 0 {
+			// 0 is no size: slru_buffers=0 is the default rule, as
+			// transaction_buffers=0 is in PostgreSQL, but no bank
+			// size setting means "the default".
+			return true, p.errf(t.Pos, "bank_size: expected a power of two from 2 to 4096 (or no bank_size= for SLRU_BANK_SIZE, 16), found 0")
 		}
 		switch k {
 		case "slru_buffers":
@@ -269,8 +272,11 @@ func (r *Runner) slruExpectValue(st *ExpectStmt, c check) (string, error) {
 func (r *Runner) describeSLRU(e trace.Event) string {
 	s := slru.Describe(e)
 	if int(e.Actor) >= 1 && int(e.Actor) <= len(r.backends) {
-		if name := r.backends[e.Actor-1].name; name != trace.ActorName(e.Actor) && len(s) >= 9 {
-			s = s[:6] + fmt.Sprintf("%-3s", name) + s[9:]
+		// The actor column follows the sequence number, which is wider
+		// than 5 digits from event 100000 on.
+		at := len(fmt.Sprintf("%05d ", e.Seq))
+		if name := r.backends[e.Actor-1].name; name != trace.ActorName(e.Actor) && len(s) >= at+3 {
+			s = s[:at] + fmt.Sprintf("%-3s", name) + s[at+3:]
 		}
 	}
 	return s

@@ -28,10 +28,24 @@ type opSummary struct {
 // so far: the pages it read by fork, the pages it found too full, the
 // relation's growth.
 type heapSummary struct {
-	depth          int // nesting of FSM operations (an insert calls the FSM's)
+	depth          int        // nesting of FSM operations (an insert calls the FSM's)
+	op             trace.Site // the site of the outermost operation's begin event
 	reads          [bufmgr.MaxForkNum + 1]int
 	full, extended int
 	fsmCreated     bool
+}
+
+// opWord names the outermost operation for an error line: "insert ".
+func (h *heapSummary) opWord() string {
+	switch h.op {
+	case siteHeapInsBegin:
+		return "insert "
+	case siteHeapDelBegin:
+		return "delete "
+	case siteVacuumBegin:
+		return "vacuum "
+	}
+	return ""
 }
 
 // line is the summary of a finished heap operation (its KOpDone event).
@@ -152,6 +166,10 @@ func (r *Runner) Summarize(events []trace.Event) string {
 			if e.Kind == trace.KOpDone {
 				b.WriteString(s.slru.line(name(e.Actor), e))
 				s.slru = slruSummary{}
+			} else if e.Kind == trace.KError {
+				// The operation ends here, with no done event.
+				fmt.Fprintf(&b, "  %s clog ERROR: %s\n", name(e.Actor), slru.ErrCode(e.Arg))
+				s.slru = slruSummary{}
 			} else {
 				s.slru.add(e)
 			}
@@ -163,9 +181,14 @@ func (r *Runner) Summarize(events []trace.Event) string {
 			switch {
 			case e.Class.IsFSM() && e.Kind == trace.KOp:
 				if s.heap.depth == 0 {
-					s.heap = heapSummary{}
+					s.heap = heapSummary{op: e.Site}
 				}
 				s.heap.depth++
+			case e.Class.IsFSM() && e.Kind == trace.KError:
+				// An ERROR ends the operation (no done event follows);
+				// package fsm describes its own error codes.
+				fmt.Fprintf(&b, "  %s %s%s ERROR: %s\n", name(e.Actor), s.heap.opWord(), r.RelName(e.Obj), fsm.ErrorText(e))
+				s.heap = heapSummary{}
 			case e.Class.IsFSM() && e.Kind == trace.KOpDone:
 				s.heap.depth--
 				if s.heap.depth == 0 {
@@ -276,10 +299,7 @@ func (r *Runner) Summarize(events []trace.Event) string {
 			b.WriteByte('\n')
 			acc[e.Actor] = nil
 		case trace.KError:
-			msg := map[uint64]string{uint64(bufmgr.ErrNoUnpinnedBuffers): "no unpinned buffers available",
-				uint64(bufmgr.ErrReadBeyondEOF):      "read beyond the end of the relation",
-				uint64(bufmgr.ErrPinnedInInvalidate): "buffer is pinned in InvalidateBuffer"}[e.Arg]
-			fmt.Fprintf(&b, "  %s ERROR: %s", name(e.Actor), msg)
+			fmt.Fprintf(&b, "  %s ERROR: %s", name(e.Actor), bufmgr.ErrCode(e.Arg))
 			if s.skipped > 0 {
 				fmt.Fprintf(&b, " (the sweep passed %d pinned buffers)", s.skipped)
 			}
@@ -291,8 +311,9 @@ func (r *Runner) Summarize(events []trace.Event) string {
 }
 
 var (
-	siteHeapInsDone, siteHeapDelDone, siteVacuumDone = trace.SiteOf("heapins.done"), trace.SiteOf("heapdel.done"), trace.SiteOf("vacuum.done")
-	siteHioFull, siteHioExtend, siteFSMCreate        = trace.SiteOf("hio.full"), trace.SiteOf("hio.extend"), trace.SiteOf("fsmext.create")
+	siteHeapInsDone, siteHeapDelDone, siteVacuumDone    = trace.SiteOf("heapins.done"), trace.SiteOf("heapdel.done"), trace.SiteOf("vacuum.done")
+	siteHeapInsBegin, siteHeapDelBegin, siteVacuumBegin = trace.SiteOf("heapins.begin"), trace.SiteOf("heapdel.begin"), trace.SiteOf("vacuum.begin")
+	siteHioFull, siteHioExtend, siteFSMCreate           = trace.SiteOf("hio.full"), trace.SiteOf("hio.extend"), trace.SiteOf("fsmext.create")
 
 	siteDropBegin, siteDropAllBegin     = trace.SiteOf("drop.begin"), trace.SiteOf("dropall.begin")
 	siteDropPrecheck, siteDropAllLinear = trace.SiteOf("drop.precheck"), trace.SiteOf("dropall.precheck-linear")

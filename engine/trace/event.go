@@ -218,6 +218,10 @@ func (e Event) String() string {
 // Log is an append-only event log. The nil *Log discards everything.
 type Log struct {
 	events []Event
+	// limit, when > 0, is the most events kept; dropped counts the
+	// events appended past it (SetLimit).
+	limit   int
+	dropped int
 	// OnAppend, when set, is called with every event just after it is
 	// recorded; tests use it to check invariants after every event.
 	OnAppend func(Event)
@@ -234,11 +238,29 @@ func (l *Log) Append(e Event) {
 	if l == nil {
 		return
 	}
+	if l.limit > 0 && len(l.events) >= l.limit {
+		l.dropped++
+		return
+	}
 	e.Seq = uint64(len(l.events))
 	l.events = append(l.events, e)
 	if l.OnAppend != nil {
 		l.OnAppend(e)
 	}
+}
+
+// SetLimit makes the log keep at most n events (0: no limit), so that a
+// runaway run cannot take the memory its log would need: events past the
+// limit are counted (Dropped), not kept, and the caller that set the limit
+// stops the run when it sees them.
+func (l *Log) SetLimit(n int) { l.limit = n }
+
+// Dropped is the number of events appended past the limit.
+func (l *Log) Dropped() int {
+	if l == nil {
+		return 0
+	}
+	return l.dropped
 }
 
 // Len is the number of events recorded (0 for a nil log).

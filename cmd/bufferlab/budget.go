@@ -1,0 +1,88 @@
+package main
+
+import (
+	"bufio"
+	"fmt"
+	"math"
+	"os"
+	"runtime/debug"
+	"strconv"
+	"strings"
+
+	"bufferlab/engine/scenario"
+)
+
+// The memory budget of `bufferlab run` (issue 14.6). The engine bounds a
+// traced run's events by a scenario.Budget; this file derives it from the
+// machine, which the engine does not look at.
+//
+// A run may use half of the memory the process may have (GOMEMLIMIT when
+// set, else the cgroup's memory.max, else the machine's MemTotal), and at
+// most maxRunMemory, the documented cap, so that a runaway scenario stops
+// within seconds and well under 1 GB whatever the machine. The events'
+// cost depends on the output: measured peak resident memory per event
+// over big scans (a 48-byte event in the log, its text line, and for
+// --json its event object and encoded bytes), rounded up.
+const (
+	maxRunMemory   = 512 << 20
+	textEventBytes = 600  // text, --summary and --no-events: about 530 measured
+	jsonEventBytes = 2400 // --json: about 2200 measured
+)
+
+// runBudget is the budget of each of the variants runners of one run.
+func runBudget(asJSON bool, variants int) scenario.Budget {
+	bytes, source := int64(maxRunMemory), "the cap of one bufferlab run"
+	if m, from := processMemory(); m > 0 {
+		if m/2 < bytes {
+			bytes, source = m/2, "half of "+from+" ("+sizeText(m)+")"
+		} else {
+			source += ", under half of " + from + " (" + sizeText(m) + ")"
+		}
+	}
+	b := scenario.Budget{Bytes: bytes, EventBytes: textEventBytes, Source: source}
+	if asJSON {
+		b.EventBytes = jsonEventBytes
+		b.Source += ", for --json"
+	}
+	if variants > 1 {
+		// Every variant's run is kept until the end.
+		b.Bytes /= int64(variants)
+		b.Source += fmt.Sprintf(", shared by %d variants", variants)
+	}
+	return b
+}
+
+// processMemory is the memory the process may use, and where that comes
+// from; 0 when nothing says.
+func processMemory() (int64, string) {
+	if l := debug.SetMemoryLimit(-1); l > 0 && l < math.MaxInt64 {
+		return l, "GOMEMLIMIT"
+	}
+	if b, err := os.ReadFile("/sys/fs/cgroup/memory.max"); err == nil {
+		if n, err := strconv.ParseInt(strings.TrimSpace(string(b)), 10, 64); err == nil && n > 0 {
+			return n, "the cgroup's memory.max"
+		}
+	}
+	f, err := os.Open("/proc/meminfo")
+	if err != nil {
+		return 0, ""
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		// MemTotal:       131072000 kB
+		if fields := strings.Fields(sc.Text()); len(fields) == 3 && fields[0] == "MemTotal:" && fields[2] == "kB" {
+			if kb, err := strconv.ParseInt(fields[1], 10, 64); err == nil && kb > 0 {
+				return kb << 10, "the machine's memory"
+			}
+		}
+	}
+	return 0, ""
+}
+
+func sizeText(n int64) string {
+	if n >= 1<<30 {
+		return fmt.Sprintf("%.1f GiB", float64(n)/(1<<30))
+	}
+	return fmt.Sprintf("%d MiB", n>>20)
+}
