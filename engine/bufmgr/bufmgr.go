@@ -230,8 +230,13 @@ func (b *Backend) bufTableDelete(tag BufferTag, part int, site trace.Site) {
 
 // --- Pins ---
 
-// pinBuffer is PinBuffer (bufmgr.c, 9.6–18): the CAS loop on the state word.
-// It returns whether the buffer is BM_VALID.
+// pinBuffer is PinBuffer (bufmgr.c, PG 9.6–16): the CAS loop on the state
+// word. It returns whether the buffer is BM_VALID.
+//
+// A backend that already pins the buffer only raises its private count: no
+// shared memory is touched, and the result is true ("if we previously pinned
+// the buffer, it must surely be valid"). PG 17 reads the state word there
+// to return BM_VALID; PG 15, modelled here, does not.
 func (b *Backend) pinBuffer(d *BufferDesc, strategy *Strategy) bool {
 	if b.pool.pins == PinsSpinlock {
 		return b.pinBuffer95(d, strategy)
@@ -242,12 +247,10 @@ func (b *Backend) pinBuffer(d *BufferDesc, strategy *Strategy) bool {
 	// Modelled path.
 	buf := Buffer(d.bufID + 1)
 	if ref := b.getPrivateRefCountEntry(buf); ref != nil {
-		b.step(sPinAgain)
-		s := d.state.Load()
-		b.emit(trace.KLoad, sPinAgain, trace.OBuffer, d.bufID, 0, uint64(s), 0)
+		// Backend-local: no yield, no load.
 		ref.refcount++
 		b.emit(trace.KPrivRef, sPinPrivate, trace.OBuffer, d.bufID, uint64(ref.refcount-1), uint64(ref.refcount), 0)
-		return s&BmValid != 0
+		return true
 	}
 	b.reservePrivateRefCountEntry()
 	b.step(sPinLoad)
@@ -277,13 +280,12 @@ func (b *Backend) pinBuffer(d *BufferDesc, strategy *Strategy) bool {
 }
 
 // pinBufferFast is pinBuffer's fast path (see hooked): PinBuffer
-// (bufmgr.c, 9.6–18) without yields or events.
+// (bufmgr.c, PG 9.6–16) without yields or events.
 func (b *Backend) pinBufferFast(d *BufferDesc, strategy *Strategy) bool {
 	buf := Buffer(d.bufID + 1)
 	if ref := b.getPrivateRefCountEntry(buf); ref != nil {
-		s := d.state.Load()
 		ref.refcount++
-		return s&BmValid != 0
+		return true
 	}
 	b.reservePrivateRefCountEntry()
 	old := d.state.Load()

@@ -78,7 +78,7 @@ BufferAlloc(smgr, relpersistence, forkNum, blockNum, strategy, foundPtr)
     *foundPtr = !StartBufferIO(buf, true)
     return buf`),
 
-	trace.DefineFunc("PinBuffer", "storage/buffer/bufmgr.c", "PG 9.6–18", `
+	trace.DefineFunc("PinBuffer", "storage/buffer/bufmgr.c", "PG 9.6–16", `
 PinBuffer(buf, strategy)
     ref = GetPrivateRefCountEntry(b, true)
     if ref == NULL:   -- first pin of this buffer by this backend
@@ -97,8 +97,8 @@ PinBuffer(buf, strategy)
             if pg_atomic_compare_exchange_u32(&buf->state, &old_buf_state, buf_state):  @pin.cas
                 result = (buf_state & BM_VALID) != 0
                 break
-    else:   -- already pinned by us: no shared change, no usage bump
-        result = (pg_atomic_read_u32(&buf->state) & BM_VALID) != 0  @pin.again
+    else:   -- already pinned by us: no shared access, no usage bump
+        result = true   -- "it must surely be valid" (PG 17+ reads the state here)
     ref->refcount++                                                  @pin.private
     return result`),
 
@@ -494,8 +494,8 @@ var (
 	sAllocRecheckUnlockOld, sAllocRecheckUnlockNew                    = site("alloc.recheck-unlock-old"), site("alloc.recheck-unlock-new")
 	sAllocRetag, sAllocDeleteOld, sAllocUnlockOld, sAllocUnlockNew    = site("alloc.retag"), site("alloc.delete-old"), site("alloc.unlock-old"), site("alloc.unlock-new")
 
-	sPinLoad, sPinWait, sPinCAS, sPinAgain, sPinPrivate = site("pin.load"), site("pin.wait"), site("pin.cas"), site("pin.again"), site("pin.private")
-	sPinLockedUnlock                                    = site("pinlocked.unlock")
+	sPinLoad, sPinWait, sPinCAS, sPinPrivate = site("pin.load"), site("pin.wait"), site("pin.cas"), site("pin.private")
+	sPinLockedUnlock                         = site("pinlocked.unlock")
 
 	sUnpinPrivate, sUnpinLoad, sUnpinWait, sUnpinCAS                     = site("unpin.private"), site("unpin.load"), site("unpin.wait"), site("unpin.cas")
 	sUnpinWaiterLock, sUnpinWaiterUnlock, sUnpinWake, sUnpinWaiterNowake = site("unpin.waiter-lock"), site("unpin.waiter-unlock"), site("unpin.wake"), site("unpin.waiter-nowake")
