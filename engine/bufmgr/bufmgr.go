@@ -12,9 +12,15 @@ import (
 // was already in the pool.
 func (b *Backend) ReadBuffer(rel *Relation, f ForkNumber, blk uint32, strategy *Strategy) (buf Buffer, hit bool, err error) {
 	tag := rel.Tag(f, blk)
-	// Simplification: PostgreSQL finds a read past the end inside
-	// smgrread, after allocating the buffer (AbortBufferIO then marks it
-	// BM_IO_ERROR); we check the size first.
+	// Simplification (marked on the code panel): PostgreSQL has no size
+	// check in ReadBuffer_common. mdread (md.c, PG 15) finds the short read
+	// inside smgrread, after BufferAlloc has taken a victim (evicting its
+	// page) and set BM_IO_IN_PROGRESS; the ERROR's abort then runs
+	// AbortBufferIO → TerminateBufferIO(buf, false, BM_IO_ERROR), which
+	// leaves the buffer tagged with the missing block but not BM_VALID, and
+	// releases the pin (mdread returns zeroes instead when
+	// zero_damaged_pages is on or InRecovery). BufferLab checks the size
+	// first and takes no buffer; the ERROR text is mdread's.
 	if blk >= rel.NBlocks[f] {
 		b.Stats.Errors++
 		b.emit(trace.KError, sReadEOF, trace.ORelation, int32(rel.Number), 0, 0, uint64(ErrReadBeyondEOF))

@@ -9,14 +9,18 @@ import "bufferlab/engine/trace"
 var pseudoFuncs = []*trace.Func{
 	trace.DefineFunc("ReadBuffer_common", "storage/buffer/bufmgr.c", "PG 15", `
 ReadBuffer_common(smgr, relpersistence, forkNum, blockNum, mode, strategy)
-    if blockNum >= smgrnblocks(smgr, forkNum):                       @read.eof
-        ERROR "could not read block ...: read only 0 of 8192 bytes"
+    -- SIMPLIFIED: PostgreSQL has no size check here. mdread (md.c) meets the
+    -- short read inside smgrread below, after BufferAlloc took (maybe evicted)
+    -- a victim; AbortBufferIO leaves that buffer tagged, not BM_VALID, with
+    -- BM_IO_ERROR. BufferLab raises mdread's ERROR before taking a buffer.
+    [BufferLab] if blockNum >= smgrnblocks(smgr, forkNum):           @read.eof
+        ERROR "could not read block %u in file \"%s\": read only 0 of 8192 bytes"  -- mdread's text
     bufHdr = BufferAlloc(smgr, relpersistence, forkNum, blockNum, strategy, &found)  @read.begin
     if found:
         pgBufferUsage.shared_blks_hit++                              @read.hit
         return BufferDescriptorGetBuffer(bufHdr)                     @read.hit-return
     pgBufferUsage.shared_blks_read++                                 @read.miss
-    smgrread(smgr, forkNum, blockNum, bufBlock)                      @read.smgrread
+    smgrread(smgr, forkNum, blockNum, bufBlock)   -- mdread: FileRead of BLCKSZ bytes  @read.smgrread
     TerminateBufferIO(bufHdr, false, BM_VALID)
     return BufferDescriptorGetBuffer(bufHdr)                         @read.done`),
 
