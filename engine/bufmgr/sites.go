@@ -350,6 +350,10 @@ LockBufferForCleanup(buffer)   -- caller holds exactly one pin      @cleanup.beg
 	// same reason as the 9.5 functions above.
 	trace.DefineFunc("DropRelFileNodeBuffers", "storage/buffer/bufmgr.c", "PG 14–15 (PG 16+: DropRelationBuffers)", `
 DropRelFileNodeBuffers(smgr_reln, forkNum[], nforks, firstDelBlock[])   @drop.begin
+    -- caller: smgrtruncate (VACUUM's tail truncation, TRUNCATE of a table created in the
+    -- same transaction, their replay): RelationTruncate passes the main fork cut at
+    -- nblocks, and the FSM and VM forks, if they exist, cut at what
+    -- FreeSpaceMapPrepareTruncateRel / visibilitymap_prepare_truncate return
     -- temporary relations go to DropRelFileNodeLocalBuffers (not modelled)
     for i in 0 .. nforks-1:   -- backend-local: no shared memory read
         nForkBlock[i] = smgrnblocks_cached(smgr_reln, forkNum[i])   -- InvalidBlockNumber unless InRecovery
@@ -389,6 +393,8 @@ FindAndDropRelFileNodeBuffers(rnode, forkNum, nForkBlock, firstDelBlock)
 
 	trace.DefineFunc("DropRelFileNodesAllBuffers", "storage/buffer/bufmgr.c", "PG 14–15 (PG 16+: DropRelationsAllBuffers)", `
 DropRelFileNodesAllBuffers(smgr_reln[], nnodes)                      @dropall.begin
+    -- caller: smgrdounlinkall (DROP TABLE at commit, and its replay): one call
+    -- for every relation the transaction dropped, even for one; every fork
     for each relation i, while cached:   -- backend-local
         for j in 0 .. MAX_FORKNUM:
             block[i][j] = smgrnblocks_cached(rels[i], j)

@@ -68,6 +68,15 @@
 //	                            for pincount 1".
 //	scan REL                    a heap sequential scan (BULKREAD ring when
 //	                            the relation has more than NBuffers/4 blocks)
+//	drop REL [REL …] [strategy=S]
+//	                            DROP TABLE of the relations, at commit or in
+//	                            replay (smgrdounlinkall): one call of
+//	                            DropRelFileNodesAllBuffers for all of them
+//	truncate REL [to N] [strategy=S]
+//	                            cut the relation to N blocks (default 0), as
+//	                            VACUUM's tail truncation does (RelationTruncate
+//	                            → smgrtruncate → DropRelFileNodeBuffers, with
+//	                            the FSM and VM forks where they exist)
 //
 // Every backend's queued operations run as one coroutine (package sched), so
 // the schedule decides the interleaving of their shared-memory operations.

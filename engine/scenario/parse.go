@@ -154,10 +154,11 @@ const (
 	OpInsert
 	OpDelete
 	OpVacuum
+	OpTruncate
 )
 
 var opNames = map[string]OpKind{"read": OpRead, "release": OpRelease, "dirty": OpDirty, "touch": OpTouch, "write": OpWrite, "scan": OpScan, "cleanup": OpCleanup, "drop": OpDrop, "clog": OpCLOG,
-	"insert": OpInsert, "delete": OpDelete, "vacuum": OpVacuum}
+	"insert": OpInsert, "delete": OpDelete, "vacuum": OpVacuum, "truncate": OpTruncate}
 
 func (k OpKind) String() string {
 	for n, v := range opNames {
@@ -630,6 +631,9 @@ func (p *parser) op(toks []token) (Op, error) {
 	}
 	if kind == OpDrop {
 		return p.dropOp(op, toks)
+	}
+	if kind == OpTruncate {
+		return p.truncateOp(op, toks)
 	}
 
 	rt := toks[1]

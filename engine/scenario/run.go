@@ -470,6 +470,9 @@ func (r *Runner) execOp(be *backendState, op Op) error {
 	if op.Kind == OpDrop {
 		return r.execDrop(be, op)
 	}
+	if op.Kind == OpTruncate {
+		return r.execTruncate(be, op)
+	}
 	if op.Kind == OpCLOG {
 		return r.execCLOG(be, op)
 	}
@@ -553,23 +556,20 @@ func (r *Runner) execOp(be *backendState, op Op) error {
 	}
 }
 
-// execDrop drops the buffers of one relation (DropRelFileNodeBuffers) or
-// of several (DropRelFileNodesAllBuffers), as DROP TABLE's commit or its
-// replay in recovery does.
+// execDrop drops the buffers of the relations of one DROP TABLE's commit,
+// or its replay in recovery: smgrdounlinkall (smgr.c, PG 15) makes one
+// call of DropRelFileNodesAllBuffers for all of them, even for one
+// relation. (DropRelFileNodeBuffers belongs to smgrtruncate: see
+// execTruncate.)
 func (r *Runner) execDrop(be *backendState, op Op) error {
 	if op.Strategy == bufmgr.DropAuto && r.variant.HasDrop {
 		op.Strategy = r.variant.Drop
 	}
-	var err error
-	if len(op.Rels) == 1 {
-		_, err = be.b.DropRelationBuffers(r.rels[op.Rel], nil, nil, op.Strategy)
-	} else {
-		rels := make([]*bufmgr.Relation, len(op.Rels))
-		for i, n := range op.Rels {
-			rels[i] = r.rels[n]
-		}
-		_, err = be.b.DropRelationsAllBuffers(rels, op.Strategy)
+	rels := make([]*bufmgr.Relation, len(op.Rels))
+	for i, n := range op.Rels {
+		rels[i] = r.rels[n]
 	}
+	_, err := be.b.DropRelationsAllBuffers(rels, op.Strategy)
 	if err != nil {
 		var pg *bufmgr.PGError
 		if errors.As(err, &pg) {
