@@ -558,36 +558,80 @@ func (b *Backend) flushBuffer(d *BufferDesc) {
 
 // --- Scans and transactions ---
 
-// SeqScan reads every block of rel's main fork in order, as a heap
-// sequential scan does (initscan, heapgetpage, heap_endscan, PG15): with a
-// BULKREAD ring when the relation has more than NBuffers/4 blocks, and at
-// most one pin held at a time. Synchronised scans are not modelled: every
-// scan starts at block 0.
+// SeqScan is a whole heap sequential scan of rel's main fork (initscan,
+// heapgettup_pagemode, heapgetpage, heap_endscan, PG 15): with a BULKREAD
+// ring when the relation has more than NBuffers/4 blocks, at most one pin
+// held at a time, and, for such a relation when synchronize_seqscans is
+// on, starting where the last scan of it reported being (syncscan.go).
 func (b *Backend) SeqScan(rel *Relation) error {
+	_, err := b.SeqScanPages(rel, 0)
+	return err
+}
+
+// SeqScanPages is SeqScan stopped after pages pages (0: no limit), as a
+// cursor whose FETCH has read that far: if the scan stops before its end,
+// it keeps the pin on its current page and returns that buffer (release
+// it to close the cursor); its reports of its position stay. A whole scan
+// returns InvalidBuffer.
+//
+// Events: an op at scan.init (Obj = relation, Before = start block, After
+// = blocks, Arg = ring size), the sync-scan load and stores
+// (syncscan.go), the page reads, and an op-done at scan.end (After =
+// blocks), or at scan.pause (After = pages read) for a paused scan.
+func (b *Backend) SeqScanPages(rel *Relation, pages uint32) (Buffer, error) {
 	var strategy *Strategy
 	b.step(sScanInit)
 	n := rel.NBlocks[MainForkNum]
+	allowSync := false
 	if uint64(n) > uint64(b.pool.NBuffers/4) {
 		strategy = b.pool.GetAccessStrategy(BASBulkRead)
+		allowSync = b.pool.syncScans
 	}
-	b.emit(trace.KOp, sScanInit, trace.ORelation, int32(rel.Number), 0, uint64(n), uint64(strategyRing(strategy)))
+	start := uint32(0)
+	if allowSync {
+		// ss_get_location, in the same step: the op event names the
+		// start block, then the load at scan.sync-start shows the lookup.
+		start = b.pool.ss.startFor(rel.RelFileNode(), n)
+	}
+	b.emit(trace.KOp, sScanInit, trace.ORelation, int32(rel.Number), uint64(start), uint64(n), uint64(strategyRing(strategy)))
+	if allowSync {
+		start = b.ssGetLocation(rel, n)
+	}
 	cur := InvalidBuffer
-	for blk := uint32(0); blk < n; blk++ {
-		if cur != InvalidBuffer {
-			b.unpinBuffer(&b.pool.descs[cur-1])
-			cur = InvalidBuffer
+	if n > 0 {
+		page, read := start, uint32(0)
+		for {
+			if cur != InvalidBuffer {
+				b.unpinBuffer(&b.pool.descs[cur-1])
+				cur = InvalidBuffer
+			}
+			buf, _, err := b.ReadBuffer(rel, MainForkNum, page, strategy)
+			if err != nil {
+				return InvalidBuffer, err
+			}
+			cur = buf
+			if read++; pages > 0 && read == pages {
+				// FETCH is done before the next page: the pin stays.
+				b.emit(trace.KOpDone, sScanPause, trace.ORelation, int32(rel.Number), 0, uint64(read), 0)
+				return cur, nil
+			}
+			if page++; page >= n {
+				page = 0
+			}
+			finished := page == start
+			if allowSync {
+				b.ssReportLocation(rel, page)
+			}
+			if finished {
+				break
+			}
 		}
-		buf, _, err := b.ReadBuffer(rel, MainForkNum, blk, strategy)
-		if err != nil {
-			return err
-		}
-		cur = buf
 	}
 	if cur != InvalidBuffer {
 		b.unpinBuffer(&b.pool.descs[cur-1])
 	}
 	b.emit(trace.KOpDone, sScanEnd, trace.ORelation, int32(rel.Number), 0, uint64(n), 0)
-	return nil
+	return InvalidBuffer, nil
 }
 
 func strategyRing(s *Strategy) int {

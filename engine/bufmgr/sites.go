@@ -266,11 +266,25 @@ GetBufferFromRing(strategy, buf_state)
 AddBufferToRing(strategy, buf)
     strategy->buffers[strategy->current] = BufferDescriptorGetBuffer(buf)  @ring.add`),
 
-	trace.DefineFunc("heapgetpage", "access/heap/heapam.c", "PG 15", `
+	trace.DefineFunc("heapgetpage", "access/heap/heapam.c, access/common/syncscan.c", "PG 15", `
 initscan(scan)
     if !RelationUsesLocalBuffers(rel) and scan->rs_nblocks > NBuffers / 4:   @scan.init
         bstrategy = GetAccessStrategy(BAS_BULKREAD)   -- ring of Min(32, NBuffers/8)
-heapgetpage(scan, page)   -- page = 0, 1, ..., rs_nblocks - 1
+        allow_sync = synchronize_seqscans   -- the same size test as the ring
+    if allow_sync:   -- ss_get_location: SyncScanLock, ss_search (a new entry at 0 if none)
+        scan->rs_startblock = the relation's last reported location, 0 if past the end  @scan.sync-start
+    else: scan->rs_startblock = 0
+heapgettup_pagemode(scan)   -- forward: page = rs_startblock, then on, wrapping at rs_nblocks
+    page = scan->rs_startblock; heapgetpage(scan, page)
+    for each page, after its tuples:
+        page++; if page >= scan->rs_nblocks: page = 0
+        finished = (page == scan->rs_startblock)
+        if allow_sync and page % SYNC_SCAN_REPORT_INTERVAL == 0:   -- every 16 pages, even the last
+            ss_report_location(rel, page)   -- LWLockConditionalAcquire(SyncScanLock): ss_search(set)  @scan.sync-report
+        if finished: ReleaseBuffer(scan->rs_cbuf); return NULL
+        heapgetpage(scan, page)
+    -- a cursor's FETCH returns between pages, keeping scan->rs_cbuf pinned  @scan.pause
+heapgetpage(scan, page)
     if BufferIsValid(scan->rs_cbuf):
         ReleaseBuffer(scan->rs_cbuf)                                 @scan.release
     scan->rs_cbuf = ReadBufferExtended(rel, MAIN_FORKNUM, page, RBM_NORMAL, bstrategy)  @scan.read
@@ -522,6 +536,7 @@ var (
 	sTickFetchAdd, sTickSpinAcquire, sTickCAS, sTickSpinRelease          = site("tick.fetch-add"), site("tick.spin-acquire"), site("tick.cas"), site("tick.spin-release")
 	sRingEmpty, sRingLock, sRingReuse, sRingUnlock, sRingAdd             = site("ring.empty"), site("ring.lock"), site("ring.reuse"), site("ring.unlock"), site("ring.add")
 	sScanInit, sScanRead, sScanEnd                                       = site("scan.init"), site("scan.read"), site("scan.end")
+	sScanSyncStart, sScanSyncReport, sScanPause                          = site("scan.sync-start"), site("scan.sync-report"), site("scan.pause")
 	sReleaseCheck, sReleaseUnpin                                         = site("release.check"), site("release.unpin")
 
 	sPin95Lock, sPin95Unlock, sPin95Private                          = site("pin95.lock"), site("pin95.unlock"), site("pin95.private")

@@ -29,7 +29,8 @@
 //	                            and slru= (see drop, fsm.go, slru.go) may
 //	                            name several variants the same way, e.g.
 //	                            slru=single,banks,banks+hash; only one key
-//	                            per config does.
+//	                            per config does. synchronize_seqscans
+//	                            (on, the default, or off) as PostgreSQL's.
 //	relation NAME blocks=N [fsm=N] [vm=N] [init=N] [unlogged]
 //	backend NAME: OP; OP; ...   queue operations for a backend (declaring it).
 //	schedule NAME NAME ...      who runs at each yield point of the next run;
@@ -66,8 +67,13 @@
 //	                            A second waiter on the same buffer gets
 //	                            ERROR "multiple backends attempting to wait
 //	                            for pincount 1".
-//	scan REL                    a heap sequential scan (BULKREAD ring when
-//	                            the relation has more than NBuffers/4 blocks)
+//	scan REL [pages=N]          a heap sequential scan (BULKREAD ring when
+//	                            the relation has more than NBuffers/4 blocks;
+//	                            then, with synchronize_seqscans=on, the
+//	                            default, it starts where the last scan of the
+//	                            relation reported being). pages=N stops it
+//	                            after N pages, keeping the last one pinned: a
+//	                            cursor paused mid-scan.
 //	drop REL [REL …] [strategy=S]
 //	                            DROP TABLE of the relations, at commit or in
 //	                            replay (smgrdounlinkall): one call of

@@ -88,7 +88,7 @@ func newRunner(s *Script, traced bool, variant int) (*Runner, error) {
 	if traced {
 		r.log = trace.NewLog()
 	}
-	opt := bufmgr.Options{Pins: r.variant.Pins, InRecovery: r.cfg.InRecovery, DropList: r.cfg.DropList}
+	opt := bufmgr.Options{Pins: r.variant.Pins, InRecovery: r.cfg.InRecovery, DropList: r.cfg.DropList, SyncScans: !r.cfg.NoSyncScans}
 	if r.variant.HasDrop && r.variant.Drop == bufmgr.DropDList {
 		opt.DropList = true
 	}
@@ -491,7 +491,11 @@ func (r *Runner) execOp(be *backendState, op Op) error {
 	}
 	rel := r.rels[op.Rel]
 	if op.Kind == OpScan {
-		return b.SeqScan(rel)
+		buf, err := b.SeqScanPages(rel, op.Pages)
+		if err == nil && buf != bufmgr.InvalidBuffer {
+			be.held[r.pool.Desc(int(buf-1)).Tag()] = buf // the paused cursor's pin
+		}
+		return err
 	}
 	for blk := op.From; ; blk++ {
 		tag := rel.Tag(op.Fork, blk)

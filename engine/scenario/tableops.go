@@ -8,6 +8,8 @@ import (
 	"bufferlab/engine/fsm"
 )
 
+// Table operations of issue 13: truncate and the paused scan (scan pages=).
+//
 // `truncate REL [to N] [strategy=S]`: the relation loses its main-fork
 // blocks from N on (default 0: all of them), as VACUUM's tail truncation
 // does (lazy_truncate_heap → RelationTruncate), TRUNCATE of a table created
@@ -179,4 +181,25 @@ func (r *Runner) touchDirty(be *backendState, rel *bufmgr.Relation, f bufmgr.For
 		return fmt.Errorf("truncate: %w", err)
 	}
 	return b.ReleaseBuffer(buf)
+}
+
+// scanOp parses the rest of `scan REL [pages=N]`: pages=N stops the scan
+// after N pages with the last one still pinned, as a cursor whose FETCH
+// has read that far (release it, or release all, to close the cursor).
+func (p *parser) scanOp(op Op, toks []token) (Op, error) {
+	for _, t := range toks[2:] {
+		k, v, ok := splitKV(t)
+		if !ok || k != "pages" {
+			return Op{}, p.errf(t.Pos, "scan: expected pages=N (a cursor paused after N pages) or nothing after the relation name, found %q", t.Text)
+		}
+		n, err := p.uint(t, v, MaxRelBlocks, "pages")
+		if err != nil {
+			return Op{}, err
+		}
+		if n == 0 {
+			return Op{}, p.errf(t.Pos, "pages: expected at least 1, found 0")
+		}
+		op.Pages = uint32(n)
+	}
+	return op, nil
 }
