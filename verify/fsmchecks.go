@@ -813,9 +813,10 @@ func checkVacuumBuffers(ctx context.Context, e *env) (outcome, error) {
 		}
 	}
 	// VACUUM FULL: the rows move to a new file that is not in the pool,
-	// and the old file's buffers are dropped (the inserts' FSM goes with
-	// it: the rewrite makes none).
-	if _, err := s.Backend().DropRelationBuffers(h.Rel, nil, nil, bufmgr.DropAuto); err != nil {
+	// and the old file's buffers are dropped when it is unlinked at
+	// commit (smgrdounlinkall → DropRelFileNodesAllBuffers; the inserts'
+	// FSM goes with it: the rewrite makes none).
+	if _, err := s.Backend().DropRelationsAllBuffers([]*bufmgr.Relation{h.Rel}, bufmgr.DropAuto); err != nil {
 		return outcome{}, fmt.Errorf("engine: %w", err)
 	}
 	if err := s.Vacuum(h); err != nil {

@@ -28,6 +28,8 @@ func poolChecks() []Check {
 			What: "a cold seq scan of a table over NBuffers/4 blocks leaves exactly 32 of its buffers (the 256kB BULKREAD ring), its last blocks, usage ≤ 1"},
 		{Name: "bulkread-rescan", Writes: true, run: checkBulkreadRescan,
 			What: "a second seq scan of that table (synchronized scans off): a new ring for the misses, hits on the first ring's buffers left alone: 64 buffers"},
+		{Name: "sync-scan", Writes: true, run: checkSyncScan,
+			What: "synchronized scans: a cursor paused on block 99 of a cold NBuffers/4+8-block table, then a whole scan: it starts at the cursor's last report (96); the table's resident blocks (PG 15.18 at 16MB: 36–99)"},
 		{Name: "pinning-backends", Writes: true, run: checkPinningBackends,
 			What: "pinning_backends of a block pinned by cursors: A opens one, A a second, B one, A commits, B commits: 1 1 2 1 0"},
 		{Name: "drop-table-buffers", Writes: true, run: checkDropBuffers,
@@ -318,13 +320,12 @@ func checkBulkreadRing(ctx context.Context, e *env) (outcome, error) {
 // checkBulkreadRescan scans a cold table over NBuffers/4 blocks twice.
 // The second scan's ring starts empty: blocks 0.. miss and cycle through
 // 32 new buffers; blocks 544..575 hit the first scan's buffers (a hit is
-// not added to the ring, and a ring pin leaves usage 1 at 1). The server
-// runs it with synchronize_seqscans off because the engine does not model
-// synchronized scans (every scan starts at block 0). On PostgreSQL 15.18
-// it makes no difference here (a scan that runs to the end leaves its
-// start block as the reported position, so the next one starts at 0
-// too: 32, 64, 96 buffers after 1, 2, 3 scans either way); a scan that
-// stops early, or one running beside another, would start elsewhere.
+// not added to the ring, and a ring pin leaves usage 1 at 1). Both sides
+// run it with synchronize_seqscans off, to check the ring alone. It makes
+// no difference here (a scan that runs to the end leaves its start block
+// as the reported position, so the next one starts at 0 too: 32, 64, 96
+// buffers after 1, 2, 3 scans either way); a scan that stops early, or one
+// running beside another, starts elsewhere (checkSyncScan).
 func checkBulkreadRescan(ctx context.Context, e *env) (outcome, error) {
 	want := e.info.NBuffers/4 + 64
 	t, n, err := e.coldTable(ctx, "rescan", want)
@@ -340,7 +341,8 @@ func checkBulkreadRescan(ctx context.Context, e *env) (outcome, error) {
 	if err != nil {
 		return outcome{}, err
 	}
-	src := fmt.Sprintf("%srelation big blocks=%d\nbackend A: scan big\nrun\nbackend A: scan big\nrun\n", e.config(), want)
+	src := fmt.Sprintf("%srelation big blocks=%d\nbackend A: scan big\nrun\nbackend A: scan big\nrun\n",
+		strings.Replace(e.config(), "\n", " synchronize_seqscans=off\n", 1), want)
 	r, err := engineRun("rescan.scn", src, nil)
 	if err != nil {
 		return outcome{}, err

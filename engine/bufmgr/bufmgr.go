@@ -12,9 +12,15 @@ import (
 // was already in the pool.
 func (b *Backend) ReadBuffer(rel *Relation, f ForkNumber, blk uint32, strategy *Strategy) (buf Buffer, hit bool, err error) {
 	tag := rel.Tag(f, blk)
-	// Simplification: PostgreSQL finds a read past the end inside
-	// smgrread, after allocating the buffer (AbortBufferIO then marks it
-	// BM_IO_ERROR); we check the size first.
+	// Simplification (marked on the code panel): PostgreSQL has no size
+	// check in ReadBuffer_common. mdread (md.c, PG 15) finds the short read
+	// inside smgrread, after BufferAlloc has taken a victim (evicting its
+	// page) and set BM_IO_IN_PROGRESS; the ERROR's abort then runs
+	// AbortBufferIO → TerminateBufferIO(buf, false, BM_IO_ERROR), which
+	// leaves the buffer tagged with the missing block but not BM_VALID, and
+	// releases the pin (mdread returns zeroes instead when
+	// zero_damaged_pages is on or InRecovery). BufferLab checks the size
+	// first and takes no buffer; the ERROR text is mdread's.
 	if blk >= rel.NBlocks[f] {
 		b.Stats.Errors++
 		b.emit(trace.KError, sReadEOF, trace.ORelation, int32(rel.Number), 0, 0, uint64(ErrReadBeyondEOF))
@@ -230,8 +236,13 @@ func (b *Backend) bufTableDelete(tag BufferTag, part int, site trace.Site) {
 
 // --- Pins ---
 
-// pinBuffer is PinBuffer (bufmgr.c, 9.6–18): the CAS loop on the state word.
-// It returns whether the buffer is BM_VALID.
+// pinBuffer is PinBuffer (bufmgr.c, PG 9.6–16): the CAS loop on the state
+// word. It returns whether the buffer is BM_VALID.
+//
+// A backend that already pins the buffer only raises its private count: no
+// shared memory is touched, and the result is true ("if we previously pinned
+// the buffer, it must surely be valid"). PG 17 reads the state word there
+// to return BM_VALID; PG 15, modelled here, does not.
 func (b *Backend) pinBuffer(d *BufferDesc, strategy *Strategy) bool {
 	if b.pool.pins == PinsSpinlock {
 		return b.pinBuffer95(d, strategy)
@@ -242,12 +253,10 @@ func (b *Backend) pinBuffer(d *BufferDesc, strategy *Strategy) bool {
 	// Modelled path.
 	buf := Buffer(d.bufID + 1)
 	if ref := b.getPrivateRefCountEntry(buf); ref != nil {
-		b.step(sPinAgain)
-		s := d.state.Load()
-		b.emit(trace.KLoad, sPinAgain, trace.OBuffer, d.bufID, 0, uint64(s), 0)
+		// Backend-local: no yield, no load.
 		ref.refcount++
 		b.emit(trace.KPrivRef, sPinPrivate, trace.OBuffer, d.bufID, uint64(ref.refcount-1), uint64(ref.refcount), 0)
-		return s&BmValid != 0
+		return true
 	}
 	b.reservePrivateRefCountEntry()
 	b.step(sPinLoad)
@@ -277,13 +286,12 @@ func (b *Backend) pinBuffer(d *BufferDesc, strategy *Strategy) bool {
 }
 
 // pinBufferFast is pinBuffer's fast path (see hooked): PinBuffer
-// (bufmgr.c, 9.6–18) without yields or events.
+// (bufmgr.c, PG 9.6–16) without yields or events.
 func (b *Backend) pinBufferFast(d *BufferDesc, strategy *Strategy) bool {
 	buf := Buffer(d.bufID + 1)
 	if ref := b.getPrivateRefCountEntry(buf); ref != nil {
-		s := d.state.Load()
 		ref.refcount++
-		return s&BmValid != 0
+		return true
 	}
 	b.reservePrivateRefCountEntry()
 	old := d.state.Load()
@@ -550,36 +558,80 @@ func (b *Backend) flushBuffer(d *BufferDesc) {
 
 // --- Scans and transactions ---
 
-// SeqScan reads every block of rel's main fork in order, as a heap
-// sequential scan does (initscan, heapgetpage, heap_endscan, PG15): with a
-// BULKREAD ring when the relation has more than NBuffers/4 blocks, and at
-// most one pin held at a time. Synchronised scans are not modelled: every
-// scan starts at block 0.
+// SeqScan is a whole heap sequential scan of rel's main fork (initscan,
+// heapgettup_pagemode, heapgetpage, heap_endscan, PG 15): with a BULKREAD
+// ring when the relation has more than NBuffers/4 blocks, at most one pin
+// held at a time, and, for such a relation when synchronize_seqscans is
+// on, starting where the last scan of it reported being (syncscan.go).
 func (b *Backend) SeqScan(rel *Relation) error {
+	_, err := b.SeqScanPages(rel, 0)
+	return err
+}
+
+// SeqScanPages is SeqScan stopped after pages pages (0: no limit), as a
+// cursor whose FETCH has read that far: if the scan stops before its end,
+// it keeps the pin on its current page and returns that buffer (release
+// it to close the cursor); its reports of its position stay. A whole scan
+// returns InvalidBuffer.
+//
+// Events: an op at scan.init (Obj = relation, Before = start block, After
+// = blocks, Arg = ring size), the sync-scan load and stores
+// (syncscan.go), the page reads, and an op-done at scan.end (After =
+// blocks), or at scan.pause (After = pages read) for a paused scan.
+func (b *Backend) SeqScanPages(rel *Relation, pages uint32) (Buffer, error) {
 	var strategy *Strategy
 	b.step(sScanInit)
 	n := rel.NBlocks[MainForkNum]
+	allowSync := false
 	if uint64(n) > uint64(b.pool.NBuffers/4) {
 		strategy = b.pool.GetAccessStrategy(BASBulkRead)
+		allowSync = b.pool.syncScans
 	}
-	b.emit(trace.KOp, sScanInit, trace.ORelation, int32(rel.Number), 0, uint64(n), uint64(strategyRing(strategy)))
+	start := uint32(0)
+	if allowSync {
+		// ss_get_location, in the same step: the op event names the
+		// start block, then the load at scan.sync-start shows the lookup.
+		start = b.pool.ss.startFor(rel.RelFileNode(), n)
+	}
+	b.emit(trace.KOp, sScanInit, trace.ORelation, int32(rel.Number), uint64(start), uint64(n), uint64(strategyRing(strategy)))
+	if allowSync {
+		start = b.ssGetLocation(rel, n)
+	}
 	cur := InvalidBuffer
-	for blk := uint32(0); blk < n; blk++ {
-		if cur != InvalidBuffer {
-			b.unpinBuffer(&b.pool.descs[cur-1])
-			cur = InvalidBuffer
+	if n > 0 {
+		page, read := start, uint32(0)
+		for {
+			if cur != InvalidBuffer {
+				b.unpinBuffer(&b.pool.descs[cur-1])
+				cur = InvalidBuffer
+			}
+			buf, _, err := b.ReadBuffer(rel, MainForkNum, page, strategy)
+			if err != nil {
+				return InvalidBuffer, err
+			}
+			cur = buf
+			if read++; pages > 0 && read == pages {
+				// FETCH is done before the next page: the pin stays.
+				b.emit(trace.KOpDone, sScanPause, trace.ORelation, int32(rel.Number), 0, uint64(read), 0)
+				return cur, nil
+			}
+			if page++; page >= n {
+				page = 0
+			}
+			finished := page == start
+			if allowSync {
+				b.ssReportLocation(rel, page)
+			}
+			if finished {
+				break
+			}
 		}
-		buf, _, err := b.ReadBuffer(rel, MainForkNum, blk, strategy)
-		if err != nil {
-			return err
-		}
-		cur = buf
 	}
 	if cur != InvalidBuffer {
 		b.unpinBuffer(&b.pool.descs[cur-1])
 	}
 	b.emit(trace.KOpDone, sScanEnd, trace.ORelation, int32(rel.Number), 0, uint64(n), 0)
-	return nil
+	return InvalidBuffer, nil
 }
 
 func strategyRing(s *Strategy) int {

@@ -21,7 +21,10 @@
 //   - the per-backend private reference counts (PrivateRefCountArray of 8
 //     entries spilling into a hash), so the shared refcount counts backends;
 //   - a heap sequential scan (initscan, heapgetpage) using a BULKREAD ring of
-//     Min(32, NBuffers/8) buffers for relations over NBuffers/4 blocks.
+//     Min(32, NBuffers/8) buffers for relations over NBuffers/4 blocks, and
+//     for those, with synchronize_seqscans (Options.SyncScans), starting
+//     where the last scan of the relation reported being (syncscan.c's
+//     LRU list of 20 locations, a report every 16 pages; syncscan.go).
 //
 // Every shared-memory operation is preceded by a yield to the scheduler
 // (package sched) and followed by an event (package trace) whose Site is the
@@ -45,10 +48,9 @@
 // freelist is acyclic and matches the freeNext links.
 //
 // Not modelled (yet): WAL (so no XLogFlush before writing a dirty victim and
-// no StrategyRejectBuffer), synchronised scans (every scan starts at block
-// 0), the background writer, checkpoints, local (temporary) buffers, page
-// contents. A read past the end of a relation is detected before BufferAlloc
-// rather than inside smgrread.
+// no StrategyRejectBuffer), the background writer, checkpoints, local
+// (temporary) buffers, page contents. A read past the end of a relation is
+// detected before BufferAlloc rather than inside mdread (no victim is taken).
 //
 // Usage:
 //

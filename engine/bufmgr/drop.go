@@ -303,10 +303,11 @@ func (b *Backend) DropRelationBuffers(rel *Relation, forks []ForkNumber, firstDe
 // dlist without the pool option or an unknown strategy is an error.
 //
 // Events: an op at dropall.begin (Class none, Obj = the number of
-// relations, Before = requested strategy, After = strategy taken, Arg =
-// nBlocksToInvalidate), then the path's events (a load at
-// dropall.precheck-linear or dropall.precheck-bsearch per descriptor for
-// the scan), then an op-done (After = buffers invalidated).
+// relations; for one relation Class rel, Obj = its number; Before =
+// requested strategy, After = strategy taken, Arg = nBlocksToInvalidate),
+// then the path's events (a load at dropall.precheck-linear or
+// dropall.precheck-bsearch per descriptor for the scan), then an op-done
+// with the same Class and Obj (After = buffers invalidated).
 func (b *Backend) DropRelationsAllBuffers(rels []*Relation, strategy DropStrategy) (DropResult, error) {
 	p := b.pool
 	res := DropResult{Requested: strategy, Threshold: BufDropFullScanThreshold(p.NBuffers)}
@@ -359,8 +360,12 @@ func (b *Backend) DropRelationsAllBuffers(rels []*Relation, strategy DropStrateg
 	}
 	res.BSearch = res.Strategy == DropScan && len(rels) > relsBSearchThreshold
 
+	class, obj := trace.ONone, int32(len(rels))
+	if len(rels) == 1 {
+		class, obj = trace.ORelation, int32(rels[0].Number)
+	}
 	before := b.Stats
-	b.emit(trace.KOp, sDropAllBegin, trace.ONone, int32(len(rels)), uint64(strategy), uint64(res.Strategy), res.BlocksToInvalidate)
+	b.emit(trace.KOp, sDropAllBegin, class, obj, uint64(strategy), uint64(res.Strategy), res.BlocksToInvalidate)
 	var err error
 	done := sDropAllScanDone
 	switch res.Strategy {
@@ -396,7 +401,7 @@ func (b *Backend) DropRelationsAllBuffers(rels []*Relation, strategy DropStrateg
 	if err != nil {
 		return res, err
 	}
-	b.emit(trace.KOpDone, done, trace.ONone, int32(len(rels)), 0, res.Invalidated, 0)
+	b.emit(trace.KOpDone, done, class, obj, 0, res.Invalidated, 0)
 	return res, nil
 }
 

@@ -15,7 +15,8 @@ import (
 
 // TestDropGolden runs the datadriven files in testdata/drop/ (a folder of
 // their own: TestGolden runs testdata/*.txt through the scenario language,
-// which does not drop relations). Each case is a small script run by one
+// whose drop and truncate are in testdata/drop_truncate.txt). Each case is
+// a small script run by one
 // or more backends, one after another, without a scheduler:
 //
 //	pool N [recovery] [dlist]            the pool (first line)

@@ -96,6 +96,10 @@ type Pool struct {
 	// replays WAL: only then does smgrnblocks_cached return a size, which
 	// the drop's per-block lookup needs (drop.go).
 	inRecovery bool
+	// syncScans is synchronize_seqscans; ss is the shared list of scan
+	// locations (syncscan.go).
+	syncScans bool
+	ss        ssList
 }
 
 // PinsMode selects how PinBuffer and UnpinBuffer change a buffer's shared
@@ -146,6 +150,10 @@ type Options struct {
 	// drops relations is the startup process replaying WAL (InRecovery),
 	// for which relation sizes are cached; see SetInRecovery.
 	InRecovery bool
+	// SyncScans turns synchronize_seqscans on (PostgreSQL's default; the
+	// scenario language's too): a scan of a relation over NBuffers/4
+	// blocks starts where the last one reported being (syncscan.go).
+	SyncScans bool
 }
 
 // NewPoolWith is NewPool with variant options.
@@ -159,6 +167,7 @@ func NewPoolWith(nbuffers int, log *trace.Log, opt Options) (*Pool, error) {
 	}
 	p.pins = opt.Pins
 	p.inRecovery = opt.InRecovery
+	p.syncScans = opt.SyncScans
 	if opt.DropList {
 		p.dl = newDropList(nbuffers)
 	}
@@ -238,7 +247,7 @@ func NewPool(nbuffers int, log *trace.Log) (*Pool, error) {
 	if nbuffers < MinNBuffers || nbuffers > MaxNBuffers {
 		return nil, fmt.Errorf("bufmgr: NBuffers %d out of range [%d, %d]", nbuffers, MinNBuffers, MaxNBuffers)
 	}
-	p := &Pool{NBuffers: nbuffers, descs: make([]BufferDesc, nbuffers), content: map[int32]*LWLock{}, log: log}
+	p := &Pool{NBuffers: nbuffers, descs: make([]BufferDesc, nbuffers), content: map[int32]*LWLock{}, log: log, ss: newSSList()}
 	for i := range p.descs {
 		d := &p.descs[i]
 		d.bufID = int32(i)

@@ -49,6 +49,10 @@ func DescribeWith(e trace.Event, names RelNamer, actor func(trace.Actor) string)
 		obj = obj[:strings.LastIndexByte(obj, '/')]
 	}
 	b.WriteString(obj)
+	if d, ok := describeSyncScan(e); ok {
+		b.WriteString(d)
+		return b.String()
+	}
 	switch e.Kind {
 	case trace.KLoad:
 		if e.Class == trace.OBuffer {
@@ -94,6 +98,9 @@ func DescribeWith(e trace.Event, names RelNamer, actor func(trace.Actor) string)
 	case trace.KHit, trace.KMiss, trace.KIORead, trace.KIOWrite, trace.KOp:
 		if e.Kind == trace.KOp && e.Site == sScanInit {
 			fmt.Fprintf(&b, ": %d blocks, ring %d", e.After, e.Arg)
+			if e.Before != 0 {
+				fmt.Fprintf(&b, ", starts at block %d", e.Before)
+			}
 		} else {
 			fmt.Fprintf(&b, ": %s", names.tag(UnpackTag(e.Arg)))
 		}

@@ -9,14 +9,18 @@ import "bufferlab/engine/trace"
 var pseudoFuncs = []*trace.Func{
 	trace.DefineFunc("ReadBuffer_common", "storage/buffer/bufmgr.c", "PG 15", `
 ReadBuffer_common(smgr, relpersistence, forkNum, blockNum, mode, strategy)
-    if blockNum >= smgrnblocks(smgr, forkNum):                       @read.eof
-        ERROR "could not read block ...: read only 0 of 8192 bytes"
+    -- SIMPLIFIED: PostgreSQL has no size check here. mdread (md.c) meets the
+    -- short read inside smgrread below, after BufferAlloc took (maybe evicted)
+    -- a victim; AbortBufferIO leaves that buffer tagged, not BM_VALID, with
+    -- BM_IO_ERROR. BufferLab raises mdread's ERROR before taking a buffer.
+    [BufferLab] if blockNum >= smgrnblocks(smgr, forkNum):           @read.eof
+        ERROR "could not read block %u in file \"%s\": read only 0 of 8192 bytes"  -- mdread's text
     bufHdr = BufferAlloc(smgr, relpersistence, forkNum, blockNum, strategy, &found)  @read.begin
     if found:
         pgBufferUsage.shared_blks_hit++                              @read.hit
         return BufferDescriptorGetBuffer(bufHdr)                     @read.hit-return
     pgBufferUsage.shared_blks_read++                                 @read.miss
-    smgrread(smgr, forkNum, blockNum, bufBlock)                      @read.smgrread
+    smgrread(smgr, forkNum, blockNum, bufBlock)   -- mdread: FileRead of BLCKSZ bytes  @read.smgrread
     TerminateBufferIO(bufHdr, false, BM_VALID)
     return BufferDescriptorGetBuffer(bufHdr)                         @read.done`),
 
@@ -78,7 +82,7 @@ BufferAlloc(smgr, relpersistence, forkNum, blockNum, strategy, foundPtr)
     *foundPtr = !StartBufferIO(buf, true)
     return buf`),
 
-	trace.DefineFunc("PinBuffer", "storage/buffer/bufmgr.c", "PG 9.6–18", `
+	trace.DefineFunc("PinBuffer", "storage/buffer/bufmgr.c", "PG 9.6–16", `
 PinBuffer(buf, strategy)
     ref = GetPrivateRefCountEntry(b, true)
     if ref == NULL:   -- first pin of this buffer by this backend
@@ -97,8 +101,8 @@ PinBuffer(buf, strategy)
             if pg_atomic_compare_exchange_u32(&buf->state, &old_buf_state, buf_state):  @pin.cas
                 result = (buf_state & BM_VALID) != 0
                 break
-    else:   -- already pinned by us: no shared change, no usage bump
-        result = (pg_atomic_read_u32(&buf->state) & BM_VALID) != 0  @pin.again
+    else:   -- already pinned by us: no shared access, no usage bump
+        result = true   -- "it must surely be valid" (PG 17+ reads the state here)
     ref->refcount++                                                  @pin.private
     return result`),
 
@@ -262,11 +266,25 @@ GetBufferFromRing(strategy, buf_state)
 AddBufferToRing(strategy, buf)
     strategy->buffers[strategy->current] = BufferDescriptorGetBuffer(buf)  @ring.add`),
 
-	trace.DefineFunc("heapgetpage", "access/heap/heapam.c", "PG 15", `
+	trace.DefineFunc("heapgetpage", "access/heap/heapam.c, access/common/syncscan.c", "PG 15", `
 initscan(scan)
     if !RelationUsesLocalBuffers(rel) and scan->rs_nblocks > NBuffers / 4:   @scan.init
         bstrategy = GetAccessStrategy(BAS_BULKREAD)   -- ring of Min(32, NBuffers/8)
-heapgetpage(scan, page)   -- page = 0, 1, ..., rs_nblocks - 1
+        allow_sync = synchronize_seqscans   -- the same size test as the ring
+    if allow_sync:   -- ss_get_location: SyncScanLock, ss_search (a new entry at 0 if none)
+        scan->rs_startblock = the relation's last reported location, 0 if past the end  @scan.sync-start
+    else: scan->rs_startblock = 0
+heapgettup_pagemode(scan)   -- forward: page = rs_startblock, then on, wrapping at rs_nblocks
+    page = scan->rs_startblock; heapgetpage(scan, page)
+    for each page, after its tuples:
+        page++; if page >= scan->rs_nblocks: page = 0
+        finished = (page == scan->rs_startblock)
+        if allow_sync and page % SYNC_SCAN_REPORT_INTERVAL == 0:   -- every 16 pages, even the last
+            ss_report_location(rel, page)   -- LWLockConditionalAcquire(SyncScanLock): ss_search(set)  @scan.sync-report
+        if finished: ReleaseBuffer(scan->rs_cbuf); return NULL
+        heapgetpage(scan, page)
+    -- a cursor's FETCH returns between pages, keeping scan->rs_cbuf pinned  @scan.pause
+heapgetpage(scan, page)
     if BufferIsValid(scan->rs_cbuf):
         ReleaseBuffer(scan->rs_cbuf)                                 @scan.release
     scan->rs_cbuf = ReadBufferExtended(rel, MAIN_FORKNUM, page, RBM_NORMAL, bstrategy)  @scan.read
@@ -347,6 +365,10 @@ LockBufferForCleanup(buffer)   -- caller holds exactly one pin      @cleanup.beg
 	// same reason as the 9.5 functions above.
 	trace.DefineFunc("DropRelFileNodeBuffers", "storage/buffer/bufmgr.c", "PG 14–15 (PG 16+: DropRelationBuffers)", `
 DropRelFileNodeBuffers(smgr_reln, forkNum[], nforks, firstDelBlock[])   @drop.begin
+    -- caller: smgrtruncate (VACUUM's tail truncation, TRUNCATE of a table created in the
+    -- same transaction, their replay): RelationTruncate passes the main fork cut at
+    -- nblocks, and the FSM and VM forks, if they exist, cut at what
+    -- FreeSpaceMapPrepareTruncateRel / visibilitymap_prepare_truncate return
     -- temporary relations go to DropRelFileNodeLocalBuffers (not modelled)
     for i in 0 .. nforks-1:   -- backend-local: no shared memory read
         nForkBlock[i] = smgrnblocks_cached(smgr_reln, forkNum[i])   -- InvalidBlockNumber unless InRecovery
@@ -386,6 +408,8 @@ FindAndDropRelFileNodeBuffers(rnode, forkNum, nForkBlock, firstDelBlock)
 
 	trace.DefineFunc("DropRelFileNodesAllBuffers", "storage/buffer/bufmgr.c", "PG 14–15 (PG 16+: DropRelationsAllBuffers)", `
 DropRelFileNodesAllBuffers(smgr_reln[], nnodes)                      @dropall.begin
+    -- caller: smgrdounlinkall (DROP TABLE at commit, and its replay): one call
+    -- for every relation the transaction dropped, even for one; every fork
     for each relation i, while cached:   -- backend-local
         for j in 0 .. MAX_FORKNUM:
             block[i][j] = smgrnblocks_cached(rels[i], j)
@@ -495,8 +519,8 @@ var (
 	sAllocRecheckUnlockOld, sAllocRecheckUnlockNew                    = site("alloc.recheck-unlock-old"), site("alloc.recheck-unlock-new")
 	sAllocRetag, sAllocDeleteOld, sAllocUnlockOld, sAllocUnlockNew    = site("alloc.retag"), site("alloc.delete-old"), site("alloc.unlock-old"), site("alloc.unlock-new")
 
-	sPinLoad, sPinWait, sPinCAS, sPinAgain, sPinPrivate = site("pin.load"), site("pin.wait"), site("pin.cas"), site("pin.again"), site("pin.private")
-	sPinLockedUnlock                                    = site("pinlocked.unlock")
+	sPinLoad, sPinWait, sPinCAS, sPinPrivate = site("pin.load"), site("pin.wait"), site("pin.cas"), site("pin.private")
+	sPinLockedUnlock                         = site("pinlocked.unlock")
 
 	sUnpinPrivate, sUnpinLoad, sUnpinWait, sUnpinCAS                     = site("unpin.private"), site("unpin.load"), site("unpin.wait"), site("unpin.cas")
 	sUnpinWaiterLock, sUnpinWaiterUnlock, sUnpinWake, sUnpinWaiterNowake = site("unpin.waiter-lock"), site("unpin.waiter-unlock"), site("unpin.wake"), site("unpin.waiter-nowake")
@@ -513,6 +537,7 @@ var (
 	sTickFetchAdd, sTickSpinAcquire, sTickCAS, sTickSpinRelease          = site("tick.fetch-add"), site("tick.spin-acquire"), site("tick.cas"), site("tick.spin-release")
 	sRingEmpty, sRingLock, sRingReuse, sRingUnlock, sRingAdd             = site("ring.empty"), site("ring.lock"), site("ring.reuse"), site("ring.unlock"), site("ring.add")
 	sScanInit, sScanRead, sScanEnd                                       = site("scan.init"), site("scan.read"), site("scan.end")
+	sScanSyncStart, sScanSyncReport, sScanPause                          = site("scan.sync-start"), site("scan.sync-report"), site("scan.pause")
 	sReleaseCheck, sReleaseUnpin                                         = site("release.check"), site("release.unpin")
 
 	sPin95Lock, sPin95Unlock, sPin95Private                          = site("pin95.lock"), site("pin95.unlock"), site("pin95.private")

@@ -34,6 +34,8 @@
 //	                            slru=single,banks,banks+hash; only one key
 //	                            per config does. A single drop=S beside such
 //	                            a key is every pane's strategy.
+//	                            synchronize_seqscans (on, the default, or
+//	                            off) as PostgreSQL's.
 //	relation NAME blocks=N [fsm=N] [vm=N] [init=N] [unlogged]
 //	                            (at most 2^30 blocks a fork)
 //	backend NAME: OP; OP; ...   queue operations for a backend (declaring it);
@@ -79,8 +81,22 @@
 //	                            A second waiter on the same buffer gets
 //	                            ERROR "multiple backends attempting to wait
 //	                            for pincount 1".
-//	scan REL                    a heap sequential scan (BULKREAD ring when
-//	                            the relation has more than NBuffers/4 blocks)
+//	scan REL [pages=N]          a heap sequential scan (BULKREAD ring when
+//	                            the relation has more than NBuffers/4 blocks;
+//	                            then, with synchronize_seqscans=on, the
+//	                            default, it starts where the last scan of the
+//	                            relation reported being). pages=N stops it
+//	                            after N pages, keeping the last one pinned: a
+//	                            cursor paused mid-scan.
+//	drop REL [REL …] [strategy=S]
+//	                            DROP TABLE of the relations, at commit or in
+//	                            replay (smgrdounlinkall): one call of
+//	                            DropRelFileNodesAllBuffers for all of them
+//	truncate REL [to N] [strategy=S]
+//	                            cut the relation to N blocks (default 0), as
+//	                            VACUUM's tail truncation does (RelationTruncate
+//	                            → smgrtruncate → DropRelFileNodeBuffers, with
+//	                            the FSM and VM forks where they exist)
 //
 // Every backend's queued operations run as one coroutine (package sched), so
 // the schedule decides the interleaving of their shared-memory operations.

@@ -5,8 +5,9 @@ import (
 	"testing"
 )
 
-// The drop operation in the scenario language: auto decides as
-// PostgreSQL does (the lookup in recovery below NBuffers/32 blocks, the
+// The drop operation in the scenario language (DROP TABLE at commit:
+// DropRelFileNodesAllBuffers, for one relation as for many): auto decides
+// as PostgreSQL does (the lookup in recovery below NBuffers/32 blocks, the
 // scan otherwise), forced strategies are taken, count=N and PREFIX* name
 // many relations, and the summary says what each drop did.
 func TestDropScenario(t *testing.T) {
@@ -74,6 +75,69 @@ func TestDropParseErrors(t *testing.T) {
 		{"relation r blocks=1 count=0", "1:21: count: expected at least 1, found 0"},
 		{"relation r0 blocks=1\nrelation r blocks=1 count=2", "2:10: relation \"r0\" (of count=2) is already defined"},
 		{"relation r blocks=1 count=20000", "1:21: count: 20000 is too large (at most 10000)"},
+	} {
+		_, err := Parse("f.scn", c.src)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%q:\n got  %v\n want …%s", c.src, err, c.want)
+		}
+	}
+}
+
+// truncate is VACUUM's tail truncation (DropRelFileNodeBuffers through
+// smgrtruncate): under every drop= variant it removes exactly the blocks
+// from N on, and the relation is N blocks long afterwards.
+func TestTruncateScenario(t *testing.T) {
+	src := `config shared_buffers=1MB in_recovery=on drop=scan,lookup,dlist
+relation t blocks=6
+relation u blocks=2
+backend A: touch t 0..5; touch u 0..1
+run
+backend S: truncate t to 4; truncate u
+run
+expect pool in_use=4
+expect block t 3 resident=yes
+expect block t 4 resident=no
+expect block u 0 resident=no
+`
+	s := mustParse(t, src)
+	for i, want := range []string{
+		"S truncate t            scan: 128 descriptors checked, 2 buffers invalidated",
+		"S truncate t            lookup: 2 mapping lookups, 2 buffers invalidated",
+		"S truncate t            dlist: 7 list hops, 2 buffers invalidated",
+	} {
+		r, err := NewVariantRunner(s, true, i)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := r.RunAll(); err != nil {
+			t.Fatalf("variant %d: %v", i, err)
+		}
+		if sum := r.Summarize(r.Log().Events()); !strings.Contains(sum, want) {
+			t.Errorf("variant %d: summary lacks %q:\n%s", i, want, sum)
+		}
+		for rel, n := range map[string]uint32{"t": 4, "u": 0} {
+			if got := r.rels[rel].NBlocks[0]; got != n {
+				t.Errorf("variant %d: %s has %d blocks after the truncation, want %d", i, rel, got, n)
+			}
+		}
+	}
+	// A truncation never extends: the second one is a positioned error.
+	_, _, err := Run("t.scn", "relation t blocks=6\nbackend S: truncate t to 3\nrun\nbackend S: truncate t to 5\nrun\n", false)
+	if err == nil || !strings.Contains(err.Error(), "t.scn:4:12: truncate t to 5: t has only 3 blocks now") {
+		t.Fatalf("second truncation: %v", err)
+	}
+}
+
+func TestTruncateParseErrors(t *testing.T) {
+	for _, c := range []struct{ src, want string }{
+		{"relation t blocks=1\nbackend A: truncate", "2:20: truncate: expected a relation name"},
+		{"relation t blocks=1\nbackend A: truncate x", "2:21: truncate: expected a relation defined above, found \"x\""},
+		{"relation t blocks=4\nbackend A: truncate t to", "truncate: expected a number of blocks to keep after 'to'"},
+		{"relation t blocks=4\nbackend A: truncate t to 5", "2:26: truncate: t has 4 blocks: expected to N with N at most that"},
+		{"relation t blocks=4\nbackend A: truncate t to x", "2:26: truncate to: expected"},
+		{"relation t blocks=4\nbackend A: truncate t now", "2:23: truncate: expected 'to N' or strategy=auto|scan|lookup|dlist, found \"now\""},
+		{"relation t blocks=4\nbackend A: truncate t strategy=dlist", "2:23: strategy=dlist needs the per-relation lists"},
+		{"config fsm=always\nrelation h heap\nbackend A: truncate h", "3:21: truncate: h is a heap of the free space map model"},
 	} {
 		_, err := Parse("f.scn", c.src)
 		if err == nil || !strings.Contains(err.Error(), c.want) {

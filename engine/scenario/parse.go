@@ -49,6 +49,10 @@ type ConfigStmt struct {
 	// DropList (dlist=on) keeps the per-relation buffer lists of the dlist
 	// drop variant, updated on every buffer allocation.
 	DropList bool
+	// NoSyncScans is synchronize_seqscans=off; on, PostgreSQL's default, a
+	// scan of a relation over NBuffers/4 blocks starts where the last scan
+	// of it reported being (bufmgr/syncscan.go).
+	NoSyncScans bool
 	// SLRU configures the commit log's SLRU (slru=…, see slru.go).
 	SLRU slruConfig
 	// FSM configures the free space map model (fsm=…, see fsm.go).
@@ -189,10 +193,11 @@ const (
 	OpInsert
 	OpDelete
 	OpVacuum
+	OpTruncate
 )
 
 var opNames = map[string]OpKind{"read": OpRead, "release": OpRelease, "dirty": OpDirty, "touch": OpTouch, "write": OpWrite, "scan": OpScan, "cleanup": OpCleanup, "drop": OpDrop, "clog": OpCLOG,
-	"insert": OpInsert, "delete": OpDelete, "vacuum": OpVacuum}
+	"insert": OpInsert, "delete": OpDelete, "vacuum": OpVacuum, "truncate": OpTruncate}
 
 func (k OpKind) String() string {
 	for n, v := range opNames {
@@ -219,6 +224,9 @@ type Op struct {
 	Strategy bufmgr.DropStrategy
 	// SLRU is a clog operation.
 	SLRU slru.Op
+	// Pages stops a scan after that many pages, as a paused cursor (0:
+	// the whole relation).
+	Pages uint32
 	// Rows and Size (data bytes per row) of an insert; TID of a delete.
 	Rows, Size int
 	TID        fsm.TID
@@ -526,6 +534,12 @@ func (p *parser) config(toks []token) (Stmt, error) {
 			if _, err := p.slruKey(st, t, k, v); err != nil {
 				return nil, err
 			}
+		case "synchronize_seqscans":
+			on, ok := map[string]bool{"on": true, "off": false, "true": true, "false": false}[v]
+			if !ok {
+				return nil, p.errf(t.Pos, "%s: expected on or off, found %q", k, v)
+			}
+			st.NoSyncScans = !on
 		case "in_recovery", "dlist":
 			on, ok := map[string]bool{"on": true, "off": false, "true": true, "false": false}[v]
 			if !ok {
@@ -537,7 +551,7 @@ func (p *parser) config(toks []token) (Stmt, error) {
 				st.InRecovery = on
 			}
 		default:
-			return nil, p.errf(t.Pos, "unknown config key %q: expected shared_buffers, schedule, seed, max_steps, pins, drop, in_recovery, dlist, slru, slru_buffers, bank_size, clog_pages, fsm or fsm_threshold", k)
+			return nil, p.errf(t.Pos, "unknown config key %q: expected shared_buffers, schedule, seed, max_steps, pins, drop, in_recovery, dlist, synchronize_seqscans, slru, slru_buffers, bank_size, clog_pages, fsm or fsm_threshold", k)
 		}
 	}
 	p.nbuffers = st.NBuffers
@@ -724,6 +738,9 @@ func (p *parser) op(toks []token) (Op, error) {
 	if kind == OpDrop {
 		return p.dropOp(op, toks)
 	}
+	if kind == OpTruncate {
+		return p.truncateOp(op, toks)
+	}
 
 	rt := toks[1]
 	if prefix, ok := strings.CutSuffix(rt.Text, "*"); ok && (kind == OpRead || kind == OpTouch || kind == OpWrite) {
@@ -745,10 +762,7 @@ func (p *parser) op(toks []token) (Op, error) {
 	}
 	op.Rel = rt.Text
 	if kind == OpScan {
-		if len(toks) > 2 {
-			return Op{}, p.errf(toks[2].Pos, "scan: expected nothing after the relation name, found %q", toks[2].Text)
-		}
-		return op, nil
+		return p.scanOp(op, toks)
 	}
 	if len(toks) < 3 {
 		return Op{}, p.errf(endPos(toks), "%s: expected a block number or range B..E after %s", toks[0].Text, rt.Text)

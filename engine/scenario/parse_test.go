@@ -75,7 +75,7 @@ func TestParseErrors(t *testing.T) {
 		{"relation t blocks=2\nbackend A: read t 0 fork=heap", "2:21: fork: expected main, fsm, vm or init, found \"heap\""},
 		{"relation t blocks=2\nbackend A: read t 0 now", "2:21: read: expected fork=main|fsm|vm|init, found \"now\""},
 		{"relation t blocks=2\nbackend A: release t 5", "2:22: release: block 5 is beyond t's main fork (2 blocks)"},
-		{"relation t blocks=2\nbackend A: scan t 0", "2:19: scan: expected nothing after the relation name, found \"0\""},
+		{"relation t blocks=2\nbackend A: scan t 0", "2:19: scan: expected pages=N (a cursor paused after N pages) or nothing after the relation name, found \"0\""},
 		{"schedule", "1:9: expected backend names after 'schedule'"},
 		{"backend A\nschedule A B", "2:12: schedule: expected the name of a backend declared above, found \"B\""},
 		// issue 13.22: repetition, bounded

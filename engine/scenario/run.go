@@ -91,7 +91,7 @@ func newRunner(s *Script, traced bool, variant int) (*Runner, error) {
 		r.log = trace.NewLog()
 	}
 	r.SetBudget(DefaultBudget)
-	opt := bufmgr.Options{Pins: r.variant.Pins, InRecovery: r.cfg.InRecovery, DropList: r.cfg.DropList}
+	opt := bufmgr.Options{Pins: r.variant.Pins, InRecovery: r.cfg.InRecovery, DropList: r.cfg.DropList, SyncScans: !r.cfg.NoSyncScans}
 	if r.variant.HasDrop && r.variant.Drop == bufmgr.DropDList || r.cfg.HasDrop && r.cfg.Drop == bufmgr.DropDList {
 		opt.DropList = true
 	}
@@ -511,6 +511,9 @@ func (r *Runner) execOp(be *backendState, op Op) error {
 	if op.Kind == OpDrop {
 		return r.execDrop(be, op)
 	}
+	if op.Kind == OpTruncate {
+		return r.execTruncate(be, op)
+	}
 	if op.Kind == OpCLOG {
 		return r.execCLOG(be, op)
 	}
@@ -529,7 +532,11 @@ func (r *Runner) execOp(be *backendState, op Op) error {
 	}
 	rel := r.rels[op.Rel]
 	if op.Kind == OpScan {
-		return b.SeqScan(rel)
+		buf, err := b.SeqScanPages(rel, op.Pages)
+		if err == nil && buf != bufmgr.InvalidBuffer {
+			be.held[r.pool.Desc(int(buf-1)).Tag()] = buf // the paused cursor's pin
+		}
+		return err
 	}
 	for blk := op.From; ; blk++ {
 		tag := rel.Tag(op.Fork, blk)
@@ -594,25 +601,33 @@ func (r *Runner) execOp(be *backendState, op Op) error {
 	}
 }
 
-// execDrop drops the buffers of one relation (DropRelFileNodeBuffers) or
-// of several (DropRelFileNodesAllBuffers), as DROP TABLE's commit or its
-// replay in recovery does.
+// dropStrategy is the strategy of a drop or truncate that names s: its own
+// when it names one, else the pane's drop= variant, else the config's one
+// drop= strategy beside several variants of another key, else auto.
+func (r *Runner) dropStrategy(s bufmgr.DropStrategy) bufmgr.DropStrategy {
+	switch {
+	case s != bufmgr.DropAuto:
+		return s
+	case r.variant.HasDrop:
+		return r.variant.Drop
+	case r.cfg.HasDrop:
+		return r.cfg.Drop
+	}
+	return s
+}
+
+// execDrop drops the buffers of the relations of one DROP TABLE's commit,
+// or its replay in recovery: smgrdounlinkall (smgr.c, PG 15) makes one
+// call of DropRelFileNodesAllBuffers for all of them, even for one
+// relation. (DropRelFileNodeBuffers belongs to smgrtruncate: see
+// execTruncate.)
 func (r *Runner) execDrop(be *backendState, op Op) error {
-	if op.Strategy == bufmgr.DropAuto && r.variant.HasDrop {
-		op.Strategy = r.variant.Drop
-	} else if op.Strategy == bufmgr.DropAuto && r.cfg.HasDrop {
-		op.Strategy = r.cfg.Drop // drop=S beside several variants of another key
+	op.Strategy = r.dropStrategy(op.Strategy)
+	rels := make([]*bufmgr.Relation, len(op.Rels))
+	for i, n := range op.Rels {
+		rels[i] = r.rels[n]
 	}
-	var err error
-	if len(op.Rels) == 1 {
-		_, err = be.b.DropRelationBuffers(r.rels[op.Rel], nil, nil, op.Strategy)
-	} else {
-		rels := make([]*bufmgr.Relation, len(op.Rels))
-		for i, n := range op.Rels {
-			rels[i] = r.rels[n]
-		}
-		_, err = be.b.DropRelationsAllBuffers(rels, op.Strategy)
-	}
+	_, err := be.b.DropRelationsAllBuffers(rels, op.Strategy)
 	if err != nil {
 		var pg *bufmgr.PGError
 		if errors.As(err, &pg) {

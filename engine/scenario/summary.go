@@ -220,10 +220,16 @@ func (r *Runner) Summarize(events []trace.Event) string {
 			case e.Kind == trace.KOpDone:
 				d := s.drop
 				what := r.RelName(uint32(d.Obj))
-				if d.Site == siteDropAllBegin {
+				if d.Site == siteDropAllBegin && d.Class == trace.ONone {
 					what = fmt.Sprintf("%d relations", d.Obj)
 				}
-				fmt.Fprintf(&b, "  %s drop %-12s %s", name(e.Actor), what, bufmgr.DropStrategy(d.After))
+				// drop.begin is DropRelFileNodeBuffers, which only
+				// `truncate` calls (smgrtruncate); dropall.begin is `drop`.
+				verb := "drop"
+				if d.Site == siteDropBegin {
+					verb = "truncate"
+				}
+				fmt.Fprintf(&b, "  %s %s %-12s %s", name(e.Actor), verb, what, bufmgr.DropStrategy(d.After))
 				if req := bufmgr.DropStrategy(d.Before); req == bufmgr.DropAuto {
 					fmt.Fprintf(&b, " (auto)")
 				}

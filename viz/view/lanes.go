@@ -97,8 +97,8 @@ type Lane struct {
 	// the backend is blocked until another one lets it go on.
 	Waiting bool
 	// Op is the backend's last KOp event: its Site tells the operation
-	// (read.begin: Arg = packed tag; scan.init: Obj = relation, After =
-	// blocks, Arg = ring size; others by site name).
+	// (read.begin: Arg = packed tag; scan.init: Obj = relation, Before =
+	// start block, After = blocks, Arg = ring size; others by site name).
 	Op    trace.Event
 	HasOp bool
 	// OpDone is set by a KOpDone after Op (a scan's end).
@@ -243,10 +243,16 @@ func (p *Pool) opText(e trace.Event) string {
 	case siteReadBegin:
 		return "read " + p.TagString(e.Arg)
 	case siteScanInit:
-		if e.Arg == 0 {
-			return fmt.Sprintf("scan %s (%d blocks)", p.RelName(e.Obj), e.After)
+		// Before is the start block: not 0 for a synchronized scan that
+		// joins where another scan of the relation reported being.
+		from := ""
+		if e.Before != 0 {
+			from = fmt.Sprintf(", synchronized: starts at block %d", e.Before)
 		}
-		return fmt.Sprintf("scan %s (%d blocks, ring %d)", p.RelName(e.Obj), e.After, e.Arg)
+		if e.Arg == 0 {
+			return fmt.Sprintf("scan %s (%d blocks%s)", p.RelName(e.Obj), e.After, from)
+		}
+		return fmt.Sprintf("scan %s (%d blocks, ring %d%s)", p.RelName(e.Obj), e.After, e.Arg, from)
 	}
 	switch e.Site.String() {
 	case "release.begin":

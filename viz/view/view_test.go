@@ -682,3 +682,32 @@ func TestString(t *testing.T) {
 		t.Fatalf("String of an idle 1000-buffer view has %d lines", n)
 	}
 }
+
+// A synchronized scan's lane names where it starts: B joins A's paused
+// cursor at A's last reported location, block 16.
+func TestLaneSyncScanLabel(t *testing.T) {
+	r := run(t, "sync", `config shared_buffers=16
+relation big blocks=20
+backend A: scan big pages=18
+run
+backend B: scan big
+run
+backend A: release all
+run
+`)
+	v := newView(r)
+	want := "scan big (20 blocks, ring 2, synchronized: starts at block 16)"
+	saw := false
+	for _, e := range r.Log().Events() {
+		v.Apply(e)
+		if e.Actor == 2 && e.Kind == trace.KOp && e.Site.String() == "scan.init" {
+			if got := v.OpLabel(2); got != want {
+				t.Fatalf("B's label %q, want %q", got, want)
+			}
+			saw = true
+		}
+	}
+	if !saw {
+		t.Fatal("B's scan never began")
+	}
+}

@@ -1,0 +1,136 @@
+package verify
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"bufferlab/engine/bufmgr"
+	"bufferlab/engine/fsm"
+)
+
+// checkSyncScan is issue 13's measured case of synchronized scans
+// (syncscan.c; heapam.c initscan, heapgettup_pagemode): a cold table of
+// NBuffers/4 + 8 blocks (520 at 16MB), over the size where a scan takes a
+// BULKREAD ring and may synchronize. A second connection opens a cursor
+// over it and fetches up to the first row of block 99, so that its scan is
+// paused there holding that page's pin, having last reported its position
+// at block 96 (a report every 16 pages). Then a whole scan runs on the
+// main connection: with synchronize_seqscans on (PostgreSQL's default, set
+// explicitly here) it starts at 96, and its ring ends with the 32 blocks
+// before it. Both sides list the table's blocks in the pool as runs
+// (PostgreSQL 15.18: 36–99; without synchronized scans it would be 68–99
+// and 488–519).
+func checkSyncScan(ctx context.Context, e *env) (outcome, error) {
+	const paused = 99 // the cursor's page
+	want := e.info.NBuffers/4 + 8
+	if want <= paused+1 || e.info.NBuffers/4 > 200000 {
+		return outcome{}, fmt.Errorf("shared_buffers %s: the check needs NBuffers/4 between %d and 200000", e.info.Settings["shared_buffers"], paused+1)
+	}
+	t, n, err := e.coldTable(ctx, "syncscan", want)
+	if err != nil {
+		return outcome{}, err
+	}
+	free, err := e.serverFreeBuffers(ctx)
+	if err != nil {
+		return outcome{}, err
+	}
+	rows := paused*fsm.RowsPerPage(fsm.HeapTupleLen(4), 10) + 1
+	a, err := e.connect(ctx)
+	if err != nil {
+		return outcome{}, err
+	}
+	for _, q := range []string{
+		"SET enable_seqscan = on", "SET synchronize_seqscans = on", "SET max_parallel_workers_per_gather = 0",
+		"BEGIN", "DECLARE c NO SCROLL CURSOR FOR SELECT ctid::text FROM " + t, fmt.Sprintf("MOVE %d IN c", rows-1),
+	} {
+		if _, err := a.Exec(ctx, q); err != nil {
+			return outcome{}, fmt.Errorf("cursor connection: %s: %w", q, err)
+		}
+	}
+	// The last row fetched names the page the cursor is paused on.
+	var ctid string
+	if err := a.QueryRow(ctx, "FETCH 1 FROM c").Scan(&ctid); err != nil {
+		return outcome{}, fmt.Errorf("cursor connection: FETCH: %w", err)
+	}
+	for _, q := range []string{"SET synchronize_seqscans = on", "SET max_parallel_workers_per_gather = 0", "SELECT count(*) FROM " + t} {
+		if err := e.exec(ctx, q); err != nil {
+			return outcome{}, err
+		}
+	}
+	var blocks []int
+	rowsQ, err := e.conn.Query(ctx, "SELECT relblocknumber FROM pg_buffercache WHERE relforknumber = 0 AND "+relBufWhere+" ORDER BY 1", t)
+	if err != nil {
+		return outcome{}, fmt.Errorf("reading pg_buffercache: %w", err)
+	}
+	for rowsQ.Next() {
+		var b int64
+		if err := rowsQ.Scan(&b); err != nil {
+			rowsQ.Close()
+			return outcome{}, err
+		}
+		blocks = append(blocks, int(b))
+	}
+	rowsQ.Close()
+	if err := rowsQ.Err(); err != nil {
+		return outcome{}, err
+	}
+	if _, err := a.Exec(ctx, "COMMIT"); err != nil {
+		return outcome{}, err
+	}
+	srv := fmt.Sprintf("%d blocks, cursor on block %s: %d buffers, blocks %s", n, ctidBlock(ctid), len(blocks), blockRanges(blocks))
+
+	src := fmt.Sprintf("%srelation big blocks=%d\nbackend A: scan big pages=%d\nrun\nbackend B: scan big\nrun\n", e.config(), want, paused+1)
+	r, err := engineRun("syncscan.scn", src, nil)
+	if err != nil {
+		return outcome{}, err
+	}
+	var eng []int
+	for _, b := range engineRelBuffers(r, "big") {
+		if b.fork == bufmgr.MainForkNum {
+			eng = append(eng, int(b.blk))
+		}
+	}
+	sortInts(eng)
+	o := outcome{server: srv,
+		engine: fmt.Sprintf("%d blocks, cursor on block %d: %d buffers, blocks %s", want, paused, len(eng), blockRanges(eng))}
+	if free < 64 { // two BULKREAD rings of at most 32
+
+		o.detail = fmt.Sprintf("the server had only %d free buffers: the clock sweep ran", free)
+	}
+	return o, nil
+}
+
+// ctidBlock is the block of a ctid "(B,O)".
+func ctidBlock(ctid string) string {
+	if b, _, ok := strings.Cut(strings.TrimPrefix(ctid, "("), ","); ok {
+		return b
+	}
+	return ctid
+}
+
+// blockRanges prints ascending block numbers as runs: "36–99" or
+// "68–99 488–519".
+func blockRanges(xs []int) string {
+	if len(xs) == 0 {
+		return "none"
+	}
+	var parts []string
+	for i := 0; i < len(xs); {
+		j := i
+		for j+1 < len(xs) && xs[j+1] == xs[j]+1 {
+			j++
+		}
+		parts = append(parts, fmt.Sprintf("%d–%d", xs[i], xs[j]))
+		i = j + 1
+	}
+	return strings.Join(parts, " ")
+}
+
+func sortInts(xs []int) {
+	for i := 1; i < len(xs); i++ {
+		for j := i; j > 0 && xs[j] < xs[j-1]; j-- {
+			xs[j], xs[j-1] = xs[j-1], xs[j]
+		}
+	}
+}
