@@ -199,6 +199,10 @@ const (
 var opNames = map[string]OpKind{"read": OpRead, "release": OpRelease, "dirty": OpDirty, "touch": OpTouch, "write": OpWrite, "scan": OpScan, "cleanup": OpCleanup, "drop": OpDrop, "clog": OpCLOG,
 	"insert": OpInsert, "delete": OpDelete, "vacuum": OpVacuum, "truncate": OpTruncate}
 
+// opList names every operation, in the order the grammar lists them, for
+// the parser's "expected an operation" errors.
+const opList = "read, release, dirty, touch, write, scan, cleanup, drop, truncate, clog, insert, delete, vacuum"
+
 func (k OpKind) String() string {
 	for n, v := range opNames {
 		if v == k {
@@ -690,7 +694,7 @@ func (p *parser) backend(toks []token) (Stmt, error) {
 	}
 	rest := toks[3:]
 	if len(rest) == 0 {
-		return nil, p.errf(endPos(toks), "expected an operation after ':' (read, release, dirty, touch, write, scan, cleanup)")
+		return nil, p.errf(endPos(toks), "expected an operation after ':' (" + opList + ")")
 	}
 	for len(rest) > 0 {
 		end := 0
@@ -719,7 +723,7 @@ func (p *parser) backend(toks []token) (Stmt, error) {
 func (p *parser) op(toks []token) (Op, error) {
 	kind, ok := opNames[toks[0].Text]
 	if !ok {
-		return Op{}, p.errf(toks[0].Pos, "expected an operation (read, release, dirty, touch, write, scan, cleanup), found %q", toks[0].Text)
+		return Op{}, p.errf(toks[0].Pos, "expected an operation (%s), found %q", opList, toks[0].Text)
 	}
 	op := Op{Pos: toks[0].Pos, Kind: kind}
 	if kind == OpCLOG {

@@ -188,3 +188,16 @@ func TestLexer(t *testing.T) {
 		t.Fatalf("token %+v: want quoted at column 18", toks[3])
 	}
 }
+
+// The "expected an operation" errors list every operation the parser
+// knows, so a new operation cannot be left out of them.
+func TestOpListNamesEveryOperation(t *testing.T) {
+	for name := range opNames {
+		if !strings.Contains(", "+opList+",", ", "+name+",") {
+			t.Errorf("opList %q does not name %q", opList, name)
+		}
+	}
+	if n := strings.Count(opList, ",") + 1; n != len(opNames) {
+		t.Errorf("opList names %d operations, the parser knows %d", n, len(opNames))
+	}
+}
