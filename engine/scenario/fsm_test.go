@@ -149,3 +149,23 @@ func TestFSMFullPageRecordsRealFreeSpace(t *testing.T) {
 		}
 	}
 }
+
+// Lesson 6's point, pinned: under the small-table skip the FSM is not
+// created by VACUUM alone nor by adding a fifth page, but by the first
+// insert that finds its target page too full on a heap of more than 4
+// pages (RecordAndGetPageWithFreeSpace passes fsm_allow_writes once heapBlk
+// is 4). 220 one-int rows at fillfactor 20 fill 5 pages with no fork; the
+// 221st finds page 4 too full and creates it.
+func TestSmallSkipInsertCreatesFSMPastThreshold(t *testing.T) {
+	base := "config shared_buffers=128MB fsm=small-skip\nrelation t heap fillfactor=20\n" +
+		"backend A: insert t; vacuum t\nrun\nbackend B: insert t 219\nrun\n"
+	before := base + "expect heap t blocks=5 fsm_exists=no\n"
+	if _, _, err := Run("skip.scn", before, true); err != nil {
+		t.Fatalf("before the 221st row: %v", err)
+	}
+	after := base + "backend B: insert t\nrun\nexpect heap t blocks=6 fsm_exists=yes fsm_blocks=3\n" +
+		"expect heap t page=4 map=205\nexpect heap t page=3 map=0\n"
+	if _, _, err := Run("skip.scn", after, true); err != nil {
+		t.Fatalf("the 221st row: %v", err)
+	}
+}
