@@ -221,6 +221,9 @@ func Parse(file string, src []byte) (*Lesson, error) {
 		}
 	}
 	p.conv = &converter{file: file, src: body, lines: newLineIndex(body)}
+	if err := p.conv.checkNesting(); err != nil {
+		return nil, err
+	}
 	if err := p.body(parseMarkdown(body), fmEnd); err != nil {
 		return nil, err
 	}

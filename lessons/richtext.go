@@ -167,6 +167,16 @@ func parseMarkdown(src []byte) ast.Node {
 	return markdown.Parser().Parse(text.NewReader(src))
 }
 
+// checkNesting rejects c.src if it nests lists and block quotes deeper than
+// MaxNesting; call it before parseMarkdown, which would take time growing
+// with the square of the depth.
+func (c *converter) checkNesting() error {
+	if off, depth := nestingScan(c.src, MaxNesting); off >= 0 {
+		return c.errAt(off, "lists and block quotes nested %d deep: expected at most %d levels (each level is drawn indented)", depth, MaxNesting)
+	}
+	return nil
+}
+
 // converter turns goldmark block nodes into Blocks. Positions are byte
 // offsets into src; lines maps them to 1-based lines of the lesson file
 // (plus lineBase).
@@ -208,8 +218,33 @@ func nodeStart(n ast.Node) int {
 	return -1
 }
 
-// blocks converts one block node (and its children) to Blocks.
+// blocks converts one block node (and its children) to Blocks, appending
+// them to out.
 func (c *converter) blocks(n ast.Node, indent, quote int, out []Block) ([]Block, error) {
+	from := len(out)
+	out, err := c.convert(n, indent, quote, out)
+	if err != nil {
+		return nil, err
+	}
+	// Drop the list-item placeholders that convert left unused: one pass
+	// over the new blocks, however deep the lists nest.
+	keep := from
+	for _, b := range out[from:] {
+		if b.Kind != 0 {
+			out[keep] = b
+			keep++
+		}
+	}
+	return out[:keep], nil
+}
+
+// convert appends the Blocks of one block node (and its children) to out.
+// A list item first appends a placeholder ListItem for its marker; when the
+// item's first block is a paragraph, that paragraph becomes the ListItem
+// and the placeholder is marked unused (Kind 0) for blocks to drop. (Inserting
+// the marker in front of the item's blocks instead would move every block of
+// the nested lists below it, once per level.)
+func (c *converter) convert(n ast.Node, indent, quote int, out []Block) ([]Block, error) {
 	at := nodeStart(n)
 	line := 0
 	if at >= 0 {
@@ -252,26 +287,26 @@ func (c *converter) blocks(n ast.Node, indent, quote int, out []Block) ([]Block,
 				marker = strconv.Itoa(num) + string(n.Marker)
 				num++
 			}
-			first := len(out)
+			// The placeholder is the item's line when it is empty or starts
+			// with a code block or a nested list.
+			placeholder := len(out)
+			out = append(out, Block{Kind: ListItem, Indent: indent + 1, Quote: quote, Marker: marker, Line: c.line(nodeStart(item))})
 			var err error
 			for ch := item.FirstChild(); ch != nil; ch = ch.NextSibling() {
-				if out, err = c.blocks(ch, indent+1, quote, out); err != nil {
+				if out, err = c.convert(ch, indent+1, quote, out); err != nil {
 					return nil, err
 				}
 			}
-			if len(out) > first && out[first].Kind == Paragraph && out[first].Indent == indent+1 {
+			if first := placeholder + 1; len(out) > first && out[first].Kind == Paragraph && out[first].Indent == indent+1 {
 				out[first].Kind, out[first].Marker = ListItem, marker
-			} else {
-				// An empty item, or one starting with a code block or a
-				// nested list: give it an empty line of its own.
-				out = append(out[:first], append([]Block{{Kind: ListItem, Indent: indent + 1, Quote: quote, Marker: marker, Line: c.line(nodeStart(item))}}, out[first:]...)...)
+				out[placeholder].Kind = 0
 			}
 		}
 		return out, nil
 	case *ast.Blockquote:
 		var err error
 		for ch := n.FirstChild(); ch != nil; ch = ch.NextSibling() {
-			if out, err = c.blocks(ch, indent, quote+1, out); err != nil {
+			if out, err = c.convert(ch, indent, quote+1, out); err != nil {
 				return nil, err
 			}
 		}
@@ -432,6 +467,9 @@ func (li *lineIndex) pos(off int) (line, col int) {
 // colOf (which may be nil) the column offset of a fragment line in the file.
 func (c *converter) fragment(src string, firstLine int, colOf func(line int) int) ([]Block, error) {
 	sub := &converter{file: c.file, src: []byte(src), lines: newLineIndex([]byte(src)), lineBase: firstLine - 1, colBase: colOf}
+	if err := sub.checkNesting(); err != nil {
+		return nil, err
+	}
 	doc := parseMarkdown(sub.src)
 	var out []Block
 	var err error

@@ -28,8 +28,26 @@
     resolveReady(api);
   };
   api._fail = (msg) => showError(String(msg));
-  // A recoverable error (a bad permalink): shown, but the app goes on.
-  api._notice = (msg) => showError(String(msg), false);
+  // A notice (a permalink past the last step, fullscreen refused, a lesson
+  // that does not play): shown above the canvas, and the app goes on.
+  api._notice = (msg) => showNotice(String(msg));
+  // F asks for fullscreen (cmd/wasm, once document.fullscreenEnabled says a
+  // frame allows it); a refusal is a notice, not an unhandled rejection.
+  api._fullscreen = () => {
+    const refused = (e) => showNotice("Fullscreen was refused: " + (e && e.message || e));
+    try {
+      if (document.fullscreenElement || document.webkitFullscreenElement) {
+        const exit = document.exitFullscreen || document.webkitExitFullscreen;
+        Promise.resolve(exit.call(document)).catch(refused);
+        return;
+      }
+      const el = document.querySelector("canvas") || document.documentElement;
+      const request = el.requestFullscreen || el.webkitRequestFullscreen;
+      Promise.resolve(request.call(el)).catch(refused);
+    } catch (e) {
+      refused(e);
+    }
+  };
   // The Go half of the API: each function returns {value} or {error}.
   api._install = (g) => {
     const call = (name) => (...args) => {
@@ -49,6 +67,15 @@
     if (fatal) rejectReady(new Error(msg));
   }
   api.showError = showError;
+  const noticeBox = document.getElementById("notice");
+  function showNotice(msg) {
+    document.getElementById("notice-text").textContent = msg;
+    noticeBox.hidden = false;
+  }
+  document.getElementById("notice-close").addEventListener("click", () => { noticeBox.hidden = true; });
+  // A new address: the last link's notice no longer applies (cmd/wasm's
+  // own listener, added later, may show a new one).
+  window.addEventListener("hashchange", () => { noticeBox.hidden = true; });
   document.getElementById("error-back").addEventListener("click", (ev) => {
     ev.preventDefault();
     errorBox.hidden = true;

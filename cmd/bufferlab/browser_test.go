@@ -20,6 +20,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/emulation"
+	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/cdproto/network"
 	cdpruntime "github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
@@ -138,7 +140,9 @@ func TestBrowser(t *testing.T) {
 	if _, err := chromedp.Call(bctx, network.Enable, network.EnableParams{}); err != nil {
 		t.Fatalf("starting Chromium: %v", err)
 	}
-	ctx, cancel := context.WithTimeout(bctx, 3*time.Minute)
+	// A bound against a hung page, not a time the test asserts: a loaded
+	// machine draws a frame or two a second, and the page loads a dozen times.
+	ctx, cancel := context.WithTimeout(bctx, 6*time.Minute)
 	defer cancel()
 
 	var mu sync.Mutex
@@ -453,15 +457,116 @@ func TestBrowser(t *testing.T) {
 	t.Logf("fast mode in the browser (timer %s): %v", fast.Timer, fast.Summary)
 	check("fast mode")
 
-	// An invalid permalink shows an error and falls back to the list.
-	navigate(srv.URL + "/#lesson=nope&step=2")
-	eval("window.bufferlab.ready.then(() => true)", nil)
-	var errText string
-	eval("new Promise(r => setTimeout(() => r(document.getElementById('error').hidden ? '' : document.getElementById('error-text').textContent), 300))", &errText)
-	if !strings.Contains(errText, "no such lesson") || state().Mode != "menu" {
-		t.Fatalf("invalid permalink: error panel %q, state %+v", errText, state())
+	// pageMessages reads, after a few frames, the notice and the error
+	// panel of the page (in window w: "window" or an iframe's window).
+	type messages struct{ Notice, Error string }
+	pageMessages := func(w string) messages {
+		t.Helper()
+		var m messages
+		eval("new Promise(r => setTimeout(() => { const d = "+w+".document; "+
+			"r({Notice: d.getElementById('notice').hidden ? '' : d.getElementById('notice-text').textContent, "+
+			"Error: d.getElementById('error').hidden ? '' : d.getElementById('error-text').textContent}) }, 300))", &m)
+		return m
 	}
-	check("invalid permalink")
+
+	// A permalink asking for what a lesson does not have opens the nearest
+	// thing, with a notice, not the "could not continue" panel: past the
+	// last step, the last step; a negative or garbled step, the first; an
+	// unknown lesson, the list.
+	for _, c := range []struct {
+		hash, mode, lesson string
+		step               int
+		notice             string
+	}{
+		{"lesson=shared-buffers&step=14", "lesson", "shared-buffers", 13,
+			"The link asked for step 14, but lesson shared-buffers has 14 steps (0 to 13): showing the last one."},
+		{"lesson=pinning&step=-1", "lesson", "pinning", 0, "The link asked for step -1 of lesson pinning; steps count from 0: showing the first step."},
+		{"lesson=pinning&step=two", "lesson", "pinning", 0, `The link asked for step "two" of lesson pinning, which is not a step number`},
+		{"lesson=nope&step=2", "menu", "", 0, `The link asked for lesson "nope", which does not exist: choose one from the list (shared-buffers, `},
+	} {
+		navigate(srv.URL + "/#" + c.hash)
+		eval("window.bufferlab.ready.then(() => true)", nil)
+		s := state()
+		m := pageMessages("window")
+		if s.Mode != c.mode || s.Lesson != c.lesson || s.Step != c.step || !strings.HasPrefix(m.Notice, c.notice) || m.Error != "" {
+			t.Errorf("#%s: state %+v, notice %q, error panel %q; want %s %q step %d and the notice %q", c.hash, s, m.Notice, m.Error, c.mode, c.lesson, c.step, c.notice)
+		}
+	}
+	check("permalinks past the lesson")
+
+	// In an iframe that does not allow fullscreen, F gives a notice and the
+	// app goes on (it used to stop on the rejected requestFullscreen:
+	// "Disallowed by permissions policy"). A frame from another site is
+	// refused fullscreen unless it says allow="fullscreen"; a frame from the
+	// same origin is allowed it unless it says 'none', as this one does, so
+	// that the test can reach into it.
+	frame := `<!doctype html><title>BufferLab embedded</title>` +
+		`<iframe id="f" src="index.html#lesson=shared-buffers" allow="fullscreen 'none'" width="1000" height="700"></iframe>`
+	if err := os.WriteFile(filepath.Join(dir, "frame.html"), []byte(frame), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	navigate(srv.URL + "/frame.html")
+	const inFrame = "document.getElementById('f').contentWindow"
+	deadline = time.Now().Add(60 * time.Second)
+	for {
+		var installed bool
+		eval("!!("+inFrame+".bufferlab && "+inFrame+".bufferlab.state)", &installed)
+		if installed {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the page in the iframe did not start")
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	eval(inFrame+".bufferlab.ready.then(() => true)", nil)
+	var allowed bool
+	eval(inFrame+".document.fullscreenEnabled", &allowed)
+	if allowed {
+		t.Fatal("fullscreen is enabled in an iframe with allow=\"fullscreen 'none'\": the test does not test the refusal")
+	}
+	// Keys go to the canvas (Ebitengine listens there), in a page that has
+	// the focus (a headless browser's pages have none unless emulated).
+	if _, err := chromedp.Call(ctx, emulation.SetFocusEmulationEnabled, emulation.SetFocusEmulationEnabledParams{Enabled: true}); err != nil {
+		t.Fatal(err)
+	}
+	var focused string
+	eval("(() => { const w = "+inFrame+"; w.focus(); w.document.querySelector('canvas').focus(); return w.document.activeElement.tagName })()", &focused)
+	if focused != "CANVAS" {
+		t.Fatalf("the iframe's canvas does not take the focus: the active element is %q", focused)
+	}
+	// Hold F down over a few frames: the app reads keys once a tick, and a
+	// loaded machine draws about one frame a second.
+	key := func(typ input.DispatchKeyEventType) {
+		t.Helper()
+		ev := input.DispatchKeyEventParams{Type: typ, Key: "f", Code: "KeyF", WindowsVirtualKeyCode: 70, NativeVirtualKeyCode: 70}
+		if _, err := chromedp.Call(ctx, input.DispatchKeyEvent, ev); err != nil {
+			t.Fatal(err)
+		}
+	}
+	key(input.DispatchKeyEventTypeKeyDown)
+	var fsNotice string
+	for deadline := time.Now().Add(30 * time.Second); fsNotice == "" && time.Now().Before(deadline); {
+		time.Sleep(250 * time.Millisecond)
+		eval(inFrame+".bufferlab.state().notice || ''", &fsNotice)
+	}
+	key(input.DispatchKeyEventTypeKeyUp)
+	var fs pageState
+	m := pageMessages(inFrame)
+	eval(inFrame+".bufferlab.state()", &fs)
+	if fs.Mode != "lesson" || fs.Lesson != "shared-buffers" || !strings.HasPrefix(m.Notice, "Fullscreen is not allowed in this frame") ||
+		fsNotice != m.Notice || m.Error != "" {
+		t.Fatalf("F in an iframe without fullscreen: state %+v (notice %q), page notice %q, error panel %q", fs, fsNotice, m.Notice, m.Error)
+	}
+	// And it keeps running: it still steps.
+	eval(inFrame+".bufferlab.answer(1)", nil)
+	eval(inFrame+".bufferlab.step(3)", nil)
+	var after pageState
+	eval(inFrame+".bufferlab.state()", &after)
+	if after.Event != fs.Event+3 {
+		t.Fatalf("after F in the iframe, step(3) moved from event %d to %d", fs.Event, after.Event)
+	}
+	check("fullscreen refused in an iframe")
 }
 
 // checkNotBlank decodes a PNG and checks that it shows something: many

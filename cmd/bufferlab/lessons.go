@@ -75,22 +75,47 @@ func lessonSources(dir string) ([]lessonSource, error) {
 	var fsys fs.FS = lessons.Files
 	shown := func(f string) string { return filepath.ToSlash(filepath.Join(lessons.EmbeddedDir, f)) }
 	if dir != "" {
+		// os.DirFS(dir) would report a missing directory as "open .": name
+		// the path the user gave, and say what it should have been.
+		fi, err := os.Stat(dir)
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			return nil, fmt.Errorf("%s: no such directory: expected a directory of lesson .md files", dir)
+		case err != nil:
+			return nil, fmt.Errorf("%s: %v: expected a directory of lesson .md files", dir, pathlessError(err))
+		case !fi.IsDir():
+			return nil, fmt.Errorf("%s: not a directory: expected a directory of lesson .md files", dir)
+		}
 		fsys = os.DirFS(dir)
 		shown = func(f string) string { return filepath.Join(dir, filepath.FromSlash(f)) }
 	}
 	files, err := lessons.LessonFiles(fsys, ".")
 	if err != nil {
+		if dir != "" {
+			return nil, fmt.Errorf("%s: %v", dir, pathlessError(err))
+		}
 		return nil, err
 	}
 	var out []lessonSource
 	for _, f := range files {
 		src, err := fs.ReadFile(fsys, f)
 		if err != nil {
-			return nil, err
+			return nil, fmt.Errorf("%s: %v", shown(f), pathlessError(err))
 		}
 		out = append(out, lessonSource{shown(f), src})
 	}
 	return out, nil
+}
+
+// pathlessError drops the fs-relative path of a *fs.PathError ("open .:
+// permission denied" becomes "permission denied"), so that the caller can put
+// the path the user gave in front of it.
+func pathlessError(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
 }
 
 // checkLessons parses and plays every lesson, printing one line per good

@@ -143,3 +143,20 @@ func TestLessonsShow(t *testing.T) {
 		t.Fatalf("exit %d, stderr %q", code, errOut)
 	}
 }
+
+// A missing directory, or a file given where a directory is expected, is
+// named as the user gave it (not as os.DirFS's "open ."), with what was
+// expected.
+func TestLessonsCheckNotADirectory(t *testing.T) {
+	missing := filepath.Join(t.TempDir(), "missing")
+	file := writeFile(t, "one.md", goodLesson)
+	for _, c := range []struct{ dir, want string }{
+		{missing, "bufferlab lessons check: " + missing + ": no such directory: expected a directory of lesson .md files\n"},
+		{file, "bufferlab lessons check: " + file + ": not a directory: expected a directory of lesson .md files\n"},
+	} {
+		code, out, errOut := cli(t, "", "lessons", "check", c.dir)
+		if code != 2 || out != "" || errOut != c.want {
+			t.Errorf("%s: exit %d, stdout %q, stderr %q, want %q", c.dir, code, out, errOut, c.want)
+		}
+	}
+}

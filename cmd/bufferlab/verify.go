@@ -87,11 +87,12 @@ func cmdVerify(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "bufferlab verify: started PostgreSQL %s in %s (pid %d, port %d)\n", srv.Version, srv.Dir, srv.Pid(), srv.Port)
 		target = verify.Target{Connect: srv.Connect, Own: true, AllowWrites: true}
 	} else {
-		if _, err := pgx.ParseConfig(*dsn); err != nil {
+		cfg, err := verify.ParseDSN(*dsn)
+		if err != nil {
 			fmt.Fprintf(stderr, "bufferlab verify: --dsn: %v\n", err)
 			return exitBadInput
 		}
-		target = verify.Target{Connect: func(ctx context.Context) (*pgx.Conn, error) { return pgx.Connect(ctx, *dsn) }, AllowWrites: *allowWrites}
+		target = verify.Target{Connect: func(ctx context.Context) (*pgx.Conn, error) { return pgx.ConnectConfig(ctx, cfg.Copy()) }, AllowWrites: *allowWrites}
 		var writing, own []string
 		for _, c := range checks {
 			switch {

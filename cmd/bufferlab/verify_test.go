@@ -253,6 +253,22 @@ func TestVerifyFlags(t *testing.T) {
 	}
 }
 
+// A malformed --dsn is refused before connecting, with exit 2 and the
+// parse error: pgx alone took "garbage==" as a server setting named
+// garbage, and the error was about the default socket.
+func TestVerifyBadDSN(t *testing.T) {
+	for _, c := range []struct{ dsn, want string }{
+		{"garbage==", `bufferlab verify: --dsn: invalid connection option "garbage": expected libpq keywords`},
+		{"host='x", "bufferlab verify: --dsn: cannot parse `host='x`: failed to parse as keyword/value (unterminated quoted string in connection info string)"},
+	} {
+		code, out, errOut := cli(t, "", "verify", "--dsn", c.dsn)
+		if code != exitBadInput || out != "" || !strings.HasPrefix(errOut, c.want) || strings.Count(errOut, "\n") != 1 ||
+			strings.Contains(errOut, "socket") || strings.Contains(errOut, "/var/run") {
+			t.Errorf("--dsn %q: exit %d, stdout %q, stderr %q; want exit 2 and %q", c.dsn, code, out, errOut, c.want)
+		}
+	}
+}
+
 // An interrupted run (SIGINT in the middle of the checks) still stops its
 // server and removes its directory. The test runs the command in a child
 // process: this test binary again, which TestMain turns into the command.

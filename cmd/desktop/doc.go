@@ -10,6 +10,10 @@
 // --fast), writes it as a PNG and exits (the screenshot test runs it under
 // Xvfb). --measure times the pool scene over N frames.
 //
+// Flags are parsed and checked, and the display looked for, before the
+// window library starts (package startup): --help needs no window, and
+// with no display the app says so in one line and exits with status 1.
+//
 // It needs cgo and, on Linux, the X11 and OpenGL development headers (see
 // the README).
 package main

@@ -2,7 +2,6 @@ package main
 
 import (
 	"errors"
-	"flag"
 	"fmt"
 	"image"
 	"image/png"
@@ -12,75 +11,52 @@ import (
 
 	"github.com/hajimehoshi/ebiten/v2"
 
+	"bufferlab/cmd/desktop/internal/startup"
 	"bufferlab/viz/app"
 )
 
 func main() {
-	os.Exit(run(os.Args[1:]))
+	os.Exit(run(startup.Parsed))
 }
 
-func run(args []string) int {
-	fs := flag.NewFlagSet("desktop", flag.ContinueOnError)
-	lesson := fs.String("lesson", "", "open this lesson (see 'bufferlab lessons')")
-	scenarioFile := fs.String("scenario", "", "play this scenario file instead of a lesson")
-	step := fs.Int("step", -1, "start at this lesson step (0 = introduction)")
-	pace := fs.String("pace", "", "line the panes of a drop race up by events or by time (native times measured here)")
-	event := fs.Int("event", -1, "then go to this event position (as the timeline bar counts them; not held by a question)")
-	width := fs.Int("width", 1280, "window width in pixels")
-	height := fs.Int("height", 800, "window height in pixels")
-	presentation := fs.Bool("presentation", false, "start in presentation mode (large type)")
-	shot := fs.String("screenshot", "", "render once, save a PNG to this file and exit")
-	fast := fs.String("fast", "", "open the fast-mode panel running this experiment (pool or limits) with --quick settings")
-	measure := fs.Int("measure", 0, "measure N frames of the pool scene (advancing 64 events a frame), print the medians and exit")
-	if err := fs.Parse(args); err != nil {
-		return 2
-	}
-	if fs.NArg() != 0 {
-		fmt.Fprintf(os.Stderr, "desktop: unexpected arguments %q\n", fs.Args())
-		return 2
-	}
-	if *width < 640 || *width > 8192 || *height < 400 || *height > 8192 {
-		fmt.Fprintf(os.Stderr, "desktop: --width and --height must be within 640..8192 and 400..8192, found %dx%d\n", *width, *height)
-		return 2
-	}
-	if *lesson != "" && *scenarioFile != "" {
-		fmt.Fprintln(os.Stderr, "desktop: give --lesson or --scenario, not both")
-		return 2
-	}
-	a, err := app.New(app.Options{Width: *width, Height: *height, Presentation: *presentation})
+// run opens the window for the options that package startup parsed and
+// checked in its init, before Ebitengine's init could panic for want of a
+// display.
+func run(o *startup.Options) int {
+	a, err := app.New(app.Options{Width: o.Width, Height: o.Height, Presentation: o.Presentation})
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "desktop: %v\n", err)
 		return 1
 	}
 	switch {
-	case *lesson != "":
-		err = a.OpenLesson(*lesson, *step)
-	case *scenarioFile != "":
+	case o.Lesson != "":
+		err = a.OpenLesson(o.Lesson, o.Step)
+	case o.Scenario != "":
 		var src []byte
-		src, err = os.ReadFile(*scenarioFile)
+		src, err = os.ReadFile(o.Scenario)
 		if err == nil {
-			err = a.OpenScenario(*scenarioFile, string(src), *step)
+			err = a.OpenScenario(o.Scenario, string(src), o.Step)
 		}
-	case *step >= 0:
+	case o.Step >= 0:
 		err = errors.New("--step needs --lesson or --scenario")
 	}
-	if err == nil && *pace != "" {
-		err = a.SetPacing(*pace)
+	if err == nil && o.Pace != "" {
+		err = a.SetPacing(o.Pace)
 	}
-	if err == nil && *event >= 0 {
-		if *lesson == "" && *scenarioFile == "" {
+	if err == nil && o.Event >= 0 {
+		if o.Lesson == "" && o.Scenario == "" {
 			err = errors.New("--event needs --lesson or --scenario")
-		} else if n := a.State().Events; *event > n {
-			err = fmt.Errorf("--event %d: the lesson or scenario has %d events (positions 0..%d)", *event, n, n)
+		} else if n := a.State().Events; o.Event > n {
+			err = fmt.Errorf("--event %d: the lesson or scenario has %d events (positions 0..%d)", o.Event, n, n)
 		} else {
-			err = a.Seek(*event)
+			err = a.Seek(o.Event)
 		}
 	}
-	if err == nil && *fast != "" {
-		if *lesson != "" || *scenarioFile != "" {
+	if err == nil && o.Fast != "" {
+		if o.Lesson != "" || o.Scenario != "" {
 			err = errors.New("--fast opens the fast-mode panel: give it without --lesson or --scenario")
 		} else {
-			err = a.StartFast(*fast)
+			err = a.StartFast(o.Fast)
 		}
 	}
 	if err != nil {
@@ -88,10 +64,10 @@ func run(args []string) int {
 		return 2
 	}
 	ebiten.SetWindowTitle("BufferLab")
-	ebiten.SetWindowSize(*width, *height)
+	ebiten.SetWindowSize(o.Width, o.Height)
 	ebiten.SetWindowResizingMode(ebiten.WindowResizingModeEnabled)
-	if *shot != "" {
-		out := *shot
+	if o.Screenshot != "" {
+		out := o.Screenshot
 		a.CaptureAfterFrames(3, func(img image.Image) error {
 			f, err := os.Create(out)
 			if err != nil {
@@ -104,9 +80,9 @@ func run(args []string) int {
 			return f.Close()
 		})
 	}
-	if *measure > 0 {
+	if o.Measure > 0 {
 		ebiten.SetVsyncEnabled(false)
-		a.StartMeasure(&app.Measure{Frames: *measure, Step: 64, Done: func(m *app.Measure) {
+		a.StartMeasure(&app.Measure{Frames: o.Measure, Step: 64, Done: func(m *app.Measure) {
 			fmt.Printf("pool scene draw: median %v, p90 %v over %d frames; frame interval: median %v\n",
 				quantile(m.PoolDraw, 0.5), quantile(m.PoolDraw, 0.9), len(m.PoolDraw), quantile(m.Interval, 0.5))
 		}})

@@ -18,6 +18,9 @@
 //	state()      {mode, lesson, step, steps, event, events, counters, fps, …}
 //
 // Functions throw an Error with a message on bad arguments. The page's
-// address can name a state: #lesson=NAME&step=N opens lesson NAME at step N;
-// an unknown lesson or step shows an error and falls back to the list.
+// address can name a state: #lesson=NAME&step=N opens lesson NAME at step N
+// (from 0). A step past the last opens the last, a negative or garbled one
+// the first, an unknown lesson the list, each with a notice above the
+// canvas (state().notice has it too). F asks for fullscreen; where the page
+// is in a frame that does not allow it, a notice says so.
 package main

@@ -4,9 +4,8 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
-	"net/url"
-	"strconv"
 	"strings"
 	"syscall/js"
 
@@ -46,6 +45,8 @@ func main() {
 	a, err := app.New(app.Options{
 		OnFirstFrame: func() { api.Call("_ready") },
 		OnError:      func(msg string) { notice(msg) },
+		OnNotice:     func(msg string) { notice(msg) },
+		Fullscreen:   toggleFullscreen,
 	})
 	if err != nil {
 		fail(err.Error())
@@ -65,38 +66,42 @@ func main() {
 }
 
 // openFromHash opens the state named by the page address, if any:
-// #lesson=NAME&step=N.
+// #lesson=NAME&step=N. What the link asks for and cannot have (a step past
+// the last, an unknown lesson) opens the nearest thing, with a notice
+// (resolveLink).
 func openFromHash(a *app.App) {
 	h := strings.TrimPrefix(js.Global().Get("location").Get("hash").String(), "#")
 	if h == "" {
 		return
 	}
-	q, err := url.ParseQuery(h)
-	if err != nil {
-		a.Menu()
-		a.ShowError(fmt.Sprintf("The address #%s is not of the form #lesson=NAME&step=N: %v", h, err))
-		return
+	var all []linkLesson
+	for _, l := range a.Lessons() {
+		all = append(all, linkLesson{l.Name, l.Steps})
 	}
-	name := q.Get("lesson")
+	name, step, msg := resolveLink(h, all)
 	if name == "" {
 		a.Menu()
-		a.ShowError(fmt.Sprintf("The address #%s names no lesson: expected #lesson=NAME&step=N.", h))
-		return
-	}
-	step := 0
-	if s := q.Get("step"); s != "" {
-		n, err := strconv.Atoi(s)
-		if err != nil || n < 0 {
-			a.Menu()
-			a.ShowError(fmt.Sprintf("step=%q in the address: expected a step number 0, 1, 2, …", s))
-			return
-		}
-		step = n
-	}
-	if err := a.OpenLesson(name, step); err != nil {
+	} else if err := a.OpenLesson(name, step); err != nil {
 		a.Menu()
 		a.ShowError(err.Error())
+		return
 	}
+	if msg != "" {
+		a.ShowNotice(msg)
+	}
+}
+
+// toggleFullscreen is the F key in the browser. A frame whose page does not
+// allow fullscreen (an iframe without allow="fullscreen") says so before
+// anything is asked; a request the browser refuses anyway becomes a notice
+// in boot.js (_fullscreen catches the rejected promise), instead of an
+// unhandled rejection that stops the page.
+func toggleFullscreen() error {
+	if doc := js.Global().Get("document"); !doc.Get("fullscreenEnabled").Truthy() && !doc.Get("webkitFullscreenEnabled").Truthy() {
+		return errors.New("Fullscreen is not allowed in this frame: the page that embeds BufferLab must allow it (<iframe allow=\"fullscreen\">).")
+	}
+	api.Call("_fullscreen")
+	return nil
 }
 
 // toJS converts a Go value to a JavaScript value through JSON.

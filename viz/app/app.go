@@ -29,6 +29,14 @@ type Options struct {
 	// OnError is called with a message when something the user asked for
 	// fails (a lesson that does not play, a bad permalink).
 	OnError func(msg string)
+	// OnNotice, when set, shows a notice (something the user asked for was
+	// done another way: a permalink past the last step, fullscreen refused)
+	// and the canvas does not draw it; the app goes on either way.
+	OnNotice func(msg string)
+	// Fullscreen, when set, toggles fullscreen instead of
+	// ebiten.SetFullscreen: the browser's may be refused (a frame that does
+	// not allow it). Its error is shown as a notice.
+	Fullscreen func() error
 }
 
 // App is the player. It implements ebiten.Game.
@@ -59,6 +67,7 @@ type App struct {
 	presentation bool
 	menuSel      int
 	errMsg       string
+	notice       string // the last notice (ShowNotice), until a lesson opens or it is closed
 	flash        string
 	flashTicks   int
 
@@ -181,7 +190,7 @@ func (a *App) show(p *player.Player, step int) {
 	for i := range a.altPools {
 		a.altPools[i].Reset(p.View().NBuffers())
 	}
-	a.errMsg = ""
+	a.errMsg, a.notice = "", ""
 	if step > 0 {
 		p.GotoStep(step)
 	}
@@ -270,6 +279,7 @@ type State struct {
 	NBuffers   int        `json:"nbuffers,omitempty"`
 	ClockHand  int        `json:"clockHand"`
 	Error      string     `json:"error,omitempty"`
+	Notice     string     `json:"notice,omitempty"`
 	Presenting bool       `json:"presentation"`
 	Fast       *FastState `json:"fast,omitempty"`
 	// Pins names the pin variant (atomic or spinlock). Panes, in the
@@ -351,7 +361,7 @@ func countersOf(c view.Counters) Counters {
 func (a *App) State() State {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	s := State{Mode: "menu", FPS: ebiten.ActualFPS(), Frames: a.frames, Error: a.errMsg, Presenting: a.presentation}
+	s := State{Mode: "menu", FPS: ebiten.ActualFPS(), Frames: a.frames, Error: a.errMsg, Notice: a.notice, Presenting: a.presentation}
 	if a.fast != nil {
 		s.Mode, s.Fast = "fast", a.fastState()
 		return s
@@ -398,6 +408,36 @@ func (a *App) showError(msg string) {
 	a.errMsg = msg
 	if a.opts.OnError != nil {
 		a.opts.OnError(msg)
+	}
+}
+
+// ShowNotice shows a notice: the app goes on. It goes to OnNotice when
+// set, else on the canvas (closed by a click or Esc).
+func (a *App) ShowNotice(msg string) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.showNotice(msg)
+}
+
+func (a *App) showNotice(msg string) {
+	a.notice = msg
+	if a.opts.OnNotice != nil {
+		a.opts.OnNotice(msg)
+	}
+}
+
+// noticeOnCanvas reports whether the canvas shows a notice.
+func (a *App) noticeOnCanvas() bool { return a.notice != "" && a.opts.OnNotice == nil }
+
+// toggleFullscreen is the F key: through Options.Fullscreen when set (a
+// refusal becomes a notice), else ebiten.SetFullscreen.
+func (a *App) toggleFullscreen() {
+	if a.opts.Fullscreen == nil {
+		ebiten.SetFullscreen(!ebiten.IsFullscreen())
+		return
+	}
+	if err := a.opts.Fullscreen(); err != nil {
+		a.showNotice(err.Error())
 	}
 }
 
@@ -508,6 +548,8 @@ func (a *App) Draw(screen *ebiten.Image) {
 	}
 	if a.errMsg != "" {
 		a.drawError(a.canvas)
+	} else if a.noticeOnCanvas() {
+		a.drawNotice(a.canvas)
 	}
 	screen.DrawImage(a.canvas, nil)
 	a.drawnIdle = a.fast == nil || !a.fast.running

@@ -283,16 +283,21 @@ func (a *App) drawHelp(dst *ebiten.Image) {
 	a.ui.add(box, func() { a.help = false })
 }
 
-func (a *App) drawError(dst *ebiten.Image) {
+func (a *App) drawError(dst *ebiten.Image) { a.drawMessage(dst, "Error", a.errMsg, a.th.Error, 3) }
+
+// drawNotice draws a notice: what was asked for was done another way.
+func (a *App) drawNotice(dst *ebiten.Image) { a.drawMessage(dst, "Note", a.notice, a.th.Text, 2) }
+
+func (a *App) drawMessage(dst *ebiten.Image, title, msg string, col color.Color, border float64) {
 	th := a.th
 	face := th.Face(render.Regular, 14)
 	w := min(float64(a.w)-40, 900)
-	lines := render.Wrap(a.errMsg, face, w-32)
+	lines := render.Wrap(msg, face, w-32)
 	h := render.LineHeight(face)*float64(len(lines)+2) + 30
 	box := render.Rect{X: (float64(a.w) - w) / 2, Y: float64(a.h)/2 - h/2, W: w, H: h}
 	render.Fill(dst, box, th.Panel)
-	render.Stroke(dst, box, 3, th.Error)
-	render.Text(dst, "Error", th.Face(render.Bold, 16), box.X+16, box.Y+10, th.Error, render.Left)
+	render.Stroke(dst, box, border, col)
+	render.Text(dst, title, th.Face(render.Bold, 16), box.X+16, box.Y+10, col, render.Left)
 	for i, l := range lines {
 		render.Text(dst, l, face, box.X+16, box.Y+16+render.LineHeight(face)*float64(i+1), th.Text, render.Left)
 	}

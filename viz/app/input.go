@@ -59,7 +59,7 @@ func (a *App) handleInput() {
 	// Global keys.
 	switch {
 	case inpututil.IsKeyJustPressed(ebiten.KeyF):
-		ebiten.SetFullscreen(!ebiten.IsFullscreen())
+		a.toggleFullscreen()
 	case inpututil.IsKeyJustPressed(ebiten.KeyP):
 		a.presentation = !a.presentation
 		a.setTheme()
@@ -71,6 +71,8 @@ func (a *App) handleInput() {
 			a.help = false
 		case a.errMsg != "":
 			a.errMsg = ""
+		case a.noticeOnCanvas():
+			a.notice = ""
 		case a.fast != nil:
 			if !a.fast.running {
 				a.fast = nil
@@ -108,6 +110,10 @@ func (a *App) handleInput() {
 func (a *App) click(x, y float64) {
 	if a.errMsg != "" {
 		a.errMsg = ""
+		return
+	}
+	if a.noticeOnCanvas() {
+		a.notice = ""
 		return
 	}
 	for i := len(a.ui.hits) - 1; i >= 0; i-- {

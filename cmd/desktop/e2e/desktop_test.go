@@ -347,3 +347,49 @@ func hasBlue(img image.Image, r image.Rectangle) error {
 	}
 	return nil
 }
+
+// Without a display, --help prints the usage (exit 0), bad flags are still
+// refused (exit 2), and opening the window gives one line and exit 1, not
+// Ebitengine's panic with a stack trace (its init opens GLFW; package
+// startup's init runs first).
+func TestNoDisplay(t *testing.T) {
+	bin := buildDesktop(t)
+	var env []string
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, "DISPLAY=") && !strings.HasPrefix(kv, "WAYLAND_DISPLAY=") {
+			env = append(env, kv)
+		}
+	}
+	run := func(display string, args ...string) (int, string) {
+		t.Helper()
+		cmd := exec.Command(bin, args...)
+		cmd.Env = env
+		if display != "" {
+			cmd.Env = append(cmd.Env, "DISPLAY="+display)
+		}
+		out, err := cmd.CombinedOutput()
+		code := 0
+		if ee, ok := err.(*exec.ExitError); ok {
+			code = ee.ExitCode()
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		if strings.Contains(string(out), "goroutine") || strings.Contains(string(out), "panic") {
+			t.Errorf("%q: a stack trace:\n%s", args, out)
+		}
+		return code, string(out)
+	}
+	if code, out := run("", "--help"); code != 0 || !strings.HasPrefix(out, "usage: desktop [flags]") || !strings.Contains(out, "-lesson string") {
+		t.Errorf("--help: exit %d, output:\n%s", code, out)
+	}
+	if code, out := run("", "--width", "5"); code != 2 || !strings.Contains(out, "found 5x800") {
+		t.Errorf("--width 5: exit %d, output:\n%s", code, out)
+	}
+	if code, out := run(""); code != 1 || out != "desktop: no display: set DISPLAY or run under xvfb-run\n" {
+		t.Errorf("no flags: exit %d, output:\n%s", code, out)
+	}
+	if code, out := run(":98765", "--lesson", "pinning"); code != 1 || !strings.HasPrefix(out, `desktop: no display: DISPLAY=":98765", but /tmp/.X11-unix/X98765: `) ||
+		strings.Count(out, "\n") != 1 {
+		t.Errorf("DISPLAY=:98765: exit %d, output:\n%s", code, out)
+	}
+}

@@ -1,0 +1,83 @@
+package startup
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"testing"
+)
+
+// Options are the desktop app's flags.
+type Options struct {
+	Lesson, Scenario string
+	Step, Event      int
+	Pace             string
+	Width, Height    int
+	Presentation     bool
+	Screenshot       string
+	Fast             string
+	Measure          int
+}
+
+// Parsed holds the options of this run, parsed by the package's init
+// before the window library starts (nil under go test).
+var Parsed *Options
+
+func init() {
+	if testing.Testing() {
+		return
+	}
+	opts, code := Parse(os.Args[1:], os.Stderr)
+	if opts == nil {
+		os.Exit(code)
+	}
+	if err := CheckDisplay(os.Getenv); err != nil {
+		fmt.Fprintf(os.Stderr, "desktop: %v\n", err)
+		os.Exit(1)
+	}
+	Parsed = opts
+}
+
+// Parse parses and checks the flags. On --help it prints the usage and
+// returns nil and 0; on a bad flag it prints what is wrong and returns nil
+// and 2.
+func Parse(args []string, stderr io.Writer) (*Options, int) {
+	var o Options
+	fs := flag.NewFlagSet("desktop", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.StringVar(&o.Lesson, "lesson", "", "open this lesson (see 'bufferlab lessons')")
+	fs.StringVar(&o.Scenario, "scenario", "", "play this scenario file instead of a lesson")
+	fs.IntVar(&o.Step, "step", -1, "start at this lesson step (0 = introduction)")
+	fs.StringVar(&o.Pace, "pace", "", "line the panes of a drop race up by events or by time (native times measured here)")
+	fs.IntVar(&o.Event, "event", -1, "then go to this event position (as the timeline bar counts them; not held by a question)")
+	fs.IntVar(&o.Width, "width", 1280, "window width in pixels")
+	fs.IntVar(&o.Height, "height", 800, "window height in pixels")
+	fs.BoolVar(&o.Presentation, "presentation", false, "start in presentation mode (large type)")
+	fs.StringVar(&o.Screenshot, "screenshot", "", "render once, save a PNG to this file and exit")
+	fs.StringVar(&o.Fast, "fast", "", "open the fast-mode panel running this experiment (pool or limits) with --quick settings")
+	fs.IntVar(&o.Measure, "measure", 0, "measure N frames of the pool scene (advancing 64 events a frame), print the medians and exit")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: desktop [flags]   (BufferLab's native app; with no flag, the lesson menu)")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		if err == flag.ErrHelp {
+			return nil, 0
+		}
+		return nil, 2
+	}
+	if fs.NArg() != 0 {
+		fmt.Fprintf(stderr, "desktop: unexpected arguments %q\n", fs.Args())
+		return nil, 2
+	}
+	if o.Width < 640 || o.Width > 8192 || o.Height < 400 || o.Height > 8192 {
+		fmt.Fprintf(stderr, "desktop: --width and --height must be within 640..8192 and 400..8192, found %dx%d\n", o.Width, o.Height)
+		return nil, 2
+	}
+	if o.Lesson != "" && o.Scenario != "" {
+		fmt.Fprintln(stderr, "desktop: give --lesson or --scenario, not both")
+		return nil, 2
+	}
+	return &o, 0
+}

@@ -1,0 +1,33 @@
+package startup
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+)
+
+func TestParse(t *testing.T) {
+	var e bytes.Buffer
+	o, code := Parse([]string{"--lesson", "pinning", "--step", "3", "--width", "1400"}, &e)
+	if o == nil || code != 0 || o.Lesson != "pinning" || o.Step != 3 || o.Width != 1400 || o.Height != 800 || o.Event != -1 || e.Len() != 0 {
+		t.Fatalf("%+v, exit %d, stderr %q", o, code, e.String())
+	}
+	for _, c := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"--help"}, 0, "usage: desktop [flags]"},
+		{[]string{"-h"}, 0, "-lesson string"},
+		{[]string{"--bogus"}, 2, "flag provided but not defined: -bogus"},
+		{[]string{"extra"}, 2, `desktop: unexpected arguments ["extra"]`},
+		{[]string{"--height", "300"}, 2, "found 1280x300"},
+		{[]string{"--lesson", "a", "--scenario", "b"}, 2, "give --lesson or --scenario, not both"},
+	} {
+		e.Reset()
+		o, code := Parse(c.args, &e)
+		if o != nil || code != c.code || !strings.Contains(e.String(), c.want) {
+			t.Errorf("%q: %+v, exit %d, stderr %q; want exit %d and %q", c.args, o, code, e.String(), c.code, c.want)
+		}
+	}
+}
