@@ -206,7 +206,7 @@ func TestParseErrors(t *testing.T) {
 		{"raw html", withFront("## S", "", "<div>hi</div>"), "7:1: expected Markdown prose, found raw HTML"},
 		{"inline html", withFront("## S", "", "Some <b>bold</b> text."), `7:6: expected Markdown text, found raw HTML "<b>"`},
 		{"image", withFront("## S", "", "See ![pool](pool.png)."), "7:1: expected Markdown text, found an image"},
-		{"scenario typo", withFront("## S", "```scenario", "relation t blocks=2", "backend A: tuoch t 0", "```"), `8:12: expected an operation (read, release, dirty, touch, write, scan, cleanup), found "tuoch"`},
+		{"scenario typo", withFront("## S", "```scenario", "relation t blocks=2", "backend A: tuoch t 0", "```"), `8:12: expected an operation (read, release, dirty, touch, write, scan, cleanup, drop, truncate, clog, insert, delete, vacuum), found "tuoch"`},
 		{"config in block", lesson("---", "title: T", "---", "## S", "```scenario", "config shared_buffers=1MB", "```"), "6:1: expected the configuration in the front matter (config: shared_buffers=1MB)"},
 		{"config twice", withFront("## S", "```scenario", "config shared_buffers=1MB", "```"), "7:1: config given twice"},
 		{"run in expect", withFront("## S", "```expect", "run", "```"), `7:1: expected only expect statements in an ` + "```expect block, found \"run\""},

@@ -60,7 +60,7 @@ func TestLessonsCheckMalformed(t *testing.T) {
 	if code != 2 {
 		t.Fatalf("exit %d, want 2; stderr %s", code, errOut)
 	}
-	want := filepath.Join(dir, "b.md") + ":9:12: expected an operation (read, release, dirty, touch, write, scan, cleanup), found \"tuoch\"\n" +
+	want := filepath.Join(dir, "b.md") + ":9:12: expected an operation (read, release, dirty, touch, write, scan, cleanup, drop, truncate, clog, insert, delete, vacuum), found \"tuoch\"\n" +
 		filepath.Join(dir, "c.md") + ":10:9: answer: expected a choice number from 1 to 2, found \"3\"\n"
 	if errOut != want {
 		t.Fatalf("stderr\n%s\nwant\n%s", errOut, want)

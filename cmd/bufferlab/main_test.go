@@ -64,7 +64,7 @@ func TestRunTypo(t *testing.T) {
 	if code != 2 {
 		t.Fatalf("exit %d, want 2", code)
 	}
-	want := bad + ":10:12: expected an operation (read, release, dirty, touch, write, scan, cleanup), found \"tuoch\"\n"
+	want := bad + ":10:12: expected an operation (read, release, dirty, touch, write, scan, cleanup, drop, truncate, clog, insert, delete, vacuum), found \"tuoch\"\n"
 	if errOut != want {
 		t.Fatalf("stderr %q, want %q", errOut, want)
 	}
