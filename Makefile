@@ -12,16 +12,22 @@ ADDR ?= 127.0.0.1:8080
 .PHONY: run demo wasm desktop test test-race lessons-check check-deps check-desktop-deps fmt-check vet test-native test-wasm fuzz bench hooks-cost build
 
 run: wasm
+	@echo "Starting bufferlab serve on $(ADDR) (go run compiles it first: a minute or more the first time, longer on a busy machine)"
 	$(GO) run ./cmd/bufferlab serve --addr $(ADDR) --dir web
 
 # The narrated demo in the terminal.
 demo:
 	$(GO) run ./cmd/bufferlab demo
 
-# The browser build: web/bufferlab.wasm and Go's wasm_exec.js beside the page.
+# The browser build: web/bufferlab.wasm and Go's wasm_exec.js beside the
+# page, and the wasm's compressed copies (bufferlab.wasm.br, .gz) that
+# `bufferlab serve` sends, so that it need not compress at start-up.
 wasm:
+	@echo "Building the browser version, web/bufferlab.wasm (GOOS=js GOARCH=wasm go build ./cmd/wasm, about 21 MB): the first time a few minutes (about 3-4 on an idle machine: Go's standard library, Ebitengine and the engine compiled for WebAssembly), later seconds from Go's build cache"
 	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags="-s -w" -o web/bufferlab.wasm ./cmd/wasm
 	cp "$(WASM_EXEC_DIR)/wasm_exec.js" web/wasm_exec.js
+	@echo "Compressing it for bufferlab serve: web/bufferlab.wasm.br (brotli level 9) and .gz, 10-30 s, nothing when they are up to date"
+	$(GO) run ./cmd/precompress web/bufferlab.wasm
 
 # The desktop app needs cgo and the X11/OpenGL headers.
 desktop: check-desktop-deps

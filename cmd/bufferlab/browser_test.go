@@ -22,6 +22,7 @@ import (
 
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/cdproto/input"
+	cdplog "github.com/chromedp/cdproto/log"
 	"github.com/chromedp/cdproto/network"
 	cdpruntime "github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
@@ -65,6 +66,7 @@ func buildWeb(t *testing.T) string {
 		}
 	}
 	copyFile("../../web/index.html", "index.html")
+	copyFile("../../web/style.css", "style.css")
 	copyFile("../../web/boot.js", "boot.js")
 	copyFile(filepath.Join(runtime.GOROOT(), "lib", "wasm", "wasm_exec.js"), "wasm_exec.js")
 	return dir
@@ -111,10 +113,11 @@ type pageCounters struct {
 func TestBrowser(t *testing.T) {
 	chromium := chromiumPath(t)
 	dir := buildWeb(t)
-	h, err := newWarmWebHandler(dir) // as `bufferlab serve` does
+	h, err := newWarmWebHandler(dir, webConfig{}) // as `bufferlab serve` does
 	if err != nil {
 		t.Fatal(err)
 	}
+	defer h.Close()
 	srv := httptest.NewServer(h) // listens on 127.0.0.1
 	defer srv.Close()
 	origin, _ := url.Parse(srv.URL)
@@ -158,6 +161,13 @@ func TestBrowser(t *testing.T) {
 					args = append(args, string(a.Value)+a.Description)
 				}
 				problems = append(problems, "console error: "+strings.Join(args, " "))
+			}
+		case *cdplog.EventEntryAdded:
+			// What the browser itself reports: a Content-Security-Policy
+			// violation (the page's CSP comes from webHandler) is a
+			// "security" error here, not a console call.
+			if e := ev.Entry; e.Source == cdplog.EntrySourceSecurity || strings.Contains(e.Text, "Content Security Policy") {
+				problems = append(problems, fmt.Sprintf("browser %s %s: %s %s", e.Source, e.Level, e.Text, e.URL))
 			}
 		case *cdpruntime.EventExceptionThrown:
 			problems = append(problems, fmt.Sprintf("exception: %s %v", ev.ExceptionDetails.Text, ev.ExceptionDetails.Exception))

@@ -9,9 +9,11 @@
 //	    List the embedded scenarios.
 //	bufferlab lessons [check [DIR] | show NAME|FILE]
 //	    List the lessons, check them headless, or print one as text.
-//	bufferlab serve [--addr 127.0.0.1:8080] [--dir web]
+//	bufferlab serve [--addr 127.0.0.1:8080] [--dir web] [--frame-ancestors SOURCES]
 //	    Serve the browser build (web/ after `make wasm`), compressed with
-//	    brotli or gzip, and print its URL.
+//	    brotli or gzip, with a Content-Security-Policy and an ETag per
+//	    file, and print its URL (`serve --help` says more). Dot-paths and
+//	    symbolic links leading out of --dir are not served.
 //
 // Exit status: 0 on success, 1 when an expect statement fails, 2 on bad
 // input (a scenario error names file:line:col) or a bad command line.

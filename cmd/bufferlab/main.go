@@ -24,7 +24,8 @@ const usage = `usage:
   bufferlab demo [--step] [--events] [NAME]                 play an embedded scenario with narration
   bufferlab list                                            list the embedded scenarios
   bufferlab lessons [check [DIR] | show NAME|FILE]          list, check or print the lessons
-  bufferlab serve [--addr 127.0.0.1:8080] [--dir web]       serve the lessons in a browser (after make wasm)
+  bufferlab serve [--addr 127.0.0.1:8080] [--dir web] [--frame-ancestors SOURCES]
+                                                            serve the lessons in a browser (after make wasm)
   bufferlab bench [--json] [--plot F] [--quick] [--full] [--shared-buffers S,..] [--workers N] EXP
                                                             measure: limits, pool, pin, drop, slru, fsm
   bufferlab verify [--json] [--dsn DSN [--allow-writes]] [--list]
