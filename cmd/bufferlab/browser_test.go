@@ -9,6 +9,8 @@ import (
 	"fmt"
 	"image"
 	"image/png"
+	"io"
+	"net/http"
 	"net/http/httptest"
 	"net/url"
 	"os"
@@ -110,6 +112,10 @@ type pageCounters struct {
 	Spins        uint64 `json:"spins"`
 }
 
+// embeddingPage embeds the app in an iframe that may not go fullscreen.
+const embeddingPage = `<!doctype html><title>BufferLab embedded</title>` +
+	`<iframe id="f" src="index.html#lesson=shared-buffers" allow="fullscreen 'none'" width="1000" height="700"></iframe>`
+
 func TestBrowser(t *testing.T) {
 	chromium := chromiumPath(t)
 	dir := buildWeb(t)
@@ -118,7 +124,16 @@ func TestBrowser(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer h.Close()
-	srv := httptest.NewServer(h) // listens on 127.0.0.1
+	// The embedding page of the iframe test stands for a teacher's own page,
+	// which has its own policy: it is served beside the app, not by it (the
+	// app's CSP allows no frames in its own pages).
+	mux := http.NewServeMux()
+	mux.Handle("/", h)
+	mux.HandleFunc("/frame.html", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		io.WriteString(w, embeddingPage)
+	})
+	srv := httptest.NewServer(mux) // listens on 127.0.0.1
 	defer srv.Close()
 	origin, _ := url.Parse(srv.URL)
 
@@ -510,11 +525,6 @@ func TestBrowser(t *testing.T) {
 	// refused fullscreen unless it says allow="fullscreen"; a frame from the
 	// same origin is allowed it unless it says 'none', as this one does, so
 	// that the test can reach into it.
-	frame := `<!doctype html><title>BufferLab embedded</title>` +
-		`<iframe id="f" src="index.html#lesson=shared-buffers" allow="fullscreen 'none'" width="1000" height="700"></iframe>`
-	if err := os.WriteFile(filepath.Join(dir, "frame.html"), []byte(frame), 0o644); err != nil {
-		t.Fatal(err)
-	}
 	navigate(srv.URL + "/frame.html")
 	const inFrame = "document.getElementById('f').contentWindow"
 	deadline = time.Now().Add(60 * time.Second)
