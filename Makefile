@@ -53,7 +53,7 @@ test: check-deps fmt-check vet test-native test-race lessons-check test-wasm fuz
 
 # The native pin loop (real goroutines, real atomics) under the race detector.
 test-race:
-	$(GO) test -race ./fastmode/exp -run Pin
+	$(GO) test -race ./fastmode/exp/pin -run Pin
 	$(GO) test -race ./engine/slru ./engine/fsm
 
 # Every lesson parsed, run headless, every expect checked.

@@ -11,6 +11,8 @@ import (
 	"bufferlab/engine/bufmgr"
 	"bufferlab/fastmode/chart"
 	"bufferlab/fastmode/exp"
+	_ "bufferlab/fastmode/exp/all" // registers every experiment
+	"bufferlab/fastmode/exp/pin"
 )
 
 const benchUsage = "usage: bufferlab bench [--json] [--plot FILE.png|FILE.svg] [--quick] [--shared-buffers 128MB,1GB,20GB] [--workers N (pin)] [--full (drop)] EXPERIMENT\n" +
@@ -56,8 +58,8 @@ func cmdBench(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "bufferlab bench: --workers: experiment %s takes no worker count\n", e.Name)
 			return exitBadInput
 		}
-		if *workers < 1 || *workers > exp.MaxPinWorkers {
-			fmt.Fprintf(stderr, "bufferlab bench: --workers %d: want 1..%d\n", *workers, exp.MaxPinWorkers)
+		if *workers < 1 || *workers > pin.MaxPinWorkers {
+			fmt.Fprintf(stderr, "bufferlab bench: --workers %d: want 1..%d\n", *workers, pin.MaxPinWorkers)
 			return exitBadInput
 		}
 	}

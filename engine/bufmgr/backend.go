@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"sort"
 
+	"bufferlab/engine/internal/lwlock"
 	"bufferlab/engine/sched"
 	"bufferlab/engine/trace"
 )
@@ -309,10 +310,10 @@ func (b *Backend) Pins() []Pin {
 // --- Locks ---
 
 func (b *Backend) lwAcquire(l *LWLock, mode LWLockMode, c trace.ObjClass, obj int32, site trace.Site) {
-	// Fast path (see hooked): the lock is free. Otherwise the loop below
-	// tries again, counts the wait and, unscheduled, reports it.
+	// Fast path (see hooked): the lock is free. Otherwise the modelled
+	// path tries again, counts the wait and, unscheduled, reports it.
 	if !b.hooked() {
-		if l.tryAcquire(b.Actor, mode) {
+		if l.TryAcquire(b.Actor, mode) {
 			if c == trace.OPartition {
 				b.Stats.PartitionLocks++
 			}
@@ -320,60 +321,68 @@ func (b *Backend) lwAcquire(l *LWLock, mode LWLockMode, c trace.ObjClass, obj in
 			return
 		}
 	}
-	// Modelled path.
-	waiting := false
-	for {
-		if waiting {
-			b.stepWait(site)
-		} else {
-			b.step(site)
-		}
-		before := l.holderWord()
-		if l.tryAcquire(b.Actor, mode) {
-			if c == trace.OPartition {
-				b.Stats.PartitionLocks++
-			}
-			b.dropCounted(site)
-			b.emit(trace.KLWAcquire, site, c, obj, before, l.holderWord(), uint64(mode))
-			return
-		}
-		if c == trace.OPartition {
-			b.Stats.PartitionWaits++
-		}
-		b.emit(trace.KLWWait, site, c, obj, before, before, uint64(mode))
-		waiting = true
-	}
+	lwlock.Acquire(lockOp{b, c, obj}, l, b.Actor, mode, site)
 }
 
 func (b *Backend) lwRelease(l *LWLock, c trace.ObjClass, obj int32, site trace.Site) {
 	if !b.hooked() { // fast path (see hooked)
-		l.release(b.Actor)
+		l.Release(b.Actor)
 		if c == trace.OPartition {
 			b.dropCounted(site)
 		}
 		return
 	}
-	b.step(site)
-	before := l.holderWord()
-	mode := l.release(b.Actor)
-	if c == trace.OPartition {
-		b.dropCounted(site)
-	}
-	b.emit(trace.KLWRelease, site, c, obj, before, l.holderWord(), uint64(mode))
+	lwlock.Release(lockOp{b, c, obj}, l, b.Actor, site)
 }
 
 func (b *Backend) lwConditionalAcquire(l *LWLock, mode LWLockMode, c trace.ObjClass, obj int32, site trace.Site) bool {
-	b.step(site)
-	before := l.holderWord()
-	if l.tryAcquire(b.Actor, mode) {
-		b.emit(trace.KLWAcquire, site, c, obj, before, l.holderWord(), uint64(mode))
+	if lwlock.ConditionalAcquire(lockOp{b, c, obj}, l, b.Actor, mode, site) {
 		return true
 	}
 	if c == trace.OContent {
 		b.Stats.ContentLockFails++
 	}
-	b.emit(trace.KLWCondFail, site, c, obj, before, before, uint64(mode))
 	return false
+}
+
+// lockOp is a backend taking one lock: lwlock's hooks, with the pool's
+// sites, events and counters.
+type lockOp struct {
+	b   *Backend
+	c   trace.ObjClass
+	obj int32
+}
+
+func (o lockOp) Yield(site trace.Site, wait bool) {
+	if wait {
+		o.b.stepWait(site) // panics unscheduled: bufmgr's backends never run so
+	} else {
+		o.b.step(site)
+	}
+}
+
+func (o lockOp) Event(k trace.Kind, site trace.Site, before, after uint64, m LWLockMode) {
+	o.b.emit(k, site, o.c, o.obj, before, after, uint64(m))
+}
+
+func (o lockOp) Acquired(site trace.Site) {
+	if o.c == trace.OPartition {
+		o.b.Stats.PartitionLocks++
+	}
+	o.b.dropCounted(site)
+}
+
+func (o lockOp) Waited(trace.Site) bool {
+	if o.c == trace.OPartition {
+		o.b.Stats.PartitionWaits++
+	}
+	return true
+}
+
+func (o lockOp) Released(site trace.Site) {
+	if o.c == trace.OPartition {
+		o.b.dropCounted(site)
+	}
 }
 
 func (b *Backend) partitionLock(part int, mode LWLockMode, site trace.Site) {

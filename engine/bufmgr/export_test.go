@@ -42,7 +42,7 @@ func LockHeaderForTest(p *Pool, id int) { p.descs[id].state.Or(BmLocked) }
 // LockPartitionForTest takes tag's mapping partition lock exclusively for
 // backend a, as if a were in the middle of BufferAlloc.
 func LockPartitionForTest(p *Pool, tag BufferTag, a trace.Actor) {
-	p.parts[BufTableHashPartition(BufTableHashCode(tag))].lock.tryAcquire(a, LWExclusive)
+	p.parts[BufTableHashPartition(BufTableHashCode(tag))].lock.TryAcquire(a, LWExclusive)
 }
 
 // StateForTest prints everything the pool and its backends hold: every

@@ -218,7 +218,7 @@ func (b *Backend) lwAcquireSpin(site trace.Site) {
 		} else {
 			b.step(site)
 		}
-		if l.tryAcquire(b.Actor, LWExclusive) {
+		if l.TryAcquire(b.Actor, LWExclusive) {
 			b.emit(trace.KSpinAcquire, site, trace.OStrategy, 0, 0, uint64(b.Actor), 0)
 			return
 		}
@@ -230,6 +230,6 @@ func (b *Backend) lwAcquireSpin(site trace.Site) {
 
 func (b *Backend) lwReleaseSpin(site trace.Site) {
 	b.step(site)
-	b.pool.strategyLock.release(b.Actor)
+	b.pool.strategyLock.Release(b.Actor)
 	b.emit(trace.KSpinRelease, site, trace.OStrategy, 0, uint64(b.Actor), 0, 0)
 }

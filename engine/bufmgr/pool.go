@@ -2,12 +2,11 @@ package bufmgr
 
 import (
 	"fmt"
-	"math"
 	"sort"
-	"strconv"
-	"strings"
 	"sync/atomic"
 
+	"bufferlab/engine/internal/lwlock"
+	"bufferlab/engine/internal/pgsize"
 	"bufferlab/engine/sched"
 	"bufferlab/engine/trace"
 )
@@ -183,40 +182,20 @@ func (p *Pool) Pins() PinsMode { return p.pins }
 // unit B, kB, MB, GB or TB (case-sensitive, multiples of 1024); without a
 // unit it counts 8kB blocks. The value is rounded to the nearest whole block
 // (half to even, as rint does), then must be at least PostgreSQL's minimum
-// of 16 buffers and at most what BufferLab simulates.
+// of 16 buffers and at most what BufferLab simulates. The parsing is
+// engine/internal/pgsize's, shared with slru.
 func ParseSharedBuffers(s string) (int, error) {
-	in := strings.TrimSpace(s)
-	end := 0
-	for end < len(in) && (in[end] >= '0' && in[end] <= '9' || in[end] == '.') {
-		end++
-	}
-	num, unit := in[:end], strings.TrimSpace(in[end:])
-	v, err := strconv.ParseFloat(num, 64)
-	if num == "" || err != nil || v < 0 {
+	nb, err := pgsize.Blocks(s, 1<<40)
+	if err != nil {
+		e, _ := err.(*pgsize.Error) // every error of Blocks is one
+		switch e.Kind {
+		case pgsize.BadUnit:
+			return 0, fmt.Errorf("shared_buffers: unknown unit %q in %q (valid units are %s)", e.Unit, s, pgsize.Units)
+		case pgsize.Range:
+			return 0, fmt.Errorf("shared_buffers: %q is too large", s)
+		}
 		return 0, fmt.Errorf("shared_buffers: want a size such as 128kB, 128MB, 1GB or a number of 8kB buffers, found %q", s)
 	}
-	var mult float64
-	switch unit {
-	case "":
-		mult = BLCKSZ
-	case "B":
-		mult = 1
-	case "kB":
-		mult = 1 << 10
-	case "MB":
-		mult = 1 << 20
-	case "GB":
-		mult = 1 << 30
-	case "TB":
-		mult = 1 << 40
-	default:
-		return 0, fmt.Errorf("shared_buffers: unknown unit %q in %q (valid units are B, kB, MB, GB, TB)", unit, s)
-	}
-	blocks := math.RoundToEven(v * mult / BLCKSZ)
-	if math.IsInf(blocks, 0) || blocks > 1<<40 {
-		return 0, fmt.Errorf("shared_buffers: %q is too large", s)
-	}
-	nb := int64(blocks)
 	if nb < MinNBuffers {
 		return 0, fmt.Errorf("shared_buffers: %q is %d buffers; PostgreSQL's minimum is %d (128kB)", s, nb, MinNBuffers)
 	}
@@ -227,18 +206,8 @@ func ParseSharedBuffers(s string) (int, error) {
 }
 
 // FormatSize prints a byte count the way PostgreSQL's SHOW does: the largest
-// unit that divides it.
-func FormatSize(bytes int64) string {
-	for _, u := range []struct {
-		n    int64
-		name string
-	}{{1 << 40, "TB"}, {1 << 30, "GB"}, {1 << 20, "MB"}, {1 << 10, "kB"}} {
-		if bytes%u.n == 0 {
-			return fmt.Sprintf("%d%s", bytes/u.n, u.name)
-		}
-	}
-	return fmt.Sprintf("%dB", bytes)
-}
+// unit that divides it (pgsize.Format).
+func FormatSize(bytes int64) string { return pgsize.Format(bytes) }
 
 // NewPool builds a pool of nbuffers buffers, as InitBufferPool and
 // StrategyInitialize do: every descriptor cleared and chained on the
@@ -371,71 +340,16 @@ func (p *Pool) NewBackend(name string) (*Backend, error) {
 // SetYield installs the scheduler hook of a backend (nil: run straight through).
 func (b *Backend) SetYield(y sched.Yield) { b.y = y }
 
-// LWLock models a PostgreSQL lightweight lock (lwlock.c) or, used only in
-// exclusive mode, a spinlock. Holders are recorded so the views can show
-// them: one exclusive holder, or a count and mask of shared holders.
-type LWLock struct {
-	Excl    trace.Actor // exclusive holder; 0 when none
-	NShared uint16
-	Shared  uint64 // bit a-1 set for each shared holder a
-}
+// LWLock is a lightweight lock (lwlock.c) or, used only in exclusive mode,
+// a spinlock: engine/internal/lwlock's, shared with slru, which records
+// the holders so the views can show them.
+type LWLock = lwlock.Lock
 
 // LWLockMode is LW_SHARED or LW_EXCLUSIVE.
-type LWLockMode uint8
+type LWLockMode = lwlock.Mode
 
 // Lock modes.
 const (
-	LWShared LWLockMode = iota + 1
-	LWExclusive
+	LWShared    = lwlock.Shared
+	LWExclusive = lwlock.Exclusive
 )
-
-func (m LWLockMode) String() string {
-	if m == LWShared {
-		return "shared"
-	}
-	return "exclusive"
-}
-
-// Free reports whether nobody holds the lock.
-func (l *LWLock) Free() bool { return l.Excl == 0 && l.NShared == 0 }
-
-// Holds reports whether a holds the lock in any mode.
-func (l *LWLock) Holds(a trace.Actor) bool {
-	return l.Excl == a || (a >= 1 && l.Shared&(1<<(a-1)) != 0)
-}
-
-func (l *LWLock) tryAcquire(a trace.Actor, m LWLockMode) bool {
-	if l.Holds(a) {
-		panic(fmt.Sprintf("bufmgr: backend %s acquires an LWLock it already holds (self-deadlock)", trace.ActorName(a)))
-	}
-	if l.Excl != 0 {
-		return false
-	}
-	if m == LWExclusive {
-		if l.NShared != 0 {
-			return false
-		}
-		l.Excl = a
-		return true
-	}
-	l.NShared++
-	l.Shared |= 1 << (a - 1)
-	return true
-}
-
-func (l *LWLock) release(a trace.Actor) LWLockMode {
-	switch {
-	case l.Excl == a:
-		l.Excl = 0
-		return LWExclusive
-	case a >= 1 && l.Shared&(1<<(a-1)) != 0:
-		l.Shared &^= 1 << (a - 1)
-		l.NShared--
-		return LWShared
-	}
-	panic(fmt.Sprintf("bufmgr: backend %s releases an LWLock it does not hold", trace.ActorName(a)))
-}
-
-// holderWord packs a lock's holders for an event's Before/After: the
-// exclusive holder in bits 48–63, the shared mask below.
-func (l *LWLock) holderWord() uint64 { return uint64(l.Excl)<<48 | l.Shared&(1<<48-1) }

@@ -269,7 +269,7 @@ func (p *Pool) picture(names RelNamer, all bool) string {
 	var locked []string
 	for i := range p.parts {
 		if l := &p.parts[i].lock; !l.Free() {
-			locked = append(locked, fmt.Sprintf("%d by %s", i, holders(l.holderWord(), trace.ActorName)))
+			locked = append(locked, fmt.Sprintf("%d by %s", i, holders(l.HolderWord(), trace.ActorName)))
 		}
 	}
 	sort.Strings(locked)

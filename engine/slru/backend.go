@@ -3,6 +3,7 @@ package slru
 import (
 	"fmt"
 
+	"bufferlab/engine/internal/lwlock"
 	"bufferlab/engine/sched"
 	"bufferlab/engine/trace"
 )
@@ -130,33 +131,17 @@ type HeldLock struct {
 // left a lock held across calls).
 func (b *Backend) lwAcquire(l *LWLock, mode LWLockMode, c trace.ObjClass, obj int, site trace.Site) error {
 	if !b.hooked() { // fast path: the same steps, no yield, no event
-		if l.tryAcquire(b.Actor, mode) {
+		if l.TryAcquire(b.Actor, mode) {
 			b.held = append(b.held, heldLock{l, c, int32(obj)})
 			return nil
 		}
 		b.Stats.LockWaits++
 		return b.wouldWait(l, c, obj, site)
 	}
-	waiting := false
-	for {
-		if waiting {
-			b.stepWait(site)
-		} else {
-			b.step(site)
-		}
-		before := l.HolderWord()
-		if l.tryAcquire(b.Actor, mode) {
-			b.held = append(b.held, heldLock{l, c, int32(obj)})
-			b.emit(trace.KLWAcquire, site, c, obj, before, l.HolderWord(), uint64(mode))
-			return nil
-		}
-		b.Stats.LockWaits++
-		b.emit(trace.KLWWait, site, c, obj, before, before, uint64(mode))
-		if b.y == nil {
-			return b.wouldWait(l, c, obj, site)
-		}
-		waiting = true
+	if !lwlock.Acquire(lockOp{b, l, c, obj}, l, b.Actor, mode, site) {
+		return b.wouldWait(l, c, obj, site)
 	}
+	return nil
 }
 
 func (b *Backend) wouldWait(l *LWLock, c trace.ObjClass, obj int, site trace.Site) error {
@@ -170,29 +155,54 @@ func (b *Backend) wouldWait(l *LWLock, c trace.ObjClass, obj int, site trace.Sit
 
 // lwConditionalAcquire is LWLockConditionalAcquire: take it if free now.
 func (b *Backend) lwConditionalAcquire(l *LWLock, mode LWLockMode, c trace.ObjClass, obj int, site trace.Site) bool {
-	b.step(site)
-	before := l.HolderWord()
-	if l.tryAcquire(b.Actor, mode) {
-		b.held = append(b.held, heldLock{l, c, int32(obj)})
-		b.emit(trace.KLWAcquire, site, c, obj, before, l.HolderWord(), uint64(mode))
-		return true
-	}
-	b.emit(trace.KLWCondFail, site, c, obj, before, before, uint64(mode))
-	return false
+	return lwlock.ConditionalAcquire(lockOp{b, l, c, obj}, l, b.Actor, mode, site)
 }
 
 // lwRelease is LWLockRelease.
 func (b *Backend) lwRelease(l *LWLock, c trace.ObjClass, obj int, site trace.Site) {
 	b.forget(l)
 	if !b.hooked() {
-		l.release(b.Actor)
+		l.Release(b.Actor)
 		return
 	}
-	b.step(site)
-	before := l.HolderWord()
-	mode := l.release(b.Actor)
-	b.emit(trace.KLWRelease, site, c, obj, before, l.HolderWord(), uint64(mode))
+	lwlock.Release(lockOp{b, l, c, obj}, l, b.Actor, site)
 }
+
+// lockOp is a backend taking one lock: lwlock's hooks, with the SLRU's
+// sites, events, counters and held-lock list.
+type lockOp struct {
+	b   *Backend
+	l   *LWLock
+	c   trace.ObjClass
+	obj int
+}
+
+func (o lockOp) Yield(site trace.Site, wait bool) {
+	if wait {
+		o.b.stepWait(site)
+	} else {
+		o.b.step(site)
+	}
+}
+
+func (o lockOp) Event(k trace.Kind, site trace.Site, before, after uint64, m LWLockMode) {
+	o.b.emit(k, site, o.c, o.obj, before, after, uint64(m))
+}
+
+// Acquired records the lock in held_lwlocks.
+func (o lockOp) Acquired(trace.Site) {
+	o.b.held = append(o.b.held, heldLock{o.l, o.c, int32(o.obj)})
+}
+
+// Waited counts the failed try; a backend without a scheduler cannot wait
+// (lwAcquire reports ErrWouldWait).
+func (o lockOp) Waited(trace.Site) bool {
+	o.b.Stats.LockWaits++
+	return o.b.y != nil
+}
+
+// Released does nothing: lwRelease forgets the lock before it yields.
+func (o lockOp) Released(trace.Site) {}
 
 // forget drops l from the held list (searching from the newest, as
 // LWLockRelease searches held_lwlocks).

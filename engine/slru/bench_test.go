@@ -9,7 +9,7 @@ import (
 
 // Engine benchmark (make bench): TransactionIdGetStatus of a present page
 // on the fast path (no log, no scheduler), per variant, in PG 17's default
-// of 2 banks of 16 slots. fastmode/exp's BenchmarkSlruReadOnly sweeps the
+// of 2 banks of 16 slots. fastmode/exp/slru's BenchmarkSlruReadOnly sweeps the
 // bank size.
 func BenchmarkGetStatusHit(b *testing.B) {
 	for _, v := range slru.Variants {

@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"math"
 	"math/bits"
-	"strconv"
-	"strings"
+
+	"bufferlab/engine/internal/pgsize"
 )
 
 // BLCKSZ is PostgreSQL's page size: every SLRU page is one block.
@@ -289,53 +289,23 @@ func CLOGBuffersPG16(nbuffers int) int { return min(128, max(4, nbuffers/512)) }
 // ParseBuffers parses a buffer-count setting as PostgreSQL's GUC code does
 // for a GUC_UNIT_BLOCKS parameter: a whole number of 8kB blocks, or a size
 // with a unit B, kB, MB, GB or TB (case-sensitive, multiples of 1024),
-// rounded to the nearest block.
+// rounded to the nearest block (engine/internal/pgsize, shared with
+// bufmgr).
 func ParseBuffers(s string) (int, error) {
-	in := strings.TrimSpace(s)
-	end := 0
-	for end < len(in) && (in[end] >= '0' && in[end] <= '9' || in[end] == '.') {
-		end++
-	}
-	num, unit := in[:end], strings.TrimSpace(in[end:])
-	v, err := strconv.ParseFloat(num, 64)
-	if num == "" || err != nil || v < 0 {
+	n, err := pgsize.Blocks(s, math.MaxInt32)
+	if err != nil {
+		e, _ := err.(*pgsize.Error) // every error of Blocks is one
+		switch e.Kind {
+		case pgsize.BadUnit:
+			return 0, fmt.Errorf("invalid unit %q in %q (valid units are %s)", e.Unit, s, pgsize.Units)
+		case pgsize.Range:
+			return 0, fmt.Errorf("buffer count %q is out of range", s)
+		}
 		return 0, fmt.Errorf("invalid buffer count %q: want a number of 8kB blocks or a size such as 256kB", s)
 	}
-	var mult float64
-	switch unit {
-	case "":
-		mult = BLCKSZ
-	case "B":
-		mult = 1
-	case "kB":
-		mult = 1 << 10
-	case "MB":
-		mult = 1 << 20
-	case "GB":
-		mult = 1 << 30
-	case "TB":
-		mult = 1 << 40
-	default:
-		return 0, fmt.Errorf("invalid unit %q in %q (valid units are B, kB, MB, GB, TB)", unit, s)
-	}
-	blocks := math.RoundToEven(v * mult / BLCKSZ)
-	if blocks > math.MaxInt32 {
-		return 0, fmt.Errorf("buffer count %q is out of range", s)
-	}
-	return int(blocks), nil
+	return int(n), nil
 }
 
 // FormatBuffers prints a buffer count the way SHOW prints a block GUC: the
 // largest unit that divides its size (32 → "256kB").
-func FormatBuffers(n int) string {
-	b := int64(n) * BLCKSZ
-	for _, u := range []struct {
-		n    int64
-		name string
-	}{{1 << 40, "TB"}, {1 << 30, "GB"}, {1 << 20, "MB"}, {1 << 10, "kB"}} {
-		if b != 0 && b%u.n == 0 {
-			return fmt.Sprintf("%d%s", b/u.n, u.name)
-		}
-	}
-	return fmt.Sprintf("%dB", b)
-}
+func FormatBuffers(n int) string { return pgsize.Format(int64(n) * BLCKSZ) }

@@ -114,7 +114,7 @@ func (b *Backend) readOnlyFast(page int64, xid uint32) (int, error) {
 	s := b.s
 	bank := s.BankOf(page)
 	l := &s.bankLocks[bank]
-	if !l.tryAcquire(b.Actor, LWShared) {
+	if !l.TryAcquire(b.Actor, LWShared) {
 		b.Stats.LockWaits++
 		return -1, b.wouldWait(l, ClassBank, bank, s.ro.lock)
 	}

@@ -24,24 +24,48 @@ func PlotFormat(file string) (string, error) {
 	}
 }
 
-// Plot draws the report's times per operation against shared_buffers
-// (both axes logarithmic) and saves it as PNG or SVG, by file's extension.
-// Streaming bandwidth is drawn as the time to stream one 64-byte
-// descriptor; rows measured once (CAS, step mode) are horizontal lines.
+// Func draws a report to file (PNG or SVG, by its extension).
+type Func func(r *exp.Report, file string) error
+
+// charts maps an experiment's name to its chart.
+var charts = map[string]Func{}
+
+// Register makes f the chart of experiment name. Each experiment's chart
+// file registers itself in its init, under the name its package registers
+// with exp. A second chart for the same name is a bug and panics.
+func Register(name string, f Func) {
+	if _, dup := charts[name]; dup {
+		panic("chart: experiment " + name + " has two charts")
+	}
+	charts[name] = f
+}
+
+// Lookup returns the chart registered for experiment name.
+func Lookup(name string) (Func, bool) { f, ok := charts[name]; return f, ok }
+
+// Plot draws the report with its experiment's chart (Lookup) and saves it
+// as PNG or SVG, by file's extension. A report of an experiment without a
+// chart of its own is drawn as plotSizes draws limits and pool.
 func Plot(r *exp.Report, file string) error {
 	if _, err := PlotFormat(file); err != nil {
 		return err
 	}
-	switch r.Experiment {
-	case "pin":
-		return plotPin(r, file)
-	case "slru":
-		return plotSlru(r, file)
-	case "fsm":
-		return plotFSM(r, file)
-	case "drop":
-		return plotDrop(r, file)
+	if f, ok := charts[r.Experiment]; ok {
+		return f(r, file)
 	}
+	return plotSizes(r, file)
+}
+
+func init() {
+	Register("limits", plotSizes)
+	Register("pool", plotSizes)
+}
+
+// plotSizes draws the report's times per operation against shared_buffers
+// (both axes logarithmic): the chart of limits and pool. Streaming
+// bandwidth is drawn as the time to stream one 64-byte descriptor; rows
+// measured once (CAS, step mode) are horizontal lines.
+func plotSizes(r *exp.Report, file string) error {
 	p := plot.New()
 	p.Title.Text = fmt.Sprintf("bufferlab bench %s (timer %s, %s/%s)", r.Experiment, r.Timer.Source, r.Machine.GOOS, r.Machine.GOARCH)
 	p.X.Label.Text = "shared_buffers (MB)"
@@ -108,67 +132,6 @@ func Plot(r *exp.Report, file string) error {
 	}
 	if ymax > 0 {
 		p.Y.Max = ymax * 30
-	}
-	return p.Save(8*vg.Inch, 5*vg.Inch, file)
-}
-
-// plotPin draws the pin experiment: throughput (million pin/unpin
-// operations per second) against worker count, one line per variant, the
-// worker axis logarithmic with a tick at each measured count.
-func plotPin(r *exp.Report, file string) error {
-	p := plot.New()
-	p.Title.Text = fmt.Sprintf("bufferlab bench pin (timer %s, %s/%s, %d CPUs)", r.Timer.Source, r.Machine.GOOS, r.Machine.GOARCH, r.Machine.CPUs)
-	p.X.Label.Text = "workers (goroutines)"
-	p.Y.Label.Text = "throughput (M pin+unpin per second)"
-	p.X.Scale = plot.LogScale{}
-	p.Legend.Top = true
-	p.Legend.Left = true
-	p.Add(plotter.NewGrid())
-	ws := exp.PinWorkers(r)
-	if len(ws) == 0 {
-		return fmt.Errorf("pin report has no rows")
-	}
-	var ticks []plot.Tick
-	for _, w := range ws {
-		ticks = append(ticks, plot.Tick{Value: float64(w), Label: fmt.Sprint(w)})
-	}
-	p.X.Tick.Marker = plot.ConstantTicks(ticks)
-	ymax := 0.0
-	for i, v := range exp.PinVariants {
-		var xy plotter.XYs
-		for _, row := range r.Rows {
-			if row.Name == v.String() && row.Workers > 0 && row.Median > 0 {
-				xy = append(xy, plotter.XY{X: float64(row.Workers), Y: row.Median / 1e6})
-				ymax = max(ymax, row.Median/1e6)
-			}
-		}
-		if len(xy) == 0 {
-			continue
-		}
-		l, pts, err := plotter.NewLinePoints(xy)
-		if err != nil {
-			return err
-		}
-		l.Color = plotutil.Color(i)
-		l.Dashes = plotutil.Dashes(i)
-		l.Width = vg.Points(1.5)
-		pts.Color = plotutil.Color(i)
-		pts.Shape = plotutil.Shape(i)
-		p.Add(l, pts)
-		lbl := "atomic state word (9.6+)"
-		if v == exp.PinSpinlock {
-			lbl = "header spinlock (pre-9.6)"
-		}
-		p.Legend.Add(lbl, l, pts)
-	}
-	xmin, xmax := float64(ws[0]), float64(ws[len(ws)-1])
-	if xmin == xmax {
-		xmin, xmax = xmin/2, xmax*2
-	}
-	p.X.Min, p.X.Max = xmin/1.3, xmax*1.3
-	p.Y.Min = 0
-	if ymax > 0 {
-		p.Y.Max = ymax * 1.3
 	}
 	return p.Save(8*vg.Inch, 5*vg.Inch, file)
 }

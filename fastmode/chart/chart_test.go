@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"bufferlab/fastmode/exp"
+	_ "bufferlab/fastmode/exp/all"
+	slruexp "bufferlab/fastmode/exp/slru"
 	"bufferlab/fastmode/harness"
 )
 
@@ -22,8 +24,8 @@ func TestPlotSlruAndFSM(t *testing.T) {
 	slru := &exp.Report{Experiment: "slru", Summary: map[string]float64{"crossover_slots": 24}}
 	for _, n := range []int{8, 16, 32, 64} {
 		slru.Rows = append(slru.Rows,
-			row(exp.SlruLinear, 20+float64(n)/2, map[string]float64{"bank_slots": float64(n)}),
-			row(exp.SlruHash, 30, map[string]float64{"bank_slots": float64(n)}))
+			row(slruexp.SlruLinear, 20+float64(n)/2, map[string]float64{"bank_slots": float64(n)}),
+			row(slruexp.SlruHash, 30, map[string]float64{"bank_slots": float64(n)}))
 	}
 	fsmR := &exp.Report{Experiment: "fsm", Summary: map[string]float64{}}
 	for _, n := range []float64{4069, 1e5, 1e6} {
@@ -47,6 +49,25 @@ func TestPlotSlruAndFSM(t *testing.T) {
 		empty := &exp.Report{Experiment: r.Experiment, Summary: map[string]float64{}}
 		if err := Plot(empty, filepath.Join(dir, "empty.png")); err == nil {
 			t.Fatalf("%s: an empty report was plotted without an error", r.Experiment)
+		}
+	}
+}
+
+// Every experiment has a chart registered under its name, and every chart
+// names an experiment.
+func TestEveryExperimentHasAChart(t *testing.T) {
+	names := exp.Names()
+	if len(names) < 6 {
+		t.Fatalf("experiments registered: %v", names)
+	}
+	for _, n := range names {
+		if _, ok := Lookup(n); !ok {
+			t.Errorf("experiment %s has no chart", n)
+		}
+	}
+	for n := range charts {
+		if _, ok := exp.Lookup(n); !ok {
+			t.Errorf("chart %s names no experiment", n)
 		}
 	}
 }

@@ -15,7 +15,10 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 
 	"bufferlab/fastmode/exp"
+	"bufferlab/fastmode/exp/drop"
 )
+
+func init() { Register("drop", plotDrop) }
 
 // dropStrategies are the drop experiment's strategies, in the order of
 // their colours and dashes.
@@ -37,7 +40,7 @@ func plotDrop(r *exp.Report, file string) error {
 	if err != nil {
 		return err
 	}
-	cells := exp.DropCells(r, false)
+	cells := drop.DropCells(r, false)
 	if len(cells) == 0 {
 		return fmt.Errorf("drop report has no cells to plot")
 	}
@@ -70,7 +73,7 @@ func plotDrop(r *exp.Report, file string) error {
 }
 
 // dropSizes lists the sizes of the cells, in report order.
-func dropSizes(cells []exp.DropCellRow) []string {
+func dropSizes(cells []drop.DropCellRow) []string {
 	var out []string
 	for _, c := range cells {
 		if !slices.Contains(out, c.SharedBuffers) {
@@ -89,13 +92,13 @@ func kTicks(ks []int) plot.ConstantTicks {
 	return plot.ConstantTicks(t)
 }
 
-func dropCellsPlot(r *exp.Report, cells []exp.DropCellRow) (*plot.Plot, error) {
+func dropCellsPlot(r *exp.Report, cells []drop.DropCellRow) (*plot.Plot, error) {
 	p := plot.New()
 	p.Title.Text = fmt.Sprintf("recovery after VACUUM: drop NBuffers/k one-block relations (timer %s, %s/%s)", r.Timer.Source, r.Machine.GOOS, r.Machine.GOARCH)
 	p.X.Label.Text = "relations' total size (NBuffers/k blocks)"
 	p.Y.Label.Text = "time to drop them all (s)"
 	p.X.Scale, p.Y.Scale = plot.LogScale{}, plot.LogScale{}
-	p.X.Tick.Marker = kTicks(exp.DropKs)
+	p.X.Tick.Marker = kTicks(drop.DropKs)
 	p.Y.Tick.Marker = plot.LogTicks{Prec: -1}
 	p.Legend.Top, p.Legend.Left = true, true
 	p.Add(plotter.NewGrid())
@@ -131,7 +134,7 @@ func dropCellsPlot(r *exp.Report, cells []exp.DropCellRow) (*plot.Plot, error) {
 			p.Add(l, pts)
 			label := st
 			if st == "scan" {
-				label = fmt.Sprintf("scan (%d B descriptors)", exp.BufferDescPadToSize)
+				label = fmt.Sprintf("scan (%d B descriptors)", drop.BufferDescPadToSize)
 			}
 			p.Legend.Add(fmt.Sprintf("%s, %s", label, size), l, pts)
 		}
@@ -148,7 +151,7 @@ func dropCellsPlot(r *exp.Report, cells []exp.DropCellRow) (*plot.Plot, error) {
 	if ymax <= 0 {
 		return nil, fmt.Errorf("drop report has no positive times to plot")
 	}
-	p.X.Min, p.X.Max = 1/float64(exp.DropKs[0])/1.4, 1/float64(exp.DropKs[len(exp.DropKs)-1])*1.4
+	p.X.Min, p.X.Max = 1/float64(drop.DropKs[0])/1.4, 1/float64(drop.DropKs[len(drop.DropKs)-1])*1.4
 	p.Y.Min, p.Y.Max = ymin/3, ymax*1e3 // headroom above for the legend
 	return p, nil
 }
@@ -171,9 +174,9 @@ func dropSweepPlot(r *exp.Report) (*plot.Plot, error) {
 	p.X.Scale, p.Y.Scale = plot.LogScale{}, plot.LogScale{}
 	p.Legend.Top = true
 	p.Add(plotter.NewGrid())
-	pts := exp.DropSweepRows(r)
+	pts := drop.DropSweepRows(r)
 	var sizes []string
-	ks := []int{exp.PGDropThresholdK}
+	ks := []int{drop.PGDropThresholdK}
 	xmin, xmax, ymin, ymax := 1.0, 0.0, 1.0, 1.0
 	for _, pt := range pts {
 		if !slices.Contains(sizes, pt.SharedBuffers) {
@@ -195,7 +198,7 @@ func dropSweepPlot(r *exp.Report) (*plot.Plot, error) {
 				xyc = append(xyc, plotter.XY{X: x, Y: pt.RatioCompact})
 				ymin, ymax = min(ymin, pt.RatioCompact), max(ymax, pt.RatioCompact)
 			}
-			if slices.Contains(exp.DropSweepKs, pt.K) && !slices.Contains(ks, pt.K) {
+			if slices.Contains(drop.DropSweepKs, pt.K) && !slices.Contains(ks, pt.K) {
 				ks = append(ks, pt.K)
 			}
 		}
@@ -210,7 +213,7 @@ func dropSweepPlot(r *exp.Report) (*plot.Plot, error) {
 		l.Color, l.Width = plotutil.Color(si), vg.Points(1.5)
 		lp.Color, lp.Shape = plotutil.Color(si), plotutil.Shape(si)
 		p.Add(l, lp)
-		p.Legend.Add(fmt.Sprintf("%s, %d B descriptors (PostgreSQL's layout)", size, exp.BufferDescPadToSize), l, lp)
+		p.Legend.Add(fmt.Sprintf("%s, %d B descriptors (PostgreSQL's layout)", size, drop.BufferDescPadToSize), l, lp)
 		if len(xyc) > 0 {
 			slices.SortFunc(xyc, func(a, b plotter.XY) int { return cmpFloat(a.X, b.X) })
 			lc, err := plotter.NewLine(xyc)
@@ -219,7 +222,7 @@ func dropSweepPlot(r *exp.Report) (*plot.Plot, error) {
 			}
 			lc.Color, lc.Width, lc.Dashes = plotutil.Color(si), vg.Points(1), []vg.Length{vg.Points(1), vg.Points(3)}
 			p.Add(lc)
-			p.Legend.Add(fmt.Sprintf("%s, what-if: compact %d B descriptors", size, exp.DescSize), lc)
+			p.Legend.Add(fmt.Sprintf("%s, what-if: compact %d B descriptors", size, drop.DescSize), lc)
 		}
 		if k := r.Summary["crossover_k_"+size]; k > 0 && r.Summary["crossover_bound_"+size] == 0 {
 			cross = append(cross, plotter.XY{X: 1 / k, Y: 1})
@@ -232,13 +235,13 @@ func dropSweepPlot(r *exp.Report) (*plot.Plot, error) {
 		// No finder points (an old report): the panel says so.
 		p.Title.Text += " (not measured)"
 		p.X.Min, p.X.Max, p.Y.Min, p.Y.Max = 1.0/512, 0.5, 0.1, 10
-		p.X.Tick.Marker = kTicks(exp.DropSweepKs)
+		p.X.Tick.Marker = kTicks(drop.DropSweepKs)
 		return p, nil
 	}
 	slices.Sort(ks)
 	slices.Reverse(ks)
 	p.X.Tick.Marker = kTicks(ks)
-	xmin, xmax = min(xmin, 1.0/exp.PGDropThresholdK), max(xmax, 1.0/exp.PGDropThresholdK)
+	xmin, xmax = min(xmin, 1.0/drop.PGDropThresholdK), max(xmax, 1.0/drop.PGDropThresholdK)
 	p.X.Min, p.X.Max = xmin/1.4, xmax*1.4
 	p.Y.Min, p.Y.Max = ymin/1.5, ymax*4
 	p.Y.Tick.Marker = ratioTicks(p.Y.Min, p.Y.Max)
@@ -248,13 +251,13 @@ func dropSweepPlot(r *exp.Report) (*plot.Plot, error) {
 	}
 	one.Color, one.Width = color.Gray{Y: 90}, vg.Points(1)
 	p.Add(one)
-	pg, err := plotter.NewLine(plotter.XYs{{X: 1.0 / exp.PGDropThresholdK, Y: p.Y.Min}, {X: 1.0 / exp.PGDropThresholdK, Y: p.Y.Max}})
+	pg, err := plotter.NewLine(plotter.XYs{{X: 1.0 / drop.PGDropThresholdK, Y: p.Y.Min}, {X: 1.0 / drop.PGDropThresholdK, Y: p.Y.Max}})
 	if err != nil {
 		return nil, err
 	}
 	pg.Color, pg.Width, pg.Dashes = color.Gray{Y: 60}, vg.Points(1.5), []vg.Length{vg.Points(2), vg.Points(3)}
 	p.Add(pg)
-	p.Legend.Add(fmt.Sprintf("PostgreSQL: lookup below NBuffers/%d", exp.PGDropThresholdK), pg)
+	p.Legend.Add(fmt.Sprintf("PostgreSQL: lookup below NBuffers/%d", drop.PGDropThresholdK), pg)
 	if len(cross) > 0 {
 		sc, err := plotter.NewScatter(cross)
 		if err != nil {
@@ -262,7 +265,7 @@ func dropSweepPlot(r *exp.Report) (*plot.Plot, error) {
 		}
 		sc.Shape, sc.Radius, sc.Color = draw.RingGlyph{}, vg.Points(6), color.Black
 		p.Add(sc)
-		p.Legend.Add(fmt.Sprintf("crossover found (%d B)", exp.BufferDescPadToSize), sc)
+		p.Legend.Add(fmt.Sprintf("crossover found (%d B)", drop.BufferDescPadToSize), sc)
 	}
 	if len(crossCompact) > 0 {
 		sc, err := plotter.NewScatter(crossCompact)
@@ -271,7 +274,7 @@ func dropSweepPlot(r *exp.Report) (*plot.Plot, error) {
 		}
 		sc.Shape, sc.Radius, sc.Color = draw.CrossGlyph{}, vg.Points(5), color.Gray{Y: 80}
 		p.Add(sc)
-		p.Legend.Add(fmt.Sprintf("what-if crossover (compact %d B)", exp.DescSize), sc)
+		p.Legend.Add(fmt.Sprintf("what-if crossover (compact %d B)", drop.DescSize), sc)
 	}
 	return p, nil
 }

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"bufferlab/fastmode/exp"
+	"bufferlab/fastmode/exp/drop"
 	"bufferlab/fastmode/harness"
 )
 
@@ -23,7 +24,7 @@ func dropReport() *exp.Report {
 		size string
 		nb   int
 	}{{"128MB", 16384}, {"1GB", 131072}} {
-		for _, k := range exp.DropKs {
+		for _, k := range drop.DropKs {
 			tables := sz.nb / k
 			for i, st := range []string{"scan", "lookup", "dlist"} {
 				per := []float64{0.5 * float64(sz.nb), 150, 200}[i] // ns per drop

@@ -1,4 +1,8 @@
-// Package exp holds the fast-mode experiments run by `bufferlab bench`:
+// Package exp is what the fast-mode experiments run by `bufferlab bench`
+// share: Options, Report and Row (the JSON report), the Experiment
+// registry (each experiment's package calls Register in its init; import
+// fastmode/exp/all to link them all), and the report helpers. The
+// experiments live in their own packages, fastmode/exp/<name>:
 //
 //   - limits: the machine's physical references at the size of the
 //     descriptor array for a given shared_buffers (64 bytes per buffer, as
@@ -30,5 +34,7 @@
 //     linear scan of the leaf level.
 //
 // Each experiment returns a Report (JSON-ready) and has a testing.B twin in
-// the package's tests for go test -bench and benchstat.
+// its package's tests for go test -bench and benchstat (exptest holds
+// what the twins share). Its chart registers with fastmode/chart under
+// the experiment's name.
 package exp

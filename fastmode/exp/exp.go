@@ -33,7 +33,9 @@ type Options struct {
 	Full bool
 }
 
-func (o *Options) fill(e *Experiment) {
+// Fill sets what o leaves zero to e's defaults: the clock, the harness
+// configuration (quick or not) and the sizes.
+func (o *Options) Fill(e *Experiment) {
 	if o.Clock == nil {
 		o.Clock = timer.Best()
 	}
@@ -95,13 +97,25 @@ type Experiment struct {
 	// SignedKeys are the summary keys that may be zero or negative (a
 	// percentage change); every other key is a positive measurement.
 	SignedKeys []string
-	run        func(o Options, r *Report) error
-	table      func(r *Report, w io.Writer)
+	// Measure runs the experiment into r (Run fills the options and the
+	// report's header first).
+	Measure func(o Options, r *Report) error
+	// Table prints the report's rows (WriteTable adds the header and the
+	// summary).
+	Table func(r *Report, w io.Writer)
 }
 
 var registry = map[string]*Experiment{}
 
-func register(e *Experiment) { registry[e.Name] = e }
+// Register adds e to the experiments Lookup and Names know; each
+// experiment's package calls it in its init. A second experiment of the
+// same name is a bug and panics.
+func Register(e *Experiment) {
+	if _, dup := registry[e.Name]; dup {
+		panic("exp: experiment " + e.Name + " registered twice")
+	}
+	registry[e.Name] = e
+}
 
 // Lookup returns the experiment called name.
 func Lookup(name string) (*Experiment, bool) { e, ok := registry[name]; return e, ok }
@@ -118,9 +132,9 @@ func Names() []string {
 
 // Run runs the experiment.
 func (e *Experiment) Run(o Options) (*Report, error) {
-	o.fill(e)
+	o.Fill(e)
 	r := &Report{Experiment: e.Name, Timer: o.Clock.Info(), Machine: ThisMachine(), Summary: map[string]float64{}}
-	if err := e.run(o, r); err != nil {
+	if err := e.Measure(o, r); err != nil {
 		return nil, err
 	}
 	return r, nil
@@ -129,7 +143,7 @@ func (e *Experiment) Run(o Options) (*Report, error) {
 // WriteTable prints the report as an aligned table.
 func (e *Experiment) WriteTable(r *Report, w io.Writer) {
 	fmt.Fprintf(w, "bench %s\ntimer:   %v\nmachine: %s/%s, %d CPUs, %s\n\n", r.Experiment, r.Timer, r.Machine.GOOS, r.Machine.GOARCH, r.Machine.CPUs, orUnknown(r.Machine.CPUModel))
-	e.table(r, w)
+	e.Table(r, w)
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "summary (medians):")
 	width := 18
@@ -137,7 +151,7 @@ func (e *Experiment) WriteTable(r *Report, w io.Writer) {
 		width = max(width, len(k))
 	}
 	for _, k := range e.SummaryKeys {
-		fmt.Fprintf(w, "  %-*s %s\n", width, k, num(r.Summary[k]))
+		fmt.Fprintf(w, "  %-*s %s\n", width, k, Num(r.Summary[k]))
 	}
 }
 
@@ -148,8 +162,8 @@ func orUnknown(s string) string {
 	return s
 }
 
-// num formats a measurement with three significant digits.
-func num(v float64) string {
+// Num formats a measurement with three significant digits.
+func Num(v float64) string {
 	switch {
 	case v >= 1000:
 		return strconv.FormatFloat(v, 'f', 0, 64)

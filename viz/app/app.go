@@ -10,7 +10,7 @@ import (
 	"github.com/hajimehoshi/ebiten/v2"
 
 	"bufferlab/engine/bufmgr"
-	"bufferlab/fastmode/exp"
+	"bufferlab/fastmode/exp/drop"
 	"bufferlab/lessons"
 	"bufferlab/viz/player"
 	"bufferlab/viz/render"
@@ -57,7 +57,7 @@ type App struct {
 	// the last drop's).
 	dropProbe uint64
 	// dropCosts are the native drop costs measured for pacing by time.
-	dropCosts *exp.DropCosts
+	dropCosts *drop.DropCosts
 	prose     scene.Prose
 
 	narrStep     int

@@ -10,7 +10,7 @@ import (
 	"bufferlab/engine/bufmgr"
 	"bufferlab/engine/scenario"
 	"bufferlab/engine/trace"
-	"bufferlab/fastmode/exp"
+	"bufferlab/fastmode/exp/drop"
 	"bufferlab/viz/render"
 	"bufferlab/viz/scene"
 	"bufferlab/viz/view"
@@ -276,7 +276,7 @@ func (a *App) setPacing(mode string) error {
 		return fmt.Errorf("pacing: expected events or time, found %q", mode)
 	}
 	if a.dropCosts == nil || a.dropCosts.NBuffers != p.View().NBuffers() {
-		c, err := exp.MeasureDropCosts(p.View().NBuffers())
+		c, err := drop.MeasureDropCosts(p.View().NBuffers())
 		if err != nil {
 			return err
 		}
@@ -290,7 +290,7 @@ func (a *App) setPacing(mode string) error {
 // descriptor of the scan, a lookup (with its invalidation) or a list hop
 // as measured; any other event costs nothing extra (each still takes one
 // position).
-func dropEventNs(c exp.DropCosts, e trace.Event) float64 {
+func dropEventNs(c drop.DropCosts, e trace.Event) float64 {
 	switch e.Site.String() {
 	case "drop.precheck", "dropall.precheck-linear", "dropall.precheck-bsearch":
 		return c.DescriptorNs

@@ -11,6 +11,7 @@ import (
 	"github.com/hajimehoshi/ebiten/v2"
 
 	"bufferlab/fastmode/exp"
+	_ "bufferlab/fastmode/exp/all" // registers every experiment
 	"bufferlab/viz/render"
 )
 

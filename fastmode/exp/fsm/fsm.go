@@ -1,4 +1,4 @@
-package exp
+package fsm
 
 import (
 	"errors"
@@ -9,18 +9,20 @@ import (
 
 	"bufferlab/engine/bufmgr"
 	"bufferlab/engine/fsm"
+	"bufferlab/fastmode/exp"
+	"bufferlab/fastmode/exp/pin"
 	"bufferlab/fastmode/harness"
 )
 
-func init() {
-	register(&Experiment{
-		Name: "fsm",
-		Doc: "seed 002: filling 100 small tables with the free space map (PG 15) and without it (the reverted PG 12 small-table skip, threshold 8 as the thread built it): " +
-			"ms per 100 tables and pages read per table, fillfactor 20 and 30 × 4 and 8 blocks; then the FSM search against a linear scan of the leaf level for large heaps",
-		SummaryKeys: []string{"reads_always_4blocks", "reads_small_skip_4blocks", "speedup_ff20_4blocks"},
-		run:         runFSM,
-		table:       fsmTable,
-	})
+func init() { exp.Register(fsmExperiment) }
+
+var fsmExperiment = &exp.Experiment{
+	Name: "fsm",
+	Doc: "seed 002: filling 100 small tables with the free space map (PG 15) and without it (the reverted PG 12 small-table skip, threshold 8 as the thread built it): " +
+		"ms per 100 tables and pages read per table, fillfactor 20 and 30 × 4 and 8 blocks; then the FSM search against a linear scan of the leaf level for large heaps",
+	SummaryKeys: []string{"reads_always_4blocks", "reads_small_skip_4blocks", "speedup_ff20_4blocks"},
+	Measure:     runFSM,
+	Table:       fsmTable,
 }
 
 // FSMSeedTables is the thread's number of tables per run.
@@ -127,7 +129,7 @@ const FSMFillsPerSample = 3
 // goes first, so that both see the same machine. It returns, per variant,
 // the time in ms per fill of tables tables and the per-table counts, which
 // must not change between samples.
-func MeasureFSMSeed(o Options, ff, blocks int, opts []fsm.Options, tables, samples, fills int) ([]FSMSeedPoint, error) {
+func MeasureFSMSeed(o exp.Options, ff, blocks int, opts []fsm.Options, tables, samples, fills int) ([]FSMSeedPoint, error) {
 	pts := make([]FSMSeedPoint, len(opts))
 	xs := make([][]float64, len(opts))
 	for j, opt := range opts {
@@ -277,12 +279,12 @@ func MeasureFSMSearch(cfg harness.Config, nblocks uint32) (FSMSearchPoint, error
 var FSMSearchSizes = []uint32{4069, 100_000, 1_000_000, 10_000_000}
 
 // RunFSM runs the fsm experiment.
-func RunFSM(o Options) (*FSMResult, error) {
-	o.fill(registry["fsm"])
+func RunFSM(o exp.Options) (*FSMResult, error) {
+	o.Fill(fsmExperiment)
 	return runFSMResult(o)
 }
 
-func runFSMResult(o Options) (*FSMResult, error) {
+func runFSMResult(o exp.Options) (*FSMResult, error) {
 	sizes := FSMSearchSizes
 	if o.Quick {
 		sizes = sizes[:3]
@@ -325,7 +327,7 @@ func fsmRowName(p FSMSeedPoint) string {
 	return fmt.Sprintf("fill %s ff=%d blocks=%d", p.Options.Variant, p.FillFactor, p.Blocks)
 }
 
-func runFSM(o Options, r *Report) error {
+func runFSM(o exp.Options, r *exp.Report) error {
 	res, err := runFSMResult(o)
 	if err != nil {
 		return err
@@ -338,7 +340,7 @@ func runFSM(o Options, r *Report) error {
 		if p.Options.Variant == fsm.SmallSkip {
 			quoted = th[1]
 		}
-		r.Rows = append(r.Rows, Row{Name: fsmRowName(p), SharedBuffers: FSMSeedSharedBuffers, NBuffers: nb,
+		r.Rows = append(r.Rows, exp.Row{Name: fsmRowName(p), SharedBuffers: FSMSeedSharedBuffers, NBuffers: nb,
 			Unit: fmt.Sprintf("ms/%d tables", p.Tables), Summary: p.Ms,
 			PerOp: map[string]float64{
 				"fsm_pages": float64(c.FSMPages), "heap_pages": float64(c.HeapPages), "pages": float64(c.Pages()),
@@ -353,7 +355,7 @@ func runFSM(o Options, r *Report) error {
 			if linear {
 				name, sum, reads = "leaf_scan", p.Scan, p.ScanFSMRead
 			}
-			r.Rows = append(r.Rows, Row{Name: fmt.Sprintf("%s heap_blocks=%d", name, p.HeapBlocks), SharedBuffers: FSMSeedSharedBuffers,
+			r.Rows = append(r.Rows, exp.Row{Name: fmt.Sprintf("%s heap_blocks=%d", name, p.HeapBlocks), SharedBuffers: FSMSeedSharedBuffers,
 				NBuffers: nb, Unit: "ns/search", Summary: sum,
 				PerOp: map[string]float64{"heap_blocks": float64(p.HeapBlocks), "fsm_pages_read": reads}})
 		}
@@ -365,12 +367,12 @@ func runFSM(o Options, r *Report) error {
 }
 
 // fsmSeedFromReport rebuilds the seed points of a report (for the table).
-func fsmSeedFromReport(r *Report) []FSMSeedPoint {
+func fsmSeedFromReport(r *exp.Report) []FSMSeedPoint {
 	var out []FSMSeedPoint
 	for _, cell := range FSMSeedCells {
 		for _, opt := range FSMVariants {
 			p := FSMSeedPoint{FillFactor: cell[0], Blocks: cell[1], Options: opt}
-			row, ok := find(r, fsmRowName(p), FSMSeedSharedBuffers)
+			row, ok := exp.Find(r, fsmRowName(p), FSMSeedSharedBuffers)
 			if !ok {
 				continue
 			}
@@ -383,7 +385,7 @@ func fsmSeedFromReport(r *Report) []FSMSeedPoint {
 	return out
 }
 
-func fsmTable(r *Report, w io.Writer) {
+func fsmTable(r *exp.Report, w io.Writer) {
 	fmt.Fprintf(w, "seed 002: %d tables of one int column, pre-filled with one row and vacuumed, then filled to N blocks from a new session; shared_buffers %s; small-skip built with threshold %d as in the thread\n\n",
 		FSMSeedTables, FSMSeedSharedBuffers, FSMSeedThreshold)
 	pts := fsmSeedFromReport(r)
@@ -401,7 +403,7 @@ func fsmTable(r *Report, w io.Writer) {
 		a, s := get(cell[0], cell[1], fsm.Always), get(cell[0], cell[1], fsm.SmallSkip)
 		th := FSMThreadMs[cell]
 		fmt.Fprintf(tw, "%d\t%d\t%s\t%s\tsmall-skip %s\t%d FSM + %d heap\t%d FSM + %d heap\t%d\t%d\t%.1f\t%.1f\t\n",
-			cell[0], cell[1], num(a.Ms.Median), num(s.Ms.Median), Ratio(a.Ms.Median, s.Ms.Median),
+			cell[0], cell[1], exp.Num(a.Ms.Median), exp.Num(s.Ms.Median), pin.Ratio(a.Ms.Median, s.Ms.Median),
 			a.Counts.FSMPages, a.Counts.HeapPages, s.Counts.FSMPages, s.Counts.HeapPages,
 			a.Counts.Reads(), s.Counts.Reads(), th[0], th[1])
 	}
@@ -414,13 +416,13 @@ func fsmTable(r *Report, w io.Writer) {
 	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "heap blocks\tFSM search ns\tFSM pages read\tleaf scan ns\tleaf pages read\tsearch vs scan\t")
 	for _, size := range FSMSearchSizes {
-		s, ok1 := find(r, fmt.Sprintf("fsm_search heap_blocks=%d", size), FSMSeedSharedBuffers)
-		l, ok2 := find(r, fmt.Sprintf("leaf_scan heap_blocks=%d", size), FSMSeedSharedBuffers)
+		s, ok1 := exp.Find(r, fmt.Sprintf("fsm_search heap_blocks=%d", size), FSMSeedSharedBuffers)
+		l, ok2 := exp.Find(r, fmt.Sprintf("leaf_scan heap_blocks=%d", size), FSMSeedSharedBuffers)
 		if !ok1 || !ok2 {
 			continue
 		}
-		fmt.Fprintf(tw, "%d\t%s\t%.0f\t%s\t%.0f\tsearch %s\t\n", size, num(s.Median), s.PerOp["fsm_pages_read"],
-			num(l.Median), l.PerOp["fsm_pages_read"], Faster(s.Median, l.Median))
+		fmt.Fprintf(tw, "%d\t%s\t%.0f\t%s\t%.0f\tsearch %s\t\n", size, exp.Num(s.Median), s.PerOp["fsm_pages_read"],
+			exp.Num(l.Median), l.PerOp["fsm_pages_read"], exp.Faster(s.Median, l.Median))
 	}
 	tw.Flush()
 }

@@ -1,4 +1,4 @@
-package exp
+package pin
 
 import (
 	"fmt"
@@ -8,6 +8,7 @@ import (
 	"testing"
 	"unsafe"
 
+	"bufferlab/fastmode/exp"
 	"bufferlab/fastmode/timer"
 )
 
@@ -113,7 +114,7 @@ func TestPinThread(t *testing.T) {
 	if th.Command == "" || th.Author != "Amit Kapila" {
 		t.Errorf("command %q author %q", th.Command, th.Author)
 	}
-	files, _ := filepath.Glob("../../../shared/seeds/003_*.txt")
+	files, _ := filepath.Glob("../../../../shared/seeds/003_*.txt")
 	if len(files) == 0 {
 		if os.Getenv("CI") != "" {
 			t.Fatal("../shared/seeds is missing: CI runs with shared/ beside the clone")
@@ -130,8 +131,8 @@ func TestPinThread(t *testing.T) {
 }
 
 func TestPinReport(t *testing.T) {
-	e, _ := Lookup("pin")
-	r, err := e.Run(Options{Quick: true, Workers: 3})
+	e, _ := exp.Lookup("pin")
+	r, err := e.Run(exp.Options{Quick: true, Workers: 3})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package exp
+package slru
 
 import (
 	"fmt"
@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"bufferlab/engine/slru"
+	"bufferlab/fastmode/exp"
 	"bufferlab/fastmode/harness"
 )
 
@@ -98,7 +99,7 @@ func TestSlruBenchSetup(t *testing.T) {
 func TestSlruReport(t *testing.T) {
 	cfg := harness.Quick
 	cfg.Samples = 3
-	r, err := slruExperiment.Run(Options{Quick: true, Config: cfg})
+	r, err := slruExperiment.Run(exp.Options{Quick: true, Config: cfg})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -130,7 +131,7 @@ func TestSlruReport(t *testing.T) {
 
 // The thread's figures quoted in SeedSlruTable are the seed's.
 func TestSlruSeedFigures(t *testing.T) {
-	files, _ := filepath.Glob("../../../shared/seeds/004_*.txt")
+	files, _ := filepath.Glob("../../../../shared/seeds/004_*.txt")
 	if len(files) == 0 {
 		if os.Getenv("CI") != "" {
 			t.Fatal("../shared/seeds is missing: CI runs with shared/ beside the clone")

@@ -1,4 +1,4 @@
-package exp
+package fsm
 
 import (
 	"fmt"
@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"bufferlab/engine/fsm"
+	"bufferlab/fastmode/exp"
 	"bufferlab/fastmode/harness"
 )
 
@@ -75,11 +76,11 @@ func BenchmarkFSMSearch(b *testing.B) {
 func TestFSMExperiment(t *testing.T) {
 	cfg := harness.Quick
 	cfg.Samples = 2
-	e, ok := Lookup("fsm")
+	e, ok := exp.Lookup("fsm")
 	if !ok {
 		t.Fatal("no fsm experiment")
 	}
-	r, err := e.Run(Options{Quick: true, Config: cfg})
+	r, err := e.Run(exp.Options{Quick: true, Config: cfg})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -96,7 +97,7 @@ func TestFSMExperiment(t *testing.T) {
 		{"fill always ff=30 blocks=8", 3, 8, 24, 542},
 		{"fill small-skip ff=30 blocks=8", 0, 8, 0, 551},
 	} {
-		row, ok := find(r, want.name, FSMSeedSharedBuffers)
+		row, ok := exp.Find(r, want.name, FSMSeedSharedBuffers)
 		if !ok {
 			t.Fatalf("no row %q", want.name)
 		}
@@ -106,8 +107,8 @@ func TestFSMExperiment(t *testing.T) {
 		}
 	}
 	for _, n := range FSMSearchSizes[:3] {
-		s, ok1 := find(r, fmt.Sprintf("fsm_search heap_blocks=%d", n), FSMSeedSharedBuffers)
-		l, ok2 := find(r, fmt.Sprintf("leaf_scan heap_blocks=%d", n), FSMSeedSharedBuffers)
+		s, ok1 := exp.Find(r, fmt.Sprintf("fsm_search heap_blocks=%d", n), FSMSeedSharedBuffers)
+		l, ok2 := exp.Find(r, fmt.Sprintf("leaf_scan heap_blocks=%d", n), FSMSeedSharedBuffers)
 		if !ok1 || !ok2 || s.PerOp["fsm_pages_read"] != 3 || l.PerOp["fsm_pages_read"] != float64(fsm.ForkPagesFor(n)-2) {
 			t.Errorf("%d blocks: search %v, scan %v", n, s.PerOp, l.PerOp)
 		}
@@ -124,7 +125,7 @@ func TestFSMExperiment(t *testing.T) {
 // The typed result carries the same keys.
 func TestFSMResultSummary(t *testing.T) {
 	r := &FSMResult{ReadsAlways4Blocks: 7, ReadsSmallSkip4Blocks: 4, SpeedupFF20_4Blocks: 1.1}
-	e, _ := Lookup("fsm")
+	e, _ := exp.Lookup("fsm")
 	for _, k := range e.SummaryKeys {
 		if _, ok := r.Summary()[k]; !ok {
 			t.Errorf("FSMResult.Summary lacks %s", k)

@@ -1,4 +1,4 @@
-package exp
+package drop
 
 import (
 	"bytes"
@@ -11,6 +11,8 @@ import (
 	"testing"
 
 	"bufferlab/engine/bufmgr"
+	"bufferlab/fastmode/exp"
+	"bufferlab/fastmode/exp/exptest"
 	"bufferlab/fastmode/harness"
 )
 
@@ -187,7 +189,7 @@ func TestDropSizes(t *testing.T) {
 // The table, from a synthetic report with known values.
 func TestDropTableText(t *testing.T) {
 	nb := mustNBuffers("20GB")
-	r := &Report{Experiment: "drop", Summary: map[string]float64{
+	r := &exp.Report{Experiment: "drop", Summary: map[string]float64{
 		"crossover_k": 55.3, "crossover_k_20GB": 55.3, "crossover_bound_20GB": 0, "crossover_nbuffers": float64(nb),
 		"crossover_k_compact": 93.7, "crossover_k_compact_20GB": 93.7, "crossover_bound_compact_20GB": 0,
 		"speedup_1block_20GB": 2645, "speedup_1block_extrapolated": 0, "dlist_overhead_miss_pct": 34.7, "dlist_overhead_hit_pct": -2.2,
@@ -197,18 +199,18 @@ func TestDropTableText(t *testing.T) {
 		cellRow(dropRowCell, "20GB", nb, 512, DropCell{Strategy: bufmgr.DropScan, Tables: 5120, Seconds: sec(17.2), Extrapolated: true, Sampled: 40, EstimateS: 17.5}),
 		cellRow(dropRowCell, "20GB", nb, 512, DropCell{Strategy: bufmgr.DropLookup, Tables: 5120, Seconds: sec(0.00344)}),
 		cellRow(dropRowCell, "20GB", nb, 512, DropCell{Strategy: bufmgr.DropDList, Tables: 5120, Seconds: sec(0.00516)}),
-		Row{Name: dropRowSkipped, SharedBuffers: "50GB", NBuffers: mustNBuffers("50GB"), Note: "needs about 1.1 GiB, more than the 96 MiB this run may use"},
-		Row{Name: dropRowSweep + "scan", SharedBuffers: "20GB", NBuffers: nb, Summary: sec(50000), PerOp: map[string]float64{"k": 64, "blocks": 40960, "ratio": 1.25}},
-		Row{Name: dropRowSweep + "lookup", SharedBuffers: "20GB", NBuffers: nb, Summary: sec(40000), PerOp: map[string]float64{"k": 64, "blocks": 40960, "ratio": 1.25}},
-		Row{Name: dropRowSweep + "scan-compact", SharedBuffers: "20GB", NBuffers: nb, Summary: sec(30000), PerOp: map[string]float64{"k": 64, "blocks": 40960, "ratio": 0.75}},
-		Row{Name: dropRowSpeedup + "scan", SharedBuffers: "20GB", NBuffers: nb, Summary: harness.Summary{Median: 3.71e6, Samples: 15}, PerOp: map[string]float64{"ratio": 2645, "ratio_p10": 2464, "ratio_p90": 2900}},
-		Row{Name: dropRowSpeedup + "lookup", SharedBuffers: "20GB", NBuffers: nb, Summary: harness.Summary{Median: 1402, Samples: 15}},
-		Row{Name: dropRowUpkeep + "hit/off", SharedBuffers: DropUpkeepSize, Summary: sec(75.1)},
-		Row{Name: dropRowUpkeep + "hit/on", SharedBuffers: DropUpkeepSize, Summary: sec(73.4)},
-		Row{Name: dropRowUpkeep + "hit/overhead", SharedBuffers: DropUpkeepSize, Summary: harness.Summary{Median: -2.2, P10: -5.1, P90: 1, Samples: 9}},
-		Row{Name: dropRowUpkeep + "miss/off", SharedBuffers: DropUpkeepSize, Summary: sec(227)},
-		Row{Name: dropRowUpkeep + "miss/on", SharedBuffers: DropUpkeepSize, Summary: sec(306)},
-		Row{Name: dropRowUpkeep + "miss/overhead", SharedBuffers: DropUpkeepSize, Summary: harness.Summary{Median: 34.7, P10: 13.9, P90: 65.7, Samples: 9}, PerOp: map[string]float64{"list_links_per_read": 1}},
+		exp.Row{Name: dropRowSkipped, SharedBuffers: "50GB", NBuffers: mustNBuffers("50GB"), Note: "needs about 1.1 GiB, more than the 96 MiB this run may use"},
+		exp.Row{Name: dropRowSweep + "scan", SharedBuffers: "20GB", NBuffers: nb, Summary: sec(50000), PerOp: map[string]float64{"k": 64, "blocks": 40960, "ratio": 1.25}},
+		exp.Row{Name: dropRowSweep + "lookup", SharedBuffers: "20GB", NBuffers: nb, Summary: sec(40000), PerOp: map[string]float64{"k": 64, "blocks": 40960, "ratio": 1.25}},
+		exp.Row{Name: dropRowSweep + "scan-compact", SharedBuffers: "20GB", NBuffers: nb, Summary: sec(30000), PerOp: map[string]float64{"k": 64, "blocks": 40960, "ratio": 0.75}},
+		exp.Row{Name: dropRowSpeedup + "scan", SharedBuffers: "20GB", NBuffers: nb, Summary: harness.Summary{Median: 3.71e6, Samples: 15}, PerOp: map[string]float64{"ratio": 2645, "ratio_p10": 2464, "ratio_p90": 2900}},
+		exp.Row{Name: dropRowSpeedup + "lookup", SharedBuffers: "20GB", NBuffers: nb, Summary: harness.Summary{Median: 1402, Samples: 15}},
+		exp.Row{Name: dropRowUpkeep + "hit/off", SharedBuffers: DropUpkeepSize, Summary: sec(75.1)},
+		exp.Row{Name: dropRowUpkeep + "hit/on", SharedBuffers: DropUpkeepSize, Summary: sec(73.4)},
+		exp.Row{Name: dropRowUpkeep + "hit/overhead", SharedBuffers: DropUpkeepSize, Summary: harness.Summary{Median: -2.2, P10: -5.1, P90: 1, Samples: 9}},
+		exp.Row{Name: dropRowUpkeep + "miss/off", SharedBuffers: DropUpkeepSize, Summary: sec(227)},
+		exp.Row{Name: dropRowUpkeep + "miss/on", SharedBuffers: DropUpkeepSize, Summary: sec(306)},
+		exp.Row{Name: dropRowUpkeep + "miss/overhead", SharedBuffers: DropUpkeepSize, Summary: harness.Summary{Median: 34.7, P10: 13.9, P90: 65.7, Samples: 9}, PerOp: map[string]float64{"list_links_per_read": 1}},
 	)
 	if row := r.Rows[0]; row.PerOp["extrapolated"] != 1 || row.PerOp["sampled_drops"] != 40 || !strings.Contains(row.Note, "40 of 5120 drops") {
 		t.Errorf("extrapolated cell's row: %+v", row)
@@ -264,7 +266,7 @@ func TestDropTableText(t *testing.T) {
 // buffer, and the cell counters are what the strategy does.
 
 // fullPlan is the quick plan with every cell timed in full.
-func fullPlan() DropPlan { return dropPlanFor(Options{Quick: true, Full: true}) }
+func fullPlan() DropPlan { return dropPlanFor(exp.Options{Quick: true, Full: true}) }
 
 func checkDropPool(t *testing.T, dp *DropPool) {
 	t.Helper()
@@ -416,7 +418,7 @@ func TestDropSweep(t *testing.T) {
 			t.Errorf("row %s: precheck_pass_ns present %v", row.Name, ok)
 		}
 	}
-	back := DropSweepRows(&Report{Rows: rows})
+	back := DropSweepRows(&exp.Report{Rows: rows})
 	if len(back) != len(pts) || back[0].RatioCompact != pts[0].RatioCompact.Median || back[0].CompactNs != pts[0].Compact.Median ||
 		back[0].Ratio != pts[0].Ratio.Median || back[0].LookupNs != pts[0].Lookup.Median {
 		t.Errorf("the rows read back: %+v, from %+v", back, pts[0])
@@ -525,11 +527,11 @@ func TestDropSkipsWhatDoesNotFit(t *testing.T) {
 	dropMemory = func() (int64, bool) { return 32 << 20, true }
 	cfg := harness.Quick
 	cfg.Samples = 3
-	r, err := dropExperiment.Run(Options{Sizes: []string{"128kB", "20GB"}, Quick: true, Config: cfg})
+	r, err := dropExperiment.Run(exp.Options{Sizes: []string{"128kB", "20GB"}, Quick: true, Config: cfg})
 	if err != nil {
 		t.Fatal(err)
 	}
-	skipped, ok := find(r, dropRowSkipped, "20GB")
+	skipped, ok := exp.Find(r, dropRowSkipped, "20GB")
 	if !ok || !strings.Contains(skipped.Note, "needs about") || !strings.Contains(skipped.Note, "the 32 MiB this run may use") {
 		t.Errorf("20GB not skipped as it should: %+v (%v)", skipped, ok)
 	}
@@ -537,7 +539,7 @@ func TestDropSkipsWhatDoesNotFit(t *testing.T) {
 		t.Errorf("speedup summary %v", r.Summary)
 	}
 	checkLayoutJSON(t, r)
-	sc, _ := find(r, dropRowSpeedup+"scan", "1GB")
+	sc, _ := exp.Find(r, dropRowSpeedup+"scan", "1GB")
 	if want := sc.PerOp["ratio"] * 20; math.Abs(r.Summary["speedup_1block_20GB"]-want) > 1e-9*want {
 		t.Errorf("speedup_1block_20GB = %v, want the 1GB ratio × 20 = %v", r.Summary["speedup_1block_20GB"], want)
 	}
@@ -557,7 +559,7 @@ func TestDropSkipsWhatDoesNotFit(t *testing.T) {
 
 // checkLayoutJSON: a drop report says, in its JSON, which descriptor
 // layout each crossover and each scan row was timed over.
-func checkLayoutJSON(t *testing.T, r *Report) {
+func checkLayoutJSON(t *testing.T, r *exp.Report) {
 	t.Helper()
 	b, err := json.Marshal(r)
 	if err != nil {
@@ -617,7 +619,7 @@ func getDropPool(b *testing.B, size string, dlist, sweep bool) *DropPool {
 	if dp := dropBenchPools[key]; dp != nil {
 		return dp
 	}
-	nb := nbuf(b, size)
+	nb := exptest.NBuffers(b, size)
 	dp, err := NewDropPool(nb, DropPoolTables(nb), dlist)
 	if err != nil {
 		b.Fatal(err)
@@ -631,7 +633,7 @@ func getDropPool(b *testing.B, size string, dlist, sweep bool) *DropPool {
 // over PostgreSQL's 64-byte layout, as in bench drop); when the
 // pool's relations are all dropped they are read back, timer stopped.
 func BenchmarkDropRecovery(b *testing.B) {
-	for _, size := range benchSizes() {
+	for _, size := range exptest.Sizes() {
 		for _, st := range dropStrategies {
 			b.Run(fmt.Sprintf("shared_buffers=%s/strategy=%s", size, st), func(b *testing.B) {
 				dp := getDropPool(b, size, st == bufmgr.DropDList, false)
@@ -672,7 +674,7 @@ func BenchmarkDropRecovery(b *testing.B) {
 // pass36). As in bench drop, the scan over PostgreSQL's layout is
 // scan-compact + pass64 − pass36.
 func BenchmarkDropThreshold(b *testing.B) {
-	for _, size := range benchSizes() {
+	for _, size := range exptest.Sizes() {
 		for _, k := range []int{256, 128, 64, 32} {
 			for _, way := range []string{"lookup", "scan-compact", "pass64", "pass36"} {
 				b.Run(fmt.Sprintf("shared_buffers=%s/k=%d/strategy=%s", size, k, way), func(b *testing.B) {
@@ -722,7 +724,7 @@ func BenchmarkDropUpkeep(b *testing.B) {
 	for _, path := range []string{"hit", "miss"} {
 		for _, dlist := range []bool{false, true} {
 			b.Run(fmt.Sprintf("path=%s/dlist=%v", path, map[bool]string{false: "off", true: "on"}[dlist]), func(b *testing.B) {
-				u, err := NewUpkeepBench(nbuf(b, DropUpkeepSize), dlist, path == "miss")
+				u, err := NewUpkeepBench(exptest.NBuffers(b, DropUpkeepSize), dlist, path == "miss")
 				if err != nil {
 					b.Fatal(err)
 				}

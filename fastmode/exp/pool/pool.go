@@ -1,4 +1,4 @@
-package exp
+package pool
 
 import (
 	"fmt"
@@ -8,19 +8,21 @@ import (
 
 	"bufferlab/engine/bufmgr"
 	"bufferlab/engine/scenario"
+	"bufferlab/fastmode/exp"
+	"bufferlab/fastmode/exp/limits"
 	"bufferlab/fastmode/harness"
 )
 
 func init() {
-	register(&Experiment{
+	exp.Register(&exp.Experiment{
 		Name:         "pool",
 		Doc:          "simulated read hit and miss at each shared_buffers beside the limits, and step mode's cost per event",
 		TakesSizes:   true,
 		DefaultSizes: []string{"128MB", "1GB", "20GB"},
 		QuickSizes:   []string{"128MB", "1GB"},
 		SummaryKeys:  []string{"hit_ns", "miss_ns", "step_event_ns", "chase_ns", "stream_gbps"},
-		run:          runPool,
-		table:        poolTable,
+		Measure:      runPool,
+		Table:        poolTable,
 	})
 }
 
@@ -128,10 +130,10 @@ func RunStep(script *scenario.Script) (int, error) {
 	return r.Log().Len(), nil
 }
 
-func measurePool(cfg harness.Config, size string, nb int, miss bool) (Row, error) {
+func measurePool(cfg harness.Config, size string, nb int, miss bool) (exp.Row, error) {
 	bp, err := NewBenchPool(nb, miss)
 	if err != nil {
-		return Row{}, err
+		return exp.Row{}, err
 	}
 	name := "hit"
 	if miss {
@@ -145,22 +147,22 @@ func measurePool(cfg harness.Config, size string, nb int, miss bool) (Row, error
 		}
 	})
 	if runErr != nil {
-		return Row{}, runErr
+		return exp.Row{}, runErr
 	}
 	d := bp.Backend.Stats
-	row := Row{Name: name, SharedBuffers: size, NBuffers: nb, Unit: "ns/op", Summary: s}
+	row := exp.Row{Name: name, SharedBuffers: size, NBuffers: nb, Unit: "ns/op", Summary: s}
 	if miss {
 		if d.Hits != before.Hits {
-			return Row{}, fmt.Errorf("miss run at %s: %d hits", size, d.Hits-before.Hits)
+			return exp.Row{}, fmt.Errorf("miss run at %s: %d hits", size, d.Hits-before.Hits)
 		}
 		row.Note = fmt.Sprintf("%.2f clock ticks per miss", float64(d.ClockTicks-before.ClockTicks)/float64(d.Misses-before.Misses))
 	} else if d.Misses != before.Misses {
-		return Row{}, fmt.Errorf("hit run at %s: %d misses", size, d.Misses-before.Misses)
+		return exp.Row{}, fmt.Errorf("hit run at %s: %d misses", size, d.Misses-before.Misses)
 	}
 	return row, nil
 }
 
-func runPool(o Options, r *Report) error {
+func runPool(o exp.Options, r *exp.Report) error {
 	p := harness.NewProgressFunc(o.Progress, "bench pool", 4*len(o.Sizes)+1, o.OnStep)
 	defer p.Done()
 	for _, size := range o.Sizes {
@@ -178,9 +180,9 @@ func runPool(o Options, r *Report) error {
 			runtime.GC()
 		}
 		p.Step("stream " + size)
-		r.Rows = append(r.Rows, streamRow(o.Config, size, nb))
+		r.Rows = append(r.Rows, limits.StreamRow(o.Config, size, nb))
 		p.Step("chase " + size)
-		r.Rows = append(r.Rows, chaseRow(o.Config, size, nb))
+		r.Rows = append(r.Rows, limits.ChaseRow(o.Config, size, nb))
 		runtime.GC()
 	}
 	p.Step("step mode")
@@ -205,34 +207,34 @@ func runPool(o Options, r *Report) error {
 	}
 	per := s
 	per.Median, per.P10, per.P90 = s.Median/float64(events), s.P10/float64(events), s.P90/float64(events)
-	r.Rows = append(r.Rows, Row{Name: "step_event", Unit: "ns/event", Summary: per,
+	r.Rows = append(r.Rows, exp.Row{Name: "step_event", Unit: "ns/event", Summary: per,
 		Note: fmt.Sprintf("traced scheduled run of a 2-backend scenario, %d events", events)})
 	first := o.Sizes[0]
 	for _, k := range []struct{ key, name string }{{"hit_ns", "hit"}, {"miss_ns", "miss"}, {"chase_ns", "chase"}, {"stream_gbps", "stream"}} {
-		row, _ := find(r, k.name, first)
+		row, _ := exp.Find(r, k.name, first)
 		r.Summary[k.key] = row.Median
 	}
 	r.Summary["step_event_ns"] = per.Median
 	return nil
 }
 
-func poolTable(r *Report, w io.Writer) {
+func poolTable(r *exp.Report, w io.Writer) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "shared_buffers\tbuffers\thit ns/op\tmiss ns/op\tchase ns/load\tstream GB/s\thit vs miss\thit vs chase\t")
-	for _, s := range sizes(r) {
-		h, _ := find(r, "hit", s.SharedBuffers)
-		m, _ := find(r, "miss", s.SharedBuffers)
-		c, _ := find(r, "chase", s.SharedBuffers)
-		st, _ := find(r, "stream", s.SharedBuffers)
-		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t%s\thit %s\tchase %s\t\n", s.SharedBuffers, s.NBuffers, num(h.Median), num(m.Median),
-			num(c.Median), num(st.Median), Faster(h.Median, m.Median), Faster(c.Median, h.Median))
+	for _, s := range exp.Sizes(r) {
+		h, _ := exp.Find(r, "hit", s.SharedBuffers)
+		m, _ := exp.Find(r, "miss", s.SharedBuffers)
+		c, _ := exp.Find(r, "chase", s.SharedBuffers)
+		st, _ := exp.Find(r, "stream", s.SharedBuffers)
+		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t%s\thit %s\tchase %s\t\n", s.SharedBuffers, s.NBuffers, exp.Num(h.Median), exp.Num(m.Median),
+			exp.Num(c.Median), exp.Num(st.Median), exp.Faster(h.Median, m.Median), exp.Faster(c.Median, h.Median))
 	}
 	tw.Flush()
-	if m, ok := find(r, "miss", r.Rows[0].SharedBuffers); ok && m.Note != "" {
+	if m, ok := exp.Find(r, "miss", r.Rows[0].SharedBuffers); ok && m.Note != "" {
 		fmt.Fprintf(w, "miss at %s: %s\n", m.SharedBuffers, m.Note)
 	}
-	st, _ := find(r, "step_event", "")
-	h, _ := find(r, "hit", r.Rows[0].SharedBuffers)
+	st, _ := exp.Find(r, "step_event", "")
+	h, _ := exp.Find(r, "hit", r.Rows[0].SharedBuffers)
 	fmt.Fprintf(w, "\nstep mode: %s ns per event (%s); native hit at %s: %s ns/op, native %s\n",
-		num(st.Median), st.Note, h.SharedBuffers, num(h.Median), Faster(h.Median, st.Median))
+		exp.Num(st.Median), st.Note, h.SharedBuffers, exp.Num(h.Median), exp.Faster(h.Median, st.Median))
 }

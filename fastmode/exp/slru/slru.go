@@ -1,4 +1,4 @@
-package exp
+package slru
 
 import (
 	"fmt"
@@ -9,20 +9,22 @@ import (
 	"text/tabwriter"
 
 	"bufferlab/engine/slru"
+	"bufferlab/fastmode/exp"
+	"bufferlab/fastmode/exp/limits"
 	"bufferlab/fastmode/harness"
 )
 
 func init() {
-	register(slruExperiment)
+	exp.Register(slruExperiment)
 }
 
-var slruExperiment = &Experiment{
+var slruExperiment = &exp.Experiment{
 	Name: "slru",
 	Doc: "SLRU bank lookups (seed 004): read-only status lookups of a present page in banks of 8–256 slots, " +
 		"linear search (PG 17) against a hash table (the thread's dynahash attempt), a mixed workload with misses, the crossover bank size",
 	SummaryKeys: []string{"crossover_slots", "hash_over_linear_at_16", "linear_over_hash_at_64"},
-	run:         runSlru,
-	table:       slruTable,
+	Measure:     runSlru,
+	Table:       slruTable,
 }
 
 // SlruBankSizes are the bank sizes measured: the thread's 8–64 slots and
@@ -155,7 +157,7 @@ func (sb *SlruBench) Run(n int) error {
 		}
 	}
 	sb.pos, sb.sum = pos, sum
-	Sink.Add(uint64(sum))
+	limits.Sink.Add(uint64(sum))
 	return nil
 }
 
@@ -272,12 +274,12 @@ func (pt *slruPoint) summary() harness.Summary {
 }
 
 // RunSlru runs the slru experiment with o (zero fields take the defaults).
-func RunSlru(o Options) (*SlruResult, error) {
-	o.fill(slruExperiment)
+func RunSlru(o exp.Options) (*SlruResult, error) {
+	o.Fill(slruExperiment)
 	return runSlruResult(o)
 }
 
-func runSlruResult(o Options) (*SlruResult, error) {
+func runSlruResult(o exp.Options) (*SlruResult, error) {
 	res := &SlruResult{BankSizes: append([]int(nil), SlruBankSizes...)}
 	rounds := SlruRounds
 	if o.Quick {
@@ -317,10 +319,10 @@ func runSlruResult(o Options) (*SlruResult, error) {
 		}
 	}
 	p.Step("dependent load (L1)")
-	chase := NewChase(64, 1)
+	chase := limits.NewChase(64, 1)
 	var at uint64
-	res.ChaseL1 = harness.Measure(o.Config, func(n int) { at = Chase(chase, at, n) })
-	Sink.Add(at)
+	res.ChaseL1 = harness.Measure(o.Config, func(n int) { at = limits.Chase(chase, at, n) })
+	limits.Sink.Add(at)
 
 	for _, pt := range points {
 		s, st := pt.summary(), pt.sb.Backend.Stats
@@ -396,14 +398,14 @@ func (res *SlruResult) Summary() map[string]float64 {
 // Rows returns the result as report rows: one per series and bank size
 // (PerOp["bank_slots"] carries the size; see SlruPoints), then the L1
 // dependent load.
-func (res *SlruResult) Rows() []Row {
-	var rows []Row
+func (res *SlruResult) Rows() []exp.Row {
+	var rows []exp.Row
 	add := func(name, unit string, s harness.Summary, bank int, extra map[string]float64, note string) {
 		per := map[string]float64{"bank_slots": float64(bank)}
 		for k, v := range extra {
 			per[k] = v
 		}
-		rows = append(rows, Row{Name: name, Unit: unit, Summary: s, PerOp: per, Note: note})
+		rows = append(rows, exp.Row{Name: name, Unit: unit, Summary: s, PerOp: per, Note: note})
 	}
 	for i, n := range res.BankSizes {
 		add(SlruLinear, "ns/lookup", res.Linear[i], n, map[string]float64{"slots_compared": res.LinearScanned[i]},
@@ -417,13 +419,13 @@ func (res *SlruResult) Rows() []Row {
 			"7/8 TransactionIdGetStatus, 1/8 set, working set 5/4 of the cache")
 		add(SlruMixedHash, "ns/op", res.MixedHash[i], n, nil, "")
 	}
-	rows = append(rows, Row{Name: SlruChase, Unit: "ns/load", Summary: res.ChaseL1, Note: "dependent load over 4kB (L1)"})
+	rows = append(rows, exp.Row{Name: SlruChase, Unit: "ns/load", Summary: res.ChaseL1, Note: "dependent load over 4kB (L1)"})
 	return rows
 }
 
 // SlruPoints returns the bank sizes and median times of one series of an
 // slru report (for a chart: time per lookup against bank size).
-func SlruPoints(r *Report, name string) (slots []int, ns []float64) {
+func SlruPoints(r *exp.Report, name string) (slots []int, ns []float64) {
 	for _, row := range r.Rows {
 		if row.Name == name && row.PerOp["bank_slots"] > 0 {
 			slots = append(slots, int(row.PerOp["bank_slots"]))
@@ -433,7 +435,7 @@ func SlruPoints(r *Report, name string) (slots []int, ns []float64) {
 	return slots, ns
 }
 
-func runSlru(o Options, r *Report) error {
+func runSlru(o exp.Options, r *exp.Report) error {
 	res, err := runSlruResult(o)
 	if err != nil {
 		return err
@@ -445,7 +447,7 @@ func runSlru(o Options, r *Report) error {
 	return nil
 }
 
-func slruTable(r *Report, w io.Writer) {
+func slruTable(r *exp.Report, w io.Writer) {
 	fmt.Fprintf(w, "read-only status lookups of a present page (benchmark_slru_page_readonly): SimpleLruReadPage_ReadOnly + LWLockRelease,\n%d banks, pages in random order; linear = PG 17's search of the bank, hash = the thread's table (dynahash-like), gomap = a Go map\n\n", SlruBanks)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "bank slots\tlinear ns\thash ns\tgomap ns\tlinear Mlookups/s\thash Mlookups/s\thash/linear time\twinner\tslots compared\t")
@@ -455,22 +457,22 @@ func slruTable(r *Report, w io.Writer) {
 	for i, row := range lin {
 		n := int(row.PerOp["bank_slots"])
 		h, g := hash[i], gm[i]
-		win := "linear " + Faster(row.Median, h.Median)
+		win := "linear " + exp.Faster(row.Median, h.Median)
 		if h.Median < row.Median {
-			win = "hash " + Faster(h.Median, row.Median)
+			win = "hash " + exp.Faster(h.Median, row.Median)
 		}
-		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\t%.2f\t%s\t%.1f\t\n", n, num(row.Median), num(h.Median), num(g.Median),
-			num(1e3/row.Median), num(1e3/h.Median), h.Median/row.Median, win, row.PerOp["slots_compared"])
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\t%.2f\t%s\t%.1f\t\n", n, exp.Num(row.Median), exp.Num(h.Median), exp.Num(g.Median),
+			exp.Num(1e3/row.Median), exp.Num(1e3/h.Median), h.Median/row.Median, win, row.PerOp["slots_compared"])
 	}
 	tw.Flush()
 	cross := r.Summary["crossover_slots"]
 	switch int(r.Summary["crossover_bound"]) {
 	case -1:
-		fmt.Fprintf(w, "\ncrossover: the hash table is faster at every size measured (at or below %s slots)\n", num(cross))
+		fmt.Fprintf(w, "\ncrossover: the hash table is faster at every size measured (at or below %s slots)\n", exp.Num(cross))
 	case 1:
 		fmt.Fprintf(w, "\ncrossover: the hash table is not faster even at %d slots (beyond the sizes measured)\n", int(cross/2))
 	default:
-		fmt.Fprintf(w, "\ncrossover: the hash table becomes faster at about %s slots per bank on this machine; the seed thread found it between 16 and 32\n", num(cross))
+		fmt.Fprintf(w, "\ncrossover: the hash table becomes faster at about %s slots per bank on this machine; the seed thread found it between 16 and 32\n", exp.Num(cross))
 	}
 	fmt.Fprintln(w)
 	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
@@ -478,13 +480,13 @@ func slruTable(r *Report, w io.Writer) {
 	ml, _ := slruSeries(r, SlruMixedLinear)
 	mh, _ := slruSeries(r, SlruMixedHash)
 	for i, row := range ml {
-		fmt.Fprintf(tw, "%d\t%s\t%s\t%.2f\t%.3f\t%.3f\t\n", int(row.PerOp["bank_slots"]), num(row.Median), num(mh[i].Median),
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%.2f\t%.3f\t%.3f\t\n", int(row.PerOp["bank_slots"]), exp.Num(row.Median), exp.Num(mh[i].Median),
 			mh[i].Median/row.Median, row.PerOp["miss_ratio"], row.PerOp["writes"])
 	}
 	tw.Flush()
 	fmt.Fprintf(w, "mixed: 7/8 TransactionIdGetStatus, 1/8 TransactionIdSetStatus, uniform over a working set 5/4 of the cache: misses read 8kB from the simulated disk\n")
 	if c, ok := slruSeries(r, SlruChase); ok && len(c) > 0 {
-		fmt.Fprintf(w, "\nphysical reference: a dependent load in L1 takes %s ns\n", num(c[0].Median))
+		fmt.Fprintf(w, "\nphysical reference: a dependent load in L1 takes %s ns\n", exp.Num(c[0].Median))
 	}
 	fmt.Fprintf(w, "\n---- reported in the thread (seed 004, not measured here) ----\n")
 	fmt.Fprintf(w, "benchmark_slru_page_readonly, seconds (Dilip Kumar, 2023-11-06); Andrey Borodin's first run: %.1f s without, %.1f s with the hash table\n",
@@ -498,8 +500,8 @@ func slruTable(r *Report, w io.Writer) {
 }
 
 // slruSeries returns the rows of one series, in bank-size order.
-func slruSeries(r *Report, name string) ([]Row, bool) {
-	var out []Row
+func slruSeries(r *exp.Report, name string) ([]exp.Row, bool) {
+	var out []exp.Row
 	for _, row := range r.Rows {
 		if row.Name == name {
 			out = append(out, row)

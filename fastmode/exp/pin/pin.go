@@ -1,4 +1,4 @@
-package exp
+package pin
 
 import (
 	_ "embed"
@@ -13,18 +13,20 @@ import (
 	"sync/atomic"
 	"text/tabwriter"
 
+	"bufferlab/fastmode/exp"
+	"bufferlab/fastmode/exp/limits"
 	"bufferlab/fastmode/harness"
 	"bufferlab/fastmode/timer"
 )
 
 func init() {
-	register(&Experiment{
+	exp.Register(&exp.Experiment{
 		Name:         "pin",
 		Doc:          "a native pgbench -S-like pin/unpin loop on real goroutines: atomic state word (9.6+) against a per-descriptor spinlock (pre-9.6), throughput by worker count",
 		TakesWorkers: true,
 		SummaryKeys:  []string{"atomic_ns_uncontended", "spinlock_ns_uncontended", "speedup_at_max_workers"},
-		run:          runPin,
-		table:        pinTable,
+		Measure:      runPin,
+		Table:        pinTable,
 	})
 }
 
@@ -380,7 +382,7 @@ func (p *PinPool) RunWorkers(v PinVariant, workers, n int, seed uint64, clock *t
 		st.add(w.Stats)
 		x += w.sink
 	}
-	Sink.Add(x)
+	limits.Sink.Add(x)
 	return ns, st
 }
 
@@ -396,7 +398,7 @@ func PinWorkerCounts(max int) []int {
 // MaxPinWorkers is the largest --workers accepted.
 const MaxPinWorkers = 1024
 
-func runPin(o Options, r *Report) error {
+func runPin(o exp.Options, r *exp.Report) error {
 	maxW := o.Workers
 	if maxW == 0 {
 		maxW = 2 * runtime.GOMAXPROCS(0)
@@ -442,7 +444,7 @@ func runPin(o Options, r *Report) error {
 			sum := harness.Summarise(tput)
 			sum.Batch = n * w
 			ops := float64(tot.Ops)
-			row := Row{Name: v.String(), Workers: w, Unit: "ops/s", Summary: sum}
+			row := exp.Row{Name: v.String(), Workers: w, Unit: "ops/s", Summary: sum}
 			if v == PinAtomic {
 				row.PerOp = map[string]float64{"cas_failures": float64(tot.CASFailures) / ops, "locked_waits": float64(tot.LockedWaits) / ops, "spin_delays": float64(tot.Delays) / ops}
 			} else {
@@ -461,17 +463,17 @@ func runPin(o Options, r *Report) error {
 	return nil
 }
 
-func findPin(r *Report, v PinVariant, workers int) (Row, bool) {
+func findPin(r *exp.Report, v PinVariant, workers int) (exp.Row, bool) {
 	for _, row := range r.Rows {
 		if row.Name == v.String() && row.Workers == workers {
 			return row, true
 		}
 	}
-	return Row{}, false
+	return exp.Row{}, false
 }
 
 // PinWorkers lists the worker counts of a pin report, in order.
-func PinWorkers(r *Report) []int {
+func PinWorkers(r *exp.Report) []int {
 	var ws []int
 	seen := map[int]bool{}
 	for _, row := range r.Rows {
@@ -496,9 +498,9 @@ func Ratio(a, b float64) string {
 	return "×" + strconv.FormatFloat(b/a, 'f', 2, 64) + " slower"
 }
 
-func mops(v float64) string { return num(v / 1e6) }
+func mops(v float64) string { return exp.Num(v / 1e6) }
 
-func pinTable(r *Report, w io.Writer) {
+func pinTable(r *exp.Report, w io.Writer) {
 	fmt.Fprintf(w, "native pgbench -S-like loop: %d hot blocks, %d mapping partitions (RWMutex, shared), 64-byte descriptors; each op = lookup, pin, read page bytes, unpin\n\n", PinHotBuffers, PinPartitions)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "workers\tatomic Mops/s\tspinlock Mops/s\tatomic vs spinlock\tatomic CAS fail/op\tatomic delays/op\tspinlock spins/op\tspinlock delays/op\t")

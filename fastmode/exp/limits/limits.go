@@ -1,4 +1,4 @@
-package exp
+package limits
 
 import (
 	"fmt"
@@ -10,24 +10,22 @@ import (
 	"text/tabwriter"
 
 	"bufferlab/engine/bufmgr"
+	"bufferlab/fastmode/exp"
 	"bufferlab/fastmode/harness"
 )
 
-// DescBytes is the size of PostgreSQL's padded BufferDesc: one cache line.
-const DescBytes = 64
-
-const words = DescBytes / 8
+const words = exp.DescBytes / 8
 
 func init() {
-	register(&Experiment{
+	exp.Register(&exp.Experiment{
 		Name:         "limits",
 		Doc:          "streaming bandwidth, dependent-load latency and CAS cost at the descriptor array's size",
 		TakesSizes:   true,
 		DefaultSizes: []string{"128MB", "1GB", "20GB"},
 		QuickSizes:   []string{"128MB", "1GB"},
 		SummaryKeys:  []string{"stream_gbps", "chase_ns", "cas_ns", "cas_contended_ns"},
-		run:          runLimits,
-		table:        limitsTable,
+		Measure:      runLimits,
+		Table:        limitsTable,
 	})
 }
 
@@ -113,8 +111,8 @@ func Contended(w *atomic.Uint64) (stop func()) {
 	return func() { done.Store(true); wg.Wait() }
 }
 
-// streamRow measures streaming bandwidth over nbuffers descriptors.
-func streamRow(cfg harness.Config, size string, nbuffers int) Row {
+// StreamRow measures streaming bandwidth over nbuffers descriptors.
+func StreamRow(cfg harness.Config, size string, nbuffers int) exp.Row {
 	a := NewStream(nbuffers)
 	s := harness.Measure(cfg, func(n int) {
 		var x uint64
@@ -127,18 +125,19 @@ func streamRow(cfg harness.Config, size string, nbuffers int) Row {
 	// One op is one pass; convert ns per pass to GB/s (the quantiles swap).
 	g := s
 	g.Median, g.P10, g.P90 = b/s.Median, b/s.P90, b/s.P10
-	return Row{Name: "stream", SharedBuffers: size, NBuffers: nbuffers, Bytes: int64(b), Unit: "GB/s", Summary: g}
+	return exp.Row{Name: "stream", SharedBuffers: size, NBuffers: nbuffers, Bytes: int64(b), Unit: "GB/s", Summary: g}
 }
 
-func chaseRow(cfg harness.Config, size string, nbuffers int) Row {
+// ChaseRow measures the dependent-load latency over nbuffers descriptors.
+func ChaseRow(cfg harness.Config, size string, nbuffers int) exp.Row {
 	a := NewChase(nbuffers, uint64(nbuffers))
 	var p uint64
 	s := harness.Measure(cfg, func(n int) { p = Chase(a, p, n) })
 	Sink.Add(p)
-	return Row{Name: "chase", SharedBuffers: size, NBuffers: nbuffers, Bytes: int64(len(a) * 8), Unit: "ns/load", Summary: s}
+	return exp.Row{Name: "chase", SharedBuffers: size, NBuffers: nbuffers, Bytes: int64(len(a) * 8), Unit: "ns/load", Summary: s}
 }
 
-func casRows(cfg harness.Config) []Row {
+func casRows(cfg harness.Config) []exp.Row {
 	var w atomic.Uint64
 	un := harness.Measure(cfg, func(n int) { CAS(&w, n) })
 	note := ""
@@ -148,30 +147,30 @@ func casRows(cfg harness.Config) []Row {
 	stop := Contended(&w)
 	con := harness.Measure(cfg, func(n int) { CAS(&w, n) })
 	stop()
-	return []Row{
+	return []exp.Row{
 		{Name: "cas", Unit: "ns/op", Summary: un},
 		{Name: "cas_contended", Unit: "ns/op", Summary: con, Note: note},
 	}
 }
 
 // limitsAt measures the stream and chase rows for each size.
-func limitsAt(o Options, p *harness.Progress) ([]Row, error) {
-	var rows []Row
+func limitsAt(o exp.Options, p *harness.Progress) ([]exp.Row, error) {
+	var rows []exp.Row
 	for _, size := range o.Sizes {
 		nb, err := bufmgr.ParseSharedBuffers(size)
 		if err != nil {
 			return nil, err
 		}
 		p.Step("stream " + size)
-		rows = append(rows, streamRow(o.Config, size, nb))
+		rows = append(rows, StreamRow(o.Config, size, nb))
 		p.Step("chase " + size)
-		rows = append(rows, chaseRow(o.Config, size, nb))
+		rows = append(rows, ChaseRow(o.Config, size, nb))
 		runtime.GC()
 	}
 	return rows, nil
 }
 
-func runLimits(o Options, r *Report) error {
+func runLimits(o exp.Options, r *exp.Report) error {
 	p := harness.NewProgressFunc(o.Progress, "bench limits", 2*len(o.Sizes)+1, o.OnStep)
 	defer p.Done()
 	rows, err := limitsAt(o, p)
@@ -197,51 +196,25 @@ func runLimits(o Options, r *Report) error {
 	return nil
 }
 
-func find(r *Report, name, size string) (Row, bool) {
-	for _, row := range r.Rows {
-		if row.Name == name && row.SharedBuffers == size {
-			return row, true
-		}
-	}
-	return Row{}, false
-}
-
-// Sizes lists, in order, one row for each distinct shared_buffers size of
-// a report.
-func Sizes(r *Report) []Row { return sizes(r) }
-
-// sizes lists the distinct sizes of the rows, in order.
-func sizes(r *Report) []Row {
-	var out []Row
-	seen := map[string]bool{}
-	for _, row := range r.Rows {
-		if row.SharedBuffers != "" && !seen[row.SharedBuffers] {
-			seen[row.SharedBuffers] = true
-			out = append(out, row)
-		}
-	}
-	return out
-}
-
-func limitsTable(r *Report, w io.Writer) {
+func limitsTable(r *exp.Report, w io.Writer) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "shared_buffers\tbuffers\tarray\tstream GB/s\t(p10–p90)\tchase ns/load\t(p10–p90)\t")
-	for _, s := range sizes(r) {
-		st, _ := find(r, "stream", s.SharedBuffers)
-		ch, _ := find(r, "chase", s.SharedBuffers)
+	for _, s := range exp.Sizes(r) {
+		st, _ := exp.Find(r, "stream", s.SharedBuffers)
+		ch, _ := exp.Find(r, "chase", s.SharedBuffers)
 		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s–%s\t%s\t%s–%s\t\n", s.SharedBuffers, s.NBuffers, bufmgr.FormatSize(st.Bytes),
-			num(st.Median), num(st.P10), num(st.P90), num(ch.Median), num(ch.P10), num(ch.P90))
+			exp.Num(st.Median), exp.Num(st.P10), exp.Num(st.P90), exp.Num(ch.Median), exp.Num(ch.P10), exp.Num(ch.P90))
 	}
 	tw.Flush()
 	fmt.Fprintln(w)
 	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "CAS\tns/op\t(p10–p90)\t")
-	un, _ := find(r, "cas", "")
-	con, _ := find(r, "cas_contended", "")
-	fmt.Fprintf(tw, "uncontended\t%s\t%s–%s\t\n", num(un.Median), num(un.P10), num(un.P90))
-	fmt.Fprintf(tw, "contended (2 goroutines)\t%s\t%s–%s\t\n", num(con.Median), num(con.P10), num(con.P90))
+	un, _ := exp.Find(r, "cas", "")
+	con, _ := exp.Find(r, "cas_contended", "")
+	fmt.Fprintf(tw, "uncontended\t%s\t%s–%s\t\n", exp.Num(un.Median), exp.Num(un.P10), exp.Num(un.P90))
+	fmt.Fprintf(tw, "contended (2 goroutines)\t%s\t%s–%s\t\n", exp.Num(con.Median), exp.Num(con.P10), exp.Num(con.P90))
 	tw.Flush()
-	fmt.Fprintf(w, "uncontended CAS is %s than contended\n", Faster(un.Median, con.Median))
+	fmt.Fprintf(w, "uncontended CAS is %s than contended\n", exp.Faster(un.Median, con.Median))
 	if con.Note != "" {
 		fmt.Fprintln(w, "note:", con.Note)
 	}
