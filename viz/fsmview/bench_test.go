@@ -1,0 +1,60 @@
+package fsmview_test
+
+import (
+	"testing"
+
+	"bufferlab/engine/trace"
+	"bufferlab/viz/fsmview"
+	"bufferlab/viz/timeline"
+)
+
+// The view's cost per event, on a small-skip workload's log: Apply alone
+// (the hot path of playing), Apply then UnapplyLast of the whole log
+// (stepping back), and building a timeline (Apply, a Snapshot every 64
+// events and TrimHistory, as timeline.NewOf does).
+
+func benchLog(b *testing.B) (fsmview.Setup, []trace.Event) {
+	w := workloads()[1]
+	r := w.setup(b)
+	setup := fsmview.SetupOf(r.store, r.sessions...)
+	w.run(b, r)
+	return setup, r.log.Events()
+}
+
+func BenchmarkApply(b *testing.B) {
+	setup, evs := benchLog(b)
+	b.ReportAllocs()
+	for b.Loop() {
+		v := fsmview.New(setup)
+		for _, e := range evs {
+			v.Apply(e)
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(evs)), "ns/event")
+}
+
+func BenchmarkApplyUnapply(b *testing.B) {
+	setup, evs := benchLog(b)
+	b.ReportAllocs()
+	for b.Loop() {
+		v := fsmview.New(setup)
+		for _, e := range evs {
+			v.Apply(e)
+		}
+		for {
+			if _, ok := v.UnapplyLast(); !ok {
+				break
+			}
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(evs)), "ns/event")
+}
+
+func BenchmarkTimeline(b *testing.B) {
+	setup, evs := benchLog(b)
+	b.ReportAllocs()
+	for b.Loop() {
+		timeline.NewOf(evs, fsmview.New(setup), 64)
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(evs)), "ns/event")
+}
