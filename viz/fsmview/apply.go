@@ -171,12 +171,17 @@ func (v *View) Apply(e trace.Event) {
 	if t := v.h.ActorTop(e.Actor); t != nil {
 		prev = t.Data.search
 	}
+	var prior *priorTarget
+	if e.Kind == trace.KTarget {
+		p := v.lane(e.Actor).rawTarget(e.Obj)
+		prior = &p
+	}
 	v.lane(e.Actor)
 	v.mutate(e, false)
 	known, active := v.knownRead(e), prev.Active()
 	v.counters.count(e, 1, known, active)
 	v.lane(e.Actor).stats.count(e, 1, known, active) // mutate may have added lanes
-	v.h.Push(e, step{search: v.nextSearch(prev, e), created: created})
+	v.h.Push(e, step{search: v.nextSearch(prev, e), created: created, prior: prior})
 }
 
 func (v *View) knownRead(e trace.Event) bool {
@@ -204,6 +209,9 @@ func (v *View) Unapply(e trace.Event) {
 	v.counters.count(e, minusOne, known, active)
 	v.lane(e.Actor).stats.count(e, minusOne, known, active)
 	v.mutate(e, true)
+	if n.Data.prior != nil {
+		v.lane(e.Actor).restoreTarget(e.Obj, *n.Data.prior)
+	}
 	if n.Data.created {
 		delete(v.byRel, e.Obj)
 		v.heaps = v.heaps[:len(v.heaps)-1]
@@ -255,8 +263,11 @@ func (v *View) mutate(e trace.Event, undo bool) {
 			}
 		}
 	case trace.KTarget:
-		h := v.heap(e.Obj)
-		v.lane(e.Actor).setTarget(e.Obj, uint32(val), h.gen)
+		// Undone by Unapply, which restores the target as it was set
+		// (Before is only what RelationGetTargetBlock returned).
+		if !undo {
+			v.lane(e.Actor).setTarget(e.Obj, uint32(val), v.heap(e.Obj).gen)
+		}
 	case trace.KLocalMap:
 		l := v.lane(trace.Actor(e.Obj))
 		if int64(e.Arg) >= int64(len(l.local.m)) {

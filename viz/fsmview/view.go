@@ -206,11 +206,24 @@ type localMap struct {
 }
 
 // step is what the history keeps of one applied event: Unapply steps back
-// one node to restore the acting backend's previous search exactly, and
-// to drop a heap the event added.
+// one node to restore the acting backend's previous search exactly, to
+// drop a heap the event added, and to restore a cached target block.
 type step struct {
 	search  *Search // the backend's search after the event (immutable)
 	created bool    // the event made the view add its heap
+	// prior is, for a KTarget event, the backend's cached target for the
+	// relation before it as it was set (block and generation: the event's
+	// Before is only what RelationGetTargetBlock returned, none when a
+	// VACUUM had made it stale, and unapplying that VACUUM must bring the
+	// old block back); nil for other events.
+	prior *priorTarget
+}
+
+// priorTarget is a backend's cached target for a relation (ok false: it
+// had none).
+type priorTarget struct {
+	t  target
+	ok bool
 }
 
 type lane struct {
@@ -592,6 +605,33 @@ func (v *View) TargetBlock(a trace.Actor, rel uint32) uint32 {
 		}
 	}
 	return fsm.InvalidBlockNumber
+}
+
+// rawTarget is the backend's cached target for rel as set (stale or not).
+func (l *lane) rawTarget(rel uint32) priorTarget {
+	for _, t := range l.targets {
+		if t.rel == rel {
+			return priorTarget{t: t, ok: true}
+		}
+	}
+	return priorTarget{}
+}
+
+// restoreTarget puts back what rawTarget returned for rel.
+func (l *lane) restoreTarget(rel uint32, p priorTarget) {
+	for i := range l.targets {
+		if l.targets[i].rel == rel {
+			if p.ok {
+				l.targets[i] = p.t
+			} else {
+				l.targets = append(l.targets[:i], l.targets[i+1:]...)
+			}
+			return
+		}
+	}
+	if p.ok {
+		l.targets = append(l.targets, p.t)
+	}
 }
 
 func (l *lane) setTarget(rel, blk uint32, gen uint64) {

@@ -1,0 +1,43 @@
+package fsmview_test
+
+import (
+	"testing"
+
+	"bufferlab/engine/fsm"
+	"bufferlab/engine/trace"
+	"bufferlab/viz/fsmview"
+	"bufferlab/viz/viewkit/viewtest"
+)
+
+// The conformance suite every view passes (viewtest.Run), on a workload of
+// each variant.
+func TestConformance(t *testing.T) {
+	for _, i := range []int{0, 1} {
+		w := workloads()[i]
+		viewtest.Run(t, viewtest.Case[*fsmview.View]{Name: w.name, KeyframeEvery: 64, Play: func(t testing.TB, begin func(*fsmview.View), at func(trace.Event, func(*fsmview.View) string)) []trace.Event {
+			r := w.setup(t)
+			begin(fsmview.New(fsmview.SetupOf(r.store, r.sessions...)))
+			n := 0
+			r.log.OnAppend = func(e trace.Event) {
+				n++
+				at(e, func(v *fsmview.View) string {
+					// Every FSM page every 97 events, else the page e names.
+					var pages map[[2]uint32]bool
+					if n%97 != 0 {
+						pages = map[[2]uint32]bool{}
+						if e.Class == trace.OFSMNode || e.Class == trace.OFSMPage {
+							_, phys, _ := fsm.UnpackAddr(e.Arg)
+							pages[[2]uint32{e.Obj, phys}] = true
+						}
+					}
+					if d := compare(v, r, pages, e.Class.IsFSM()); d != "" {
+						return d
+					}
+					return checkSearch(v, e)
+				})
+			}
+			w.run(t, r)
+			return r.log.Events()
+		}})
+	}
+}
