@@ -52,7 +52,8 @@
 //   - Unapply(e) right after Apply(e) restores exactly the previous view:
 //     words go back to e's Before values; the previous current event and
 //     the backend's previous lookup come from the history, a persistent
-//     chain of applied events shared by clones.
+//     chain of applied events shared by clones (a viewkit.History; the
+//     view passes the viewkit/viewtest suite).
 //   - Clone copies the slot and bank arrays (a few dozen bytes a slot) and
 //     shares the history; Snapshot and TrimHistory bound the memory a
 //     timeline keeps, as viz/view's do (the same method set: Apply,

@@ -49,7 +49,8 @@
 //     current event and lanes included: memory words go back to e's Before
 //     values; what an event cannot restore by itself (the previous current
 //     event, a lane's previous operation) comes from the history, a
-//     persistent chain of applied events shared by clones.
+//     persistent chain of applied events shared by clones (a
+//     viewkit.History; the view passes the viewkit/viewtest suite).
 //   - Clone is a deep copy in effect and cheap in cost: buffers (in chunks
 //     of 32), mapping partitions and pin maps are copy-on-write, the history
 //     is immutable. A keyframe (Snapshot) costs what changed since the last.
