@@ -6,6 +6,7 @@ import (
 	"bufferlab/engine/trace"
 	"bufferlab/viz/fsmview"
 	"bufferlab/viz/timeline"
+	"bufferlab/viz/viewkit/viewtest"
 )
 
 // The view's cost per event, on a small-skip workload's log: Apply alone
@@ -23,38 +24,27 @@ func benchLog(b *testing.B) (fsmview.Setup, []trace.Event) {
 
 func BenchmarkApply(b *testing.B) {
 	setup, evs := benchLog(b)
-	b.ReportAllocs()
-	for b.Loop() {
+	viewtest.PerEvent(b, len(evs), func() {
 		v := fsmview.New(setup)
 		for _, e := range evs {
 			v.Apply(e)
 		}
-	}
-	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(evs)), "ns/event")
+	})
 }
 
 func BenchmarkApplyUnapply(b *testing.B) {
 	setup, evs := benchLog(b)
-	b.ReportAllocs()
-	for b.Loop() {
+	viewtest.PerEvent(b, len(evs), func() {
 		v := fsmview.New(setup)
 		for _, e := range evs {
 			v.Apply(e)
 		}
-		for {
-			if _, ok := v.UnapplyLast(); !ok {
-				break
-			}
+		for ok := true; ok; _, ok = v.UnapplyLast() {
 		}
-	}
-	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(evs)), "ns/event")
+	})
 }
 
 func BenchmarkTimeline(b *testing.B) {
 	setup, evs := benchLog(b)
-	b.ReportAllocs()
-	for b.Loop() {
-		timeline.NewOf(evs, fsmview.New(setup), 64)
-	}
-	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(evs)), "ns/event")
+	viewtest.PerEvent(b, len(evs), func() { timeline.NewOf(evs, fsmview.New(setup), 64) })
 }

@@ -3,7 +3,6 @@ package fsmview_test
 import (
 	"testing"
 
-	"bufferlab/engine/fsm"
 	"bufferlab/engine/trace"
 	"bufferlab/viz/fsmview"
 	"bufferlab/viz/viewkit/viewtest"
@@ -21,16 +20,7 @@ func TestConformance(t *testing.T) {
 			r.log.OnAppend = func(e trace.Event) {
 				n++
 				at(e, func(v *fsmview.View) string {
-					// Every FSM page every 97 events, else the page e names.
-					var pages map[[2]uint32]bool
-					if n%97 != 0 {
-						pages = map[[2]uint32]bool{}
-						if e.Class == trace.OFSMNode || e.Class == trace.OFSMPage {
-							_, phys, _ := fsm.UnpackAddr(e.Arg)
-							pages[[2]uint32{e.Obj, phys}] = true
-						}
-					}
-					if d := compare(v, r, pages, e.Class.IsFSM()); d != "" {
+					if d := compare(v, r, comparedPages(n, e), e.Class.IsFSM()); d != "" {
 						return d
 					}
 					return checkSearch(v, e)

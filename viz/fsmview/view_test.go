@@ -241,6 +241,20 @@ func compare(v *fsmview.View, r *runState, pages map[[2]uint32]bool, stats bool)
 	return strings.Join(out, "\n  ")
 }
 
+// comparedPages are the FSM pages compare looks at after the nth event,
+// e: every page every 97 events (nil), else the page e names, if any.
+func comparedPages(n int, e trace.Event) map[[2]uint32]bool {
+	if n%97 == 0 {
+		return nil
+	}
+	pages := map[[2]uint32]bool{}
+	if e.Class == trace.OFSMNode || e.Class == trace.OFSMPage {
+		_, phys, _ := fsm.UnpackAddr(e.Arg)
+		pages[[2]uint32{e.Obj, phys}] = true
+	}
+	return pages
+}
+
 // checkSearch checks what the acting backend's search says after e.
 func checkSearch(v *fsmview.View, e trace.Event) string {
 	if e.Actor == trace.System {
@@ -326,15 +340,7 @@ func TestEveryEventMatchesEngine(t *testing.T) {
 					return
 				}
 				kinds[e.Kind]++
-				var pages map[[2]uint32]bool
-				if n%97 != 0 {
-					pages = map[[2]uint32]bool{}
-					if e.Class == trace.OFSMNode || e.Class == trace.OFSMPage {
-						_, phys, _ := fsm.UnpackAddr(e.Arg)
-						pages[[2]uint32{e.Obj, phys}] = true
-					}
-				}
-				if d := compare(v, r, pages, e.Class.IsFSM()); d != "" {
+				if d := compare(v, r, comparedPages(n, e), e.Class.IsFSM()); d != "" {
 					fail("after %s:\n  %s\nview:\n%s", fsm.Describe(e, nil), d, v)
 					return
 				}

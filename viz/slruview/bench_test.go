@@ -3,8 +3,10 @@ package slruview_test
 import (
 	"testing"
 
+	"bufferlab/engine/trace"
 	"bufferlab/viz/slruview"
 	"bufferlab/viz/timeline"
+	"bufferlab/viz/viewkit/viewtest"
 )
 
 // The view's cost per event, on a banks+hash workload's log: Apply alone
@@ -12,49 +14,35 @@ import (
 // (stepping back), and building a timeline (Apply, a Snapshot every 64
 // events and TrimHistory, as timeline.NewOf does).
 
-func benchLog(b *testing.B) (func() *slruview.View, int, func(*slruview.View)) {
+func benchLog(b *testing.B) (func() *slruview.View, []trace.Event) {
 	w := workloads()[3]
 	_, log, g := w.run(b, nil)
-	evs := log.Events()
-	apply := func(v *slruview.View) {
-		for _, e := range evs {
-			v.Apply(e)
-		}
-	}
-	return func() *slruview.View { return slruview.New(g, names(w.backends)) }, len(evs), apply
+	return func() *slruview.View { return slruview.New(g, names(w.backends)) }, log.Events()
 }
 
 func BenchmarkApply(b *testing.B) {
-	fresh, n, apply := benchLog(b)
-	b.ReportAllocs()
-	for b.Loop() {
-		apply(fresh())
-	}
-	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*n), "ns/event")
+	fresh, evs := benchLog(b)
+	viewtest.PerEvent(b, len(evs), func() {
+		v := fresh()
+		for _, e := range evs {
+			v.Apply(e)
+		}
+	})
 }
 
 func BenchmarkApplyUnapply(b *testing.B) {
-	fresh, n, apply := benchLog(b)
-	b.ReportAllocs()
-	for b.Loop() {
+	fresh, evs := benchLog(b)
+	viewtest.PerEvent(b, len(evs), func() {
 		v := fresh()
-		apply(v)
-		for {
-			if _, ok := v.UnapplyLast(); !ok {
-				break
-			}
+		for _, e := range evs {
+			v.Apply(e)
 		}
-	}
-	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*n), "ns/event")
+		for ok := true; ok; _, ok = v.UnapplyLast() {
+		}
+	})
 }
 
 func BenchmarkTimeline(b *testing.B) {
-	w := workloads()[3]
-	_, log, g := w.run(b, nil)
-	evs := log.Events()
-	b.ReportAllocs()
-	for b.Loop() {
-		timeline.NewOf(evs, slruview.New(g, names(w.backends)), 64)
-	}
-	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(evs)), "ns/event")
+	fresh, evs := benchLog(b)
+	viewtest.PerEvent(b, len(evs), func() { timeline.NewOf(evs, fresh(), 64) })
 }

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"bufferlab/viz/timeline"
+	"bufferlab/viz/viewkit/viewtest"
 )
 
 // The views' cost per event, on a contention run's log: Apply alone (the
@@ -14,40 +15,29 @@ import (
 func BenchmarkApply(b *testing.B) {
 	r := run(b, "c", contention(7))
 	evs := r.Log().Events()
-	b.ReportAllocs()
-	for b.Loop() {
+	viewtest.PerEvent(b, len(evs), func() {
 		v := newView(r)
 		for _, e := range evs {
 			v.Apply(e)
 		}
-	}
-	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(evs)), "ns/event")
+	})
 }
 
 func BenchmarkApplyUnapply(b *testing.B) {
 	r := run(b, "c", contention(7))
 	evs := r.Log().Events()
-	b.ReportAllocs()
-	for b.Loop() {
+	viewtest.PerEvent(b, len(evs), func() {
 		v := newView(r)
 		for _, e := range evs {
 			v.Apply(e)
 		}
-		for {
-			if _, ok := v.UnapplyLast(); !ok {
-				break
-			}
+		for ok := true; ok; _, ok = v.UnapplyLast() {
 		}
-	}
-	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(evs)), "ns/event")
+	})
 }
 
 func BenchmarkTimeline(b *testing.B) {
 	r := run(b, "c", contention(7))
 	evs := r.Log().Events()
-	b.ReportAllocs()
-	for b.Loop() {
-		timeline.NewOf(evs, newView(r), 64)
-	}
-	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(evs)), "ns/event")
+	viewtest.PerEvent(b, len(evs), func() { timeline.NewOf(evs, newView(r), 64) })
 }

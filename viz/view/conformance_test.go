@@ -24,19 +24,9 @@ func TestConformance(t *testing.T) {
 			// declares backends as it goes); the second, identical, is
 			// compared event by event.
 			begin(newView(run(t, name, src)))
-			s, err := scenario.Parse(name, src)
-			if err != nil {
-				t.Fatal(err)
-			}
-			r, err := scenario.NewRunner(s, true)
-			if err != nil {
-				t.Fatal(err)
-			}
-			engine := func(v *view.Pool) string { return compare(v, takeSnap(r.Pool(), true), nil, nil) }
-			r.Log().OnAppend = func(e trace.Event) { at(e, engine) }
-			if _, err := r.RunAll(); err != nil {
-				t.Fatal(err)
-			}
+			r := runHooked(t, name, src, func(r *scenario.Runner, e trace.Event) {
+				at(e, func(v *view.Pool) string { return compare(v, takeSnap(r.Pool(), true), nil, nil) })
+			})
 			return r.Log().Events()
 		}})
 	}

@@ -109,6 +109,25 @@ func run(t testing.TB, name, src string) *scenario.Runner {
 	return r
 }
 
+// runHooked runs a scenario with the log's OnAppend calling onAppend after
+// every event, with the runner (its pool then at that event).
+func runHooked(t testing.TB, name, src string, onAppend func(*scenario.Runner, trace.Event)) *scenario.Runner {
+	t.Helper()
+	s, err := scenario.Parse(name, src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := scenario.NewRunner(s, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.Log().OnAppend = func(e trace.Event) { onAppend(r, e) }
+	if _, err := r.RunAll(); err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
 func relNames(r *scenario.Runner) map[uint32]string {
 	m := map[uint32]string{}
 	for n := uint32(bufmgr.FirstNormalObjectId); n < bufmgr.FirstNormalObjectId+64; n++ {
