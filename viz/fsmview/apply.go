@@ -171,17 +171,19 @@ func (v *View) Apply(e trace.Event) {
 	if t := v.h.ActorTop(e.Actor); t != nil {
 		prev = t.Data.search
 	}
-	var prior *priorTarget
+	var undo *stepUndo
+	if created {
+		undo = &stepUndo{created: true}
+	}
 	if e.Kind == trace.KTarget {
-		p := v.lane(e.Actor).rawTarget(e.Obj)
-		prior = &p
+		undo = &stepUndo{created: created, prior: v.lane(e.Actor).rawTarget(e.Obj), hasPrior: true}
 	}
 	v.lane(e.Actor)
 	v.mutate(e, false)
 	known, active := v.knownRead(e), prev.Active()
 	v.counters.count(e, 1, known, active)
 	v.lane(e.Actor).stats.count(e, 1, known, active) // mutate may have added lanes
-	v.h.Push(e, step{search: v.nextSearch(prev, e), created: created, prior: prior})
+	v.h.Push(e, step{search: v.nextSearch(prev, e), undo: undo})
 }
 
 func (v *View) knownRead(e trace.Event) bool {
@@ -209,10 +211,10 @@ func (v *View) Unapply(e trace.Event) {
 	v.counters.count(e, minusOne, known, active)
 	v.lane(e.Actor).stats.count(e, minusOne, known, active)
 	v.mutate(e, true)
-	if n.Data.prior != nil {
-		v.lane(e.Actor).restoreTarget(e.Obj, *n.Data.prior)
+	if u := n.Data.undo; u != nil && u.hasPrior {
+		v.lane(e.Actor).restoreTarget(e.Obj, u.prior)
 	}
-	if n.Data.created {
+	if u := n.Data.undo; u != nil && u.created {
 		delete(v.byRel, e.Obj)
 		v.heaps = v.heaps[:len(v.heaps)-1]
 	}

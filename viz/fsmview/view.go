@@ -206,17 +206,23 @@ type localMap struct {
 }
 
 // step is what the history keeps of one applied event: Unapply steps back
-// one node to restore the acting backend's previous search exactly, to
-// drop a heap the event added, and to restore a cached target block.
+// one node to restore the acting backend's previous search exactly, and,
+// for the few events that need more, what undo holds.
 type step struct {
-	search  *Search // the backend's search after the event (immutable)
-	created bool    // the event made the view add its heap
+	search *Search   // the backend's search after the event (immutable)
+	undo   *stepUndo // nil for most events (keeps history nodes small)
+}
+
+// stepUndo is what Unapply needs to undo an event beyond its Before.
+type stepUndo struct {
+	created bool // the event made the view add its heap
 	// prior is, for a KTarget event, the backend's cached target for the
 	// relation before it as it was set (block and generation: the event's
 	// Before is only what RelationGetTargetBlock returned, none when a
 	// VACUUM had made it stale, and unapplying that VACUUM must bring the
-	// old block back); nil for other events.
-	prior *priorTarget
+	// old block back).
+	prior    priorTarget
+	hasPrior bool
 }
 
 // priorTarget is a backend's cached target for a relation (ok false: it

@@ -51,18 +51,23 @@ func (h *History[D]) Push(e trace.Event, d D) *Node[D] {
 // with view), and returns its node: the current event and e.Actor's top
 // become what they were before e.
 func (h *History[D]) Pop(e trace.Event, view string) *Node[D] {
-	if h.undo == 0 || h.top == nil {
-		panic(fmt.Sprintf("%s: Unapply(%v) with no history left (applied %d)", view, e, h.applied))
-	}
 	n := h.top
-	if n.Ev != e {
-		panic(fmt.Sprintf("%s: Unapply(%v) but the last event applied is %v", view, e, n.Ev))
+	if h.undo == 0 || n == nil || n.Ev != e {
+		h.refuse(e, view)
 	}
 	h.tops[e.Actor] = n.ActorPrev
 	h.top = n.Prev
 	h.applied--
 	h.undo--
 	return n
+}
+
+// refuse panics for Pop (kept out of Pop, which inlines).
+func (h *History[D]) refuse(e trace.Event, view string) {
+	if h.undo == 0 || h.top == nil {
+		panic(fmt.Sprintf("%s: Unapply(%v) with no history left (applied %d)", view, e, h.applied))
+	}
+	panic(fmt.Sprintf("%s: Unapply(%v) but the last event applied is %v", view, e, h.top.Ev))
 }
 
 // Last is the event Pop would undo next; ok is false when there is none.
