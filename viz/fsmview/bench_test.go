@@ -22,23 +22,24 @@ func benchLog(b *testing.B) (fsmview.Setup, []trace.Event) {
 	return setup, r.log.Events()
 }
 
+// replay applies evs to a fresh view.
+func replay(fresh func() *fsmview.View, evs []trace.Event) *fsmview.View {
+	v := fresh()
+	for _, e := range evs {
+		v.Apply(e)
+	}
+	return v
+}
+
 func BenchmarkApply(b *testing.B) {
 	setup, evs := benchLog(b)
-	viewtest.PerEvent(b, len(evs), func() {
-		v := fsmview.New(setup)
-		for _, e := range evs {
-			v.Apply(e)
-		}
-	})
+	viewtest.PerEvent(b, len(evs), func() { replay(func() *fsmview.View { return fsmview.New(setup) }, evs) })
 }
 
 func BenchmarkApplyUnapply(b *testing.B) {
 	setup, evs := benchLog(b)
 	viewtest.PerEvent(b, len(evs), func() {
-		v := fsmview.New(setup)
-		for _, e := range evs {
-			v.Apply(e)
-		}
+		v := replay(func() *fsmview.View { return fsmview.New(setup) }, evs)
 		for ok := true; ok; _, ok = v.UnapplyLast() {
 		}
 	})

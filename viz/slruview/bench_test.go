@@ -20,23 +20,24 @@ func benchLog(b *testing.B) (func() *slruview.View, []trace.Event) {
 	return func() *slruview.View { return slruview.New(g, names(w.backends)) }, log.Events()
 }
 
+// replay applies evs to a fresh view.
+func replay(fresh func() *slruview.View, evs []trace.Event) *slruview.View {
+	v := fresh()
+	for _, e := range evs {
+		v.Apply(e)
+	}
+	return v
+}
+
 func BenchmarkApply(b *testing.B) {
 	fresh, evs := benchLog(b)
-	viewtest.PerEvent(b, len(evs), func() {
-		v := fresh()
-		for _, e := range evs {
-			v.Apply(e)
-		}
-	})
+	viewtest.PerEvent(b, len(evs), func() { replay(fresh, evs) })
 }
 
 func BenchmarkApplyUnapply(b *testing.B) {
 	fresh, evs := benchLog(b)
 	viewtest.PerEvent(b, len(evs), func() {
-		v := fresh()
-		for _, e := range evs {
-			v.Apply(e)
-		}
+		v := replay(fresh, evs)
 		for ok := true; ok; _, ok = v.UnapplyLast() {
 		}
 	})

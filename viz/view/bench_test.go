@@ -3,7 +3,9 @@ package view_test
 import (
 	"testing"
 
+	"bufferlab/engine/trace"
 	"bufferlab/viz/timeline"
+	"bufferlab/viz/view"
 	"bufferlab/viz/viewkit/viewtest"
 )
 
@@ -12,25 +14,28 @@ import (
 // back), and building a timeline (Apply, a Snapshot every 64 events and
 // TrimHistory, as timeline.NewOf does).
 
-func BenchmarkApply(b *testing.B) {
+// replayed returns the log and a function that applies it to a fresh view.
+func replayed(b *testing.B) ([]trace.Event, func() *view.Pool) {
 	r := run(b, "c", contention(7))
 	evs := r.Log().Events()
-	viewtest.PerEvent(b, len(evs), func() {
+	return evs, func() *view.Pool {
 		v := newView(r)
 		for _, e := range evs {
 			v.Apply(e)
 		}
-	})
+		return v
+	}
+}
+
+func BenchmarkApply(b *testing.B) {
+	evs, replay := replayed(b)
+	viewtest.PerEvent(b, len(evs), func() { replay() })
 }
 
 func BenchmarkApplyUnapply(b *testing.B) {
-	r := run(b, "c", contention(7))
-	evs := r.Log().Events()
+	evs, replay := replayed(b)
 	viewtest.PerEvent(b, len(evs), func() {
-		v := newView(r)
-		for _, e := range evs {
-			v.Apply(e)
-		}
+		v := replay()
 		for ok := true; ok; _, ok = v.UnapplyLast() {
 		}
 	})
