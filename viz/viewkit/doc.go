@@ -1,6 +1,6 @@
 // Package viewkit is what every view derived from trace events shares
 // (DESIGN §4): the undo history, and the methods a timeline needs
-// (timeline.State) written once over it. The pool's view (viz/view), the
+// (timeline.State) written once over it. The pool's view (viz/poolview), the
 // SLRU's (viz/slruview) and the free space map's (viz/fsmview) each keep
 // their own state, Apply, Unapply, Check and Diff; the rest comes from here.
 //

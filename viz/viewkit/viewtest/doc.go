@@ -1,5 +1,5 @@
 // Package viewtest is the conformance suite every view derived from trace
-// events passes (viz/view's pool, viz/slruview, viz/fsmview): Run checks,
+// events passes (viz/poolview, viz/slruview, viz/fsmview): Run checks,
 // on one engine run given as a Case,
 //
 //   - engine: the view equals the engine after every event (the case's

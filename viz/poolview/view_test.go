@@ -1,4 +1,4 @@
-package view_test
+package poolview_test
 
 import (
 	"math/rand/v2"
@@ -9,7 +9,7 @@ import (
 	"bufferlab/engine/bufmgr"
 	"bufferlab/engine/scenario"
 	"bufferlab/engine/trace"
-	"bufferlab/viz/view"
+	view "bufferlab/viz/poolview"
 )
 
 func TestInitialState(t *testing.T) {

@@ -1,4 +1,4 @@
-package view_test
+package poolview_test
 
 import (
 	"fmt"
@@ -10,7 +10,7 @@ import (
 	"bufferlab/engine/scenario"
 	"bufferlab/engine/trace"
 	"bufferlab/lessons"
-	"bufferlab/viz/view"
+	view "bufferlab/viz/poolview"
 )
 
 // contentionSrc is a multi-backend scenario under a seeded random schedule:

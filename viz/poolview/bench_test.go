@@ -1,11 +1,11 @@
-package view_test
+package poolview_test
 
 import (
 	"testing"
 
 	"bufferlab/engine/trace"
+	view "bufferlab/viz/poolview"
 	"bufferlab/viz/timeline"
-	"bufferlab/viz/view"
 	"bufferlab/viz/viewkit/viewtest"
 )
 

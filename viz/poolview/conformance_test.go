@@ -1,11 +1,11 @@
-package view_test
+package poolview_test
 
 import (
 	"testing"
 
 	"bufferlab/engine/scenario"
 	"bufferlab/engine/trace"
-	"bufferlab/viz/view"
+	view "bufferlab/viz/poolview"
 	"bufferlab/viz/viewkit/viewtest"
 )
 
