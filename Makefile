@@ -75,7 +75,7 @@ test-native:
 # The engine and the pure-Go player packages under js/wasm (Node): same
 # results, same trace hashes as natively.
 test-wasm:
-	PATH="$$PATH:$(WASM_EXEC_DIR)" GOOS=js GOARCH=wasm $(GO) test ./engine/... ./viz/view ./viz/timeline ./viz/player ./lessons
+	PATH="$$PATH:$(WASM_EXEC_DIR)" GOOS=js GOARCH=wasm $(GO) test ./engine/... ./viz/poolview ./viz/timeline ./viz/player ./lessons
 
 # A short coverage-guided run of the scenario fuzzer on top of its corpus.
 fuzz:

@@ -694,7 +694,7 @@ func (p *parser) backend(toks []token) (Stmt, error) {
 	}
 	rest := toks[3:]
 	if len(rest) == 0 {
-		return nil, p.errf(endPos(toks), "expected an operation after ':' (" + opList + ")")
+		return nil, p.errf(endPos(toks), "expected an operation after ':' ("+opList+")")
 	}
 	for len(rest) > 0 {
 		end := 0

@@ -13,10 +13,10 @@ import (
 	"bufferlab/fastmode/exp/drop"
 	"bufferlab/lessons"
 	"bufferlab/viz/player"
+	view "bufferlab/viz/poolview"
 	"bufferlab/viz/render"
 	"bufferlab/viz/scene"
 	"bufferlab/viz/slruview"
-	"bufferlab/viz/view"
 )
 
 // Options configure the app.

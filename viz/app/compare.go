@@ -11,9 +11,9 @@ import (
 	"bufferlab/engine/scenario"
 	"bufferlab/engine/trace"
 	"bufferlab/fastmode/exp/drop"
+	view "bufferlab/viz/poolview"
 	"bufferlab/viz/render"
 	"bufferlab/viz/scene"
-	"bufferlab/viz/view"
 )
 
 // variantTitle names a variant for its pane, shorter when the pane is

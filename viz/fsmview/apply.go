@@ -6,6 +6,7 @@ import (
 	"bufferlab/engine/bufmgr"
 	"bufferlab/engine/fsm"
 	"bufferlab/engine/trace"
+	"bufferlab/viz/viewkit"
 )
 
 // Counters count what the FSM and the insert path did. Those named like
@@ -166,20 +167,23 @@ func (v *View) Apply(e trace.Event) {
 		v.heaps = append(v.heaps, &heapState{rel: e.Obj, forks: [3]uint64{fsm.ForkWord(true, 0), 0, 0}})
 		created = true
 	}
-	l := v.lane(e.Actor)
 	prev := emptySearch
-	if l.top != nil {
-		prev = l.top.search
+	if t := v.h.ActorTop(e.Actor); t != nil {
+		prev = t.Data.search
 	}
+	var undo *stepUndo
+	if created {
+		undo = &stepUndo{created: true}
+	}
+	if e.Kind == trace.KTarget {
+		undo = &stepUndo{created: created, prior: v.lane(e.Actor).rawTarget(e.Obj), hasPrior: true}
+	}
+	v.lane(e.Actor)
 	v.mutate(e, false)
 	known, active := v.knownRead(e), prev.Active()
 	v.counters.count(e, 1, known, active)
-	l = v.lane(e.Actor) // mutate may have added lanes
-	l.stats.count(e, 1, known, active)
-	n := &node{ev: e, prev: v.top, actorPrev: l.top, search: v.nextSearch(prev, e), created: created}
-	v.top, l.top = n, n
-	v.applied++
-	v.hist++
+	v.lane(e.Actor).stats.count(e, 1, known, active) // mutate may have added lanes
+	v.h.Push(e, step{search: v.nextSearch(prev, e), undo: undo})
 }
 
 func (v *View) knownRead(e trace.Event) bool {
@@ -198,51 +202,30 @@ func (v *View) Unapply(e trace.Event) {
 	if !relevant(e) {
 		return
 	}
-	if v.hist == 0 || v.top == nil {
-		panic(fmt.Sprintf("fsmview: Unapply(%v) with no history left (applied %d)", e, v.applied))
-	}
-	if v.top.ev != e {
-		panic(fmt.Sprintf("fsmview: Unapply(%v) but the last event applied is %v", e, v.top.ev))
-	}
-	n := v.top
-	l := v.lane(e.Actor)
-	l.top = n.actorPrev
+	n := v.h.Pop(e, "fsmview")
 	prev := emptySearch
-	if l.top != nil {
-		prev = l.top.search
+	if n.ActorPrev != nil {
+		prev = n.ActorPrev.Data.search
 	}
 	known, active := v.knownRead(e), prev.Active()
 	v.counters.count(e, minusOne, known, active)
-	l.stats.count(e, minusOne, known, active)
+	v.lane(e.Actor).stats.count(e, minusOne, known, active)
 	v.mutate(e, true)
-	if n.created {
+	if u := n.Data.undo; u != nil && u.hasPrior {
+		v.lane(e.Actor).restoreTarget(e.Obj, u.prior)
+	}
+	if u := n.Data.undo; u != nil && u.created {
 		delete(v.byRel, e.Obj)
 		v.heaps = v.heaps[:len(v.heaps)-1]
 	}
-	v.top = n.prev
-	v.applied--
-	v.hist--
 }
 
 // UnapplyLast undoes the event applied last and returns it; ok is false
 // when there is no history left.
-func (v *View) UnapplyLast() (e trace.Event, ok bool) {
-	if v.hist == 0 || v.top == nil {
-		return trace.Event{}, false
-	}
-	e = v.top.ev
-	v.Unapply(e)
-	return e, true
-}
+func (v *View) UnapplyLast() (e trace.Event, ok bool) { return viewkit.UnapplyLast(v, &v.h) }
 
 // ApplyChecked is Check then Apply; it applies nothing when Check fails.
-func (v *View) ApplyChecked(e trace.Event) error {
-	if err := v.Check(e); err != nil {
-		return err
-	}
-	v.Apply(e)
-	return nil
-}
+func (v *View) ApplyChecked(e trace.Event) error { return viewkit.ApplyChecked(v, e) }
 
 // mutate writes what e changed: After, or back to Before.
 func (v *View) mutate(e trace.Event, undo bool) {
@@ -282,8 +265,11 @@ func (v *View) mutate(e trace.Event, undo bool) {
 			}
 		}
 	case trace.KTarget:
-		h := v.heap(e.Obj)
-		v.lane(e.Actor).setTarget(e.Obj, uint32(val), h.gen)
+		// Undone by Unapply, which restores the target as it was set
+		// (Before is only what RelationGetTargetBlock returned).
+		if !undo {
+			v.lane(e.Actor).setTarget(e.Obj, uint32(val), v.heap(e.Obj).gen)
+		}
 	case trace.KLocalMap:
 		l := v.lane(trace.Actor(e.Obj))
 		if int64(e.Arg) >= int64(len(l.local.m)) {

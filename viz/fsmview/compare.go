@@ -10,18 +10,16 @@ import (
 
 	"bufferlab/engine/fsm"
 	"bufferlab/engine/trace"
+	"bufferlab/viz/viewkit"
 )
 
 // significantLanes is the number of lanes that take part in comparisons:
 // those given to New and any later one with events or state.
 func (v *View) significantLanes() int {
-	for a := len(v.lanes) - 1; a >= v.nInitial; a-- {
+	return viewkit.SignificantLanes(v.nInitial, len(v.lanes), func(a trace.Actor) bool {
 		l := &v.lanes[a]
-		if l.top != nil || len(l.targets) > 0 || l.local.nblocks > 0 {
-			return a + 1
-		}
-	}
-	return v.nInitial
+		return v.h.ActorTop(a) != nil || len(l.targets) > 0 || l.local.nblocks > 0
+	})
 }
 
 // Diff describes how v and o differ (at most a dozen differences, one per
@@ -30,41 +28,22 @@ func (v *View) significantLanes() int {
 // compared as RelationGetTargetBlock returns them, FSM pages by contents
 // (a missing page and an all-zero one are the same).
 func (v *View) Diff(o *View) string {
-	var out []string
-	add := func(format string, args ...any) { out = append(out, fmt.Sprintf(format, args...)) }
+	var d viewkit.Diffs
 	if v.variant != o.variant || v.threshold != o.threshold {
-		add("variant %s/%d vs %s/%d", v.variant, v.threshold, o.variant, o.threshold)
+		d.Add("variant %s/%d vs %s/%d", v.variant, v.threshold, o.variant, o.threshold)
 	}
 	if len(v.heaps) != len(o.heaps) {
-		add("%d heaps vs %d", len(v.heaps), len(o.heaps))
+		d.Add("%d heaps vs %d", len(v.heaps), len(o.heaps))
 	}
-	for i := 0; i < min(len(v.heaps), len(o.heaps)) && len(out) < 12; i++ {
+	for i := 0; i < min(len(v.heaps), len(o.heaps)) && !d.Full(); i++ {
 		a, b := v.heaps[i], o.heaps[i]
-		if d := heapDiff(a, b); d != "" {
-			add("heap %d (%d): %s", i, a.rel, d)
+		if s := heapDiff(a, b); s != "" {
+			d.Add("heap %d (%d): %s", i, a.rel, s)
 		}
 	}
-	nl := max(v.significantLanes(), o.significantLanes())
-	for a := 0; a < nl && len(out) < 12; a++ {
-		if d := v.laneDiff(o, trace.Actor(a)); d != "" {
-			add("lane %d: %s", a, d)
-		}
-	}
-	if v.counters != o.counters {
-		add("counters %+v vs %+v", v.counters, o.counters)
-	}
-	if v.applied != o.applied {
-		add("applied %d vs %d", v.applied, o.applied)
-	}
-	ce, ok := v.Current()
-	oe, ook := o.Current()
-	if ok != ook || ce != oe {
-		add("current event %v vs %v", ce, oe)
-	}
-	if len(out) > 12 {
-		out = out[:12]
-	}
-	return strings.Join(out, "\n")
+	lanes := func(a trace.Actor) string { return v.laneDiff(o, a) }
+	viewkit.DiffTail(&d, max(v.significantLanes(), o.significantLanes()), lanes, v.counters, o.counters, &v.h, &o.h)
+	return d.String()
 }
 
 func heapDiff(a, b *heapState) string {
@@ -162,7 +141,7 @@ func searchWords(s Search, put func(uint64)) {
 }
 
 // Equal reports whether v and o show the same state (Diff is empty).
-func (v *View) Equal(o *View) bool { return v.Diff(o) == "" }
+func (v *View) Equal(o *View) bool { return viewkit.Equal(v, o) }
 
 // Fingerprint is a 64-bit hash of a canonical encoding of everything Diff
 // compares: equal views have equal fingerprints. FSM pages are hashed a
@@ -202,7 +181,7 @@ func (v *View) Fingerprint() uint64 {
 	for _, c := range v.counters.fields() {
 		put(c)
 	}
-	put(uint64(v.applied))
+	put(uint64(v.h.Applied()))
 	if e, ok := v.Current(); ok {
 		put(e.Seq)
 		put(uint64(e.Kind))
@@ -251,7 +230,7 @@ func (v *View) String() string {
 	if v.variant == fsm.SmallSkip {
 		fmt.Fprintf(&b, ", threshold %d", v.threshold)
 	}
-	fmt.Fprintf(&b, "): %d heaps, %d events applied\n", len(v.heaps), v.applied)
+	fmt.Fprintf(&b, "): %d heaps, %d events applied\n", len(v.heaps), v.h.Applied())
 	for _, hs := range v.heaps {
 		hp := hs.show()
 		fmt.Fprintf(&b, "heap %s: fillfactor %d, %d blocks, relpages %d, fsm %d blocks (exists %v), vm %d blocks\n",

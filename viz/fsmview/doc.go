@@ -4,7 +4,7 @@
 // heaps with their forks, page layouts and FSM pages, the backends'
 // cached target blocks and local maps; SetupOf reads one from a store)
 // and applies events; it never reads the engine, and it does not depend
-// on viz/view (the buffer pool's view).
+// on viz/poolview (the buffer pool's view).
 //
 // What a View holds:
 //
@@ -61,11 +61,13 @@
 //     Check verifies that each event fits before Apply.
 //   - Unapply(e) right after Apply(e) restores exactly the previous view:
 //     values go back to e's Before, a heap the event added goes, and the
-//     current event and the backend's search come from the history, a
-//     persistent chain of applied events shared by clones.
+//     current event, the backend's search and, for a KTarget, the target
+//     as it was set (block and generation) come from the history, a
+//     persistent chain of applied events shared by clones (a
+//     viewkit.History; the view passes the viewkit/viewtest suite).
 //   - Clone copies the heaps' page words, lanes and local maps and shares
 //     FSM pages copy-on-write; Snapshot and TrimHistory bound the memory a
-//     timeline keeps (the same method set as viz/view and viz/slruview:
+//     timeline keeps (the same method set as viz/poolview and viz/slruview:
 //     Apply, Unapply, UnapplyLast, Clone, Snapshot, TrimHistory,
 //     HistoryLen, Fingerprint, Equal, Diff).
 //   - Listings are in setup, physical-block or actor order, never in map

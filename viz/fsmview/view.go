@@ -6,6 +6,7 @@ import (
 	"bufferlab/engine/bufmgr"
 	"bufferlab/engine/fsm"
 	"bufferlab/engine/trace"
+	"bufferlab/viz/viewkit"
 )
 
 // Setup is what the view knows before its first event: the variant, the
@@ -204,20 +205,35 @@ type localMap struct {
 	m       []uint8
 }
 
-// node is one applied event in the history chain (a persistent list shared
-// by clones): Unapply steps back one node to restore the previous current
-// event and the acting backend's previous search exactly.
-type node struct {
-	ev        trace.Event
-	prev      *node   // the event applied before (any backend)
-	actorPrev *node   // the previous event of the same backend
-	search    *Search // the backend's search after ev (immutable)
-	created   bool    // ev made the view add its heap
+// step is what the history keeps of one applied event: Unapply steps back
+// one node to restore the acting backend's previous search exactly, and,
+// for the few events that need more, what undo holds.
+type step struct {
+	search *Search   // the backend's search after the event (immutable)
+	undo   *stepUndo // nil for most events (keeps history nodes small)
+}
+
+// stepUndo is what Unapply needs to undo an event beyond its Before.
+type stepUndo struct {
+	created bool // the event made the view add its heap
+	// prior is, for a KTarget event, the backend's cached target for the
+	// relation before it as it was set (block and generation: the event's
+	// Before is only what RelationGetTargetBlock returned, none when a
+	// VACUUM had made it stale, and unapplying that VACUUM must bring the
+	// old block back).
+	prior    priorTarget
+	hasPrior bool
+}
+
+// priorTarget is a backend's cached target for a relation (ok false: it
+// had none).
+type priorTarget struct {
+	t  target
+	ok bool
 }
 
 type lane struct {
 	name    string
-	top     *node
 	stats   Counters
 	targets []target
 	local   localMap
@@ -234,9 +250,7 @@ type View struct {
 	nInitial  int
 	nHeaps    int // heaps given by the setup (the others came with events)
 	counters  Counters
-	top       *node
-	applied   int
-	hist      int
+	h         viewkit.History[step] // the events applied (the lanes' last events are its tops)
 	token     *byte
 }
 
@@ -309,53 +323,18 @@ func (v *View) Clone() *View {
 		c.lanes[i].targets = append([]target(nil), v.lanes[i].targets...)
 		c.lanes[i].local.m = append([]uint8(nil), v.lanes[i].local.m...)
 	}
+	c.h = v.h.Clone()
 	v.token, c.token = new(byte), new(byte)
 	return &c
 }
 
 // Snapshot is Clone without history: the same state, nothing to Unapply.
 // Timelines keep snapshots as keyframes.
-func (v *View) Snapshot() *View {
-	c := v.Clone()
-	c.TrimHistory(0)
-	return c
-}
+func (v *View) Snapshot() *View { return viewkit.Snapshot(v) }
 
 // TrimHistory forgets all but the last keep applied events, so that
 // Unapply can undo at most keep more; the state shown does not change.
-func (v *View) TrimHistory(keep int) {
-	keep = max(keep, 0)
-	if v.hist <= keep {
-		return
-	}
-	kept := make([]*node, 0, keep)
-	n := v.top
-	for len(kept) < keep {
-		kept = append(kept, n)
-		n = n.prev
-	}
-	repl := make(map[*node]*node, keep+len(v.lanes)+1)
-	get := func(o *node) *node {
-		if o == nil {
-			return nil
-		}
-		if r, ok := repl[o]; ok {
-			return r
-		}
-		r := &node{ev: o.ev, search: o.search}
-		repl[o] = r
-		return r
-	}
-	for i := len(kept) - 1; i >= 0; i-- {
-		o := kept[i]
-		repl[o] = &node{ev: o.ev, search: o.search, created: o.created, prev: get(o.prev), actorPrev: get(o.actorPrev)}
-	}
-	v.top = get(v.top)
-	for i := range v.lanes {
-		v.lanes[i].top = get(v.lanes[i].top)
-	}
-	v.hist = keep
-}
+func (v *View) TrimHistory(keep int) { v.h.Trim(keep) }
 
 // lane returns actor a's lane, adding lanes (named as trace.ActorName
 // does) for actors New was not told about.
@@ -593,9 +572,9 @@ func (v *View) Lane(a trace.Actor) Lane {
 	}
 	l := &v.lanes[a]
 	out := Lane{Actor: a, Name: l.name, Stats: l.stats, Search: noSearch}
-	if l.top != nil {
-		out.Last, out.HasLast = l.top.ev, true
-		out.Search = *l.top.search
+	if top := v.h.ActorTop(a); top != nil {
+		out.Last, out.HasLast = top.Ev, true
+		out.Search = *top.Data.search
 	}
 	out.LocalMap = l.local.show()
 	return out
@@ -634,6 +613,33 @@ func (v *View) TargetBlock(a trace.Actor, rel uint32) uint32 {
 	return fsm.InvalidBlockNumber
 }
 
+// rawTarget is the backend's cached target for rel as set (stale or not).
+func (l *lane) rawTarget(rel uint32) priorTarget {
+	for _, t := range l.targets {
+		if t.rel == rel {
+			return priorTarget{t: t, ok: true}
+		}
+	}
+	return priorTarget{}
+}
+
+// restoreTarget puts back what rawTarget returned for rel.
+func (l *lane) restoreTarget(rel uint32, p priorTarget) {
+	for i := range l.targets {
+		if l.targets[i].rel == rel {
+			if p.ok {
+				l.targets[i] = p.t
+			} else {
+				l.targets = append(l.targets[:i], l.targets[i+1:]...)
+			}
+			return
+		}
+	}
+	if p.ok {
+		l.targets = append(l.targets, p.t)
+	}
+}
+
 func (l *lane) setTarget(rel, blk uint32, gen uint64) {
 	for i := range l.targets {
 		if l.targets[i].rel == rel {
@@ -647,19 +653,14 @@ func (l *lane) setTarget(rel, blk uint32, gen uint64) {
 // --- Reads: current event, counters ---
 
 // Current is the event applied last, if any.
-func (v *View) Current() (trace.Event, bool) {
-	if v.top == nil {
-		return trace.Event{}, false
-	}
-	return v.top.ev, true
-}
+func (v *View) Current() (trace.Event, bool) { return v.h.Current() }
 
 // Applied is the number of events applied, net of those unapplied
 // (events the view ignores do not count).
-func (v *View) Applied() int { return v.applied }
+func (v *View) Applied() int { return v.h.Applied() }
 
 // HistoryLen is how many of the applied events Unapply can still undo.
-func (v *View) HistoryLen() int { return v.hist }
+func (v *View) HistoryLen() int { return v.h.Len() }
 
 // Counters returns the counters of every backend together.
 func (v *View) Counters() Counters { return v.counters }

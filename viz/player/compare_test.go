@@ -8,8 +8,8 @@ import (
 	"bufferlab/engine/slru"
 	"bufferlab/engine/trace"
 	"bufferlab/lessons"
+	view "bufferlab/viz/poolview"
 	"bufferlab/viz/timeline"
-	"bufferlab/viz/view"
 )
 
 const compareLesson = `---

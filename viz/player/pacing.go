@@ -5,8 +5,8 @@ import (
 	"math"
 
 	"bufferlab/engine/trace"
+	view "bufferlab/viz/poolview"
 	"bufferlab/viz/timeline"
-	"bufferlab/viz/view"
 )
 
 // Pacing names how the panes of a side-by-side scene are lined up: by

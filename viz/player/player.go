@@ -8,9 +8,9 @@ import (
 	"bufferlab/engine/trace"
 	"bufferlab/lessons"
 	"bufferlab/viz/fsmview"
+	view "bufferlab/viz/poolview"
 	"bufferlab/viz/slruview"
 	"bufferlab/viz/timeline"
-	"bufferlab/viz/view"
 )
 
 // Player plays one lesson or scenario.

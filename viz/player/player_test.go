@@ -4,7 +4,7 @@ import (
 	"testing"
 
 	"bufferlab/lessons"
-	"bufferlab/viz/view"
+	view "bufferlab/viz/poolview"
 )
 
 func lesson1(t *testing.T) *Player {

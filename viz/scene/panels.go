@@ -10,8 +10,8 @@ import (
 
 	"bufferlab/engine/bufmgr"
 	"bufferlab/engine/trace"
+	view "bufferlab/viz/poolview"
 	"bufferlab/viz/render"
-	"bufferlab/viz/view"
 )
 
 var (

@@ -8,8 +8,8 @@ import (
 	"github.com/hajimehoshi/ebiten/v2"
 
 	"bufferlab/engine/bufmgr"
+	view "bufferlab/viz/poolview"
 	"bufferlab/viz/render"
-	"bufferlab/viz/view"
 )
 
 // DetailMax is the most descriptors drawn as individual cells; larger

@@ -7,8 +7,8 @@ import (
 
 	"bufferlab/engine/bufmgr"
 	"bufferlab/engine/trace"
+	view "bufferlab/viz/poolview"
 	"bufferlab/viz/render"
-	"bufferlab/viz/view"
 )
 
 // stateWordKinds are the events that read or write a buffer's state word.

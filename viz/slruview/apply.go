@@ -5,6 +5,7 @@ import (
 
 	"bufferlab/engine/slru"
 	"bufferlab/engine/trace"
+	"bufferlab/viz/viewkit"
 )
 
 // Counters count SLRU events. Those named like slru.Stats fields count
@@ -103,16 +104,12 @@ func (v *View) Apply(e trace.Event) {
 	v.objOK(e)
 	v.mutate(e, false)
 	v.counters.count(e, 1)
-	l := v.lane(e.Actor)
-	l.stats.count(e, 1)
+	v.lane(e.Actor).stats.count(e, 1)
 	prev := emptyLookup
-	if l.top != nil {
-		prev = l.top.lookup
+	if t := v.h.ActorTop(e.Actor); t != nil {
+		prev = t.Data
 	}
-	n := &node{ev: e, prev: v.top, actorPrev: l.top, lookup: v.nextLookup(prev, e)}
-	v.top, l.top = n, n
-	v.applied++
-	v.hist++
+	v.h.Push(e, v.nextLookup(prev, e))
 }
 
 // Unapply undoes e, which must be the event applied last (it panics
@@ -123,41 +120,18 @@ func (v *View) Unapply(e trace.Event) {
 	if !e.Class.IsSLRU() {
 		return
 	}
-	if v.hist == 0 || v.top == nil {
-		panic(fmt.Sprintf("slruview: Unapply(%v) with no history left (applied %d)", e, v.applied))
-	}
-	if v.top.ev != e {
-		panic(fmt.Sprintf("slruview: Unapply(%v) but the last event applied is %v", e, v.top.ev))
-	}
+	v.h.Pop(e, "slruview")
 	v.mutate(e, true)
 	v.counters.count(e, minusOne)
-	l := v.lane(e.Actor)
-	l.stats.count(e, minusOne)
-	l.top = v.top.actorPrev
-	v.top = v.top.prev
-	v.applied--
-	v.hist--
+	v.lane(e.Actor).stats.count(e, minusOne)
 }
 
 // UnapplyLast undoes the event applied last and returns it; ok is false
 // when there is no history left.
-func (v *View) UnapplyLast() (e trace.Event, ok bool) {
-	if v.hist == 0 || v.top == nil {
-		return trace.Event{}, false
-	}
-	e = v.top.ev
-	v.Unapply(e)
-	return e, true
-}
+func (v *View) UnapplyLast() (e trace.Event, ok bool) { return viewkit.UnapplyLast(v, &v.h) }
 
 // ApplyChecked is Check then Apply; it applies nothing when Check fails.
-func (v *View) ApplyChecked(e trace.Event) error {
-	if err := v.Check(e); err != nil {
-		return err
-	}
-	v.Apply(e)
-	return nil
-}
+func (v *View) ApplyChecked(e trace.Event) error { return viewkit.ApplyChecked(v, e) }
 
 // objOK panics with a precise message when e names a bank or slot the
 // view does not have (a log from another SLRU; Check returns it as an

@@ -9,69 +9,43 @@ import (
 
 	"bufferlab/engine/slru"
 	"bufferlab/engine/trace"
+	"bufferlab/viz/viewkit"
 )
 
 // significantLanes is the number of lanes that take part in comparisons:
 // those given to New and any later one with events. (A lane added for an
 // unknown actor stays after Unapply, empty.)
 func (v *View) significantLanes() int {
-	for a := len(v.lanes) - 1; a >= v.nInitial; a-- {
-		if v.lanes[a].top != nil {
-			return a + 1
-		}
-	}
-	return v.nInitial
+	return viewkit.SignificantLanes(v.nInitial, len(v.lanes), func(a trace.Actor) bool { return v.h.ActorTop(a) != nil })
 }
 
 // Diff describes how v and o differ (at most a dozen differences, one per
 // line), or returns "" when they show the same state. History is not
 // compared: a snapshot equals the view it was taken from.
 func (v *View) Diff(o *View) string {
-	var out []string
-	add := func(format string, args ...any) { out = append(out, fmt.Sprintf(format, args...)) }
 	if v.g != o.g {
 		return fmt.Sprintf("geometry %+v vs %+v", v.g, o.g)
 	}
-	for i := range v.slots {
-		if len(out) >= 12 {
-			break
-		}
+	var d viewkit.Diffs
+	for i := 0; i < len(v.slots) && !d.Full(); i++ {
 		a, b := v.slots[i], o.slots[i]
 		if a != b {
-			add("slot %d: %s lru %d io %s vs %s lru %d io %s", i, wordString(slru.SlotWord(a.page, a.status, a.dirty)), a.lru,
+			d.Add("slot %d: %s lru %d io %s vs %s lru %d io %s", i, wordString(slru.SlotWord(a.page, a.status, a.dirty)), a.lru,
 				slru.UnpackHolders(a.io), wordString(slru.SlotWord(b.page, b.status, b.dirty)), b.lru, slru.UnpackHolders(b.io))
 		}
 	}
 	for i := range v.banks {
-		if v.banks[i] != o.banks[i] && len(out) < 12 {
-			add("bank %d: lock %s counter %d vs lock %s counter %d", i, slru.UnpackHolders(v.banks[i].holders), v.banks[i].cur,
+		if v.banks[i] != o.banks[i] {
+			d.Add("bank %d: lock %s counter %d vs lock %s counter %d", i, slru.UnpackHolders(v.banks[i].holders), v.banks[i].cur,
 				slru.UnpackHolders(o.banks[i].holders), o.banks[i].cur)
 		}
 	}
 	if v.latest != o.latest {
-		add("latest_page_number %d vs %d", v.latest, o.latest)
+		d.Add("latest_page_number %d vs %d", v.latest, o.latest)
 	}
-	nl := max(v.significantLanes(), o.significantLanes())
-	for a := 0; a < nl && len(out) < 12; a++ {
-		if d := laneDiff(v.Lane(trace.Actor(a)), o.Lane(trace.Actor(a))); d != "" {
-			add("lane %d: %s", a, d)
-		}
-	}
-	if v.counters != o.counters {
-		add("counters %+v vs %+v", v.counters, o.counters)
-	}
-	if v.applied != o.applied {
-		add("applied %d vs %d", v.applied, o.applied)
-	}
-	ce, ok := v.Current()
-	oe, ook := o.Current()
-	if ok != ook || ce != oe {
-		add("current event %v vs %v", ce, oe)
-	}
-	if len(out) > 12 {
-		out = out[:12]
-	}
-	return strings.Join(out, "\n")
+	lanes := func(a trace.Actor) string { return laneDiff(v.Lane(a), o.Lane(a)) }
+	viewkit.DiffTail(&d, max(v.significantLanes(), o.significantLanes()), lanes, v.counters, o.counters, &v.h, &o.h)
+	return d.String()
 }
 
 func laneDiff(a, b Lane) string {
@@ -116,7 +90,7 @@ func lookupWords(l Lookup, put func(uint64)) {
 }
 
 // Equal reports whether v and o show the same state (Diff is empty).
-func (v *View) Equal(o *View) bool { return v.Diff(o) == "" }
+func (v *View) Equal(o *View) bool { return viewkit.Equal(v, o) }
 
 // Fingerprint is a 64-bit FNV-1a hash of a canonical encoding of
 // everything Diff compares: equal views have equal fingerprints.
@@ -144,7 +118,7 @@ func (v *View) Fingerprint() uint64 {
 	for _, c := range v.counters.fields() {
 		put(c)
 	}
-	put(uint64(v.applied))
+	put(uint64(v.h.Applied()))
 	if e, ok := v.Current(); ok {
 		put(e.Seq)
 		put(uint64(e.Kind))
@@ -171,7 +145,7 @@ func HoldersString(w uint64) string { return slru.UnpackHolders(w).String() }
 func (v *View) String() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "slru view (%s): %d slots, %d bank(s) of %d, latest page %d, %d events applied\n",
-		v.g.Variant, v.g.Slots, len(v.banks), v.g.BankSize, v.latest, v.applied)
+		v.g.Variant, v.g.Slots, len(v.banks), v.g.BankSize, v.latest, v.h.Applied())
 	for bank := range v.banks {
 		bk := v.Bank(bank)
 		fmt.Fprintf(&b, "bank %d: lock %s, lru counter %d", bank, HoldersString(bk.Lock), bk.CurCount)

@@ -3,7 +3,7 @@
 // from trace events only (DESIGN §4). It starts from the SLRU's initial
 // state, given by a Geometry (variant, slots, bank size, bank rule, the
 // initial latest_page_number), and applies events; it never reads the
-// engine, and it does not depend on viz/view (the buffer pool's view).
+// engine, and it does not depend on viz/poolview (the buffer pool's view).
 //
 // What a View holds:
 //
@@ -52,10 +52,11 @@
 //   - Unapply(e) right after Apply(e) restores exactly the previous view:
 //     words go back to e's Before values; the previous current event and
 //     the backend's previous lookup come from the history, a persistent
-//     chain of applied events shared by clones.
+//     chain of applied events shared by clones (a viewkit.History; the
+//     view passes the viewkit/viewtest suite).
 //   - Clone copies the slot and bank arrays (a few dozen bytes a slot) and
 //     shares the history; Snapshot and TrimHistory bound the memory a
-//     timeline keeps, as viz/view's do (the same method set: Apply,
+//     timeline keeps, as viz/poolview's do (the same method set: Apply,
 //     Unapply, UnapplyLast, Clone, Snapshot, TrimHistory, HistoryLen,
 //     Fingerprint, Equal, Diff).
 //   - Listings (waiters, table entries, candidates) are in actor, page or

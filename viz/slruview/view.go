@@ -6,6 +6,7 @@ import (
 
 	"bufferlab/engine/slru"
 	"bufferlab/engine/trace"
+	"bufferlab/viz/viewkit"
 )
 
 // Geometry is what the view knows of an SLRU before its first event: the
@@ -81,19 +82,8 @@ type bankState struct {
 	cur     int32  // bank_cur_lru_count
 }
 
-// node is one applied event in the history chain (a persistent list shared
-// by clones): Unapply steps back one node to restore the previous current
-// event and the acting backend's previous lookup exactly.
-type node struct {
-	ev        trace.Event
-	prev      *node   // the event applied before (any backend)
-	actorPrev *node   // the previous event of the same backend
-	lookup    *Lookup // the backend's lookup after ev (immutable)
-}
-
 type lane struct {
 	name  string
-	top   *node    // the backend's last event (nil: none)
 	stats Counters // what this backend's events counted
 }
 
@@ -109,9 +99,9 @@ type View struct {
 
 	counters Counters
 
-	top     *node
-	applied int
-	hist    int
+	// h is the history: the events applied, each with its backend's
+	// lookup after it (immutable; the lanes' last events are its tops).
+	h viewkit.History[*Lookup]
 }
 
 // New returns the view of an SLRU of geometry g as SimpleLruInit leaves
@@ -140,54 +130,17 @@ func (v *View) Clone() *View {
 	c.slots = append([]slotState(nil), v.slots...)
 	c.banks = append([]bankState(nil), v.banks...)
 	c.lanes = append([]lane(nil), v.lanes...)
+	c.h = v.h.Clone()
 	return &c
 }
 
 // Snapshot is Clone without history: the same state, nothing to Unapply.
 // Timelines keep snapshots as keyframes.
-func (v *View) Snapshot() *View {
-	c := v.Clone()
-	c.TrimHistory(0)
-	return c
-}
+func (v *View) Snapshot() *View { return viewkit.Snapshot(v) }
 
 // TrimHistory forgets all but the last keep applied events, so that
 // Unapply can undo at most keep more; the state shown does not change.
-func (v *View) TrimHistory(keep int) {
-	keep = max(keep, 0)
-	if v.hist <= keep {
-		return
-	}
-	kept := make([]*node, 0, keep)
-	n := v.top
-	for len(kept) < keep {
-		kept = append(kept, n)
-		n = n.prev
-	}
-	// Copies of the kept nodes linked among themselves; a node outside
-	// becomes a stub with its event and lookup only.
-	repl := make(map[*node]*node, keep+len(v.lanes)+1)
-	get := func(o *node) *node {
-		if o == nil {
-			return nil
-		}
-		if r, ok := repl[o]; ok {
-			return r
-		}
-		r := &node{ev: o.ev, lookup: o.lookup}
-		repl[o] = r
-		return r
-	}
-	for i := len(kept) - 1; i >= 0; i-- {
-		o := kept[i]
-		repl[o] = &node{ev: o.ev, lookup: o.lookup, prev: get(o.prev), actorPrev: get(o.actorPrev)}
-	}
-	v.top = get(v.top)
-	for i := range v.lanes {
-		v.lanes[i].top = get(v.lanes[i].top)
-	}
-	v.hist = keep
-}
+func (v *View) TrimHistory(keep int) { v.h.Trim(keep) }
 
 // lane returns actor a's lane, adding lanes (named as trace.ActorName
 // does) for actors New was not told about.
@@ -286,8 +239,8 @@ func (v *View) IOWaiters(i int) []Waiter {
 func (v *View) waiters(c trace.ObjClass, obj int) []Waiter {
 	var out []Waiter
 	for a := range v.lanes {
-		if t := v.lanes[a].top; t != nil && t.ev.Kind == trace.KLWWait && t.ev.Class == c && int(t.ev.Obj) == obj {
-			out = append(out, Waiter{Actor: trace.Actor(a), Mode: slru.LWLockMode(t.ev.Arg)})
+		if t := v.h.ActorTop(trace.Actor(a)); t != nil && t.Ev.Kind == trace.KLWWait && t.Ev.Class == c && int(t.Ev.Obj) == obj {
+			out = append(out, Waiter{Actor: trace.Actor(a), Mode: slru.LWLockMode(t.Ev.Arg)})
 		}
 	}
 	return out
@@ -368,11 +321,11 @@ func (v *View) Lane(a trace.Actor) Lane {
 	}
 	l := &v.lanes[a]
 	out := Lane{Actor: a, Name: l.name, Stats: l.stats, Lookup: noLookup}
-	if l.top != nil {
-		out.Last, out.HasLast = l.top.ev, true
-		out.Lookup = *l.top.lookup
-		if l.top.ev.Kind == trace.KLWWait {
-			out.Waiting, out.WaitingFor = true, l.top.ev
+	if top := v.h.ActorTop(a); top != nil {
+		out.Last, out.HasLast = top.Ev, true
+		out.Lookup = *top.Data
+		if top.Ev.Kind == trace.KLWWait {
+			out.Waiting, out.WaitingFor = true, top.Ev
 		}
 	}
 	return out
@@ -407,19 +360,14 @@ func (v *View) HeldBy(b int, a trace.Actor) slru.LWLockMode {
 // --- Reads: current event, counters ---
 
 // Current is the event applied last, if any.
-func (v *View) Current() (trace.Event, bool) {
-	if v.top == nil {
-		return trace.Event{}, false
-	}
-	return v.top.ev, true
-}
+func (v *View) Current() (trace.Event, bool) { return v.h.Current() }
 
 // Applied is the number of events applied, net of those unapplied
 // (events of other mechanisms, which the view ignores, do not count).
-func (v *View) Applied() int { return v.applied }
+func (v *View) Applied() int { return v.h.Applied() }
 
 // HistoryLen is how many of the applied events Unapply can still undo.
-func (v *View) HistoryLen() int { return v.hist }
+func (v *View) HistoryLen() int { return v.h.Len() }
 
 // Counters returns the counters of every backend together.
 func (v *View) Counters() Counters { return v.counters }

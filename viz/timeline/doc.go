@@ -1,6 +1,6 @@
 // Package timeline is the player over an event log (DESIGN §4): it holds
-// the view (package viz/view) at a position p, the number of events applied,
-// 0 ≤ p ≤ Len, and moves it by stepping, seeking and playing.
+// the view (package viz/poolview) at a position p, the number of events
+// applied, 0 ≤ p ≤ Len, and moves it by stepping, seeking and playing.
 //
 // Seeking restores the nearest keyframe at or before the target and applies
 // the events in between; keyframes are view snapshots taken every K events

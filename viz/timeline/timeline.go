@@ -5,7 +5,7 @@ import (
 	"sort"
 
 	"bufferlab/engine/trace"
-	"bufferlab/viz/view"
+	view "bufferlab/viz/poolview"
 )
 
 // DefaultKeyframeEvery is K, the distance between keyframes, when New is

@@ -12,8 +12,8 @@ import (
 	"bufferlab/engine/scenario"
 	"bufferlab/engine/trace"
 	"bufferlab/lessons"
+	view "bufferlab/viz/poolview"
 	"bufferlab/viz/timeline"
-	"bufferlab/viz/view"
 )
 
 // contention is a multi-backend scenario with a seeded random schedule:

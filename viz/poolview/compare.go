@@ -1,4 +1,4 @@
-package view
+package poolview
 
 import (
 	"encoding/binary"
@@ -9,20 +9,17 @@ import (
 
 	"bufferlab/engine/bufmgr"
 	"bufferlab/engine/trace"
+	"bufferlab/viz/viewkit"
 )
 
 // significantLanes is the number of lanes that take part in comparisons:
 // those given to New, and any later lane that holds pins or has events. (A
 // lane added for an unknown actor stays after Unapply, empty.)
 func (p *Pool) significantLanes() int {
-	n := p.nInitial
-	for a := len(p.lanes) - 1; a >= n; a-- {
-		l := &p.lanes[a]
-		if l.top != nil || (l.pins != nil && len(l.pins.m) > 0) {
-			return a + 1
-		}
-	}
-	return n
+	return viewkit.SignificantLanes(p.nInitial, len(p.lanes), func(a trace.Actor) bool {
+		pm := p.lanes[a].pins
+		return p.h.ActorTop(a) != nil || (pm != nil && len(pm.m) > 0)
+	})
 }
 
 func laneDiff(a, b Lane) string {
@@ -49,89 +46,64 @@ func laneDiff(a, b Lane) string {
 // line), or returns "" when they show the same state. History is not
 // compared: a snapshot equals the pool it was taken from.
 func (p *Pool) Diff(o *Pool) string {
-	var out []string
-	add := func(format string, args ...any) bool {
-		out = append(out, fmt.Sprintf(format, args...))
-		return len(out) < 12
-	}
 	if p.n != o.n {
 		return fmt.Sprintf("NBuffers %d vs %d", p.n, o.n)
 	}
+	var d viewkit.Diffs
 	for c := range p.chunks {
 		a, b := p.chunks[c], o.chunks[c]
 		if a == b {
 			continue
 		}
-		for j := 0; j < chunkSize && c*chunkSize+j < p.n; j++ {
+		for j := 0; j < chunkSize && c*chunkSize+j < p.n && !d.Full(); j++ {
 			i := c*chunkSize + j
-			if a.state[j] != b.state[j] && !add("buffer %d state %s vs %s", i, bufmgr.StateString(a.state[j]), bufmgr.StateString(b.state[j])) {
-				return strings.Join(out, "\n")
+			if a.state[j] != b.state[j] {
+				d.Add("buffer %d state %s vs %s", i, bufmgr.StateString(a.state[j]), bufmgr.StateString(b.state[j]))
 			}
-			if a.tag[j] != b.tag[j] && !add("buffer %d tag %s vs %s", i, p.TagString(a.tag[j]), p.TagString(b.tag[j])) {
-				return strings.Join(out, "\n")
+			if a.tag[j] != b.tag[j] {
+				d.Add("buffer %d tag %s vs %s", i, p.TagString(a.tag[j]), p.TagString(b.tag[j]))
 			}
-			if a.freeNext[j] != b.freeNext[j] && !add("buffer %d freeNext %d vs %d", i, a.freeNext[j], b.freeNext[j]) {
-				return strings.Join(out, "\n")
+			if a.freeNext[j] != b.freeNext[j] {
+				d.Add("buffer %d freeNext %d vs %d", i, a.freeNext[j], b.freeNext[j])
 			}
-			if a.content[j] != b.content[j] && !add("buffer %d content lock %s vs %s", i, HoldersString(a.content[j]), HoldersString(b.content[j])) {
-				return strings.Join(out, "\n")
+			if a.content[j] != b.content[j] {
+				d.Add("buffer %d content lock %s vs %s", i, HoldersString(a.content[j]), HoldersString(b.content[j]))
 			}
 		}
 	}
 	if p.firstFree != o.firstFree {
-		add("firstFreeBuffer %d vs %d", p.firstFree, o.firstFree)
+		d.Add("firstFreeBuffer %d vs %d", p.firstFree, o.firstFree)
 	}
 	if p.counter != o.counter {
-		add("nextVictimBuffer %d vs %d", p.counter, o.counter)
+		d.Add("nextVictimBuffer %d vs %d", p.counter, o.counter)
 	}
 	if p.passes != o.passes {
-		add("completePasses %d vs %d", p.passes, o.passes)
+		d.Add("completePasses %d vs %d", p.passes, o.passes)
 	}
 	if p.allocs != o.allocs {
-		add("numBufferAllocs %d vs %d", p.allocs, o.allocs)
+		d.Add("numBufferAllocs %d vs %d", p.allocs, o.allocs)
 	}
 	if p.strategyHolder != o.strategyHolder {
-		add("buffer_strategy_lock holder %s vs %s", trace.ActorName(p.strategyHolder), trace.ActorName(o.strategyHolder))
+		d.Add("buffer_strategy_lock holder %s vs %s", trace.ActorName(p.strategyHolder), trace.ActorName(o.strategyHolder))
 	}
-	for i := range p.parts {
-		if len(out) >= 12 {
-			return strings.Join(out, "\n")
-		}
+	for i := 0; i < len(p.parts) && !d.Full(); i++ {
 		if p.parts[i].holders != o.parts[i].holders {
-			add("partition %d lock %s vs %s", i, HoldersString(p.parts[i].holders), HoldersString(o.parts[i].holders))
+			d.Add("partition %d lock %s vs %s", i, HoldersString(p.parts[i].holders), HoldersString(o.parts[i].holders))
 		}
 		if p.parts[i].entries == o.parts[i].entries {
 			continue
 		}
 		if a, b := fmt.Sprint(p.PartitionEntries(i)), fmt.Sprint(o.PartitionEntries(i)); a != b {
-			add("partition %d entries %s vs %s", i, a, b)
+			d.Add("partition %d entries %s vs %s", i, a, b)
 		}
 	}
-	nl := max(p.significantLanes(), o.significantLanes())
-	for a := 0; a < nl; a++ {
-		if d := laneDiff(p.Lane(trace.Actor(a)), o.Lane(trace.Actor(a))); d != "" {
-			add("lane %d: %s", a, d)
-		}
-	}
-	if p.counters != o.counters {
-		add("counters %+v vs %+v", p.counters, o.counters)
-	}
-	if p.applied != o.applied {
-		add("applied %d vs %d", p.applied, o.applied)
-	}
-	ce, ok := p.Current()
-	oe, ook := o.Current()
-	if ok != ook || ce != oe {
-		add("current event %v vs %v", ce, oe)
-	}
-	if len(out) > 12 {
-		out = out[:12]
-	}
-	return strings.Join(out, "\n")
+	lanes := func(a trace.Actor) string { return laneDiff(p.Lane(a), o.Lane(a)) }
+	viewkit.DiffTail(&d, max(p.significantLanes(), o.significantLanes()), lanes, p.counters, o.counters, &p.h, &o.h)
+	return d.String()
 }
 
 // Equal reports whether p and o show the same state (Diff is empty).
-func (p *Pool) Equal(o *Pool) bool { return p.Diff(o) == "" }
+func (p *Pool) Equal(o *Pool) bool { return viewkit.Equal(p, o) }
 
 // Fingerprint is a 64-bit FNV-1a hash of a canonical encoding of everything
 // Diff compares: equal views have equal fingerprints.
@@ -210,7 +182,7 @@ func (p *Pool) Fingerprint() uint64 {
 	for _, c := range p.counters.fields() {
 		w(c)
 	}
-	w(uint64(p.applied))
+	w(uint64(p.h.Applied()))
 	ev(p.Current())
 	return h.Sum64()
 }
@@ -243,7 +215,7 @@ func (p *Pool) String() string {
 	if e, ok := p.Current(); ok {
 		cur = e.String()
 	}
-	fmt.Fprintf(&b, "view: %d buffers, %d events applied, current %s\n", p.n, p.applied, cur)
+	fmt.Fprintf(&b, "view: %d buffers, %d events applied, current %s\n", p.n, p.h.Applied(), cur)
 	free := p.Freelist()
 	fl := "empty"
 	if len(free) > 0 {

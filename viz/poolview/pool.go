@@ -1,4 +1,4 @@
-package view
+package poolview
 
 import (
 	"fmt"
@@ -6,6 +6,7 @@ import (
 
 	"bufferlab/engine/bufmgr"
 	"bufferlab/engine/trace"
+	"bufferlab/viz/viewkit"
 )
 
 // NoTag is the packed tag of a buffer that has never been tagged (bufmgr's
@@ -60,7 +61,6 @@ type pinMap struct {
 type lane struct {
 	name string
 	pins *pinMap
-	top  *node // the last event this actor performed (nil: none yet)
 }
 
 // Pool is the view model of the shared buffer pool: everything the pool
@@ -84,9 +84,9 @@ type Pool struct {
 
 	counters Counters
 
-	top     *node // the last event applied (nil: none)
-	applied int   // events applied, net of those unapplied
-	hist    int   // how many of them Unapply can still undo
+	// h is the history: the events applied, each with its backend's
+	// operation state after it (the lanes' last events are its tops).
+	h viewkit.History[*laneInfo]
 }
 
 // New returns the view of PostgreSQL's initial pool of nbuffers buffers
@@ -134,17 +134,14 @@ func (p *Pool) Clone() *Pool {
 	p.tok, c.tok = new(token), new(token)
 	c.chunks = append([]*chunk(nil), p.chunks...)
 	c.lanes = append([]lane(nil), p.lanes...)
+	c.h = p.h.Clone()
 	return &c
 }
 
 // Snapshot is Clone without history: the copy shows the same state but
 // cannot Unapply anything, and keeps no event chain alive. Timelines keep
 // snapshots as keyframes.
-func (p *Pool) Snapshot() *Pool {
-	c := p.Clone()
-	c.TrimHistory(0)
-	return c
-}
+func (p *Pool) Snapshot() *Pool { return viewkit.Snapshot(p) }
 
 // --- Writes (copy-on-write) ---
 
@@ -396,27 +393,23 @@ func HolderShared(w uint64) []trace.Actor {
 // --- Reads: current event and counters ---
 
 // Current is the event applied last, if any.
-func (p *Pool) Current() (trace.Event, bool) {
-	if p.top == nil {
-		return trace.Event{}, false
-	}
-	return p.top.ev, true
-}
+func (p *Pool) Current() (trace.Event, bool) { return p.h.Current() }
 
 // Changed says what the current event touched, for highlighting; the zero
 // Change (Buffer and Partition -1) when no event has been applied.
 func (p *Pool) Changed() Change {
-	if p.top == nil {
+	e, ok := p.h.Current()
+	if !ok {
 		return Change{Buffer: -1, Partition: -1}
 	}
-	return EffectOf(p.top.ev)
+	return EffectOf(e)
 }
 
 // Applied is the number of events applied, net of those unapplied.
-func (p *Pool) Applied() int { return p.applied }
+func (p *Pool) Applied() int { return p.h.Applied() }
 
 // HistoryLen is how many of the applied events Unapply can still undo.
-func (p *Pool) HistoryLen() int { return p.hist }
+func (p *Pool) HistoryLen() int { return p.h.Len() }
 
 // Counters returns the event counters.
 func (p *Pool) Counters() Counters { return p.counters }

@@ -1,4 +1,4 @@
-package view_test
+package poolview_test
 
 import (
 	"math/rand/v2"
@@ -9,7 +9,7 @@ import (
 	"bufferlab/engine/bufmgr"
 	"bufferlab/engine/scenario"
 	"bufferlab/engine/trace"
-	"bufferlab/viz/view"
+	view "bufferlab/viz/poolview"
 )
 
 func TestInitialState(t *testing.T) {
@@ -108,19 +108,8 @@ func TestFinalStateMatchesEngine(t *testing.T) {
 // engine state after every event.
 func perEvent(t *testing.T, name, src string, entries bool) (*scenario.Runner, []*snap) {
 	t.Helper()
-	s, err := scenario.Parse(name, src)
-	if err != nil {
-		t.Fatal(err)
-	}
-	r, err := scenario.NewRunner(s, true)
-	if err != nil {
-		t.Fatal(err)
-	}
 	var snaps []*snap
-	r.Log().OnAppend = func(trace.Event) { snaps = append(snaps, takeSnap(r.Pool(), entries)) }
-	if _, err := r.RunAll(); err != nil {
-		t.Fatal(err)
-	}
+	r := runHooked(t, name, src, func(r *scenario.Runner, _ trace.Event) { snaps = append(snaps, takeSnap(r.Pool(), entries)) })
 	if len(snaps) != r.Log().Len() {
 		t.Fatalf("%d snapshots for %d events", len(snaps), r.Log().Len())
 	}

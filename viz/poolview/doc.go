@@ -1,5 +1,5 @@
-// Package view holds the view models the scenes draw, derived from trace
-// events only (DESIGN §4). Pool is everything the pool scene shows of
+// Package poolview holds the view models the scenes draw, derived from
+// trace events only (DESIGN §4). Pool is everything the pool scene shows of
 // PostgreSQL 15's shared buffer pool as modelled by engine/bufmgr; it never
 // reads the engine: it starts from the initial pool and applies events.
 //
@@ -49,7 +49,8 @@
 //     current event and lanes included: memory words go back to e's Before
 //     values; what an event cannot restore by itself (the previous current
 //     event, a lane's previous operation) comes from the history, a
-//     persistent chain of applied events shared by clones.
+//     persistent chain of applied events shared by clones (a
+//     viewkit.History; the view passes the viewkit/viewtest suite).
 //   - Clone is a deep copy in effect and cheap in cost: buffers (in chunks
 //     of 32), mapping partitions and pin maps are copy-on-write, the history
 //     is immutable. A keyframe (Snapshot) costs what changed since the last.
@@ -58,7 +59,7 @@
 //
 // Usage:
 //
-//	v := view.New(r.Pool().NBuffers, relNames, r.BackendNames())
+//	v := poolview.New(r.Pool().NBuffers, relNames, r.BackendNames())
 //	for _, e := range r.Log().Events() {
 //		v.Apply(e)
 //	}
@@ -69,4 +70,4 @@
 // The timeline (package viz/timeline) keeps snapshots as keyframes and trims
 // the live view's history (TrimHistory), so memory stays proportional to
 // what changes, not to the log.
-package view
+package poolview

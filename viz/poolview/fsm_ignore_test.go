@@ -1,4 +1,4 @@
-package view_test
+package poolview_test
 
 import (
 	"testing"
@@ -6,7 +6,7 @@ import (
 	"bufferlab/engine/bufmgr"
 	"bufferlab/engine/fsm"
 	"bufferlab/engine/trace"
-	"bufferlab/viz/view"
+	view "bufferlab/viz/poolview"
 )
 
 // fsmRun runs the seed workload of the free space map (tables pre-filled

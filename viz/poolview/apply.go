@@ -1,10 +1,11 @@
-package view
+package poolview
 
 import (
 	"fmt"
 
 	"bufferlab/engine/bufmgr"
 	"bufferlab/engine/trace"
+	"bufferlab/viz/viewkit"
 )
 
 // Counters count events by kind, as the pool scene's counter panel shows
@@ -217,15 +218,12 @@ func (p *Pool) Apply(e trace.Event) {
 	}
 	p.mutate(e, false)
 	p.counters.count(e, 1)
-	l := p.lane(e.Actor)
+	p.lane(e.Actor)
 	info := emptyInfo
-	if l.top != nil {
-		info = l.top.info
+	if t := p.h.ActorTop(e.Actor); t != nil {
+		info = t.Data
 	}
-	n := &node{ev: e, prev: p.top, actorPrev: l.top, info: nextInfo(info, e)}
-	p.top, l.top = n, n
-	p.applied++
-	p.hist++
+	p.h.Push(e, nextInfo(info, e))
 }
 
 // Unapply undoes e, which must be the event applied last (it panics
@@ -236,31 +234,14 @@ func (p *Pool) Unapply(e trace.Event) {
 	if e.Class.IsSLRU() || e.Class.IsFSM() {
 		return
 	}
-	if p.hist == 0 || p.top == nil {
-		panic(fmt.Sprintf("view: Unapply(%v) with no history left (applied %d)", e, p.applied))
-	}
-	if p.top.ev != e {
-		panic(fmt.Sprintf("view: Unapply(%v) but the last event applied is %v", e, p.top.ev))
-	}
+	p.h.Pop(e, "view")
 	p.mutate(e, true)
 	p.counters.count(e, minusOne)
-	l := p.lane(e.Actor)
-	l.top = p.top.actorPrev
-	p.top = p.top.prev
-	p.applied--
-	p.hist--
 }
 
 // UnapplyLast undoes the event applied last and returns it; ok is false when
 // there is no history left.
-func (p *Pool) UnapplyLast() (e trace.Event, ok bool) {
-	if p.hist == 0 || p.top == nil {
-		return trace.Event{}, false
-	}
-	e = p.top.ev
-	p.Unapply(e)
-	return e, true
-}
+func (p *Pool) UnapplyLast() (e trace.Event, ok bool) { return viewkit.UnapplyLast(p, &p.h) }
 
 func (p *Pool) buf(e trace.Event) int {
 	if int64(e.Obj) >= int64(p.n) {
@@ -370,13 +351,7 @@ func (p *Pool) mutate(e trace.Event, undo bool) {
 }
 
 // ApplyChecked is Check then Apply; it applies nothing when Check fails.
-func (p *Pool) ApplyChecked(e trace.Event) error {
-	if err := p.Check(e); err != nil {
-		return err
-	}
-	p.Apply(e)
-	return nil
-}
+func (p *Pool) ApplyChecked(e trace.Event) error { return viewkit.ApplyChecked(p, e) }
 
 // Check verifies that e fits the current view before it is applied: the
 // word it read or replaced holds the value the event says (a state word's

@@ -1,4 +1,4 @@
-package view
+package poolview
 
 import (
 	"fmt"
@@ -8,20 +8,10 @@ import (
 	"bufferlab/engine/trace"
 )
 
-// node is one applied event in the history chain. Nodes are immutable once
-// built and shared between clones (a persistent list), so Clone costs
-// nothing here and Unapply restores the exact previous current event and
-// lane information by stepping back one node.
-type node struct {
-	ev        trace.Event
-	prev      *node     // the event applied before (any actor)
-	actorPrev *node     // the previous event of the same actor
-	info      *laneInfo // the actor's operation state after ev
-}
-
 // laneInfo is what a lane shows about its backend's operation. It changes
 // only at KOp, KOpDone and KError events and is shared by the nodes in
-// between; it holds no pointer to a node, so trimmed history is freed.
+// between (the Data of the history's nodes); it holds no pointer to a
+// node, so trimmed history is freed.
 type laneInfo struct {
 	op, scan, err     trace.Event
 	hasOp, hasScan    bool
@@ -167,19 +157,18 @@ func (p *Pool) Lane(a trace.Actor) Lane {
 	if int(a) >= len(p.lanes) {
 		return Lane{Actor: a, Name: trace.ActorName(a)}
 	}
-	l := &p.lanes[a]
-	out := Lane{Actor: a, Name: l.name, Pins: p.Pins(a)}
+	out := Lane{Actor: a, Name: p.lanes[a].name, Pins: p.Pins(a)}
 	info := emptyInfo
-	if l.top != nil {
-		out.Last, out.HasLast = l.top.ev, true
-		switch l.top.ev.Kind {
+	if top := p.h.ActorTop(a); top != nil {
+		out.Last, out.HasLast = top.Ev, true
+		switch top.Ev.Kind {
 		case trace.KLWWait, trace.KSpin, trace.KIOWait:
 			out.Waiting = true
 		}
-		info = l.top.info
-		out.Spinning = l.top.ev.Kind == trace.KSpin && l.top.ev.Class == trace.OBuffer
-		for n, i := l.top, 0; n != nil && i < wordWalk; n, i = n.actorPrev, i+1 {
-			e := n.ev
+		info = top.Data
+		out.Spinning = top.Ev.Kind == trace.KSpin && top.Ev.Class == trace.OBuffer
+		for n, i := top, 0; n != nil && i < wordWalk; n, i = n.ActorPrev, i+1 {
+			e := n.Ev
 			if e.Kind == trace.KOp {
 				break
 			}
@@ -269,41 +258,4 @@ func (p *Pool) opText(e trace.Event) string {
 // TrimHistory forgets all but the last keep applied events, so that Unapply
 // can undo at most keep more; the state shown does not change. The dropped
 // part of the chain becomes garbage unless a clone still uses it.
-func (p *Pool) TrimHistory(keep int) {
-	if keep < 0 {
-		keep = 0
-	}
-	if p.hist <= keep {
-		return
-	}
-	kept := make([]*node, 0, keep)
-	n := p.top
-	for len(kept) < keep {
-		kept = append(kept, n)
-		n = n.prev
-	}
-	// Copies of the kept nodes, linked among themselves; nodes outside
-	// become stubs that keep their event and lane information only.
-	repl := make(map[*node]*node, keep+len(p.lanes)+1)
-	get := func(o *node) *node {
-		if o == nil {
-			return nil
-		}
-		if r, ok := repl[o]; ok {
-			return r
-		}
-		r := &node{ev: o.ev, info: o.info}
-		repl[o] = r
-		return r
-	}
-	for i := len(kept) - 1; i >= 0; i-- {
-		o := kept[i]
-		c := &node{ev: o.ev, info: o.info, prev: get(o.prev), actorPrev: get(o.actorPrev)}
-		repl[o] = c
-	}
-	p.top = get(p.top)
-	for i := range p.lanes {
-		p.lanes[i].top = get(p.lanes[i].top)
-	}
-	p.hist = keep
-}
+func (p *Pool) TrimHistory(keep int) { p.h.Trim(keep) }

@@ -1,4 +1,4 @@
-package view_test
+package poolview_test
 
 import (
 	"fmt"
@@ -10,7 +10,7 @@ import (
 	"bufferlab/engine/scenario"
 	"bufferlab/engine/trace"
 	"bufferlab/lessons"
-	"bufferlab/viz/view"
+	view "bufferlab/viz/poolview"
 )
 
 // contentionSrc is a multi-backend scenario under a seeded random schedule:
@@ -105,6 +105,25 @@ func run(t testing.TB, name, src string) *scenario.Runner {
 	r, _, err := scenario.Run(name, src, true)
 	if err != nil {
 		t.Fatalf("%s: %v", name, err)
+	}
+	return r
+}
+
+// runHooked runs a scenario with the log's OnAppend calling onAppend after
+// every event, with the runner (its pool then at that event).
+func runHooked(t testing.TB, name, src string, onAppend func(*scenario.Runner, trace.Event)) *scenario.Runner {
+	t.Helper()
+	s, err := scenario.Parse(name, src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := scenario.NewRunner(s, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.Log().OnAppend = func(e trace.Event) { onAppend(r, e) }
+	if _, err := r.RunAll(); err != nil {
+		t.Fatal(err)
 	}
 	return r
 }

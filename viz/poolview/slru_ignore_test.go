@@ -1,4 +1,4 @@
-package view_test
+package poolview_test
 
 import (
 	"fmt"

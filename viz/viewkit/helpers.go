@@ -1,0 +1,111 @@
+package viewkit
+
+import (
+	"fmt"
+	"strings"
+
+	"bufferlab/engine/trace"
+)
+
+// View is what the helpers need of a concrete view type V (a pointer).
+type View[V any] interface {
+	Apply(trace.Event)
+	Unapply(trace.Event)
+	// Check reports whether an event fits the view before it is applied.
+	Check(trace.Event) error
+	Clone() V
+	TrimHistory(keep int)
+	// Diff describes how two views differ ("" when they show the same
+	// state); history is not compared.
+	Diff(V) string
+}
+
+// ApplyChecked is Check then Apply; it applies nothing when Check fails.
+func ApplyChecked[V View[V]](v V, e trace.Event) error {
+	if err := v.Check(e); err != nil {
+		return err
+	}
+	v.Apply(e)
+	return nil
+}
+
+// Snapshot is Clone without history: the copy shows the same state but
+// cannot Unapply anything, and keeps no event chain alive. Timelines keep
+// snapshots as keyframes.
+func Snapshot[V View[V]](v V) V {
+	c := v.Clone()
+	c.TrimHistory(0)
+	return c
+}
+
+// Equal reports whether a and b show the same state (Diff is empty).
+func Equal[V View[V]](a, b V) bool { return a.Diff(b) == "" }
+
+// UnapplyLast undoes the event applied last (v.Unapply of h.Last, h being
+// v's history) and returns it; ok is false when there is no history left.
+func UnapplyLast[V View[V], D any](v V, h *History[D]) (e trace.Event, ok bool) {
+	e, ok = h.Last()
+	if ok {
+		v.Unapply(e)
+	}
+	return e, ok
+}
+
+// MaxDiffs is the most differences a Diff reports.
+const MaxDiffs = 12
+
+// Diffs collects the lines of a Diff: the first MaxDiffs differences added,
+// one per line.
+type Diffs struct{ lines []string }
+
+// Add adds a difference (formatted as fmt.Sprintf does) unless MaxDiffs
+// are there already.
+func (d *Diffs) Add(format string, args ...any) {
+	if len(d.lines) < MaxDiffs {
+		d.lines = append(d.lines, fmt.Sprintf(format, args...))
+	}
+}
+
+// Full reports whether MaxDiffs differences are there: a Diff may stop
+// looking.
+func (d *Diffs) Full() bool { return len(d.lines) >= MaxDiffs }
+
+// String is the differences, one per line ("" when there are none).
+func (d *Diffs) String() string { return strings.Join(d.lines, "\n") }
+
+// DiffTail adds what every view compares last: the first lanes lanes
+// (laneDiff(a) describes how lane a differs, "" when it does not), the
+// counters ca and cb, and the events applied and the current event of
+// histories ha and hb.
+func DiffTail[C comparable, D any](d *Diffs, lanes int, laneDiff func(trace.Actor) string, ca, cb C, ha, hb *History[D]) {
+	for a := 0; a < lanes && !d.Full(); a++ {
+		if s := laneDiff(trace.Actor(a)); s != "" {
+			d.Add("lane %d: %s", a, s)
+		}
+	}
+	if ca != cb {
+		d.Add("counters %+v vs %+v", ca, cb)
+	}
+	if ha.applied != hb.applied {
+		d.Add("applied %d vs %d", ha.applied, hb.applied)
+	}
+	ce, ok := ha.Current()
+	oe, ook := hb.Current()
+	if ok != ook || ce != oe {
+		d.Add("current event %v vs %v", ce, oe)
+	}
+}
+
+// SignificantLanes is the number of lanes that take part in comparisons:
+// the first initial ones (those a view was created with), and any later
+// one up to the last that busy says holds something (events, pins, …). A
+// lane added for an unknown actor stays after Unapply, empty, and must not
+// make two views differ.
+func SignificantLanes(initial, lanes int, busy func(a trace.Actor) bool) int {
+	for a := lanes - 1; a >= initial; a-- {
+		if busy(trace.Actor(a)) {
+			return a + 1
+		}
+	}
+	return initial
+}
