@@ -40,7 +40,8 @@ func snapshot(s *slru.SLRU) snapshotT {
 	}
 	t.latest = s.LatestPageNumber()
 	for _, seg := range s.Disk().Segments() {
-		t.segs = append(t.segs, seg, int64(len(s.Disk().File(seg))))
+		size, _ := s.Disk().FileSize(seg) // not File: that copies the segment
+		t.segs = append(t.segs, seg, size)
 	}
 	for _, be := range s.Backends() {
 		t.stats = append(t.stats, be.Stats)
