@@ -24,7 +24,7 @@ func variantTitle(v scenario.Variant, face *text.GoTextFace, w float64) string {
 	case "pins=atomic":
 		long, short = "pins=atomic: one CAS on the state word (PostgreSQL 9.6 to 18)", "pins=atomic: one CAS (PG 9.6+)"
 	case "pins=spinlock":
-		long, short = "pins=spinlock: the buffer header spinlock (PostgreSQL 9.5 and older)", "pins=spinlock: header spinlock (PG ≤ 9.5)"
+		long, short = "pins=spinlock: 9.5's header spinlock, drawn on the 9.6 state word", "pins=spinlock: 9.5 locking on the 9.6 word"
 	case "drop=scan":
 		long, short = "drop=scan: every descriptor of the pool, checked in turn", "drop=scan: the full pool scan"
 	case "drop=lookup":
