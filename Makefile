@@ -9,7 +9,7 @@ BENCHTIME ?= 1s
 
 ADDR ?= 127.0.0.1:8080
 
-.PHONY: run demo wasm desktop test test-race lessons-check check-deps check-desktop-deps fmt-check vet test-native test-wasm fuzz bench hooks-cost build
+.PHONY: run demo wasm desktop test test-race lessons-check check-deps check-desktop-deps fmt-check vet test-native test-short test-wasm fuzz bench hooks-cost build
 
 run: wasm
 	$(GO) run ./cmd/bufferlab serve --addr $(ADDR) --dir web
@@ -43,7 +43,7 @@ check-deps: check-desktop-deps
 check-desktop-deps:
 	@scripts/need.sh gcc:gcc pkg-config:pkg-config libgl1-mesa-dev libxrandr-dev libxcursor-dev libxi-dev libxinerama-dev libxxf86vm-dev libasound2-dev
 
-test: check-deps fmt-check vet test-native test-race lessons-check test-wasm fuzz
+test: check-deps fmt-check vet test-native test-short test-race lessons-check test-wasm fuzz
 
 # The native pin loop (real goroutines, real atomics) under the race detector.
 test-race:
@@ -65,6 +65,13 @@ vet:
 
 test-native:
 	$(GO) test ./...
+
+# The same tests with -short: the scaled-down workloads (fewer random
+# operations, shorter streams) that a quick run and `make race` use, run
+# here so that their checks keep matching their sizes. -short skips the
+# browser and window tests, which test-native runs.
+test-short:
+	$(GO) test -short ./...
 
 # The engine and the pure-Go player packages under js/wasm (Node): same
 # results, same trace hashes as natively.
