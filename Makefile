@@ -9,7 +9,7 @@ BENCHTIME ?= 1s
 
 ADDR ?= 127.0.0.1:8080
 
-.PHONY: run demo wasm desktop test test-race lessons-check check-deps check-desktop-deps fmt-check vet test-native test-short test-wasm fuzz bench hooks-cost build
+.PHONY: run demo wasm desktop test test-race race lessons-check check-deps check-desktop-deps fmt-check vet test-native test-short test-wasm fuzz bench hooks-cost build
 
 run: wasm
 	$(GO) run ./cmd/bufferlab serve --addr $(ADDR) --dir web
@@ -49,6 +49,16 @@ test: check-deps fmt-check vet test-native test-short test-race lessons-check te
 test-race:
 	$(GO) test -race ./fastmode/exp -run Pin
 	$(GO) test -race ./engine/slru ./engine/fsm
+
+# Every package's tests under the race detector, at their -short sizes
+# (the long randomised tests also shrink under -race: race_on_test.go in
+# engine/bufmgr and engine/slru), and the browser and window tests
+# skipped. It takes several minutes on two cores, so `make test` does not
+# run it: CI's budget is 40 minutes and test-race above covers the code
+# with real goroutines (the native pin loop, the SLRU and FSM). Run it
+# before merging a change to shared state or goroutines.
+race:
+	$(GO) test -race -short ./...
 
 # Every lesson parsed, run headless, every expect checked.
 lessons-check:
