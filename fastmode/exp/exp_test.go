@@ -127,11 +127,23 @@ func BenchmarkStepEvent(b *testing.B) {
 }
 
 // The experiments run and fill every summary key (128kB: tiny and fast).
+// raceExperiments are the experiments whose loops run on several
+// goroutines (limits: contended CAS; pin: the native pin loop): the ones
+// TestExperiments runs under the race detector.
+var raceExperiments = []string{"limits", "pin"}
+
 func TestExperiments(t *testing.T) {
 	cfg := harness.Quick
 	cfg.Samples = 3
-	for _, name := range Names() {
-		e, _ := Lookup(name)
+	names := Names()
+	if raceEnabled {
+		names = raceExperiments
+	}
+	for _, name := range names {
+		e, ok := Lookup(name)
+		if !ok {
+			t.Fatalf("no experiment %q", name)
+		}
 		r, err := e.Run(Options{Sizes: []string{"128kB"}, Quick: true, Config: cfg})
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
