@@ -5,6 +5,7 @@ SHELL := /bin/bash
 GO ?= go
 WASM_EXEC_DIR = $(shell $(GO) env GOROOT)/lib/wasm
 FUZZTIME ?= 15s
+FUZZMINTIME ?= 2s
 BENCHTIME ?= 1s
 
 ADDR ?= 127.0.0.1:8080
@@ -88,9 +89,17 @@ test-short:
 test-wasm:
 	PATH="$$PATH:$(WASM_EXEC_DIR)" GOOS=js GOARCH=wasm $(GO) test ./engine/... ./viz/view ./viz/timeline ./viz/player ./lessons
 
-# A short coverage-guided run of the scenario fuzzer on top of its corpus.
+# A short coverage-guided run of each fuzz target on top of its corpus,
+# FUZZTIME each (15s: 45s in all): the SLRU's configurations and
+# operations, the scenario language (with its SLRU and FSM scripts), and
+# lesson Markdown played headless. An input that finds new code is
+# minimized for at most FUZZMINTIME (Go's default is a minute): a lesson
+# runs for tens of milliseconds, so a longer minimization would leave a
+# short run no time to fuzz. `make fuzz FUZZTIME=10m` for a long run.
 fuzz:
-	$(GO) test ./engine/scenario -run '^$$' -fuzz FuzzScenario -fuzztime $(FUZZTIME)
+	$(GO) test ./engine/slru -run '^$$' -fuzz '^FuzzConfigAndOps$$' -fuzztime $(FUZZTIME) -fuzzminimizetime $(FUZZMINTIME)
+	$(GO) test ./engine/scenario -run '^$$' -fuzz '^FuzzScenario$$' -fuzztime $(FUZZTIME) -fuzzminimizetime $(FUZZMINTIME)
+	$(GO) test ./lessons -run '^$$' -fuzz '^FuzzLesson$$' -fuzztime $(FUZZTIME) -fuzzminimizetime $(FUZZMINTIME)
 
 bench:
 	$(GO) test ./engine/... -run '^$$' -bench . -benchtime $(BENCHTIME)
