@@ -24,11 +24,11 @@ const (
 	// start: about 8kB each).
 	fuzzMaxClogPages = 1024
 	// fuzzMaxSteps bounds one run statement (max_steps is lowered to it).
-	fuzzMaxSteps = 50_000
+	fuzzMaxSteps = 25_000
 	// fuzzMaxEvents bounds one input's events over all its statements and
 	// variants: statements stop being run once the logs hold this many.
 	// (An event costs a microsecond or two, its description included.)
-	fuzzMaxEvents = 100_000
+	fuzzMaxEvents = 50_000
 	// fuzzMaxShown bounds the buffers printed: show statements × NBuffers.
 	fuzzMaxShown = 1 << 20
 )
