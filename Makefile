@@ -5,11 +5,12 @@ SHELL := /bin/bash
 GO ?= go
 WASM_EXEC_DIR = $(shell $(GO) env GOROOT)/lib/wasm
 FUZZTIME ?= 15s
+FUZZMINTIME ?= 2s
 BENCHTIME ?= 1s
 
 ADDR ?= 127.0.0.1:8080
 
-.PHONY: run demo wasm desktop test test-race lessons-check check-deps check-desktop-deps fmt-check vet test-native test-wasm fuzz bench hooks-cost build
+.PHONY: run demo wasm desktop test test-race race lessons-check check-deps check-desktop-deps fmt-check vet test-native test-short test-wasm fuzz bench hooks-cost build
 
 run: wasm
 	@echo "Starting bufferlab serve on $(ADDR) (go run compiles it first: a minute or more the first time, longer on a busy machine)"
@@ -49,12 +50,22 @@ check-deps: check-desktop-deps
 check-desktop-deps:
 	@scripts/need.sh gcc:gcc pkg-config:pkg-config libgl1-mesa-dev libxrandr-dev libxcursor-dev libxi-dev libxinerama-dev libxxf86vm-dev libasound2-dev
 
-test: check-deps fmt-check vet test-native test-race lessons-check test-wasm fuzz
+test: check-deps fmt-check vet test-native test-short test-race lessons-check test-wasm fuzz
 
 # The native pin loop (real goroutines, real atomics) under the race detector.
 test-race:
 	$(GO) test -race ./fastmode/exp/pin -run Pin
 	$(GO) test -race ./engine/slru ./engine/fsm
+
+# Every package's tests under the race detector, at their -short sizes
+# (the long randomised tests also shrink under -race: race_on_test.go in
+# engine/bufmgr and engine/slru), and the browser and window tests
+# skipped. It takes several minutes on two cores, so `make test` does not
+# run it: CI's budget is 40 minutes and test-race above covers the code
+# with real goroutines (the native pin loop, the SLRU and FSM). Run it
+# before merging a change to shared state or goroutines.
+race:
+	$(GO) test -race -short ./...
 
 # Every lesson parsed, run headless, every expect checked.
 lessons-check:
@@ -72,14 +83,29 @@ vet:
 test-native:
 	$(GO) test ./...
 
+# The same tests with -short: the scaled-down workloads (fewer random
+# operations, shorter streams) that a quick run and `make race` use, run
+# here so that their checks keep matching their sizes. -short skips the
+# browser and window tests, which test-native runs.
+test-short:
+	$(GO) test -short ./...
+
 # The engine and the pure-Go player packages under js/wasm (Node): same
 # results, same trace hashes as natively.
 test-wasm:
 	PATH="$$PATH:$(WASM_EXEC_DIR)" GOOS=js GOARCH=wasm $(GO) test ./engine/... ./viz/poolview ./viz/timeline ./viz/player ./lessons
 
-# A short coverage-guided run of the scenario fuzzer on top of its corpus.
+# A short coverage-guided run of each fuzz target on top of its corpus,
+# FUZZTIME each (15s: 45s in all): the SLRU's configurations and
+# operations, the scenario language (with its SLRU and FSM scripts), and
+# lesson Markdown played headless. An input that finds new code is
+# minimized for at most FUZZMINTIME (Go's default is a minute): a lesson
+# runs for tens of milliseconds, so a longer minimization would leave a
+# short run no time to fuzz. `make fuzz FUZZTIME=10m` for a long run.
 fuzz:
-	$(GO) test ./engine/scenario -run '^$$' -fuzz FuzzScenario -fuzztime $(FUZZTIME)
+	$(GO) test ./engine/slru -run '^$$' -fuzz '^FuzzConfigAndOps$$' -fuzztime $(FUZZTIME) -fuzzminimizetime $(FUZZMINTIME)
+	$(GO) test ./engine/scenario -run '^$$' -fuzz '^FuzzScenario$$' -fuzztime $(FUZZTIME) -fuzzminimizetime $(FUZZMINTIME)
+	$(GO) test ./lessons -run '^$$' -fuzz '^FuzzLesson$$' -fuzztime $(FUZZTIME) -fuzzminimizetime $(FUZZMINTIME)
 
 bench:
 	$(GO) test ./engine/... -run '^$$' -bench . -benchtime $(BENCHTIME)

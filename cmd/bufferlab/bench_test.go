@@ -34,6 +34,18 @@ func runBench(t *testing.T, args ...string) (int, string, string) {
 	return code, out.String(), errb.String()
 }
 
+// skipUnderRace skips a benchmark whose timed loops run one goroutine:
+// under the race detector they take minutes (`bench drop --quick` took
+// 7 of `make race`'s 10) and measure the detector, with nothing for it to
+// find. test-native runs them; the pin benchmark (real goroutines on real
+// atomics) runs under the race detector too.
+func skipUnderRace(t *testing.T) {
+	t.Helper()
+	if raceEnabled {
+		t.Skip("a single-goroutine timing run: skipped under -race (`make test-native` runs it)")
+	}
+}
+
 func decodeReport(t *testing.T, out string) benchReport {
 	t.Helper()
 	var r benchReport
@@ -227,6 +239,7 @@ func TestBenchPinBadWorkers(t *testing.T) {
 // bench drop --quick --json --plot: the summary keys, every cell of the
 // 000 table marked as extrapolated or not, the quick sizes, a chart.
 func TestBenchDropPlot(t *testing.T) {
+	skipUnderRace(t)
 	file := filepath.Join(t.TempDir(), "drop.png")
 	code, out, errs := runBench(t, "drop", "--quick", "--json", "--plot", file)
 	if code != exitOK {
@@ -304,6 +317,7 @@ func TestBenchDropPlot(t *testing.T) {
 // bench drop --quick as text: the 000 table beside the thread's figures,
 // the crossover beside PostgreSQL's NBuffers/32, the dlist overhead.
 func TestBenchDropTable(t *testing.T) {
+	skipUnderRace(t)
 	code, out, errs := runBench(t, "drop", "--quick")
 	if code != exitOK {
 		t.Fatalf("exit %d: %s", code, errs)

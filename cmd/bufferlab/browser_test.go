@@ -34,6 +34,11 @@ import (
 // the browser tests; with CI set it fails them (`make test` installs it).
 func chromiumPath(t *testing.T) string {
 	t.Helper()
+	if testing.Short() {
+		// Minutes of a real browser, nothing to scale down: `make
+		// test-native` runs it, `make test-short` and `make race` do not.
+		t.Skip("the browser test: skipped by -short (`make test-native` runs it)")
+	}
 	for _, p := range []string{os.Getenv("CHROMIUM"), "/usr/bin/chromium", "/usr/bin/chromium-browser"} {
 		if p != "" {
 			if _, err := os.Stat(p); err == nil {

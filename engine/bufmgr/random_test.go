@@ -564,18 +564,28 @@ func runStreamBackend(p *bufmgr.Pool, b *bufmgr.Backend, y sched.Yield, guard *c
 }
 
 // streamPlan lists the fixed streams of TestRandomStreams: seeds, pool
-// sizes 16–64 and 2–6 backends, and how many operations each runs.
-func streamPlan(short bool) (n, opsPerStream int) {
-	if short {
+// sizes 16–64 and 2–6 backends, and how many operations each runs. Under
+// the race detector the streams are shorter (and still run in parallel):
+// ten streams cover every pool size and backend count, with and without
+// pressure, and TestRandomStreams checks that they still reach every
+// concurrent path (CAS failures, spins, partition waits, collisions).
+func streamPlan(short, race bool) (n, opsPerStream int) {
+	switch {
+	case short && race:
+		return 10, 400
+	case race:
+		return 10, 1200
+	case short:
 		return 10, 1200
 	}
 	return 24, 4400
 }
 
 func TestRandomStreams(t *testing.T) {
-	streams, perStream := streamPlan(testing.Short())
+	streams, perStream := streamPlan(testing.Short(), raceEnabled)
 	wantOps := streams * perStream
-	if !testing.Short() && wantOps < 100_000 {
+	full := !testing.Short() && !raceEnabled
+	if full && wantOps < 100_000 {
 		t.Fatalf("plan has %d operations, want ≥ 100 000", wantOps)
 	}
 	var (
@@ -627,8 +637,8 @@ func TestRandomStreams(t *testing.T) {
 	if runs != streams {
 		t.Fatalf("%d of %d streams ran", runs, streams)
 	}
-	if min := streams * (perStream - 6); total.Ops < min || !testing.Short() && total.Ops < 100_000 {
-		t.Errorf("%d operations ran, want ≥ %d (and ≥ 100 000 without -short)", total.Ops, min)
+	if min := streams * (perStream - 6); total.Ops < min || full && total.Ops < 100_000 {
+		t.Errorf("%d operations ran, want ≥ %d (and ≥ 100 000 without -short and -race)", total.Ops, min)
 	}
 	// The streams must reach the concurrent paths, or they prove little.
 	for name, v := range map[string]uint64{

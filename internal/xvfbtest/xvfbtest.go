@@ -10,9 +10,15 @@ import (
 )
 
 // Run returns xvfb-run's path. Outside CI a missing Xvfb skips the test;
-// with CI set it fails it (`make test` installs Xvfb).
+// with CI set it fails it (`make test` installs Xvfb). Under -short it
+// skips the test: a window test builds and runs a program in Xvfb for a
+// minute or more and has nothing to scale down, so `make test-short` and
+// `make race` leave it to `make test-native`.
 func Run(t *testing.T) string {
 	t.Helper()
+	if testing.Short() {
+		t.Skip("a window test under Xvfb: skipped by -short (`make test-native` runs it)")
+	}
 	p, err := exec.LookPath("xvfb-run")
 	if err == nil {
 		return p

@@ -9,11 +9,20 @@ import (
 	"bufferlab/fastmode/harness"
 )
 
+// raceExperiments are the experiments whose loops run on several
+// goroutines (limits: contended CAS; pin: the native pin loop): the ones
+// TestExperiments runs under the race detector.
+var raceExperiments = []string{"limits", "pin"}
+
 // The experiments run and fill every summary key (128kB: tiny and fast).
 func TestExperiments(t *testing.T) {
 	cfg := harness.Quick
 	cfg.Samples = 3
-	for _, name := range exp.Names() {
+	names := exp.Names()
+	if raceEnabled {
+		names = raceExperiments
+	}
+	for _, name := range names {
 		e, _ := exp.Lookup(name)
 		r, err := e.Run(exp.Options{Sizes: []string{"128kB"}, Quick: true, Config: cfg})
 		if err != nil {

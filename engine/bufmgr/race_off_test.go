@@ -1,0 +1,5 @@
+//go:build !race
+
+package bufmgr_test
+
+const raceEnabled = false
