@@ -1,5 +1,5 @@
 // Command slrushot draws one frame of the SLRU scene (viz/scene's
-// DrawBanks and DrawSLRUCounters) at a position of an SLRU trace, saves it
+// DrawSLRUScene and DrawSLRUCounters) at a position of an SLRU trace, saves it
 // as a PNG and exits: a way to look at the scene before it is wired into
 // the app.
 //

@@ -59,7 +59,7 @@ func run(args []string) int {
 	err = sceneshot.Run(sceneshot.Shot{Title: "BufferLab: SLRU scene", Caption: desc, Width: o.width, Height: o.height, Out: o.out,
 		Draw: func(c *ebiten.Image, r render.Rect, th *render.Theme) {
 			body, counters := r.SplitBottom(46)
-			scene.DrawBanks(c, body, v, th)
+			scene.DrawSLRUScene(c, body, v, th)
 			scene.DrawSLRUCounters(c, counters.Inset(2), v, th)
 		}})
 	if err != nil {

@@ -173,8 +173,12 @@ func slotWordString(w uint64) string {
 // Describe is the golden text of an event of this package: the sequence
 // number, actor, kind and site as Event.String prints them, then the
 // object and values decoded.
-func Describe(e trace.Event) string {
-	head := fmt.Sprintf("%05d %-3s %-12s %-26s ", e.Seq, trace.ActorName(e.Actor), e.Kind, e.Site)
+func Describe(e trace.Event) string { return DescribeWith(e, trace.ActorName) }
+
+// DescribeWith is Describe with backends named by actor (a scenario's
+// names), as bufmgr.DescribeWith and fsm.DescribeWith do.
+func DescribeWith(e trace.Event, actor func(trace.Actor) string) string {
+	head := fmt.Sprintf("%05d %-3s %-12s %-26s ", e.Seq, actor(e.Actor), e.Kind, e.Site)
 	return head + describeBody(e)
 }
 

@@ -44,10 +44,7 @@ func (a *App) drawFSMScene(dst *ebiten.Image, rest, bottom render.Rect) {
 	desc := ""
 	if ok {
 		pool := p.View()
-		desc = fsm.Describe(e, pool.RelName)
-		if int(e.Actor) < len(p.Backends) && len(desc) >= 9 {
-			desc = desc[:6] + fmt.Sprintf("%-3s", p.Backends[e.Actor]) + desc[9:]
-		}
+		desc = fsm.DescribeWith(e, pool.RelName, p.ActorName)
 	}
 	scene.DrawCodeFor(clip(dst, cr), cr, e, ok, desc, th)
 	a.drawTimeline(dst, bottom.Inset(2))

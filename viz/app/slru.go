@@ -1,8 +1,6 @@
 package app
 
 import (
-	"fmt"
-
 	"github.com/hajimehoshi/ebiten/v2"
 
 	"bufferlab/engine/slru"
@@ -20,7 +18,7 @@ func (a *App) drawSLRUScene(dst *ebiten.Image, rest, bottom render.Rect) {
 	rest, counters := rest.SplitBottom(44 * th.Scale)
 	left, right := rest.SplitLeft(rest.W * 0.62)
 	br := scene.Panel(dst, left.Inset(2), "Commit log SLRU: "+v.Geometry().Variant.String(), th)
-	scene.DrawBanks(clip(dst, br), br, v, th)
+	scene.DrawSLRUScene(clip(dst, br), br, v, th)
 	narrR, codeR := right.SplitTop(right.H * 0.58)
 	nr := scene.Panel(dst, narrR.Inset(2), "Lesson", th)
 	a.drawNarration(clip(dst, nr), nr)
@@ -38,10 +36,7 @@ func (a *App) drawSLRUCode(dst *ebiten.Image, cr render.Rect, v *slruview.View) 
 	e, ok := v.Current()
 	desc := ""
 	if ok {
-		desc = slru.Describe(e)
-		if int(e.Actor) < len(a.p.Backends) && len(desc) >= 9 {
-			desc = desc[:6] + fmt.Sprintf("%-3s", a.p.Backends[e.Actor]) + desc[9:]
-		}
+		desc = slru.DescribeWith(e, a.p.ActorName)
 	}
 	scene.DrawCodeFor(clip(dst, cr), cr, e, ok, desc, a.th)
 }
@@ -59,12 +54,12 @@ func (a *App) drawSLRUPanes(dst *ebiten.Image, panes, right, bottom render.Rect)
 	for i := 0; i < n; i++ {
 		r := render.Rect{X: panes.X, Y: panes.Y + float64(i)*h, W: panes.W, H: h}
 		v := p.PaneSLRUView(i)
-		geo := " · " + scene.BanksPaneTitle(v)
+		geo := " · " + scene.SLRUPaneTitle(v)
 		bold := th.Face(render.Bold, 12)
 		title := variantTitle(p.PaneVariant(i), bold, r.W-20-render.TextWidth(geo, bold)) + geo
 		inner := scene.Panel(dst, r.Inset(2), render.Fit(title, bold, r.W-20), th)
 		banks, counters := inner.SplitBottom(render.LineHeight(th.Face(render.Bold, 13)) + 8)
-		scene.DrawBanksPane(clip(dst, banks), banks, v, th)
+		scene.DrawSLRUPane(clip(dst, banks), banks, v, th)
 		scene.DrawCounterLine(dst, counters.Inset(1), scene.SLRUPaneCounters(v.Counters()), th)
 	}
 	narrR, codeR := right.SplitTop(right.H * 0.46)

@@ -618,3 +618,13 @@ func scenarioProse(src string) (string, []lessons.Block) {
 	flush()
 	return title, blocks
 }
+
+// ActorName names an event's actor as the scenario does (its backends'
+// names), for the engine packages' DescribeWith; other actors (the system,
+// an actor past the scenario's backends) get trace.ActorName.
+func (p *Player) ActorName(a trace.Actor) string {
+	if int(a) < len(p.Backends) && p.Backends[a] != "" {
+		return p.Backends[a]
+	}
+	return trace.ActorName(a)
+}

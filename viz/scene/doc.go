@@ -4,11 +4,13 @@
 // lock holders, the backends as lanes, the pseudo-code panel and the
 // counters.
 //
-// A scene is drawn from a *view.Pool alone; it keeps only presentation
-// state (zoom, the heat map texture) and never reads the engine. Every state
-// is drawn with a label or shape as well as a colour.
+// A scene is drawn from its mechanism's view model alone (the pool's from
+// a *poolview.Pool, the commit log's SLRU from a *slruview.View, the free
+// space map from a *fsmview.View): it keeps only presentation state (zoom,
+// the heat map texture) and never reads the engine. Every state is drawn
+// with a label or shape as well as a colour.
 //
-// Adding a scene for another mechanism means a new type with
-// Draw(dst, rect, pool-or-other-view, theme) and, if it is interactive,
-// HitTest; the app chooses scenes by what a lesson's events touch.
+// Each mechanism's scene is named Draw<Mechanism>Scene (DrawSLRUScene,
+// DrawFSMScene), with Draw<Mechanism>Pane for one pane of several variants
+// side by side; the app chooses scenes by what a lesson's config runs.
 package scene

@@ -136,25 +136,25 @@ func collectSLRUMarks(v *slruview.View, th *render.Theme) slruMarks {
 	return m
 }
 
-// DrawBanks draws the SLRU of v into r: a header (variant, geometry, bank
+// DrawSLRUScene draws the SLRU of v into r: a header (variant, geometry, bank
 // rule, latest_page_number), one row per bank (or more for a bank of more
 // than 16 slots) with its lock and counter, a legend, and one line per
 // backend with its lookup. Legible at 1280×800 for 2 to 8 banks of 16.
-func DrawBanks(dst *ebiten.Image, r render.Rect, v *slruview.View, th *render.Theme) {
+func DrawSLRUScene(dst *ebiten.Image, r render.Rect, v *slruview.View, th *render.Theme) {
 	drawBanks(dst, r, v, true, th)
 }
 
-// DrawBanksPane is DrawBanks for one of several panes side by side: no
-// header (the pane's title is BanksPaneTitle), no legend (DrawSLRULegend
+// DrawSLRUPane is DrawSLRUScene for one of several panes side by side: no
+// header (the pane's title is SLRUPaneTitle), no legend (DrawSLRULegend
 // draws it once for all of them) and no victim chart, so that the rows of
 // slots keep their height.
-func DrawBanksPane(dst *ebiten.Image, r render.Rect, v *slruview.View, th *render.Theme) {
+func DrawSLRUPane(dst *ebiten.Image, r render.Rect, v *slruview.View, th *render.Theme) {
 	drawBanks(dst, r, v, false, th)
 }
 
-// BanksPaneTitle is the geometry DrawBanks writes in its header, for a
+// SLRUPaneTitle is the geometry DrawSLRUScene writes in its header, for a
 // pane's title: the slots, the banks and the bank rule.
-func BanksPaneTitle(v *slruview.View) string {
+func SLRUPaneTitle(v *slruview.View) string {
 	g := v.Geometry()
 	if g.Variant == slru.Single {
 		return fmt.Sprintf("%d slots, one lock · latest page %d", g.Slots, v.LatestPage())
