@@ -155,14 +155,58 @@ const (
 var objNames = [numObjClasses]string{"-", "buf", "part", "content", "strategy", "rel", "backend",
 	"bank", "slot", "slot-io", "slru", "fsm-rel", "fsm-page", "fsm-node", "heap-page", "local-map"}
 
+// Mechanism is the engine package that owns an object class: its events
+// are that mechanism's, and only that mechanism's view applies them. A
+// class added without an owner belongs to no view (MNone), and
+// TestEveryClassHasAnOwner fails until it is given one.
+type Mechanism uint8
+
+// Mechanisms.
+const (
+	MNone Mechanism = iota // no mechanism: ONone (idle padding), or a class not yet given an owner
+	MPool                  // the shared buffer pool and its pins, rings and drops (engine/bufmgr)
+	MSLRU                  // the SLRU caches, the commit log's (engine/slru)
+	MFSM                   // the free space map and the heap insert path (engine/fsm)
+	numMechanisms
+)
+
+var mechanismNames = [numMechanisms]string{"none", "pool", "slru", "fsm"}
+
+func (m Mechanism) String() string {
+	if m < numMechanisms {
+		return mechanismNames[m]
+	}
+	return fmt.Sprintf("mechanism(%d)", uint8(m))
+}
+
+// classOwner is each class's mechanism, beside the class list above.
+var classOwner = [numObjClasses]Mechanism{
+	ONone:   MNone,
+	OBuffer: MPool, OPartition: MPool, OContent: MPool, OStrategy: MPool, ORelation: MPool, OBackend: MPool,
+	OBank: MSLRU, OSlot: MSLRU, OSlotIO: MSLRU, OSLRU: MSLRU,
+	OFSMRel: MFSM, OFSMPage: MFSM, OFSMNode: MFSM, OHeapPage: MFSM, OLocalMap: MFSM,
+}
+
+// Owner is the mechanism whose events c's are (MNone for ONone and for a
+// class out of range).
+func (c ObjClass) Owner() Mechanism {
+	if c < numObjClasses {
+		return classOwner[c]
+	}
+	return MNone
+}
+
+// NumObjClasses is the number of object classes, for tests that walk them.
+const NumObjClasses = int(numObjClasses)
+
 // IsSLRU reports whether c is one of the SLRU classes (OBank, OSlot,
 // OSlotIO, OSLRU): events of an SLRU cache, which no buffer-pool view reads.
-func (c ObjClass) IsSLRU() bool { return c >= OBank && c <= OSLRU }
+func (c ObjClass) IsSLRU() bool { return c.Owner() == MSLRU }
 
 // IsFSM reports whether c is one of the free space map classes (OFSMRel,
 // OFSMPage, OFSMNode, OHeapPage, OLocalMap): events of the FSM and the
 // heap insert path, which no buffer-pool view reads.
-func (c ObjClass) IsFSM() bool { return c >= OFSMRel && c <= OLocalMap }
+func (c ObjClass) IsFSM() bool { return c.Owner() == MFSM }
 
 func (c ObjClass) String() string {
 	if c < numObjClasses {

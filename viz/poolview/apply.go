@@ -206,14 +206,19 @@ func (c *Counters) count(e trace.Event, d uint64) {
 
 const minusOne = ^uint64(0)
 
+// owns reports whether e is the pool view's: a class of the pool's
+// mechanism, or ONone (the idle events that pad a step's panes).
+func owns(e trace.Event) bool { return e.Class.Owner() == trace.MPool || e.Class == trace.ONone }
+
 // Apply applies e: the view then shows the state just after e. Events must
-// come in log order; Check tells whether e fits the current state. Events
-// of an SLRU cache (trace.ObjClass.IsSLRU) and of the free space map and
-// the heap insert path (trace.ObjClass.IsFSM) are not the pool's: Apply,
-// Unapply and Check ignore them entirely (the FSM's buffer accesses are
-// the pool's own events, which the view interprets as any others).
+// come in log order; Check tells whether e fits the current state. The
+// view applies only the pool's own events (classes trace.MPool owns) and
+// the idle padding (ONone): Apply, Unapply and Check ignore every other
+// mechanism's events entirely, and so would a class added without an owner
+// (the FSM's buffer accesses are the pool's own events, which the view
+// interprets as any others).
 func (p *Pool) Apply(e trace.Event) {
-	if e.Class.IsSLRU() || e.Class.IsFSM() {
+	if !owns(e) {
 		return
 	}
 	p.mutate(e, false)
@@ -231,7 +236,7 @@ func (p *Pool) Apply(e trace.Event) {
 // Before values and the current event, lanes and counters to what they
 // were, so that Unapply(e) after Apply(e) restores the exact state.
 func (p *Pool) Unapply(e trace.Event) {
-	if e.Class.IsSLRU() || e.Class.IsFSM() {
+	if !owns(e) {
 		return
 	}
 	p.h.Pop(e, "view")
@@ -360,7 +365,7 @@ func (p *Pool) ApplyChecked(e trace.Event) error { return viewkit.ApplyChecked(p
 // A log applied in order from the initial pool passes every check; a
 // failure means events are missing, reordered or from another pool.
 func (p *Pool) Check(e trace.Event) error {
-	if e.Class.IsSLRU() || e.Class.IsFSM() {
+	if !owns(e) {
 		return nil
 	}
 	bad := func(what string, have, want uint64) error {
