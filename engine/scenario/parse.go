@@ -809,12 +809,9 @@ func (p *parser) dropOp(op Op, toks []token) (Op, error) {
 			if k != "strategy" {
 				return Op{}, p.errf(t.Pos, "drop: expected strategy=auto|scan|lookup|dlist, found %q", t.Text)
 			}
-			s, ok := bufmgr.ParseDropStrategy(v)
-			if !ok {
-				return Op{}, p.errf(t.Pos, "strategy: expected auto, scan, lookup or dlist, found %q", v)
-			}
-			if s == bufmgr.DropDList && !p.dlist && !p.hasVariant("dlist") {
-				return Op{}, p.errf(t.Pos, "strategy=dlist needs the per-relation lists: expected config dlist=on")
+			s, err := p.dropStrategy(t, v)
+			if err != nil {
+				return Op{}, err
 			}
 			op.Strategy = s
 			continue
@@ -839,6 +836,18 @@ func (p *parser) dropOp(op Op, toks []token) (Op, error) {
 	}
 	op.Rel = op.Rels[0]
 	return op, nil
+}
+
+// dropStrategy parses the value of a drop's or truncate's strategy=.
+func (p *parser) dropStrategy(t token, v string) (bufmgr.DropStrategy, error) {
+	s, ok := bufmgr.ParseDropStrategy(v)
+	if !ok {
+		return 0, p.errf(t.Pos, "strategy: expected auto, scan, lookup or dlist, found %q", v)
+	}
+	if s == bufmgr.DropDList && !p.dlist && !p.hasVariant("dlist") {
+		return 0, p.errf(t.Pos, "strategy=dlist needs the per-relation lists: expected config dlist=on")
+	}
+	return s, nil
 }
 
 // matching lists the relations defined so far whose name starts with

@@ -53,12 +53,9 @@ func (p *parser) truncateOp(op Op, toks []token) (Op, error) {
 		if !ok || k != "strategy" {
 			return Op{}, p.errf(t.Pos, "truncate: expected 'to N' or strategy=auto|scan|lookup|dlist, found %q", t.Text)
 		}
-		s, ok := bufmgr.ParseDropStrategy(v)
-		if !ok {
-			return Op{}, p.errf(t.Pos, "strategy: expected auto, scan, lookup or dlist, found %q", v)
-		}
-		if s == bufmgr.DropDList && !p.dlist && !p.hasVariant("dlist") {
-			return Op{}, p.errf(t.Pos, "strategy=dlist needs the per-relation lists: expected config dlist=on")
+		s, err := p.dropStrategy(t, v)
+		if err != nil {
+			return Op{}, err
 		}
 		op.Strategy = s
 		rest = rest[1:]
