@@ -534,8 +534,17 @@ func (v *View) Text(s Search) string {
 	if s.Want > 0 {
 		out += fmt.Sprintf(", wants %d B free", s.Want)
 	}
-	if s.MinCat > 0 {
-		out += fmt.Sprintf(" = category ≥ %d", s.MinCat)
+	// The category the request rounds up to: the search's own when it
+	// searched, else fsm_space_needed_to_cat of what it wanted (a page
+	// recorded one category lower does not qualify).
+	minCat := int(s.MinCat)
+	if minCat == 0 && s.Want > 0 {
+		if c, err := fsm.SpaceNeededToCat(s.Want); err == nil {
+			minCat = int(c)
+		}
+	}
+	if minCat > 0 {
+		out += fmt.Sprintf(" = category ≥ %d", minCat)
 	}
 	switch s.Phase {
 	case PhaseFSM:
