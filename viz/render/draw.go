@@ -8,47 +8,13 @@ import (
 	"github.com/hajimehoshi/ebiten/v2"
 	"github.com/hajimehoshi/ebiten/v2/text/v2"
 	"github.com/hajimehoshi/ebiten/v2/vector"
+
+	"bufferlab/viz/layout"
 )
 
-// Rect is a rectangle in screen pixels.
-type Rect struct{ X, Y, W, H float64 }
-
-// Contains reports whether (x, y) lies inside r.
-func (r Rect) Contains(x, y float64) bool {
-	return x >= r.X && y >= r.Y && x < r.X+r.W && y < r.Y+r.H
-}
-
-// Inset shrinks r by d on every side.
-func (r Rect) Inset(d float64) Rect { return Rect{r.X + d, r.Y + d, r.W - 2*d, r.H - 2*d} }
-
-// SplitTop cuts h pixels off the top of r.
-func (r Rect) SplitTop(h float64) (top, rest Rect) {
-	h = min(h, r.H)
-	return Rect{r.X, r.Y, r.W, h}, Rect{r.X, r.Y + h, r.W, r.H - h}
-}
-
-// SplitLeft cuts w pixels off the left of r.
-func (r Rect) SplitLeft(w float64) (left, rest Rect) {
-	w = min(w, r.W)
-	return Rect{r.X, r.Y, w, r.H}, Rect{r.X + w, r.Y, r.W - w, r.H}
-}
-
-// SplitBottom cuts h pixels off the bottom of r.
-func (r Rect) SplitBottom(h float64) (rest, bottom Rect) {
-	h = min(h, r.H)
-	return Rect{r.X, r.Y, r.W, r.H - h}, Rect{r.X, r.Y + r.H - h, r.W, h}
-}
-
-// SplitRight cuts w pixels off the right of r.
-func (r Rect) SplitRight(w float64) (rest, right Rect) {
-	w = min(w, r.W)
-	return Rect{r.X, r.Y, r.W - w, r.H}, Rect{r.X + r.W - w, r.Y, w, r.H}
-}
-
-// Image returns r as an image.Rectangle (for sub-images).
-func (r Rect) Image() image.Rectangle {
-	return image.Rect(int(r.X), int(r.Y), int(r.X+r.W), int(r.Y+r.H))
-}
+// Rect is a rectangle in screen pixels (layout.Rect: layouts compute
+// them without Ebitengine).
+type Rect = layout.Rect
 
 // Fill draws a filled rectangle.
 func Fill(dst *ebiten.Image, r Rect, c color.Color) {
@@ -100,13 +66,13 @@ func whitePixel() *ebiten.Image {
 }
 
 // Align is a horizontal text alignment.
-type Align uint8
+type Align = layout.Align
 
 // Alignments.
 const (
-	Left Align = iota
-	Center
-	Right
+	Left   = layout.Left
+	Center = layout.Center
+	Right  = layout.Right
 )
 
 // Text draws s with its top-left (or top-centre, top-right) at (x, y).

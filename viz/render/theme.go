@@ -6,82 +6,42 @@ import (
 	"sync"
 
 	"github.com/hajimehoshi/ebiten/v2/text/v2"
-	"golang.org/x/image/font/gofont/gobold"
-	"golang.org/x/image/font/gofont/goitalic"
-	"golang.org/x/image/font/gofont/gomono"
-	"golang.org/x/image/font/gofont/goregular"
+
+	"bufferlab/viz/layout"
 )
 
-// The Okabe–Ito palette: distinguishable with every common form of colour
-// blindness.
+// The Okabe–Ito palette (layout's).
 var (
-	Black     = color.RGBA{0x00, 0x00, 0x00, 0xff}
-	Orange    = color.RGBA{0xE6, 0x9F, 0x00, 0xff}
-	SkyBlue   = color.RGBA{0x56, 0xB4, 0xE9, 0xff}
-	Green     = color.RGBA{0x00, 0x9E, 0x73, 0xff}
-	Yellow    = color.RGBA{0xF0, 0xE4, 0x42, 0xff}
-	Blue      = color.RGBA{0x00, 0x72, 0xB2, 0xff}
-	Vermilion = color.RGBA{0xD5, 0x5E, 0x00, 0xff}
-	Purple    = color.RGBA{0xCC, 0x79, 0xA7, 0xff}
+	Black     = layout.Black
+	Orange    = layout.Orange
+	SkyBlue   = layout.SkyBlue
+	Green     = layout.Green
+	Yellow    = layout.Yellow
+	Blue      = layout.Blue
+	Vermilion = layout.Vermilion
+	Purple    = layout.Purple
 )
 
-// Theme is the colours and fonts in use. Scale is 1 normally and larger in
-// presentation mode (for a projector).
-type Theme struct {
-	Scale float64
-
-	Background, Panel, PanelEdge, Text, Muted, Highlight, Accent color.RGBA
-	Pinned, Dirty, Locked, IO, Free, Error, Good                 color.RGBA
-	// UsageRamp[u] is the fill for usage count u (0..5): one hue, light to
-	// dark, so the order reads without colour vision.
-	UsageRamp [6]color.RGBA
-}
+// Theme is the colours and type scale (a *layout.Theme, which layouts
+// read without Ebitengine) with the Ebitengine faces that paint them.
+type Theme struct{ *layout.Theme }
 
 // Light is the default theme: dark text on a light background, which also
 // projects well.
-func Light(scale float64) *Theme {
-	return &Theme{
-		Scale:      scale,
-		Background: color.RGBA{0xf7, 0xf7, 0xf4, 0xff},
-		Panel:      color.RGBA{0xff, 0xff, 0xff, 0xff},
-		PanelEdge:  color.RGBA{0xc8, 0xc8, 0xc0, 0xff},
-		Text:       color.RGBA{0x1a, 0x1a, 0x1a, 0xff},
-		Muted:      color.RGBA{0x6b, 0x6b, 0x66, 0xff},
-		Highlight:  Orange,
-		Accent:     Blue,
-		Pinned:     Vermilion,
-		Dirty:      Purple,
-		Locked:     Black,
-		IO:         Green,
-		Free:       color.RGBA{0xe4, 0xe4, 0xde, 0xff},
-		Error:      Vermilion,
-		Good:       Green,
-		UsageRamp: [6]color.RGBA{
-			{0xf2, 0xf7, 0xfb, 0xff}, {0xc6, 0xdb, 0xef, 0xff}, {0x9e, 0xca, 0xe1, 0xff},
-			{0x6b, 0xae, 0xd6, 0xff}, {0x31, 0x82, 0xbd, 0xff}, {0x08, 0x51, 0x9c, 0xff},
-		},
-	}
-}
+func Light(scale float64) *Theme { return &Theme{layout.Light(scale)} }
 
 // TextOn returns a readable text colour for a fill.
-func TextOn(fill color.RGBA) color.RGBA {
-	// Relative luminance, roughly.
-	l := 0.2126*float64(fill.R) + 0.7152*float64(fill.G) + 0.0722*float64(fill.B)
-	if l < 140 {
-		return color.RGBA{0xff, 0xff, 0xff, 0xff}
-	}
-	return color.RGBA{0x1a, 0x1a, 0x1a, 0xff}
-}
+func TextOn(fill color.RGBA) color.RGBA { return layout.TextOn(fill) }
 
-// Font styles.
-type Style uint8
+// Style is a font style.
+type Style = layout.Style
 
 // The styles of the embedded Go fonts.
 const (
-	Regular Style = iota
-	Bold
-	Mono
-	Italic
+	Regular = layout.Regular
+	Bold    = layout.Bold
+	Mono    = layout.Mono
+	Italic  = layout.Italic
 )
 
 var (
@@ -98,8 +58,8 @@ type faceKey struct {
 }
 
 func loadFonts() {
-	for i, ttf := range [][]byte{goregular.TTF, gobold.TTF, gomono.TTF, goitalic.TTF} {
-		src, err := text.NewGoTextFaceSource(bytes.NewReader(ttf))
+	for i := range fontSources {
+		src, err := text.NewGoTextFaceSource(bytes.NewReader(layout.TTF(Style(i))))
 		if err != nil {
 			fontErr = err
 			return
@@ -116,8 +76,13 @@ func FontError() error {
 
 // Face returns the face of a style at a size in points, scaled by the theme.
 func (t *Theme) Face(s Style, size float64) *text.GoTextFace {
+	return FaceOf(t.Font(s, size))
+}
+
+// FaceOf returns the face that paints a layout font.
+func FaceOf(lf layout.Font) *text.GoTextFace {
 	fontOnce.Do(loadFonts)
-	size *= t.Scale
+	s, size := lf.Style, lf.Size
 	k := faceKey{s, size}
 	facesMu.Lock()
 	defer facesMu.Unlock()

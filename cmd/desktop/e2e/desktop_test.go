@@ -393,3 +393,19 @@ func TestNoDisplay(t *testing.T) {
 		t.Errorf("DISPLAY=:98765: exit %d, output:\n%s", code, out)
 	}
 }
+
+// TestLayoutMeasureMatchesEbiten runs viz/render/measurecheck (built with
+// the xvfb tag) under Xvfb: layouts measure text without Ebitengine, and
+// must get the widths Ebitengine paints.
+func TestLayoutMeasureMatchesEbiten(t *testing.T) {
+	xvfb := xvfbtest.Run(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	out, err := exec.CommandContext(ctx, xvfb, "-a", "go", "test", "-count=1", "-tags", "xvfb", "bufferlab/viz/render/measurecheck").CombinedOutput()
+	if err != nil {
+		t.Fatalf("measurecheck under Xvfb: %v\n%s", err, out)
+	}
+	if !strings.Contains(string(out), "ok") {
+		t.Fatalf("measurecheck ran no test:\n%s", out)
+	}
+}

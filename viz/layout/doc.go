@@ -1,0 +1,25 @@
+// Package layout is the pure half of drawing: geometry (Rect), the theme's
+// colours and type sizes, text measurement with the embedded Go fonts, and
+// the display list that a scene's layout step returns and a thin paint
+// step (render.Paint) draws.
+//
+// A scene is two functions. Layout takes a view, a rectangle and a theme
+// and returns a *List: filled and stroked boxes, text runs with their font
+// and the box each must fit, lines and triangles (marks), each named by a
+// role ("cell 3", "counter hits"). Paint draws a List with Ebitengine and
+// decides nothing. Layout imports no Ebitengine, so its golden tests run in
+// `go test -short ./viz/...` on a machine with no display.
+//
+// Text is measured by shaping it with go-text/typesetting, the shaper that
+// Ebitengine's text/v2 uses, over the same Go fonts, so a width computed
+// here is the width painted there (TestMeasureMatchesEbiten, run under Xvfb
+// by cmd/desktop/e2e, compares them).
+//
+// Invariants:
+//   - A text run that does not fit its box is recorded in List.Overflows
+//     (its role, text, and the width or height it needed and had); it is
+//     never silently cut. A run may be shortened with "…" (FitText), and
+//     then the overflow is still recorded, with the shortened text drawn.
+//   - Layout is deterministic: the same view, rectangle and theme give the
+//     same List, byte for byte in its String form (the goldens).
+package layout

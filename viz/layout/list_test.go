@@ -1,0 +1,69 @@
+package layout
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestWidthGrowsWithTextAndSize(t *testing.T) {
+	if err := FontError(); err != nil {
+		t.Fatal(err)
+	}
+	f := Font{Regular, 12}
+	a, b := Width("nextVictim", f), Width("nextVictimBuffer", f)
+	if a <= 0 || b <= a {
+		t.Fatalf("widths %v, %v: expected 0 < a < b", a, b)
+	}
+	if big := Width("nextVictim", Font{Regular, 24}); big < 1.9*a || big > 2.1*a {
+		t.Fatalf("at twice the size the width is %v, expected about %v", big, 2*a)
+	}
+	// Mono: every glyph the same advance.
+	m1, m2 := Width("iiii", Font{Mono, 12}), Width("WWWW", Font{Mono, 12})
+	if m1 != m2 {
+		t.Fatalf("mono widths differ: %v vs %v", m1, m2)
+	}
+	if lh := LineHeight(f); lh < 12 || lh > 20 {
+		t.Fatalf("line height at 12 px is %v, expected 12..20", lh)
+	}
+}
+
+func TestOverflowIsRecordedNotCut(t *testing.T) {
+	var l List
+	f := Font{Regular, 12}
+	l.Text("label", "descriptors", f, 0, 0, 20, Black, Left)
+	l.TextIn("cell", "rc 0 u 0", f, Rect{0, 0, 200, 5}, Black, Center)
+	l.FitText("title", "nextVictimBuffer", f, 0, 0, 40, Black, Left)
+	l.Text("ok", "ok", f, 0, 0, 100, Black, Left)
+	if len(l.Overflows) != 3 {
+		t.Fatalf("overflows %v, expected three (wide, tall, fitted)", l.Overflows)
+	}
+	if got := l.Texts("label")[0].Text; got != "descriptors" {
+		t.Fatalf("an overflowing Text run was changed to %q", got)
+	}
+	if got := l.Texts("title")[0].Text; !strings.HasSuffix(got, "…") || Width(got, f) > 40 {
+		t.Fatalf("FitText drew %q (%v px), expected a cut with … within 40 px", got, Width(got, f))
+	}
+	s := l.String()
+	for _, want := range []string{`OVERFLOW label "descriptors": needs`, `OVERFLOW cell "rc 0 u 0": needs`, "tall, has 5", `OVERFLOW title "nextVictimBuffer"`} {
+		if !strings.Contains(s, want) {
+			t.Errorf("golden form lacks %q:\n%s", want, s)
+		}
+	}
+	if strings.Contains(s, `OVERFLOW ok`) {
+		t.Errorf("a run that fits was recorded:\n%s", s)
+	}
+}
+
+func TestAlignedRunsRecordTheirLeftEdge(t *testing.T) {
+	var l List
+	f := Font{Bold, 14}
+	w := Width("hits", f)
+	l.Text("c", "hits", f, 100, 0, 0, Black, Center)
+	l.Text("r", "hits", f, 100, 0, 0, Black, Right)
+	if got := l.Items[0].Rect.X; got != 100-w/2 {
+		t.Errorf("centred run's left edge %v, expected %v", got, 100-w/2)
+	}
+	if got := l.Items[1].Rect.X; got != 100-w {
+		t.Errorf("right-aligned run's left edge %v, expected %v", got, 100-w)
+	}
+}
