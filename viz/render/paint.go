@@ -68,3 +68,10 @@ func (p *Painter) image(dst *ebiten.Image, it *layout.Item) {
 	op.GeoM.Translate(it.Rect.X, it.Rect.Y)
 	dst.SubImage(image.Rect(int(it.Rect.X), int(it.Rect.Y), int(it.Rect.X+it.Rect.W)+1, int(it.Rect.Y+it.Rect.H)+1)).(*ebiten.Image).DrawImage(t.img, op)
 }
+
+// shared paints lists for Paint: the scenes' wrappers run on Ebitengine's
+// one draw goroutine, so one painter (and its texture cache) serves them.
+var shared Painter
+
+// Paint draws l with the shared painter (see Painter.Paint).
+func Paint(dst *ebiten.Image, l *layout.List) { shared.Paint(dst, l) }

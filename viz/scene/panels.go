@@ -10,6 +10,7 @@ import (
 
 	"bufferlab/engine/bufmgr"
 	"bufferlab/engine/trace"
+	"bufferlab/viz/layout"
 	view "bufferlab/viz/poolview"
 	"bufferlab/viz/render"
 )
@@ -19,14 +20,13 @@ var (
 	hoverFill     = color.RGBA{0xea, 0xf2, 0xf8, 0xff}
 )
 
-// Panel draws a titled panel frame and returns the rect inside it.
+// Panel draws a titled panel frame and returns the rect inside it (see
+// LayoutPanel).
 func Panel(dst *ebiten.Image, r render.Rect, title string, th *render.Theme) render.Rect {
-	render.Fill(dst, r, th.Panel)
-	render.Stroke(dst, r, 1, th.PanelEdge)
-	face := th.Face(render.Bold, 12)
-	render.Text(dst, title, face, r.X+8, r.Y+4, th.Muted, render.Left)
-	_, inner := r.SplitTop(render.LineHeight(face) + 8)
-	return inner.Inset(6)
+	var l layout.List
+	inner := LayoutPanel(&l, r, title, th.Theme)
+	render.Paint(dst, &l)
+	return inner
 }
 
 // DrawPartitions draws the 128 mapping partitions as a grid: each cell shows
@@ -291,25 +291,12 @@ func DrawCodeFor(dst *ebiten.Image, r render.Rect, e trace.Event, ok bool, desc 
 	}
 }
 
-// DrawCounterLine draws counters on one line of text, each its number in
-// bold and its label, for a pane too short for DrawCounterRow's boxes;
-// the counters that do not fit at the end are left out.
+// DrawCounterLine draws counters on one line of text (see
+// LayoutCounterLine).
 func DrawCounterLine(dst *ebiten.Image, r render.Rect, items []Counter, th *render.Theme) {
-	face := th.Face(render.Regular, 12)
-	bold := th.Face(render.Bold, 13)
-	render.Fill(dst, r, th.Panel)
-	render.Stroke(dst, r, 1, th.PanelEdge)
-	x, y := r.X+6, r.Y+(r.H-render.LineHeight(bold))/2
-	for _, it := range items {
-		v := fmt.Sprint(it.V)
-		w := render.TextWidth(v, bold) + 4 + render.TextWidth(it.Label, face)
-		if x+w > r.X+r.W-4 {
-			break
-		}
-		render.Text(dst, v, bold, x, y, th.Text, render.Left)
-		render.Text(dst, it.Label, face, x+render.TextWidth(v, bold)+4, y+1, th.Muted, render.Left)
-		x += w + 16
-	}
+	var l layout.List
+	LayoutCounterLine(&l, r, items, th.Theme)
+	render.Paint(dst, &l)
 }
 
 // Counter is one labelled number of a counter row.
@@ -351,16 +338,10 @@ func DrawCounters(dst *ebiten.Image, r render.Rect, c view.Counters, th *render.
 	DrawCounterRow(dst, r, PoolCounters(c), th)
 }
 
-// DrawCounterRow draws counters in a row of labelled boxes.
+// DrawCounterRow draws counters in a row of labelled boxes (see
+// LayoutCounterRow).
 func DrawCounterRow(dst *ebiten.Image, r render.Rect, items []Counter, th *render.Theme) {
-	w := r.W / float64(len(items))
-	small := th.Face(render.Regular, 10)
-	big := th.Face(render.Bold, 14)
-	for i, it := range items {
-		b := render.Rect{X: r.X + float64(i)*w, Y: r.Y, W: w - 4, H: r.H}
-		render.Fill(dst, b, th.Panel)
-		render.Stroke(dst, b, 1, th.PanelEdge)
-		render.Text(dst, fmt.Sprint(it.V), big, b.X+b.W/2, b.Y+2, th.Text, render.Center)
-		render.Text(dst, it.Label, small, b.X+b.W/2, b.Y+b.H-render.LineHeight(small)-2, th.Muted, render.Center)
-	}
+	var l layout.List
+	LayoutCounterRow(&l, r, items, th.Theme)
+	render.Paint(dst, &l)
 }
