@@ -12,22 +12,13 @@ import (
 	"bufferlab/engine/slru"
 )
 
-// The keys each expect subject accepts.
-var expectKeys = map[string][]string{
-	"pool": {"hits", "misses", "writes", "hand", "passes", "free", "in_use", "ticks", "decrements", "errors",
-		"cas", "cas_failures", "header_locks", "spins"},
-	"buffer":  {"tag", "rc", "usage", "flags", "dirty", "valid"},
-	"block":   {"in", "resident", "usage", "rc"},
-	"backend": {"pins", "error", "ctid"},
-}
-
 func (p *parser) expect(toks []token) (Stmt, error) {
 	only := ""
 	all := toks
 	if len(toks) >= 3 && toks[2].Text == ":" {
 		vs := p.variants
 		if vs == nil {
-			vs = []Variant{{}}
+			vs = (&ConfigStmt{}).AllVariants()
 		}
 		name := toks[1].Text
 		if !p.hasVariant(name) {
@@ -63,22 +54,16 @@ func (p *parser) expect(toks []token) (Stmt, error) {
 		return nil, p.errf(endPos(all), "expected a subject after 'expect': pool, buffer N, block REL B, or backend NAME")
 	}
 	subj := toks[1]
-	keys, ok := expectKeys[subj.Text]
-	if fk, isFSM := fsmExpectKeys[subj.Text]; isFSM {
-		if !p.fsm {
-			return nil, p.errf(subj.Pos, "expect %s: the scenario has no free space map model: expected config fsm=always|small-skip", subj.Text)
+	mech, sub := subject(subj.Text, false)
+	if sub == nil {
+		return nil, p.errf(subj.Pos, "expect: expected %s, found %q", orList(subjectList(false)), subj.Text)
+	}
+	if mech.absent != nil {
+		if why := mech.absent(p); why != "" {
+			return nil, p.errf(subj.Pos, "expect %s: %s", subj.Text, why)
 		}
-		keys, ok = fk, true
 	}
-	if sk, isSLRU := slruExpectKeys[subj.Text]; isSLRU {
-		if !p.slru {
-			return nil, p.errf(subj.Pos, "expect %s: the scenario has no SLRU: expected config slru=single|banks|banks+hash", subj.Text)
-		}
-		keys, ok = sk, true
-	}
-	if !ok {
-		return nil, p.errf(subj.Pos, "expect: expected pool, buffer, block, backend, slru, page, heap or fsm, found %q", subj.Text)
-	}
+	keys := sub.Keys
 	st := &ExpectStmt{Pos: toks[0].Pos, Subject: subj.Text, Only: only}
 	rest := toks[2:]
 	nargs := map[string]int{"pool": 0, "buffer": 1, "block": 2, "backend": 1, "page": 1, "heap": 1, "fsm": 0}[subj.Text]
@@ -149,7 +134,7 @@ func variantList(vs []Variant) string {
 	if len(vs) == 0 {
 		return ""
 	}
-	key, names := vs[0].variantKey()+"=", []string{}
+	key, names := vs[0].Key()+"=", []string{}
 	for _, v := range vs {
 		names = append(names, v.Name())
 	}
@@ -215,11 +200,13 @@ func yesNo(b bool) string {
 }
 
 func (r *Runner) expectValue(st *ExpectStmt, c check) (string, error) {
-	if _, ok := slruExpectKeys[st.Subject]; ok {
-		return r.slruExpectValue(st, c)
-	}
-	if _, ok := fsmExpectKeys[st.Subject]; ok {
-		return r.fsmExpectValue(st, c)
+	if m, _ := subject(st.Subject, false); m != nil {
+		switch m.Name {
+		case "slru":
+			return r.slruExpectValue(st, c)
+		case "fsm":
+			return r.fsmExpectValue(st, c)
+		}
 	}
 	pool := r.pool
 	switch st.Subject {

@@ -8,6 +8,7 @@ import (
 
 	"bufferlab/engine/bufmgr"
 	"bufferlab/engine/fsm"
+	"bufferlab/engine/trace"
 )
 
 // The free space map and heap inserts in scenarios (engine/fsm).
@@ -49,39 +50,68 @@ type fsmConfig struct {
 	Threshold int
 }
 
-func (p *parser) fsmKey(st *ConfigStmt, t token, k, v string) error {
-	switch k {
-	case "fsm":
-		var vs []fsm.Variant
-		for _, name := range strings.Split(v, ",") {
-			vr, ok := fsm.ParseVariant(name)
-			if !ok {
-				return p.errf(t.Pos, "fsm: expected always, small-skip or both in pane order (always,small-skip), found %q", v)
-			}
-			for _, seen := range vs {
-				if seen == vr {
-					return p.errf(t.Pos, "fsm: %s is named twice in %q", vr, v)
+var fsmMechanism = Mechanism{
+	Name: "fsm", Title: "the free space map", Owner: trace.MFSM,
+	Keys: []Key{
+		{Name: "fsm", Values: "always|small-skip[,…]", Doc: "the free space map model, and heaps; both in pane order run side by side",
+			Variants: []VariantInfo{
+				{"always", "fsm=always: PostgreSQL 15, a map for every table", "fsm=always (PG 15)"},
+				{"small-skip", "fsm=small-skip: no map up to 4 pages (PG 12 devel, reverted)", "fsm=small-skip (reverted)"},
+			},
+			parse: (*parser).fsmVariantKey},
+		{Name: "fsm_threshold", Values: "N", Doc: "small-skip's page count below which a heap has no map (default 4)",
+			parse: func(p *parser, st *ConfigStmt, t token, v string) error {
+				n, err := p.uint(t, v, 1<<20, "fsm_threshold")
+				if err != nil {
+					return err
 				}
-			}
-			vs = append(vs, vr)
+				if n == 0 {
+					return p.errf(t.Pos, "fsm_threshold: expected at least 1, found 0")
+				}
+				st.FSM.Threshold = int(n)
+				return nil
+			}},
+	},
+	Ops: []OpSpec{
+		{Name: "insert", Kind: OpInsert, Grammar: "insert REL [N] [size=B]: heap_insert of N rows"},
+		{Name: "delete", Kind: OpDelete, Grammar: "delete REL B:O: the row at that ctid"},
+		{Name: "vacuum", Kind: OpVacuum, Grammar: "vacuum REL: record every page's free space and update the map"},
+	},
+	Subjects: []Subject{
+		{Name: "heap", Expect: true, Show: true, Keys: []string{"blocks", "fsm_blocks", "rows", "fsm_exists", "free", "category", "map"}},
+		{Name: "fsm", Expect: true, Keys: []string{"heap_reads", "fsm_reads", "vm_reads", "fsm_skipped", "pages_tried", "inserts", "extends"}},
+	},
+	ErrorText: fsm.ErrorText,
+	absent: func(p *parser) string {
+		if p.fsm {
+			return ""
 		}
-		st.FSM.On, st.FSM.Variant = true, vs[0]
-		var variants []Variant
-		for _, vr := range vs {
-			variants = append(variants, Variant{FSM: vr, HasFSM: true})
-		}
-		return p.addVariants(st, t, k, variants)
-	case "fsm_threshold":
-		n, err := p.uint(t, v, 1<<20, k)
-		if err != nil {
-			return err
-		}
-		if n == 0 {
-			return p.errf(t.Pos, "fsm_threshold: expected at least 1, found 0")
-		}
-		st.FSM.Threshold = int(n)
+		return "the scenario has no free space map model: expected config fsm=always|small-skip"
+	},
+}
+
+// FSM is the free space map variant the pane chose, if it chose one.
+func (v Variant) FSM() (fsm.Variant, bool) {
+	n, ok := v.Of("fsm")
+	if !ok {
+		return 0, false
 	}
-	return nil
+	vr, _ := fsm.ParseVariant(n)
+	return vr, true
+}
+
+// fsmVariantKey parses fsm=V[,V].
+func (p *parser) fsmVariantKey(st *ConfigStmt, t token, v string) error {
+	names, err := p.variantNames(t, "fsm", v, "always, small-skip or both in pane order (always,small-skip)", func(s string) (string, bool) {
+		vr, ok := fsm.ParseVariant(s)
+		return vr.String(), ok
+	})
+	if err != nil {
+		return err
+	}
+	vr, _ := fsm.ParseVariant(names[0])
+	st.FSM.On, st.FSM.Variant = true, vr
+	return p.addVariants(st, t, "fsm", names)
 }
 
 // heapKey parses a relation key that only heaps take.
@@ -188,8 +218,8 @@ func (r *Runner) newFSM() error {
 		return nil
 	}
 	vr := r.cfg.FSM.Variant
-	if r.variant.HasFSM {
-		vr = r.variant.FSM
+	if own, ok := r.variant.FSM(); ok {
+		vr = own
 	}
 	var err error
 	r.fsm, err = fsm.NewStore(r.pool, fsm.Options{Variant: vr, Threshold: r.cfg.FSM.Threshold})
@@ -247,11 +277,6 @@ func (r *Runner) execFSM(be *backendState, op Op) error {
 		return r.errf(op.Pos, "%s %s: %v", op.Kind, op.Rel, err)
 	}
 	return nil
-}
-
-var fsmExpectKeys = map[string][]string{
-	"heap": {"blocks", "fsm_blocks", "rows", "fsm_exists", "free", "category", "map"},
-	"fsm":  {"heap_reads", "fsm_reads", "vm_reads", "fsm_skipped", "pages_tried", "inserts", "extends"},
 }
 
 func (r *Runner) fsmExpectValue(st *ExpectStmt, c check) (string, error) {

@@ -45,7 +45,7 @@ func TestFSMParseErrors(t *testing.T) {
 	for _, c := range []struct{ src, want string }{
 		{"config fsm=sometimes", "1:8: fsm: expected always, small-skip or both in pane order (always,small-skip), found \"sometimes\""},
 		{"config fsm=always,always", "1:8: fsm: always is named twice"},
-		{"config drop=scan,lookup fsm=always,small-skip", "1:25: fsm: names several variants, and so does drop= at 1:8; only one of pins=, drop=, fsm= and slru= may name several variants"},
+		{"config drop=scan,lookup fsm=always,small-skip", "1:25: fsm: names several variants, and so does drop= at 1:8; only one of pins=, drop=, slru= or fsm= may name several variants"},
 		{"config fsm=always\nexpect small-skip: pool hits=0", "2:8: expect small-skip: the scenario does not run fsm=small-skip (its config runs pins=atomic)"},
 		{"config fsm_threshold=8", "1:1: fsm_threshold: applies to the free space map model"},
 		{"relation t heap", "1:12: heap: heaps need the free space map model"},

@@ -368,9 +368,11 @@ func TestFuzzSeedsRun(t *testing.T) {
 		t.Errorf("%d lesson seeds, %d with clog operations, %d with heap operations: want some of each", lessons, slru, fsm)
 	}
 	var missing []string
-	for name, k := range opNames {
-		if ops[k] == 0 {
-			missing = append(missing, name)
+	for _, m := range Mechanisms() {
+		for _, o := range m.Ops {
+			if ops[o.Kind] == 0 {
+				missing = append(missing, o.Name)
+			}
 		}
 	}
 	sort.Strings(missing)

@@ -2,7 +2,6 @@ package scenario
 
 import (
 	"fmt"
-	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -20,133 +19,6 @@ type Script struct {
 
 // Stmt is one statement.
 type Stmt interface{ At() Pos }
-
-// ConfigStmt is `config KEY=VALUE …`.
-type ConfigStmt struct {
-	Pos           Pos
-	SharedBuffers string // as written, e.g. "128kB"
-	NBuffers      int
-	Policy        string // "rr" or "random"
-	Seed          uint64
-	MaxSteps      int
-	MaxStepsPos   Pos             // where max_steps= was given (zero if not)
-	Pins          bufmgr.PinsMode // pins=atomic (default) or spinlock: the first variant
-	// Variants lists every variant the scenario runs, in pane order, when
-	// `pins=` or `drop=` names more than one (pins=atomic,spinlock or
-	// drop=scan,lookup,dlist run the same statements, schedule and seed
-	// once per variant, side by side); nil for one variant.
-	Variants []Variant
-	// Drop, when HasDrop, is the strategy of every `drop` that names
-	// none, in every variant: a single drop= strategy beside a key that
-	// names several variants (pins=atomic,spinlock drop=lookup). Alone,
-	// a single drop= strategy is the one variant (see Variants).
-	Drop    bufmgr.DropStrategy
-	HasDrop bool
-	// InRecovery (in_recovery=on) models a server replaying WAL: the
-	// backend dropping relations is the startup process, for which
-	// relation sizes are cached, so a drop may take the per-block lookup.
-	InRecovery bool
-	// DropList (dlist=on) keeps the per-relation buffer lists of the dlist
-	// drop variant, updated on every buffer allocation.
-	DropList bool
-	// NoSyncScans is synchronize_seqscans=off; on, PostgreSQL's default, a
-	// scan of a relation over NBuffers/4 blocks starts where the last scan
-	// of it reported being (bufmgr/syncscan.go).
-	NoSyncScans bool
-	// SLRU configures the commit log's SLRU (slru=…, see slru.go).
-	SLRU slruConfig
-	// FSM configures the free space map model (fsm=…, see fsm.go).
-	FSM fsmConfig
-}
-
-// Variant is one way of running a scenario's statements: a pin variant,
-// or a strategy that every drop without its own strategy= takes.
-type Variant struct {
-	Pins bufmgr.PinsMode
-	// Drop, when HasDrop, is the strategy of every `drop` that names none
-	// (a variant drop=dlist also keeps the per-relation lists).
-	Drop    bufmgr.DropStrategy
-	HasDrop bool
-	// FSM, when HasFSM, is the free space map variant (fsm=always,
-	// small-skip side by side).
-	FSM    fsm.Variant
-	HasFSM bool
-	// SLRU, when HasSLRU, is the commit log SLRU's variant (slru=single,
-	// banks,banks+hash side by side).
-	SLRU    slru.Variant
-	HasSLRU bool
-}
-
-// severalVariants ends the error for a config line where two keys name
-// several variants: the panes differ in one respect only.
-const severalVariants = "only one of pins=, drop=, fsm= and slru= may name several variants (the panes differ in one respect); expected one value for one of them"
-
-// addVariants records the variants that config key names. A single value
-// of pins=, fsm= or slru= sets no variant (the caller keeps it in st). A
-// single drop= strategy is the scenario's one variant when no other key
-// names several, and otherwise the strategy of every pane (st.Drop).
-func (p *parser) addVariants(st *ConfigStmt, t token, key string, vs []Variant) error {
-	if len(vs) == 1 && !vs[0].HasDrop {
-		return nil
-	}
-	if len(vs) == 1 {
-		if len(st.Variants) > 1 {
-			st.Drop, st.HasDrop = vs[0].Drop, true
-			return nil
-		}
-		st.Variants, p.varKey, p.varPos = vs, key, t.Pos
-		return nil
-	}
-	if len(st.Variants) == 1 && st.Variants[0].HasDrop {
-		// drop=S came first: it now applies to every pane of this key.
-		st.Drop, st.HasDrop = st.Variants[0].Drop, true
-		st.Variants = nil
-	}
-	if len(st.Variants) > 0 {
-		return p.errf(t.Pos, "%s: names several variants, and so does %s= at %d:%d; %s", key, p.varKey, p.varPos.Line, p.varPos.Col, severalVariants)
-	}
-	st.Variants, p.varKey, p.varPos = vs, key, t.Pos
-	return nil
-}
-
-// variantKey is the config key the variant sets: pins, drop, fsm or slru.
-func (v Variant) variantKey() string {
-	switch {
-	case v.HasDrop:
-		return "drop"
-	case v.HasFSM:
-		return "fsm"
-	case v.HasSLRU:
-		return "slru"
-	}
-	return "pins"
-}
-
-// Name is how the config and `expect NAME:` call the variant: atomic,
-// spinlock, the drop strategy, the FSM or the SLRU variant.
-func (v Variant) Name() string {
-	switch v.variantKey() {
-	case "drop":
-		return v.Drop.String()
-	case "fsm":
-		return v.FSM.String()
-	case "slru":
-		return v.SLRU.String()
-	}
-	return v.Pins.String()
-}
-
-// String is the config setting: pins=atomic, drop=scan, slru=banks.
-func (v Variant) String() string { return v.variantKey() + "=" + v.Name() }
-
-// AllVariants returns the variants the scenario runs: Variants, or the
-// one the config describes.
-func (c *ConfigStmt) AllVariants() []Variant {
-	if len(c.Variants) > 0 {
-		return c.Variants
-	}
-	return []Variant{{Pins: c.Pins}}
-}
 
 // RelationStmt is `relation NAME blocks=N …`.
 type RelationStmt struct {
@@ -196,18 +68,9 @@ const (
 	OpTruncate
 )
 
-var opNames = map[string]OpKind{"read": OpRead, "release": OpRelease, "dirty": OpDirty, "touch": OpTouch, "write": OpWrite, "scan": OpScan, "cleanup": OpCleanup, "drop": OpDrop, "clog": OpCLOG,
-	"insert": OpInsert, "delete": OpDelete, "vacuum": OpVacuum, "truncate": OpTruncate}
-
-// opList names every operation, in the order the grammar lists them, for
-// the parser's "expected an operation" errors.
-const opList = "read, release, dirty, touch, write, scan, cleanup, drop, truncate, clog, insert, delete, vacuum"
-
 func (k OpKind) String() string {
-	for n, v := range opNames {
-		if v == k {
-			return n
-		}
+	if s := opSpecOf(k); s != nil {
+		return s.Name
 	}
 	if k == OpReleaseAll {
 		return "release all"
@@ -452,125 +315,6 @@ func (p *parser) uint(t token, val string, max uint64, what string) (uint64, err
 	return n, nil
 }
 
-func (p *parser) config(toks []token) (Stmt, error) {
-	st := &ConfigStmt{Pos: toks[0].Pos, SharedBuffers: "128kB", NBuffers: 16, Policy: "rr", MaxSteps: DefaultMaxSteps}
-	seen := map[string]Pos{} // where each key was given
-	for _, t := range toks[1:] {
-		k, v, ok := splitKV(t)
-		if !ok {
-			return nil, p.errf(t.Pos, "expected KEY=VALUE (shared_buffers, schedule, seed, max_steps, pins, in_recovery, dlist), found %q", t.Text)
-		}
-		if first, dup := seen[k]; dup {
-			return nil, p.errf(t.Pos, "%s given twice (first at %d:%d): expected each config key once", k, first.Line, first.Col)
-		}
-		seen[k] = t.Pos
-		switch k {
-		case "shared_buffers":
-			n, err := bufmgr.ParseSharedBuffers(v)
-			if err != nil {
-				return nil, p.errf(t.Pos, "%v", err)
-			}
-			st.SharedBuffers, st.NBuffers = v, n
-		case "schedule":
-			if v != "rr" && v != "random" {
-				return nil, p.errf(t.Pos, "schedule: expected rr or random, found %q", v)
-			}
-			st.Policy = v
-		case "seed":
-			n, err := p.uint(t, v, ^uint64(0), "seed")
-			if err != nil {
-				return nil, err
-			}
-			st.Seed = n
-		case "max_steps":
-			n, err := p.uint(t, v, MaxMaxSteps, "max_steps")
-			if err != nil {
-				return nil, err
-			}
-			if n == 0 {
-				return nil, p.errf(t.Pos, "max_steps: expected at least 1, found 0")
-			}
-			st.MaxSteps, st.MaxStepsPos = int(n), t.Pos
-		case "pins":
-			var ms []bufmgr.PinsMode
-			for _, name := range strings.Split(v, ",") {
-				m, ok := bufmgr.ParsePins(name)
-				if !ok {
-					return nil, p.errf(t.Pos, "pins: expected atomic, spinlock or both in pane order (atomic,spinlock), found %q", v)
-				}
-				if slices.Contains(ms, m) {
-					return nil, p.errf(t.Pos, "pins: %s is named twice in %q", m, v)
-				}
-				ms = append(ms, m)
-			}
-			st.Pins = ms[0]
-			var vs []Variant
-			for _, m := range ms {
-				vs = append(vs, Variant{Pins: m})
-			}
-			if err := p.addVariants(st, t, k, vs); err != nil {
-				return nil, err
-			}
-		case "drop":
-			var ds []bufmgr.DropStrategy
-			for _, name := range strings.Split(v, ",") {
-				d, ok := bufmgr.ParseDropStrategy(name)
-				if !ok {
-					return nil, p.errf(t.Pos, "drop: expected strategies among auto, scan, lookup, dlist in pane order (scan,lookup,dlist), found %q", v)
-				}
-				if slices.Contains(ds, d) {
-					return nil, p.errf(t.Pos, "drop: %s is named twice in %q", d, v)
-				}
-				ds = append(ds, d)
-			}
-			var vs []Variant
-			for _, d := range ds {
-				vs = append(vs, Variant{Drop: d, HasDrop: true})
-			}
-			if err := p.addVariants(st, t, k, vs); err != nil {
-				return nil, err
-			}
-		case "fsm", "fsm_threshold":
-			if err := p.fsmKey(st, t, k, v); err != nil {
-				return nil, err
-			}
-		case "slru", "slru_buffers", "bank_size", "clog_pages":
-			if _, err := p.slruKey(st, t, k, v); err != nil {
-				return nil, err
-			}
-		case "synchronize_seqscans":
-			on, ok := map[string]bool{"on": true, "off": false, "true": true, "false": false}[v]
-			if !ok {
-				return nil, p.errf(t.Pos, "%s: expected on or off, found %q", k, v)
-			}
-			st.NoSyncScans = !on
-		case "in_recovery", "dlist":
-			on, ok := map[string]bool{"on": true, "off": false, "true": true, "false": false}[v]
-			if !ok {
-				return nil, p.errf(t.Pos, "%s: expected on or off, found %q", k, v)
-			}
-			if k == "dlist" {
-				st.DropList = on
-			} else {
-				st.InRecovery = on
-			}
-		default:
-			return nil, p.errf(t.Pos, "unknown config key %q: expected shared_buffers, schedule, seed, max_steps, pins, drop, in_recovery, dlist, synchronize_seqscans, slru, slru_buffers, bank_size, clog_pages, fsm or fsm_threshold", k)
-		}
-	}
-	p.nbuffers = st.NBuffers
-	if err := p.checkSLRUConfig(st, toks); err != nil {
-		return nil, err
-	}
-	p.variants = st.AllVariants()
-	p.fsm = st.FSM.On
-	if st.FSM.Threshold > 0 && !st.FSM.On {
-		return nil, p.errf(toks[0].Pos, "fsm_threshold: applies to the free space map model: expected fsm=small-skip too")
-	}
-	p.dlist = st.DropList || st.HasDrop && st.Drop == bufmgr.DropDList
-	return st, nil
-}
-
 func isIdent(s string) bool {
 	if s == "" || len(s) > 63 {
 		return false
@@ -694,7 +438,7 @@ func (p *parser) backend(toks []token) (Stmt, error) {
 	}
 	rest := toks[3:]
 	if len(rest) == 0 {
-		return nil, p.errf(endPos(toks), "expected an operation after ':' ("+opList+")")
+		return nil, p.errf(endPos(toks), "expected an operation after ':' (%s)", opList())
 	}
 	for len(rest) > 0 {
 		end := 0
@@ -721,10 +465,11 @@ func (p *parser) backend(toks []token) (Stmt, error) {
 }
 
 func (p *parser) op(toks []token) (Op, error) {
-	kind, ok := opNames[toks[0].Text]
+	spec, ok := registry.ops[toks[0].Text]
 	if !ok {
-		return Op{}, p.errf(toks[0].Pos, "expected an operation (%s), found %q", opList, toks[0].Text)
+		return Op{}, p.errf(toks[0].Pos, "expected an operation (%s), found %q", opList(), toks[0].Text)
 	}
+	kind := spec.Kind
 	op := Op{Pos: toks[0].Pos, Kind: kind}
 	if kind == OpCLOG {
 		return p.clogOp(op, toks)
@@ -974,18 +719,19 @@ func (p *parser) show(toks []token) (Stmt, error) {
 	if len(toks) > 3 && toks[1].Text == "pool" && toks[2].Text == "all" {
 		return nil, p.errf(toks[3].Pos, "show: expected nothing after 'pool all', found %q", toks[3].Text)
 	}
+	shows := orList(subjectList(true))
 	if len(toks) > 2 {
-		return nil, p.errf(toks[2].Pos, "show: expected at most one word (pool, map, slru or heap) or 'pool all', found %q", toks[2].Text)
+		return nil, p.errf(toks[2].Pos, "show: expected at most one word (%s) or 'pool all', found %q", shows, toks[2].Text)
 	}
 	if len(toks) == 2 {
-		if toks[1].Text != "pool" && toks[1].Text != "map" && toks[1].Text != "slru" && toks[1].Text != "heap" {
-			return nil, p.errf(toks[1].Pos, "show: expected pool, map, slru or heap, found %q", toks[1].Text)
+		mech, sub := subject(toks[1].Text, true)
+		if sub == nil {
+			return nil, p.errf(toks[1].Pos, "show: expected %s, found %q", shows, toks[1].Text)
 		}
-		if toks[1].Text == "slru" && !p.slru {
-			return nil, p.errf(toks[1].Pos, "show slru: the scenario has no SLRU: expected config slru=single|banks|banks+hash")
-		}
-		if toks[1].Text == "heap" && !p.fsm {
-			return nil, p.errf(toks[1].Pos, "show heap: the scenario has no heaps: expected config fsm=always|small-skip")
+		if mech.absent != nil {
+			if why := mech.absent(p); why != "" {
+				return nil, p.errf(toks[1].Pos, "show %s: %s", toks[1].Text, why)
+			}
 		}
 		st.What = toks[1].Text
 	} else if p.slru {

@@ -101,11 +101,11 @@ expect spinlock: pool cas_failures=0 spins=1 cas=0 header_locks=7
 		t.Fatal(err)
 	}
 	vs := Variants(s)
-	if len(vs) != 2 || vs[0].Pins != bufmgr.PinsAtomic || vs[1].Pins != bufmgr.PinsSpinlock {
+	if len(vs) != 2 || vs[0].Pins() != bufmgr.PinsAtomic || vs[1].Pins() != bufmgr.PinsSpinlock {
 		t.Fatalf("variants %v", vs)
 	}
 	for i, v := range vs {
-		want := v.Pins
+		want := v.Pins()
 		r, err := NewVariantRunner(s, true, i)
 		if err != nil {
 			t.Fatal(err)

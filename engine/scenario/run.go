@@ -91,8 +91,8 @@ func newRunner(s *Script, traced bool, variant int) (*Runner, error) {
 		r.log = trace.NewLog()
 	}
 	r.SetBudget(DefaultBudget)
-	opt := bufmgr.Options{Pins: r.variant.Pins, InRecovery: r.cfg.InRecovery, DropList: r.cfg.DropList, SyncScans: !r.cfg.NoSyncScans}
-	if r.variant.HasDrop && r.variant.Drop == bufmgr.DropDList || r.cfg.HasDrop && r.cfg.Drop == bufmgr.DropDList {
+	opt := bufmgr.Options{Pins: r.Pins(), InRecovery: r.cfg.InRecovery, DropList: r.cfg.DropList, SyncScans: !r.cfg.NoSyncScans}
+	if d, ok := r.variant.Drop(); ok && d == bufmgr.DropDList {
 		opt.DropList = true
 	}
 	pool, err := bufmgr.NewPoolWith(r.cfg.NBuffers, r.log, opt)
@@ -116,7 +116,14 @@ func (r *Runner) Pool() *bufmgr.Pool { return r.pool }
 func (r *Runner) Log() *trace.Log { return r.log }
 
 // Pins is the pin variant this runner's pool uses.
-func (r *Runner) Pins() bufmgr.PinsMode { return r.variant.Pins }
+// (the pane's pins= choice, else the config's single pins= value, which
+// every pane of another key's variants shares).
+func (r *Runner) Pins() bufmgr.PinsMode {
+	if r.variant.Has("pins") {
+		return r.variant.Pins()
+	}
+	return r.cfg.Pins
+}
 
 // Variant is the variant this runner runs.
 func (r *Runner) Variant() Variant { return r.variant }
@@ -188,7 +195,7 @@ func Variants(s *Script) []Variant {
 			return c.AllVariants()
 		}
 	}
-	return []Variant{{}}
+	return (&ConfigStmt{}).AllVariants()
 }
 
 // Done reports whether every statement has been executed.
@@ -608,10 +615,9 @@ func (r *Runner) dropStrategy(s bufmgr.DropStrategy) bufmgr.DropStrategy {
 	switch {
 	case s != bufmgr.DropAuto:
 		return s
-	case r.variant.HasDrop:
-		return r.variant.Drop
-	case r.cfg.HasDrop:
-		return r.cfg.Drop
+	case r.variant.Has("drop"):
+		d, _ := r.variant.Drop()
+		return d
 	}
 	return s
 }

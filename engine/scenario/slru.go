@@ -3,7 +3,6 @@ package scenario
 import (
 	"errors"
 	"fmt"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -42,61 +41,92 @@ type slruConfig struct {
 	ClogPages int
 }
 
-// slruKey parses one SLRU config key; ok false if k is not one.
-func (p *parser) slruKey(st *ConfigStmt, t token, k, v string) (ok bool, err error) {
-	switch k {
-	case "slru":
-		var vs []slru.Variant
-		for _, name := range strings.Split(v, ",") {
-			vr, err := slru.ParseVariant(name)
-			if err != nil {
-				return true, p.errf(t.Pos, "slru: expected single, banks, banks+hash or several in pane order (banks,banks+hash), found %q", v)
-			}
-			if slices.Contains(vs, vr) {
-				return true, p.errf(t.Pos, "slru: %s is named twice in %q", vr, v)
-			}
-			vs = append(vs, vr)
+var slruMechanism = Mechanism{
+	Name: "slru", Title: "the commit log's SLRU", Owner: trace.MSLRU,
+	Keys: []Key{
+		{Name: "slru", Values: "single|banks|banks+hash[,…]", Doc: "the commit log's SLRU and how a page finds its slot; several in pane order run side by side",
+			Variants: []VariantInfo{
+				{"single", "slru=single: one lock, every slot searched (PostgreSQL 16 and older)", "slru=single (PG ≤ 16)"},
+				{"banks", "slru=banks: a bank of 16 per page, searched slot by slot (PostgreSQL 17.3+)", "slru=banks (PG 17.3+)"},
+				{"banks+hash", "slru=banks+hash: the bank's hash table finds the slot (the 2023 patch, not committed)", "slru=banks+hash (not committed)"},
+			},
+			parse: (*parser).slruVariantKey},
+		{Name: "slru_buffers", Values: "N", Doc: "its slots (default: PG 17's transaction_buffers rule, or PG 16's CLOG size for single)", parse: (*parser).slruSizeKey},
+		{Name: "bank_size", Values: "N", Doc: "slots per bank, a power of two (default SLRU_BANK_SIZE, 16)", parse: (*parser).slruSizeKey},
+		{Name: "clog_pages", Values: "N", Doc: "pg_xact pages on disk at the start (latest_page_number N−1)", parse: (*parser).slruSizeKey},
+	},
+	Ops: []OpSpec{{Name: "clog", Kind: OpCLOG, Grammar: "clog get|set|extend|boot|read-only|read|zero|write-all …: a commit log operation"}},
+	Subjects: []Subject{
+		{Name: "slru", Expect: true, Show: true, Keys: []string{"hits", "reads", "writes", "zeroes", "slots_scanned", "probes", "victim_scans", "victims", "dirty_victims", "lock_waits", "latest"}},
+		{Name: "page", Expect: true, Keys: []string{"slot", "status", "dirty"}},
+	},
+	ErrorText: func(e trace.Event) string { return slru.ErrCode(e.Arg).String() },
+	absent: func(p *parser) string {
+		if p.slru {
+			return ""
 		}
-		st.SLRU.On, st.SLRU.Variant = true, vs[0]
-		var variants []Variant
-		for _, vr := range vs {
-			variants = append(variants, Variant{SLRU: vr, HasSLRU: true})
-		}
-		return true, p.addVariants(st, t, k, variants)
-	case "slru_buffers", "bank_size", "clog_pages":
-		max := uint64(1 << 20)
-		if k == "clog_pages" {
-			// pg_xact's own bound (slru.ClogMaxPages); the simulated disk
-			// keeps only the pages written, so the largest costs little.
-			n, err := strconv.ParseUint(v, 10, 64)
-			if err == nil && n > uint64(slru.ClogMaxPages) || errors.Is(err, strconv.ErrRange) {
-				return true, p.errf(t.Pos, "clog_pages: %s is too large: pg_xact holds at most %d pages, the 2^32 transaction ids over CLOG_XACTS_PER_PAGE = %d (clog.c), in %d segments of SLRU_PAGES_PER_SEGMENT = %d (slru.h)",
-					v, slru.ClogMaxPages, slru.ClogXactsPerPage, slru.ClogMaxSegments, slru.SlruPagesPerSegment)
-			}
-			max = uint64(slru.ClogMaxPages)
-		}
-		n, err := p.uint(t, v, max, k)
-		if err != nil {
-			return true, err
-		}
-		if k == "bank_size" && n == 0 {
-			// 0 is no size: slru_buffers=0 is the default rule, as
-			// transaction_buffers=0 is in PostgreSQL, but no bank
-			// size setting means "the default".
-			return true, p.errf(t.Pos, "bank_size: expected a power of two from 2 to 4096 (or no bank_size= for SLRU_BANK_SIZE, 16), found 0")
-		}
-		switch k {
-		case "slru_buffers":
-			st.SLRU.Slots = int(n)
-		case "bank_size":
-			st.SLRU.BankSize = int(n)
-		default:
-			st.SLRU.ClogPages = int(n)
-		}
-	default:
-		return false, nil
+		return "the scenario has no SLRU: expected config slru=single|banks|banks+hash"
+	},
+}
+
+// SLRU is the SLRU variant the pane chose, if it chose one.
+func (v Variant) SLRU() (slru.Variant, bool) {
+	n, ok := v.Of("slru")
+	if !ok {
+		return 0, false
 	}
-	return true, nil
+	vr, _ := slru.ParseVariant(n)
+	return vr, true
+}
+
+// slruVariantKey parses slru=V[,V…].
+func (p *parser) slruVariantKey(st *ConfigStmt, t token, v string) error {
+	names, err := p.variantNames(t, "slru", v, "single, banks, banks+hash or several in pane order (banks,banks+hash)", func(s string) (string, bool) {
+		vr, err := slru.ParseVariant(s)
+		return vr.String(), err == nil
+	})
+	if err != nil {
+		return err
+	}
+	st.SLRU.On, st.SLRU.Variant = true, must(slru.ParseVariant(names[0]))
+	return p.addVariants(st, t, "slru", names)
+}
+
+func must[T any](v T, _ error) T { return v }
+
+// slruSizeKey parses slru_buffers=, bank_size= and clog_pages=.
+func (p *parser) slruSizeKey(st *ConfigStmt, t token, v string) error {
+	k, _, _ := splitKV(t)
+	max := uint64(1 << 20)
+	if k == "clog_pages" {
+		// pg_xact's own bound (slru.ClogMaxPages); the simulated disk
+		// keeps only the pages written, so the largest costs little.
+		n, err := strconv.ParseUint(v, 10, 64)
+		if err == nil && n > uint64(slru.ClogMaxPages) || errors.Is(err, strconv.ErrRange) {
+			return p.errf(t.Pos, "clog_pages: %s is too large: pg_xact holds at most %d pages, the 2^32 transaction ids over CLOG_XACTS_PER_PAGE = %d (clog.c), in %d segments of SLRU_PAGES_PER_SEGMENT = %d (slru.h)",
+				v, slru.ClogMaxPages, slru.ClogXactsPerPage, slru.ClogMaxSegments, slru.SlruPagesPerSegment)
+		}
+		max = uint64(slru.ClogMaxPages)
+	}
+	n, err := p.uint(t, v, max, k)
+	if err != nil {
+		return err
+	}
+	if k == "bank_size" && n == 0 {
+		// 0 is no size: slru_buffers=0 is the default rule, as
+		// transaction_buffers=0 is in PostgreSQL, but no bank
+		// size setting means "the default".
+		return p.errf(t.Pos, "bank_size: expected a power of two from 2 to 4096 (or no bank_size= for SLRU_BANK_SIZE, 16), found 0")
+	}
+	switch k {
+	case "slru_buffers":
+		st.SLRU.Slots = int(n)
+	case "bank_size":
+		st.SLRU.BankSize = int(n)
+	default:
+		st.SLRU.ClogPages = int(n)
+	}
+	return nil
 }
 
 // slruEngineConfig is the engine configuration a config statement asks
@@ -128,8 +158,8 @@ func (p *parser) checkSLRUConfig(st *ConfigStmt, toks []token) error {
 	}
 	for _, v := range st.AllVariants() {
 		vr := st.SLRU.Variant
-		if v.HasSLRU {
-			vr = v.SLRU
+		if own, ok := v.SLRU(); ok {
+			vr = own
 		}
 		cfg, err := st.slruEngineConfig(vr)
 		if err == nil {
@@ -170,8 +200,8 @@ func (r *Runner) newSLRU() error {
 		return nil
 	}
 	vr := r.cfg.SLRU.Variant
-	if r.variant.HasSLRU {
-		vr = r.variant.SLRU
+	if own, ok := r.variant.SLRU(); ok {
+		vr = own
 	}
 	cfg, err := r.cfg.slruEngineConfig(vr)
 	if err != nil {
@@ -207,11 +237,6 @@ func (r *Runner) execCLOG(be *backendState, op Op) error {
 }
 
 // The keys of the SLRU's expect subjects.
-var slruExpectKeys = map[string][]string{
-	"slru": {"hits", "reads", "writes", "zeroes", "slots_scanned", "probes", "victim_scans", "victims", "dirty_victims", "lock_waits", "latest"},
-	"page": {"slot", "status", "dirty"},
-}
-
 func (r *Runner) slruExpectValue(st *ExpectStmt, c check) (string, error) {
 	s := r.slru
 	if s == nil {

@@ -168,7 +168,7 @@ func (r *Runner) Summarize(events []trace.Event) string {
 				s.slru = slruSummary{}
 			} else if e.Kind == trace.KError {
 				// The operation ends here, with no done event.
-				fmt.Fprintf(&b, "  %s clog ERROR: %s\n", name(e.Actor), slru.ErrCode(e.Arg))
+				fmt.Fprintf(&b, "  %s clog ERROR: %s\n", name(e.Actor), ErrorText(e))
 				s.slru = slruSummary{}
 			} else {
 				s.slru.add(e)
@@ -187,7 +187,7 @@ func (r *Runner) Summarize(events []trace.Event) string {
 			case e.Class.IsFSM() && e.Kind == trace.KError:
 				// An ERROR ends the operation (no done event follows);
 				// package fsm describes its own error codes.
-				fmt.Fprintf(&b, "  %s %s%s ERROR: %s\n", name(e.Actor), s.heap.opWord(), r.RelName(e.Obj), fsm.ErrorText(e))
+				fmt.Fprintf(&b, "  %s %s%s ERROR: %s\n", name(e.Actor), s.heap.opWord(), r.RelName(e.Obj), ErrorText(e))
 				s.heap = heapSummary{}
 			case e.Class.IsFSM() && e.Kind == trace.KOpDone:
 				s.heap.depth--
@@ -305,7 +305,7 @@ func (r *Runner) Summarize(events []trace.Event) string {
 			b.WriteByte('\n')
 			acc[e.Actor] = nil
 		case trace.KError:
-			fmt.Fprintf(&b, "  %s ERROR: %s", name(e.Actor), bufmgr.ErrCode(e.Arg))
+			fmt.Fprintf(&b, "  %s ERROR: %s", name(e.Actor), ErrorText(e))
 			if s.skipped > 0 {
 				fmt.Fprintf(&b, " (the sweep passed %d pinned buffers)", s.skipped)
 			}

@@ -376,7 +376,7 @@ func (a *App) State() State {
 	s.Question, s.Gated = p.Question() != nil, p.Gated()
 	s.NBuffers, s.ClockHand = p.View().NBuffers(), p.View().Hand()
 	s.Counters = countersOf(p.Counters())
-	s.Pins = p.Variant.Pins.String()
+	s.Pins = p.Variant.Pins().String()
 	if v := p.FSMView(); v != nil {
 		st := v.Counters().Stats()
 		s.FSM = &FSMState{FSMReads: st.Reads[bufmgr.FSMForkNum], HeapReads: st.Reads[bufmgr.MainForkNum], Inserts: st.Inserts}

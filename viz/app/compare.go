@@ -19,35 +19,11 @@ import (
 // variantTitle names a variant for its pane, shorter when the pane is
 // narrow.
 func variantTitle(v scenario.Variant, face *text.GoTextFace, w float64) string {
-	long, short := v.String(), v.String()
-	switch v.String() {
-	case "pins=atomic":
-		long, short = "pins=atomic: one CAS on the state word (PostgreSQL 9.6 to 18)", "pins=atomic: one CAS (PG 9.6+)"
-	case "pins=spinlock":
-		long, short = "pins=spinlock: 9.5's header spinlock, drawn on the 9.6 state word", "pins=spinlock: 9.5 locking on the 9.6 word"
-	case "drop=scan":
-		long, short = "drop=scan: every descriptor of the pool, checked in turn", "drop=scan: the full pool scan"
-	case "drop=lookup":
-		long, short = "drop=lookup: each block looked up in the mapping table", "drop=lookup: per-block lookups"
-	case "drop=dlist":
-		long, short = "drop=dlist: the relation's own list of buffers (reverted idea)", "drop=dlist: the relation's list"
-	case "drop=auto":
-		long, short = "drop=auto: what PostgreSQL 15 chooses", "drop=auto: PostgreSQL's choice"
-	case "fsm=always":
-		long, short = "fsm=always: PostgreSQL 15, a map for every table", "fsm=always (PG 15)"
-	case "fsm=small-skip":
-		long, short = "fsm=small-skip: no map up to 4 pages (PG 12 devel, reverted)", "fsm=small-skip (reverted)"
-	case "slru=single":
-		long, short = "slru=single: one lock, every slot searched (PostgreSQL 16 and older)", "slru=single (PG ≤ 16)"
-	case "slru=banks":
-		long, short = "slru=banks: a bank of 16 per page, searched slot by slot (PostgreSQL 17.3+)", "slru=banks (PG 17.3+)"
-	case "slru=banks+hash":
-		long, short = "slru=banks+hash: the bank's hash table finds the slot (the 2023 patch, not committed)", "slru=banks+hash (not committed)"
+	vi := v.Info() // the titles its mechanism registered
+	if render.TextWidth(vi.Long, face) <= w {
+		return vi.Long
 	}
-	if render.TextWidth(long, face) <= w {
-		return long
-	}
-	return short
+	return vi.Short
 }
 
 // drawCompare draws the side-by-side scene of a lesson or scenario that
@@ -64,11 +40,11 @@ func (a *App) drawCompare(dst *ebiten.Image, rest, bottom render.Rect) {
 		frac = 0.72
 	}
 	panes, right := rest.SplitLeft(rest.W * frac)
-	if p.Variant.HasSLRU {
+	if p.Variant.Key() == "slru" {
 		a.drawSLRUPanes(dst, panes, right, bottom)
 		return
 	}
-	drops := p.Variant.HasDrop
+	drops := p.Variant.Key() == "drop"
 	if drops {
 		var top render.Rect
 		top, panes = panes.SplitTop(render.LineHeight(th.Face(render.Regular, 12))*2 + 14)
@@ -76,7 +52,7 @@ func (a *App) drawCompare(dst *ebiten.Image, rest, bottom render.Rect) {
 	}
 	small := th.Face(render.Regular, 11)
 	w := panes.W / float64(n)
-	if p.Variant.HasFSM {
+	if p.Variant.Key() == "fsm" {
 		for i := 0; i < n; i++ {
 			r := render.Rect{X: panes.X + float64(i)*w, Y: panes.Y, W: w, H: panes.H}
 			inner := scene.Panel(dst, r.Inset(2), variantTitle(p.PaneVariant(i), th.Face(render.Bold, 12), r.W-20), th)
@@ -88,7 +64,7 @@ func (a *App) drawCompare(dst *ebiten.Image, rest, bottom render.Rect) {
 			scene.DrawFSMScene(clip(dst, inner), inner, v, rel, th)
 		}
 	}
-	for i := 0; i < n && !p.Variant.HasFSM; i++ {
+	for i := 0; i < n && p.Variant.Key() != "fsm"; i++ {
 		r := render.Rect{X: panes.X + float64(i)*w, Y: panes.Y, W: w, H: panes.H}
 		v := p.PaneView(i)
 		pool := &a.pool
@@ -264,7 +240,7 @@ func (a *App) togglePacing() {
 // setPacing sets the drop race's pacing: "events" or "time".
 func (a *App) setPacing(mode string) error {
 	p := a.p
-	if p == nil || p.Panes() < 2 || !p.Variant.HasDrop {
+	if p == nil || p.Panes() < 2 || p.Variant.Key() != "drop" {
 		return errors.New("pacing: only a drop race (config drop=…) can be paced by time")
 	}
 	switch mode {

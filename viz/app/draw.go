@@ -83,7 +83,7 @@ func (a *App) drawPlayer(dst *ebiten.Image) {
 
 	// Left: the pool, the lanes, the partitions.
 	poolR, lower := left.SplitTop(left.H * 0.62)
-	inner := scene.Panel(dst, poolR.Inset(2), "Shared buffer pool (BufferDescriptors)", th)
+	inner := scene.Panel(dst, poolR.Inset(2), a.title("pool", v), th)
 	inner, wordR := inner.SplitBottom(render.LineHeight(th.Face(render.Regular, 11))*4.6 + 6)
 	we, wok := scene.LastStateWordEvent(p.TL.Events(), p.Pos(), 4096)
 	scene.DrawStateWord(clip(dst, wordR), wordR.Inset(1), we, wok, v, th)

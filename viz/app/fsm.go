@@ -1,11 +1,10 @@
 package app
 
 import (
-	"fmt"
-
 	"github.com/hajimehoshi/ebiten/v2"
 
 	"bufferlab/engine/fsm"
+	"bufferlab/viz/mech/fsmmech"
 	"bufferlab/viz/render"
 	"bufferlab/viz/scene"
 )
@@ -18,21 +17,10 @@ func (a *App) drawFSMScene(dst *ebiten.Image, rest, bottom render.Rect) {
 	th, p := a.th, a.p
 	v := p.FSMView()
 	left, right := rest.SplitLeft(rest.W * 0.64)
-	// The heap the current event is about, else the first one.
-	var rel uint32
-	if hs := v.Heaps(); len(hs) > 0 {
-		rel = hs[0].Rel
-	}
-	if e, ok := v.Current(); ok {
-		if ln := v.Lane(e.Actor); ln.Search.HasOp {
-			rel = ln.Search.Rel
-		}
-	}
-	title := "Heap and free space map"
-	if h, ok := v.Heap(rel); ok {
-		title = fmt.Sprintf("Heap %s (fillfactor %d) and its free space map · fsm=%s", h.Name, h.FillFactor, v.Variant())
-	}
-	fr := scene.Panel(dst, left.Inset(2), title, th)
+	// The heap the current event is about, else the first one, and the
+	// title its registration gives.
+	rel := fsmmech.FocusRel(v)
+	fr := scene.Panel(dst, left.Inset(2), a.title("fsm", v), th)
 	scene.DrawFSMScene(clip(dst, fr), fr, v, rel, th)
 	narrR, codeR := right.SplitTop(right.H * 0.58)
 	nr := scene.Panel(dst, narrR.Inset(2), "Lesson", th)

@@ -185,7 +185,7 @@ func (a *App) playerKeys() {
 		a.narrScroll = min(a.narrMax, a.narrScroll+40)
 	case inpututil.IsKeyJustPressed(ebiten.KeyO):
 		a.forwardOr(func() { p.ToOpEnd() })
-	case inpututil.IsKeyJustPressed(ebiten.KeyT) && p.Panes() > 1 && p.Variant.HasDrop:
+	case inpututil.IsKeyJustPressed(ebiten.KeyT) && p.Panes() > 1 && p.Variant.Key() == "drop":
 		a.togglePacing()
 	case inpututil.IsKeyJustPressed(ebiten.KeyEnter):
 		if p.Gated() {

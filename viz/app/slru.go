@@ -17,7 +17,7 @@ func (a *App) drawSLRUScene(dst *ebiten.Image, rest, bottom render.Rect) {
 	v := p.SLRUView()
 	rest, counters := rest.SplitBottom(44 * th.Scale)
 	left, right := rest.SplitLeft(rest.W * 0.62)
-	br := scene.Panel(dst, left.Inset(2), "Commit log SLRU: "+v.Geometry().Variant.String(), th)
+	br := scene.Panel(dst, left.Inset(2), a.title("slru", v), th)
 	scene.DrawSLRUScene(clip(dst, br), br, v, th)
 	narrR, codeR := right.SplitTop(right.H * 0.58)
 	nr := scene.Panel(dst, narrR.Inset(2), "Lesson", th)

@@ -8,6 +8,7 @@ import (
 	"bufferlab/engine/slru"
 	"bufferlab/engine/trace"
 	"bufferlab/lessons"
+	"bufferlab/viz/mech"
 	view "bufferlab/viz/poolview"
 	"bufferlab/viz/timeline"
 )
@@ -380,7 +381,8 @@ func TestCompareSLRUVariants(t *testing.T) {
 		if v == nil {
 			t.Fatalf("pane %d has no SLRU view", i)
 		}
-		if got, want := v.Geometry().Variant, p.PaneVariant(i).SLRU; got != want {
+		if want, ok := p.PaneVariant(i).SLRU(); !ok || v.Geometry().Variant != want {
+			got := v.Geometry().Variant
 			t.Errorf("pane %d shows the %v SLRU, want %v", i, got, want)
 		}
 		r, err := scenario.NewVariantRunner(s, false, i)
@@ -407,15 +409,15 @@ func TestCompareSLRUVariants(t *testing.T) {
 }
 
 // A view of many slots gets fewer keyframes: their copies stay within
-// keyframeBudget, and a small view keeps the default interval.
+// mech.KeyframeBudget, and a small view keeps the default interval.
 func TestKeyframeEveryBudget(t *testing.T) {
-	if k := keyframeEvery(5000, 32); k != timeline.DefaultKeyframeEvery {
+	if k := mech.KeyframeEvery(5000, 32); k != timeline.DefaultKeyframeEvery {
 		t.Errorf("32 slots: every %d events, want %d", k, timeline.DefaultKeyframeEvery)
 	}
 	for _, c := range []struct{ n, size int }{{262163, 131072}, {1 << 20, 4096}, {300, 1 << 17}} {
-		k := keyframeEvery(c.n, c.size)
-		if copies := (c.n/k + 1) * c.size; copies > keyframeBudget+c.size {
-			t.Errorf("%d events over %d slots: every %d events keeps %d slot copies, over the budget %d", c.n, c.size, k, copies, keyframeBudget)
+		k := mech.KeyframeEvery(c.n, c.size)
+		if copies := (c.n/k + 1) * c.size; copies > mech.KeyframeBudget+c.size {
+			t.Errorf("%d events over %d slots: every %d events keeps %d slot copies, over the budget %d", c.n, c.size, k, copies, mech.KeyframeBudget)
 		}
 		if k < timeline.DefaultKeyframeEvery {
 			t.Errorf("%d events over %d slots: every %d events, below the default", c.n, c.size, k)
@@ -427,7 +429,7 @@ func TestKeyframeEveryBudget(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if p.SLRU.Keyframes() > keyframeBudget/131072+2 {
+	if p.SLRU.Keyframes() > mech.KeyframeBudget/131072+2 {
 		t.Errorf("%d keyframes of a 131072-slot view", p.SLRU.Keyframes())
 	}
 	p.End()

@@ -8,6 +8,8 @@ import (
 	"bufferlab/engine/trace"
 	"bufferlab/lessons"
 	"bufferlab/viz/fsmview"
+	"bufferlab/viz/mech"
+	_ "bufferlab/viz/mech/all" // every mechanism's registration
 	view "bufferlab/viz/poolview"
 	"bufferlab/viz/slruview"
 	"bufferlab/viz/timeline"
@@ -34,6 +36,10 @@ type Player struct {
 	// Config is the scenario's configuration (nil for none).
 	Config *scenario.ConfigStmt
 
+	// Tracks are the views of the registered mechanisms the run has
+	// (viz/mech), by name, over the same events as TL; Track follows TL.
+	// SLRU and FSM are two of them, typed.
+	Tracks map[string]mech.Track
 	// SLRU, for a scenario with the commit log's SLRU (config slru=…), is
 	// the timeline of its view over the same events; SLRUView follows TL.
 	SLRU *timeline.Of[*slruview.View]
@@ -57,6 +63,7 @@ type Player struct {
 type Alt struct {
 	Variant scenario.Variant
 	TL      *timeline.Timeline
+	Tracks  map[string]mech.Track
 	FSM     *timeline.Of[*fsmview.View]
 	SLRU    *timeline.Of[*slruview.View]
 }
@@ -140,76 +147,39 @@ func FromLesson(l *lessons.Lesson) (*Player, error) {
 		padded, start, end := AlignN(runs)
 		events, p.StepStart, p.StepEnd = padded[0], start, end
 		for i, a := range pl.Alts {
-			p.Alts = append(p.Alts, Alt{Variant: a.Variant, TL: timeline.New(padded[i+1], view.New(a.NBuffers, a.RelNames, a.Backends), timeline.DefaultKeyframeEvery),
-				FSM: fsmTimeline(a.Runner, padded[i+1], a.Backends), SLRU: slruTimeline(a.Runner, padded[i+1], a.Backends)})
+			p.Alts = append(p.Alts, newAlt(a.Variant, timeline.New(padded[i+1], view.New(a.NBuffers, a.RelNames, a.Backends), timeline.DefaultKeyframeEvery),
+				mech.Run{Runner: a.Runner, Events: padded[i+1], Backends: a.Backends}))
 		}
 	}
 	p.init(events, pl.NBuffers, pl.RelNames)
-	p.initSLRU(pl.Runner, events)
-	p.initFSM(pl.Runner, events)
+	p.openTracks(mech.Run{Runner: pl.Runner, Events: events, Backends: p.Backends})
 	return p, nil
 }
 
-// initSLRU builds the SLRU view's timeline when the scenario has one.
-func (p *Player) initSLRU(r *scenario.Runner, events []trace.Event) {
-	p.SLRU = slruTimeline(r, events, p.Backends)
+// openTracks opens the track of every registered mechanism the run has
+// (viz/mech): the SLRU's and the free space map's views among them.
+func (p *Player) openTracks(r mech.Run) {
+	p.Tracks = mech.Open(r)
+	p.SLRU = mech.Timeline[*slruview.View](p.Tracks["slru"])
+	p.FSM = mech.Timeline[*fsmview.View](p.Tracks["fsm"])
 }
 
-// slruTimeline is a timeline of the SLRU view over events, set up from the
-// runner's SLRU (nil without slru=).
-func slruTimeline(r *scenario.Runner, events []trace.Event, backends []string) *timeline.Of[*slruview.View] {
-	s := r.SLRU()
-	if s == nil {
-		return nil
-	}
-	g := slruview.GeometryOf(s)
-	g.Latest = r.SLRUStartLatest()
-	return timeline.NewOf(events, slruview.New(g, backends), keyframeEvery(len(events), g.Slots))
+// newAlt is a side-by-side pane: its variant, its pool timeline and the
+// tracks of the other mechanisms its run has.
+func newAlt(v scenario.Variant, tl *timeline.Timeline, r mech.Run) Alt {
+	tracks := mech.Open(r)
+	return Alt{Variant: v, TL: tl, Tracks: tracks,
+		SLRU: mech.Timeline[*slruview.View](tracks["slru"]), FSM: mech.Timeline[*fsmview.View](tracks["fsm"])}
 }
 
-// keyframeBudget bounds what a timeline's keyframes copy: keyframes × the
-// view's size (its slots, say) stays below it. A view of 131072 SLRU slots
-// over a quarter of a million events would otherwise keep a thousand
-// copies of itself (gigabytes, beyond what a browser tab may hold).
-const keyframeBudget = 1 << 20
-
-// keyframeEvery is the keyframe interval for n events over a view of the
-// given size: timeline.DefaultKeyframeEvery, or more where the budget asks
-// (a seek then replays up to that many events, which is still quick).
-func keyframeEvery(n, size int) int {
-	k := timeline.DefaultKeyframeEvery
-	if size > 0 && n/k*size > keyframeBudget {
-		k = max(k, (n*size+keyframeBudget-1)/keyframeBudget)
+// Track is mechanism name's track positioned at the current event (nil
+// when the run has none of it).
+func (p *Player) Track(name string) mech.Track {
+	t := p.Tracks[name]
+	if t != nil {
+		t.Seek(p.TL.Pos())
 	}
-	return k
-}
-
-// initFSM builds the free space map view's timeline when the scenario
-// has heaps.
-func (p *Player) initFSM(r *scenario.Runner, events []trace.Event) {
-	p.FSM = fsmTimeline(r, events, p.Backends)
-}
-
-// fsmTimeline is a timeline of the free space map view over events, set up
-// from the scenario's heaps (nil without fsm=).
-func fsmTimeline(r *scenario.Runner, events []trace.Event, backends []string) *timeline.Of[*fsmview.View] {
-	st := r.FSM()
-	if st == nil {
-		return nil
-	}
-	opt := st.Options()
-	setup := fsmview.Setup{Variant: opt.Variant, Threshold: opt.Threshold, Backends: backends}
-	for _, h := range scenario.Heaps(r.Script()) {
-		setup.Heaps = append(setup.Heaps, fsmview.HeapSetup{Rel: h.Rel, Name: h.Name, FillFactor: h.FillFactor,
-			Main: h.Main, FSM: h.FSM, FSMExists: h.FSM > 0})
-	}
-	// The view copies each heap's page words per keyframe: the heaps'
-	// final size bounds that.
-	size := 0
-	for _, h := range st.Heaps() {
-		size += int(h.NBlocks()) + int(h.FSMBlocks())
-	}
-	return timeline.NewOf(events, fsmview.New(setup), keyframeEvery(len(events), size))
+	return t
 }
 
 // FSMView is the free space map's view at the current position (nil
@@ -341,13 +311,12 @@ func FromScenario(name, src string) (*Player, error) {
 		padded, start, end := AlignN(runs)
 		evs, p.StepStart, p.StepEnd = padded[0], start, end
 		for i, a := range alts {
-			p.Alts = append(p.Alts, Alt{Variant: a.Variant(), TL: timeline.New(padded[i+1], view.New(a.Pool().NBuffers, rels, a.BackendNames()), timeline.DefaultKeyframeEvery),
-				FSM: fsmTimeline(a, padded[i+1], a.BackendNames()), SLRU: slruTimeline(a, padded[i+1], a.BackendNames())})
+			p.Alts = append(p.Alts, newAlt(a.Variant(), timeline.New(padded[i+1], view.New(a.Pool().NBuffers, rels, a.BackendNames()), timeline.DefaultKeyframeEvery),
+				mech.Run{Runner: a, Events: padded[i+1], Backends: a.BackendNames()}))
 		}
 	}
 	p.init(evs, r.Pool().NBuffers, rels)
-	p.initSLRU(r, evs)
-	p.initFSM(r, evs)
+	p.openTracks(mech.Run{Runner: r, Events: evs, Backends: p.Backends})
 	return p, nil
 }
 

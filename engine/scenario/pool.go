@@ -1,0 +1,130 @@
+package scenario
+
+import (
+	"bufferlab/engine/bufmgr"
+	"bufferlab/engine/trace"
+)
+
+// The buffer pool's mechanisms in the scenario language: the pool itself
+// (reads, releases, scans: bufmgr.c's ReadBuffer_common and its callers),
+// pins (the state word's CAS of PG 9.6+ or 9.5's header spinlock), and
+// drop (DropRelFileNodesAllBuffers and DropRelFileNodeBuffers: the full
+// scan, the per-block lookup, or the reverted per-relation list).
+
+func init() {
+	// Registration order is the order of the parser's error lists and of
+	// the mechanisms the layers above iterate.
+	Register(poolMechanism)
+	Register(pinsMechanism)
+	Register(dropMechanism)
+	Register(slruMechanism)
+	Register(fsmMechanism)
+}
+
+var poolMechanism = Mechanism{
+	Name: "pool", Title: "the shared buffer pool", Owner: trace.MPool,
+	Keys: []Key{
+		{Name: "synchronize_seqscans", Values: "on|off", Doc: "a scan of over NBuffers/4 blocks starts where the last scan of the table reported being (PostgreSQL's default on)",
+			parse: func(p *parser, st *ConfigStmt, t token, v string) error {
+				on, err := p.onOff(t, "synchronize_seqscans", v)
+				st.NoSyncScans = !on
+				return err
+			}},
+	},
+	Ops: []OpSpec{
+		{Name: "read", Kind: OpRead, Grammar: "read REL B[..E] [fork=F]: ReadBuffer and keep the pin"},
+		{Name: "release", Kind: OpRelease, Grammar: "release REL B[..E] | release all: ReleaseBuffer"},
+		{Name: "dirty", Kind: OpDirty, Grammar: "dirty REL B[..E]: MarkBufferDirty on a pinned block"},
+		{Name: "touch", Kind: OpTouch, Grammar: "touch REL B[..E]: read and release"},
+		{Name: "write", Kind: OpWrite, Grammar: "write REL B[..E]: read, dirty and release"},
+		{Name: "scan", Kind: OpScan, Grammar: "scan REL [pages=N]: a sequential scan through its ring"},
+		{Name: "cleanup", Kind: OpCleanup, Grammar: "cleanup REL B: LockBufferForCleanup on a pinned block"},
+	},
+	Subjects: []Subject{
+		{Name: "pool", Expect: true, Show: true, Keys: []string{"hits", "misses", "writes", "hand", "passes", "free", "in_use", "ticks", "decrements", "errors",
+			"cas", "cas_failures", "header_locks", "spins"}},
+		{Name: "buffer", Expect: true, Keys: []string{"tag", "rc", "usage", "flags", "dirty", "valid"}},
+		{Name: "block", Expect: true, Keys: []string{"in", "resident", "usage", "rc"}},
+		{Name: "backend", Expect: true, Keys: []string{"pins", "error", "ctid"}},
+		{Name: "map", Show: true},
+	},
+	ErrorText: func(e trace.Event) string { return bufmgr.ErrCode(e.Arg).String() },
+}
+
+var pinsMechanism = Mechanism{
+	Name: "pins", Title: "pinning a buffer", Owner: trace.MPool,
+	Keys: []Key{
+		{Name: "pins", Values: "atomic|spinlock[,…]", Doc: "how PinBuffer changes the state word; both in pane order run side by side",
+			Variants: []VariantInfo{
+				{"atomic", "pins=atomic: one CAS on the state word (PostgreSQL 9.6 to 18)", "pins=atomic: one CAS (PG 9.6+)"},
+				{"spinlock", "pins=spinlock: 9.5's header spinlock, drawn on the 9.6 state word", "pins=spinlock: 9.5 locking on the 9.6 word"},
+			},
+			parse: func(p *parser, st *ConfigStmt, t token, v string) error {
+				names, err := p.variantNames(t, "pins", v, "atomic, spinlock or both in pane order (atomic,spinlock)", func(s string) (string, bool) {
+					m, ok := bufmgr.ParsePins(s)
+					return m.String(), ok
+				})
+				if err != nil {
+					return err
+				}
+				st.Pins, _ = bufmgr.ParsePins(names[0])
+				return p.addVariants(st, t, "pins", names)
+			}},
+	},
+}
+
+var dropMechanism = Mechanism{
+	Name: "drop", Title: "dropping a relation's buffers", Owner: trace.MPool,
+	Keys: []Key{
+		{Name: "drop", Values: "auto|scan|lookup|dlist[,…]", Doc: "the strategy of every drop and truncate that names none; several in pane order run side by side",
+			Variants: []VariantInfo{
+				{"scan", "drop=scan: every descriptor of the pool, checked in turn", "drop=scan: the full pool scan"},
+				{"lookup", "drop=lookup: each block looked up in the mapping table", "drop=lookup: per-block lookups"},
+				{"dlist", "drop=dlist: the relation's own list of buffers (reverted idea)", "drop=dlist: the relation's list"},
+				{"auto", "drop=auto: what PostgreSQL 15 chooses", "drop=auto: PostgreSQL's choice"},
+			},
+			parse: func(p *parser, st *ConfigStmt, t token, v string) error {
+				names, err := p.variantNames(t, "drop", v, "strategies among auto, scan, lookup, dlist in pane order (scan,lookup,dlist)", func(s string) (string, bool) {
+					d, ok := bufmgr.ParseDropStrategy(s)
+					return d.String(), ok
+				})
+				if err != nil {
+					return err
+				}
+				return p.addVariants(st, t, "drop", names)
+			}},
+		{Name: "in_recovery", Values: "on|off", Doc: "the dropping backend is the startup process replaying WAL (sizes cached: the lookup is allowed)",
+			parse: func(p *parser, st *ConfigStmt, t token, v string) error {
+				on, err := p.onOff(t, "in_recovery", v)
+				st.InRecovery = on
+				return err
+			}},
+		{Name: "dlist", Values: "on|off", Doc: "keep the per-relation buffer lists of the dlist strategy",
+			parse: func(p *parser, st *ConfigStmt, t token, v string) error {
+				on, err := p.onOff(t, "dlist", v)
+				st.DropList = on
+				return err
+			}},
+	},
+	Ops: []OpSpec{
+		{Name: "drop", Kind: OpDrop, Grammar: "drop REL [REL|PREFIX* …] [strategy=S]: DROP TABLE's DropRelFileNodesAllBuffers"},
+		{Name: "truncate", Kind: OpTruncate, Grammar: "truncate REL [to N] [strategy=S]: smgrtruncate's DropRelFileNodeBuffers"},
+	},
+}
+
+// Pins is the pin variant the pane runs (atomic unless it chose one).
+func (v Variant) Pins() bufmgr.PinsMode {
+	n, _ := v.Of("pins")
+	m, _ := bufmgr.ParsePins(n)
+	return m
+}
+
+// Drop is the drop strategy the pane chose, if it chose one.
+func (v Variant) Drop() (bufmgr.DropStrategy, bool) {
+	n, ok := v.Of("drop")
+	if !ok {
+		return bufmgr.DropAuto, false
+	}
+	d, _ := bufmgr.ParseDropStrategy(n)
+	return d, true
+}

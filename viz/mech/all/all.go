@@ -1,0 +1,10 @@
+// Package all registers every mechanism with viz/mech: import it (for
+// its side effects) wherever mechanisms are iterated. A new mechanism is
+// one more line here.
+package all
+
+import (
+	_ "bufferlab/viz/mech/fsmmech"
+	_ "bufferlab/viz/mech/poolmech"
+	_ "bufferlab/viz/mech/slrumech"
+)

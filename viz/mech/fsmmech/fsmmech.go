@@ -1,0 +1,62 @@
+// Package fsmmech registers the free space map with viz/mech: its view
+// (viz/fsmview) over a pane's events, its title, and its bench experiment
+// and verify checks.
+package fsmmech
+
+import (
+	"fmt"
+
+	"bufferlab/engine/scenario"
+	"bufferlab/viz/fsmview"
+	"bufferlab/viz/mech"
+	"bufferlab/viz/timeline"
+)
+
+func init() {
+	mech.Add(mech.Def[*fsmview.View]{
+		Name: "fsm",
+		Open: func(r mech.Run) *timeline.Of[*fsmview.View] {
+			st := r.Runner.FSM()
+			if st == nil {
+				return nil
+			}
+			opt := st.Options()
+			setup := fsmview.Setup{Variant: opt.Variant, Threshold: opt.Threshold, Backends: r.Backends}
+			for _, h := range scenario.Heaps(r.Runner.Script()) {
+				setup.Heaps = append(setup.Heaps, fsmview.HeapSetup{Rel: h.Rel, Name: h.Name, FillFactor: h.FillFactor,
+					Main: h.Main, FSM: h.FSM, FSMExists: h.FSM > 0})
+			}
+			// The view copies each heap's page words per keyframe: the
+			// heaps' final size bounds that.
+			size := 0
+			for _, h := range st.Heaps() {
+				size += int(h.NBlocks()) + int(h.FSMBlocks())
+			}
+			return timeline.NewOf(r.Events, fsmview.New(setup), mech.KeyframeEvery(len(r.Events), size))
+		},
+		Title: func(v *fsmview.View) string {
+			if h, ok := v.Heap(FocusRel(v)); ok {
+				return fmt.Sprintf("Heap %s (fillfactor %d) and its free space map · fsm=%s", h.Name, h.FillFactor, v.Variant())
+			}
+			return "Heap and free space map"
+		},
+		Experiments: []string{"fsm"},
+		Checks: []string{"fsm-created-by-vacuum", "fsm-one-row", "fsm-4069-4070", "fsm-category-rounding", "fsm-page-contents",
+			"fsm-root-empty-after-inserts", "vacuum-buffers", "fsm-two-leaves", "rows-per-page", "ctid-sequence", "ctid-random", "ctid-random-ff10"},
+	})
+}
+
+// FocusRel is the heap the scene is about: the one the current event's
+// backend is searching, else the first.
+func FocusRel(v *fsmview.View) uint32 {
+	var rel uint32
+	if hs := v.Heaps(); len(hs) > 0 {
+		rel = hs[0].Rel
+	}
+	if e, ok := v.Current(); ok {
+		if ln := v.Lane(e.Actor); ln.Search.HasOp {
+			rel = ln.Search.Rel
+		}
+	}
+	return rel
+}

@@ -1,0 +1,167 @@
+package mech
+
+import (
+	"fmt"
+
+	"bufferlab/engine/scenario"
+	"bufferlab/engine/trace"
+	"bufferlab/viz/layout"
+	"bufferlab/viz/timeline"
+)
+
+// Track is a mechanism's view over one pane's events, positioned by the
+// player: a *timeline.Of[S] with its state type erased.
+type Track interface {
+	// Seek moves the view to after the first pos events.
+	Seek(pos int)
+	// Len is the number of events.
+	Len() int
+	// State is the view at the current position (the S of the timeline).
+	State() any
+}
+
+// Counter is one labelled number of a scene's counter row.
+type Counter struct {
+	Label string
+	V     uint64
+}
+
+// Run is what a mechanism's view is built from: one pane's runner (after
+// its run), its events (padded to the panes' common length when several
+// run side by side) and its backends' names by actor.
+type Run struct {
+	Runner   *scenario.Runner
+	Events   []trace.Event
+	Backends []string
+}
+
+// Mechanism is one registration, type-erased (see Def for the typed
+// form that Add takes).
+type Mechanism struct {
+	// Name is the scenario mechanism it draws ("slru").
+	Name string
+	// Open builds its track over a run, or returns nil when the run does
+	// not have this mechanism.
+	Open func(Run) Track
+	// Title heads its scene or panel for a state.
+	Title func(state any) string
+	// Counters are what its counter row shows for a state.
+	Counters func(state any) []Counter
+	// Panel, when set, lays out a side panel that the app shows beside
+	// whatever scene the run's main mechanism draws (a read-only
+	// statistics panel, say); nil for a mechanism drawn only as a main
+	// scene.
+	Panel func(l *layout.List, r layout.Rect, state any, th *layout.Theme)
+	// Experiments are the names of its `bufferlab bench` experiments
+	// (fastmode/exp), Checks those of its `bufferlab verify` checks.
+	Experiments, Checks []string
+}
+
+// Def is the typed form of a registration over a view of type S.
+type Def[S timeline.State[S]] struct {
+	Name string
+	// Open returns the view's timeline over a run, nil without the
+	// mechanism. KeyframeEvery helps size its keyframes.
+	Open     func(Run) *timeline.Of[S]
+	Title    func(S) string
+	Counters func(S) []Counter
+	Panel    func(*layout.List, layout.Rect, S, *layout.Theme)
+
+	Experiments, Checks []string
+}
+
+var registry []*Mechanism
+
+// Add registers a mechanism's view, scene and tools. It panics when the
+// name is taken or is no scenario mechanism (a programming error every
+// test finds).
+func Add[S timeline.State[S]](d Def[S]) {
+	if _, ok := scenario.Lookup(d.Name); !ok {
+		panic(fmt.Sprintf("mech: %q is no registered scenario mechanism (scenario.Register it first)", d.Name))
+	}
+	if _, dup := Lookup(d.Name); dup {
+		panic(fmt.Sprintf("mech: %q registered twice", d.Name))
+	}
+	m := &Mechanism{Name: d.Name, Experiments: d.Experiments, Checks: d.Checks}
+	if d.Open != nil {
+		m.Open = func(r Run) Track {
+			tl := d.Open(r)
+			if tl == nil {
+				return nil
+			}
+			return track[S]{tl}
+		}
+	}
+	if d.Title != nil {
+		m.Title = func(s any) string { return d.Title(s.(S)) }
+	}
+	if d.Counters != nil {
+		m.Counters = func(s any) []Counter { return d.Counters(s.(S)) }
+	}
+	if d.Panel != nil {
+		m.Panel = func(l *layout.List, r layout.Rect, s any, th *layout.Theme) { d.Panel(l, r, s.(S), th) }
+	}
+	registry = append(registry, m)
+}
+
+// All lists the registered mechanisms in registration order.
+func All() []*Mechanism { return registry }
+
+// Lookup returns the mechanism of that name.
+func Lookup(name string) (*Mechanism, bool) {
+	for _, m := range registry {
+		if m.Name == name {
+			return m, true
+		}
+	}
+	return nil, false
+}
+
+// track wraps a typed timeline as a Track.
+type track[S timeline.State[S]] struct{ tl *timeline.Of[S] }
+
+func (t track[S]) Seek(pos int) { t.tl.Seek(pos) }
+func (t track[S]) Len() int     { return t.tl.Len() }
+func (t track[S]) State() any   { return t.tl.Current() }
+
+// Timeline returns the typed timeline behind a track of view type S (nil
+// when t is nil or of another type).
+func Timeline[S timeline.State[S]](t Track) *timeline.Of[S] {
+	if tt, ok := t.(track[S]); ok {
+		return tt.tl
+	}
+	return nil
+}
+
+// Open opens every registered mechanism's track over a run, by name
+// (only those the run has).
+func Open(r Run) map[string]Track {
+	out := map[string]Track{}
+	for _, m := range registry {
+		if m.Open == nil {
+			continue
+		}
+		if t := m.Open(r); t != nil {
+			out[m.Name] = t
+		}
+	}
+	return out
+}
+
+// KeyframeBudget bounds what a timeline's keyframes copy: keyframes × the
+// view's size (its slots, say) stays below it. A view of 131072 SLRU slots
+// over a quarter of a million events would otherwise keep a thousand
+// copies of itself (gigabytes, beyond what a browser tab may hold).
+const KeyframeBudget = 1 << 20
+
+// KeyframeEvery is the keyframe interval for n events over a view of the
+// given size: timeline.DefaultKeyframeEvery, or more where the budget
+// asks (a seek then replays up to that many events, which is still
+// quick).
+func KeyframeEvery(n, size int) int {
+	k := timeline.DefaultKeyframeEvery
+	if size > 0 && n/k*size > KeyframeBudget {
+		k = max(k, (n*size+KeyframeBudget-1)/KeyframeBudget)
+	}
+	return k
+}

@@ -1,0 +1,22 @@
+// Package poolmech registers the buffer pool's mechanisms with viz/mech:
+// the pool itself, pins and drop. Their view is the pool's
+// (viz/poolview), which the player builds as its main timeline, the clock
+// of every pane, so they register no Open; they name their bench
+// experiments and verify checks.
+package poolmech
+
+import (
+	"bufferlab/viz/mech"
+	"bufferlab/viz/poolview"
+)
+
+func init() {
+	mech.Add(mech.Def[*poolview.Pool]{
+		Name:        "pool",
+		Title:       func(*poolview.Pool) string { return "Shared buffer pool (BufferDescriptors)" },
+		Experiments: []string{"pool"},
+		Checks:      []string{"nbuffers", "usage-cap-catalog", "usage-after-scans", "no-ring-at-quarter", "bulkread-ring", "bulkread-rescan", "sync-scan"},
+	})
+	mech.Add(mech.Def[*poolview.Pool]{Name: "pins", Experiments: []string{"pin"}, Checks: []string{"pinning-backends"}})
+	mech.Add(mech.Def[*poolview.Pool]{Name: "drop", Experiments: []string{"drop"}, Checks: []string{"drop-table-buffers"}})
+}
