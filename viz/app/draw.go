@@ -101,6 +101,7 @@ func (a *App) drawPlayer(dst *ebiten.Image) {
 	narrR, codeR := right.SplitTop(right.H * 0.58)
 	nr := scene.Panel(dst, narrR.Inset(2), "Lesson", th)
 	a.drawNarration(clip(dst, nr), nr)
+	codeR = a.drawMechPanels(dst, codeR)
 	cr := scene.Panel(dst, codeR.Inset(2), "Code: the modelled PostgreSQL function", th)
 	scene.DrawCode(clip(dst, cr), cr, v, th)
 
