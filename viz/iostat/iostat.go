@@ -1,0 +1,207 @@
+package iostat
+
+import (
+	"fmt"
+	"slices"
+
+	"bufferlab/engine/bufmgr"
+	"bufferlab/engine/scenario"
+	"bufferlab/engine/trace"
+	"bufferlab/viz/layout"
+	"bufferlab/viz/mech"
+	"bufferlab/viz/timeline"
+)
+
+// Name is the mechanism's name and config key (io_stats=on).
+const Name = "io_stats"
+
+func init() {
+	scenario.Register(scenario.Mechanism{
+		Name: Name, Title: "pg_stat_io's counters", Owner: trace.MPool,
+		Keys: []scenario.Key{{Name: Name, Values: "on|off", Doc: "show a pg_stat_io-like panel of the run's shared-buffer I/O (PostgreSQL 16+)",
+			Parse: func(v string) (any, error) {
+				switch v {
+				case "on", "true":
+					return true, nil
+				case "off", "false":
+					return false, nil
+				}
+				return nil, fmt.Errorf("expected on or off, found %q", v)
+			}}},
+	})
+	mech.Add(mech.Def[*View]{
+		Name: Name,
+		Open: func(r mech.Run) *timeline.Of[*View] {
+			if on, _ := r.Runner.Config().Ext[Name].(bool); !on {
+				return nil
+			}
+			return timeline.NewOf(r.Events, New(), 0)
+		},
+		Title: func(*View) string { return "pg_stat_io (PG 16+): shared buffers by context" },
+		Panel: Layout,
+	})
+}
+
+// Context is an I/O context of pg_stat_io.
+type Context uint8
+
+// The contexts a run here can have.
+const (
+	Normal   Context = iota // IOCONTEXT_NORMAL
+	BulkRead                // IOCONTEXT_BULKREAD: a scan's ring
+	numContexts
+)
+
+var contextNames = [numContexts]string{"normal", "bulkread"}
+
+func (c Context) String() string { return contextNames[c] }
+
+// Row is one context's counters.
+type Row struct {
+	Reads, Hits, Writes, Evictions, Reuses uint64
+}
+
+// View is the panel's state: a row per context, and each backend's
+// strategy state (whether its operation uses a ring, whether its last
+// victim came from the ring).
+type View struct {
+	rows    [numContexts]Row
+	actors  []actorState // by actor
+	applied int
+	hist    []undo
+}
+
+type actorState struct {
+	inRing   bool // the operation has used a BULKREAD ring
+	fromRing bool // its last victim was the ring's (GetVictimBuffer's from_ring)
+}
+
+// undo restores what one event changed.
+type undo struct {
+	ctx   Context
+	row   Row
+	actor trace.Actor
+	was   actorState
+}
+
+// New is the view before any event.
+func New() *View { return &View{} }
+
+// Rows returns the counters by context.
+func (v *View) Rows() [numContexts]Row { return v.rows }
+
+// Applied is the number of events applied.
+func (v *View) Applied() int { return v.applied }
+
+func (v *View) actor(a trace.Actor) *actorState {
+	for int(a) >= len(v.actors) {
+		v.actors = append(v.actors, actorState{})
+	}
+	return &v.actors[a]
+}
+
+// Apply counts one event.
+func (v *View) Apply(e trace.Event) {
+	as := v.actor(e.Actor)
+	ctx := Normal
+	if as.inRing {
+		ctx = BulkRead
+	}
+	u := undo{ctx: ctx, row: v.rows[ctx], actor: e.Actor, was: *as}
+	r := &v.rows[ctx]
+	switch {
+	case e.Kind == trace.KOp || e.Kind == trace.KOpDone:
+		*as = actorState{} // a new operation chooses its strategy anew
+	case e.Class == trace.OBuffer && e.Kind == trace.KRingAdd:
+		as.inRing = true
+	case e.Class == trace.OBuffer && e.Kind == trace.KVictim:
+		as.fromRing = e.Arg == bufmgr.VictimRing
+		as.inRing = as.inRing || as.fromRing
+	case e.Class == trace.OBuffer && e.Kind == trace.KIORead:
+		r.Reads++
+	case e.Class == trace.OBuffer && e.Kind == trace.KHit:
+		r.Hits++
+	case e.Class == trace.OBuffer && e.Kind == trace.KIOWrite:
+		r.Writes++
+	case e.Class == trace.OBuffer && e.Kind == trace.KRetag && e.Before != ^uint64(0) && e.After != ^uint64(0):
+		// A victim that held a page: GetVictimBuffer's IOOP_REUSE when
+		// it came from the ring, IOOP_EVICT otherwise, also when a scan
+		// claims it for its ring (a drop's retag to no tag is neither).
+		if as.fromRing {
+			r.Reuses++
+		} else {
+			r.Evictions++
+		}
+	}
+	v.hist = append(v.hist, u)
+	v.applied++
+}
+
+// Unapply undoes the last event applied, which must be e.
+func (v *View) Unapply(e trace.Event) {
+	if len(v.hist) == 0 {
+		panic("iostat: unapply with no history")
+	}
+	u := v.hist[len(v.hist)-1]
+	v.hist = v.hist[:len(v.hist)-1]
+	v.rows[u.ctx] = u.row
+	*v.actor(u.actor) = u.was
+	v.applied--
+}
+
+// HistoryLen is the number of events that can be unapplied.
+func (v *View) HistoryLen() int { return len(v.hist) }
+
+// TrimHistory keeps the last keep events' undo records.
+func (v *View) TrimHistory(keep int) {
+	if n := len(v.hist); n > keep {
+		v.hist = slices.Clone(v.hist[n-keep:])
+	}
+}
+
+// Snapshot is a copy without history.
+func (v *View) Snapshot() *View {
+	return &View{rows: v.rows, actors: slices.Clone(v.actors), applied: v.applied}
+}
+
+// Clone is a copy with its own history.
+func (v *View) Clone() *View {
+	c := v.Snapshot()
+	c.hist = slices.Clone(v.hist)
+	return c
+}
+
+// Layout lays the panel out in r: a table with a row per context and a
+// column per counter, the header muted, the numbers in mono.
+func Layout(l *layout.List, r layout.Rect, v *View, th *layout.Theme) {
+	head := th.Font(layout.Bold, 11)
+	num := th.Font(layout.Mono, 12)
+	cols := []string{"context", "reads", "hits", "writes", "evictions", "reuses"}
+	w := r.W / float64(len(cols))
+	lh := layout.LineHeight(num) + 4
+	for i, c := range cols {
+		x, a := r.X+float64(i)*w, layout.Right
+		if i == 0 {
+			a = layout.Left
+		} else {
+			x += w - 4
+		}
+		l.Text("io_stats head", c, head, x, r.Y, w-4, th.Muted, a)
+	}
+	for ci := Context(0); ci < numContexts; ci++ {
+		row := v.rows[ci]
+		y := r.Y + float64(ci+1)*lh
+		if ci%2 == 0 {
+			l.Fill("io_stats row", layout.Rect{X: r.X, Y: y - 2, W: r.W, H: lh}, th.Background)
+		}
+		vals := []uint64{row.Reads, row.Hits, row.Writes, row.Evictions, row.Reuses}
+		l.Text("io_stats context", ci.String(), num, r.X, y, w-4, th.Text, layout.Left)
+		for i, n := range vals {
+			l.Text("io_stats "+cols[i+1], fmt.Sprint(n), num, r.X+float64(i+2)*w-4, y, w-4, th.Text, layout.Right)
+		}
+	}
+	note := "Counted from this run's events as bufmgr.c's pgstat_count_io_op counts them (PostgreSQL 16+)."
+	for i, line := range layout.Wrap(note, th.Font(layout.Italic, 10), r.W) {
+		l.Text("io_stats note", line, th.Font(layout.Italic, 10), r.X, r.Y+3*lh+4+float64(i)*layout.LineHeight(th.Font(layout.Italic, 10)), r.W, th.Muted, layout.Left)
+	}
+}
