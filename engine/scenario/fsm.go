@@ -73,15 +73,19 @@ var fsmMechanism = Mechanism{
 			}},
 	},
 	Ops: []OpSpec{
-		{Name: "insert", Kind: OpInsert, Grammar: "insert REL [N] [size=B]: heap_insert of N rows"},
-		{Name: "delete", Kind: OpDelete, Grammar: "delete REL B:O: the row at that ctid"},
-		{Name: "vacuum", Kind: OpVacuum, Grammar: "vacuum REL: record every page's free space and update the map"},
+		{Name: "insert", Kind: OpInsert, Grammar: "insert REL [N] [size=B]: heap_insert of N rows", parse: (*parser).fsmOp, run: (*Runner).execFSM},
+		{Name: "delete", Kind: OpDelete, Grammar: "delete REL B:O: the row at that ctid", parse: (*parser).fsmOp, run: (*Runner).execFSM},
+		{Name: "vacuum", Kind: OpVacuum, Grammar: "vacuum REL: record every page's free space and update the map", parse: (*parser).fsmOp, run: (*Runner).execFSM},
 	},
 	Subjects: []Subject{
 		{Name: "heap", Expect: true, Show: true, Keys: []string{"blocks", "fsm_blocks", "rows", "fsm_exists", "free", "category", "map"}},
 		{Name: "fsm", Expect: true, Keys: []string{"heap_reads", "fsm_reads", "vm_reads", "fsm_skipped", "pages_tried", "inserts", "extends"}},
 	},
 	ErrorText: fsm.ErrorText,
+	// The free space map's events (by their call sites), its error codes
+	// among them, are described by package fsm.
+	describes: fsm.IsFSMEvent,
+	describe:  func(r *Runner, e trace.Event) string { return fsm.DescribeWith(e, r.relName, r.actorName) },
 	absent: func(p *parser) string {
 		if p.fsm {
 			return ""

@@ -40,6 +40,11 @@ type Mechanism struct {
 	// absent, for a built-in mechanism a scenario turns on in its config,
 	// says what the config lacks when it is off ("" when on).
 	absent func(p *parser) string
+	// describes reports whether an event is this mechanism's to describe
+	// (describe prints it with the scenario's names); nil for the pool,
+	// whose descriptions are the default.
+	describes func(e trace.Event) bool
+	describe  func(r *Runner, e trace.Event) string
 	// ErrorText describes the PostgreSQL-level ERROR of a KError event of
 	// a class it owns (the code in Arg); nil when it raises none.
 	ErrorText func(e trace.Event) string
@@ -74,6 +79,10 @@ type OpSpec struct {
 	Name    string
 	Kind    OpKind
 	Grammar string // "read REL B[..E] [fork=F]"
+	// parse parses the operation's words (toks[0] is its name) into op,
+	// whose Pos and Kind are set; run runs it in a backend.
+	parse func(p *parser, op Op, toks []token) (Op, error)
+	run   func(r *Runner, be *backendState, op Op) error
 }
 
 // Subject is an expect or show subject of a mechanism.
@@ -124,6 +133,9 @@ func Register(m Mechanism) {
 	}
 	for i := range mp.Ops {
 		o := &mp.Ops[i]
+		if o.parse == nil || o.run == nil {
+			panic(fmt.Sprintf("scenario: operation %q of %s has no parser or runner (operations are built in)", o.Name, m.Name))
+		}
 		if _, dup := registry.ops[o.Name]; dup {
 			panic(fmt.Sprintf("scenario: operation %q of %s is taken", o.Name, m.Name))
 		}

@@ -469,28 +469,28 @@ func (p *parser) op(toks []token) (Op, error) {
 	if !ok {
 		return Op{}, p.errf(toks[0].Pos, "expected an operation (%s), found %q", opList(), toks[0].Text)
 	}
-	kind := spec.Kind
-	op := Op{Pos: toks[0].Pos, Kind: kind}
-	if kind == OpCLOG {
-		return p.clogOp(op, toks)
+	return spec.parse(p, Op{Pos: toks[0].Pos, Kind: spec.Kind}, toks)
+}
+
+// needRel is the error of an operation with no relation after its name.
+func (p *parser) needRel(toks []token) error {
+	if len(toks) < 2 {
+		return p.errf(endPos(toks), "%s: expected a relation name", toks[0].Text)
 	}
-	if kind == OpInsert || kind == OpDelete || kind == OpVacuum {
-		return p.fsmOp(op, toks)
-	}
+	return nil
+}
+
+// poolOp parses the pool's operations: read, release [all], dirty,
+// touch, write, scan and cleanup over a relation's blocks.
+func (p *parser) poolOp(op Op, toks []token) (Op, error) {
+	kind := op.Kind
 	if kind == OpRelease && len(toks) == 2 && toks[1].Text == "all" {
 		op.Kind = OpReleaseAll
 		return op, nil
 	}
-	if len(toks) < 2 {
-		return Op{}, p.errf(endPos(toks), "%s: expected a relation name", toks[0].Text)
+	if err := p.needRel(toks); err != nil {
+		return Op{}, err
 	}
-	if kind == OpDrop {
-		return p.dropOp(op, toks)
-	}
-	if kind == OpTruncate {
-		return p.truncateOp(op, toks)
-	}
-
 	rt := toks[1]
 	if prefix, ok := strings.CutSuffix(rt.Text, "*"); ok && (kind == OpRead || kind == OpTouch || kind == OpWrite) {
 		// touch r* 0: the same blocks of every relation named r…, in the
@@ -542,6 +542,9 @@ func (p *parser) op(toks []token) (Op, error) {
 // dropOp parses `drop REL [REL …] [strategy=S]`: each REL a relation
 // defined above or PREFIX* for every relation whose name starts so.
 func (p *parser) dropOp(op Op, toks []token) (Op, error) {
+	if err := p.needRel(toks); err != nil {
+		return Op{}, err
+	}
 	seen := map[string]bool{}
 	add := func(n string) {
 		if !seen[n] {

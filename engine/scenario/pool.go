@@ -32,13 +32,13 @@ var poolMechanism = Mechanism{
 			}},
 	},
 	Ops: []OpSpec{
-		{Name: "read", Kind: OpRead, Grammar: "read REL B[..E] [fork=F]: ReadBuffer and keep the pin"},
-		{Name: "release", Kind: OpRelease, Grammar: "release REL B[..E] | release all: ReleaseBuffer"},
-		{Name: "dirty", Kind: OpDirty, Grammar: "dirty REL B[..E]: MarkBufferDirty on a pinned block"},
-		{Name: "touch", Kind: OpTouch, Grammar: "touch REL B[..E]: read and release"},
-		{Name: "write", Kind: OpWrite, Grammar: "write REL B[..E]: read, dirty and release"},
-		{Name: "scan", Kind: OpScan, Grammar: "scan REL [pages=N]: a sequential scan through its ring"},
-		{Name: "cleanup", Kind: OpCleanup, Grammar: "cleanup REL B: LockBufferForCleanup on a pinned block"},
+		{Name: "read", Kind: OpRead, Grammar: "read REL B[..E] [fork=F]: ReadBuffer and keep the pin", parse: (*parser).poolOp, run: (*Runner).execPoolOp},
+		{Name: "release", Kind: OpRelease, Grammar: "release REL B[..E] | release all: ReleaseBuffer", parse: (*parser).poolOp, run: (*Runner).execPoolOp},
+		{Name: "dirty", Kind: OpDirty, Grammar: "dirty REL B[..E]: MarkBufferDirty on a pinned block", parse: (*parser).poolOp, run: (*Runner).execPoolOp},
+		{Name: "touch", Kind: OpTouch, Grammar: "touch REL B[..E]: read and release", parse: (*parser).poolOp, run: (*Runner).execPoolOp},
+		{Name: "write", Kind: OpWrite, Grammar: "write REL B[..E]: read, dirty and release", parse: (*parser).poolOp, run: (*Runner).execPoolOp},
+		{Name: "scan", Kind: OpScan, Grammar: "scan REL [pages=N]: a sequential scan through its ring", parse: (*parser).poolOp, run: (*Runner).execPoolOp},
+		{Name: "cleanup", Kind: OpCleanup, Grammar: "cleanup REL B: LockBufferForCleanup on a pinned block", parse: (*parser).poolOp, run: (*Runner).execPoolOp},
 	},
 	Subjects: []Subject{
 		{Name: "pool", Expect: true, Show: true, Keys: []string{"hits", "misses", "writes", "hand", "passes", "free", "in_use", "ticks", "decrements", "errors",
@@ -107,8 +107,10 @@ var dropMechanism = Mechanism{
 			}},
 	},
 	Ops: []OpSpec{
-		{Name: "drop", Kind: OpDrop, Grammar: "drop REL [REL|PREFIX* …] [strategy=S]: DROP TABLE's DropRelFileNodesAllBuffers"},
-		{Name: "truncate", Kind: OpTruncate, Grammar: "truncate REL [to N] [strategy=S]: smgrtruncate's DropRelFileNodeBuffers"},
+		{Name: "drop", Kind: OpDrop, Grammar: "drop REL [REL|PREFIX* …] [strategy=S]: DROP TABLE's DropRelFileNodesAllBuffers",
+			parse: (*parser).dropOp, run: (*Runner).execDrop},
+		{Name: "truncate", Kind: OpTruncate, Grammar: "truncate REL [to N] [strategy=S]: smgrtruncate's DropRelFileNodeBuffers",
+			parse: (*parser).truncateOp, run: (*Runner).execTruncate},
 	},
 }
 

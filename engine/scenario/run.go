@@ -460,14 +460,13 @@ func (r *Runner) describe(from int) string {
 }
 
 // DescribeEvent prints an event with the scenario's backend and relation names.
+// The mechanism that claims the event describes it; the pool's
+// description is the default.
 func (r *Runner) DescribeEvent(e trace.Event) string {
-	if e.Class.IsSLRU() {
-		return r.describeSLRU(e)
-	}
-	if fsm.IsFSMEvent(e) {
-		// The free space map's events, its error codes among them, are
-		// described by package fsm.
-		return fsm.DescribeWith(e, r.relName, r.actorName)
+	for _, m := range registry.mechs {
+		if m.describes != nil && m.describes(e) {
+			return m.describe(r, e)
+		}
 	}
 	return bufmgr.DescribeWith(e, r.relName, r.actorName)
 }
@@ -502,7 +501,18 @@ func (r *Runner) body(be *backendState) error {
 	return nil
 }
 
+// execOp runs one queued operation with the runner of the mechanism
+// that registered it (release all is release's).
 func (r *Runner) execOp(be *backendState, op Op) error {
+	spec := opSpecOf(op.Kind)
+	if spec == nil {
+		spec = opSpecOf(OpRelease)
+	}
+	return spec.run(r, be, op)
+}
+
+// execPoolOp runs the pool's operations over a relation's blocks.
+func (r *Runner) execPoolOp(be *backendState, op Op) error {
 	b := be.b
 	if op.Kind == OpReleaseAll {
 		for _, pin := range b.Pins() {
@@ -514,18 +524,6 @@ func (r *Runner) execOp(be *backendState, op Op) error {
 		}
 		clear(be.held)
 		return nil
-	}
-	if op.Kind == OpDrop {
-		return r.execDrop(be, op)
-	}
-	if op.Kind == OpTruncate {
-		return r.execTruncate(be, op)
-	}
-	if op.Kind == OpCLOG {
-		return r.execCLOG(be, op)
-	}
-	if op.Kind == OpInsert || op.Kind == OpDelete || op.Kind == OpVacuum {
-		return r.execFSM(be, op)
 	}
 	if len(op.Rels) > 1 {
 		for _, n := range op.Rels {

@@ -55,12 +55,15 @@ var slruMechanism = Mechanism{
 		{Name: "bank_size", Values: "N", Doc: "slots per bank, a power of two (default SLRU_BANK_SIZE, 16)", parse: (*parser).slruSizeKey},
 		{Name: "clog_pages", Values: "N", Doc: "pg_xact pages on disk at the start (latest_page_number N−1)", parse: (*parser).slruSizeKey},
 	},
-	Ops: []OpSpec{{Name: "clog", Kind: OpCLOG, Grammar: "clog get|set|extend|boot|read-only|read|zero|write-all …: a commit log operation"}},
+	Ops: []OpSpec{{Name: "clog", Kind: OpCLOG, Grammar: "clog get|set|extend|boot|read-only|read|zero|write-all …: a commit log operation",
+		parse: (*parser).clogOp, run: (*Runner).execCLOG}},
 	Subjects: []Subject{
 		{Name: "slru", Expect: true, Show: true, Keys: []string{"hits", "reads", "writes", "zeroes", "slots_scanned", "probes", "victim_scans", "victims", "dirty_victims", "lock_waits", "latest"}},
 		{Name: "page", Expect: true, Keys: []string{"slot", "status", "dirty"}},
 	},
 	ErrorText: func(e trace.Event) string { return slru.ErrCode(e.Arg).String() },
+	describes: func(e trace.Event) bool { return e.Class.IsSLRU() },
+	describe:  (*Runner).describeSLRU,
 	absent: func(p *parser) string {
 		if p.slru {
 			return ""

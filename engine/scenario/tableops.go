@@ -21,6 +21,9 @@ import (
 
 // truncateOp parses `truncate REL [to N] [strategy=S]`.
 func (p *parser) truncateOp(op Op, toks []token) (Op, error) {
+	if err := p.needRel(toks); err != nil {
+		return Op{}, err
+	}
 	rt := toks[1]
 	st, ok := p.rels[rt.Text]
 	if !ok {
