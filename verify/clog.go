@@ -86,21 +86,7 @@ func (e *env) newClog() (*slru.Backend, error) {
 
 // serverXactFiles lists pg_xact's files with their sizes.
 func (e *env) serverXactFiles(ctx context.Context) (string, error) {
-	rows, err := e.conn.Query(ctx, "SELECT f, (pg_stat_file('pg_xact/' || f)).size FROM pg_ls_dir('pg_xact') f ORDER BY f")
-	if err != nil {
-		return "", err
-	}
-	defer rows.Close()
-	var parts []string
-	for rows.Next() {
-		var name string
-		var size int64
-		if err := rows.Scan(&name, &size); err != nil {
-			return "", err
-		}
-		parts = append(parts, fmt.Sprintf("%s %d B", name, size))
-	}
-	return strings.Join(parts, ", "), rows.Err()
+	return e.joinRows(ctx, ", ", "%s %d B", "SELECT f, (pg_stat_file('pg_xact/' || f)).size FROM pg_ls_dir('pg_xact') f ORDER BY f")
 }
 
 func engineXactFiles(s *slru.SLRU) string {
@@ -148,16 +134,10 @@ func checkXactFiles(ctx context.Context, e *env) (outcome, error) {
 // clogPattern is how the eight transactions end: C commits, A rolls back.
 const clogPattern = "CACCAACA"
 
+// statusLetter is the first letter of the status's name in the engine
+// (clog.h's four: I in progress, C committed, A aborted, S sub-committed).
 func statusLetter(st slru.XidStatus) string {
-	switch st {
-	case slru.StatusCommitted:
-		return "C"
-	case slru.StatusAborted:
-		return "A"
-	case slru.StatusInProgress:
-		return "I"
-	}
-	return "S"
+	return strings.ToUpper(st.String()[:1])
 }
 
 func checkClogBits(ctx context.Context, e *env) (outcome, error) {

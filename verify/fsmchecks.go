@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/jackc/pgx/v5"
+
 	"bufferlab/engine/bufmgr"
 	"bufferlab/engine/fsm"
 )
@@ -69,19 +71,13 @@ func newFSMEngine(nbuffers int) (*fsmEngine, error) {
 // session returns the session of backend name, started on first use (a
 // new connection).
 func (f *fsmEngine) session(name string) (*fsm.Session, error) {
-	if s, ok := f.sessions[name]; ok {
-		return s, nil
-	}
-	b, err := f.pool.NewBackend(name)
-	if err != nil {
-		return nil, err
-	}
-	s, err := f.store.NewSession(b)
-	if err != nil {
-		return nil, err
-	}
-	f.sessions[name] = s
-	return s, nil
+	return started(f.sessions, name, func() (*fsm.Session, error) {
+		b, err := f.pool.NewBackend(name)
+		if err != nil {
+			return nil, err
+		}
+		return f.store.NewSession(b)
+	})
 }
 
 // reconnect replaces backend name's session with a new one, as a new
@@ -186,25 +182,20 @@ func (e *env) serverFSMPages(ctx context.Context, table string) ([]string, error
 
 // comparePages builds an outcome from FSM page texts: the summaries say
 // how many nodes each page has; the full texts must be equal.
-func comparePages(prefix string, eng, srv []string, engExtra, srvExtra string) outcome {
+func comparePages(eng, srv []string, engExtra, srvExtra string) outcome {
 	sum := func(pages []string, extra string) string {
 		var parts []string
 		for i, p := range pages {
 			parts = append(parts, fmt.Sprintf("p%d %s", i, contentsSummary(p)))
 		}
-		s := prefix + strings.Join(parts, "; ")
+		s := strings.Join(parts, "; ")
 		if extra != "" {
 			s = extra + "; " + s
 		}
 		return s
 	}
 	o := outcome{engine: sum(eng, engExtra), server: sum(srv, srvExtra)}
-	ej, sj := strings.Join(eng, "--\n"), strings.Join(srv, "--\n")
-	if ej != sj {
-		// Make the difference visible in the compared strings.
-		o.engine += " [page text differs]"
-		o.detail = firstDiff(ej, sj)
-	}
+	o.mark("page text differs", "", strings.Join(eng, "--\n"), strings.Join(srv, "--\n"))
 	return o
 }
 
@@ -222,26 +213,20 @@ func engineForkSizes(h *fsm.Heap) string {
 var intRow = fsm.HeapTupleLen(4) // one int4 column: t_len 28
 
 // oneRow makes the one-row table on both sides, before VACUUM.
-func (e *env) oneRow(ctx context.Context, name string) (string, *fsmEngine, *fsm.Heap, error) {
-	t, err := e.table(ctx, name)
+func (e *env) oneRow(ctx context.Context, name string) (string, *fsm.Heap, *fsm.Session, error) {
+	t, err := e.intTable(ctx, name, "", 1)
 	if err != nil {
 		return "", nil, nil, err
 	}
-	if err := e.execAll(ctx, "CREATE TABLE "+t+" (a int)", "INSERT INTO "+t+" VALUES (1)"); err != nil {
-		return "", nil, nil, err
-	}
-	f, h, s, err := e.engineTable(100)
+	_, h, s, err := e.engineTable(100)
 	if err != nil {
 		return "", nil, nil, err
 	}
-	if _, err := s.HeapInsert(h, intRow); err != nil {
-		return "", nil, nil, fmt.Errorf("engine: %w", err)
-	}
-	return t, f, h, nil
+	return t, h, s, insertRows(s, h, 1, intRow)
 }
 
 func checkFSMCreatedByVacuum(ctx context.Context, e *env) (outcome, error) {
-	t, f, h, err := e.oneRow(ctx, "fsm_created")
+	t, h, s, err := e.oneRow(ctx, "fsm_created")
 	if err != nil {
 		return outcome{}, err
 	}
@@ -257,7 +242,6 @@ func checkFSMCreatedByVacuum(ctx context.Context, e *env) (outcome, error) {
 		return outcome{}, err
 	}
 	engBefore := engineForkSizes(h)
-	s, _ := f.session("A")
 	if err := s.Vacuum(h); err != nil {
 		return outcome{}, fmt.Errorf("engine: %w", err)
 	}
@@ -266,21 +250,7 @@ func checkFSMCreatedByVacuum(ctx context.Context, e *env) (outcome, error) {
 
 // serverFreeSpace reads pg_freespace(table) as "blk:avail ...".
 func (e *env) serverFreeSpace(ctx context.Context, table string) (string, error) {
-	rows, err := e.conn.Query(ctx, "SELECT blkno, avail FROM pg_freespace($1::regclass) ORDER BY blkno", table)
-	if err != nil {
-		return "", err
-	}
-	defer rows.Close()
-	var parts []string
-	for rows.Next() {
-		var blk int64
-		var avail int16
-		if err := rows.Scan(&blk, &avail); err != nil {
-			return "", err
-		}
-		parts = append(parts, fmt.Sprintf("%d:%d", blk, avail))
-	}
-	return strings.Join(parts, " "), rows.Err()
+	return e.joinRows(ctx, " ", "%d:%d", "SELECT blkno, avail FROM pg_freespace($1::regclass) ORDER BY blkno", table)
 }
 
 // engineFreeSpace is pg_freespace on the engine: GetRecordedFreeSpace of
@@ -297,82 +267,88 @@ func engineFreeSpace(s *fsm.Session, h *fsm.Heap) (string, error) {
 	return strings.Join(parts, " "), nil
 }
 
+// fsmText is what pg_freespace ("blk:avail …", serverFreeSpace) and
+// fsm_page_contents (a text a page, serverFSMPages) show of a table's
+// free space map.
+type fsmText struct {
+	free  string
+	pages []string
+}
+
+func (e *env) serverFSM(ctx context.Context, table string) (fsmText, error) {
+	free, err := e.serverFreeSpace(ctx, table)
+	if err != nil {
+		return fsmText{}, err
+	}
+	pages, err := e.serverFSMPages(ctx, table)
+	return fsmText{free, pages}, err
+}
+
+func engineFSM(s *fsm.Session, h *fsm.Heap) (fsmText, error) {
+	free, err := engineFreeSpace(s, h)
+	return fsmText{free, engineFSMPages(h)}, err
+}
+
+// compareFSM compares both sides' FSM pages (comparePages), the
+// summaries led by pg_freespace.
+func compareFSM(eng, srv fsmText) outcome {
+	return comparePages(eng.pages, srv.pages, "pg_freespace "+eng.free, "pg_freespace "+srv.free)
+}
+
 func checkFSMOneRow(ctx context.Context, e *env) (outcome, error) {
-	t, f, h, err := e.oneRow(ctx, "fsm_one_row")
+	t, h, s, err := e.oneRow(ctx, "fsm_one_row")
 	if err != nil {
 		return outcome{}, err
 	}
 	if err := e.exec(ctx, "VACUUM "+t); err != nil {
 		return outcome{}, err
 	}
-	srvFree, err := e.serverFreeSpace(ctx, t)
+	srv, err := e.serverFSM(ctx, t)
 	if err != nil {
 		return outcome{}, err
 	}
-	srvPages, err := e.serverFSMPages(ctx, t)
-	if err != nil {
-		return outcome{}, err
-	}
-	s, _ := f.session("A")
 	if err := s.Vacuum(h); err != nil {
 		return outcome{}, fmt.Errorf("engine: %w", err)
 	}
-	engFree, err := engineFreeSpace(s, h)
+	eng, err := engineFSM(s, h)
 	if err != nil {
 		return outcome{}, err
 	}
-	return comparePages("", engineFSMPages(h), srvPages, "pg_freespace "+engFree, "pg_freespace "+srvFree), nil
+	return compareFSM(eng, srv), nil
 }
 
 func checkFSM4069(ctx context.Context, e *env) (outcome, error) {
-	t, err := e.table(ctx, "fsm_4069")
+	rows := 4069 * fsm.RowsPerPage(intRow, 10)
+	t, err := e.intTable(ctx, "fsm_4069", "fillfactor = 10", rows)
 	if err != nil {
 		return outcome{}, err
 	}
-	rpp := fsm.RowsPerPage(intRow, 10)
-	rows := 4069 * rpp
-	pages := func() (string, error) {
-		var heap, fsmb int64
-		err := e.conn.QueryRow(ctx, "SELECT pg_relation_size($1::regclass) / 8192, pg_relation_size($1::regclass, 'fsm') / 8192", t).Scan(&heap, &fsmb)
-		return fmt.Sprintf("%d heap pages → %d FSM pages", heap, fsmb), err
-	}
+	// VACUUM, then one more row and VACUUM again, reading the sizes after
+	// each VACUUM.
 	var srv []string
-	for _, s := range []string{
-		"CREATE TABLE " + t + " (a int) WITH (fillfactor = 10)",
-		fmt.Sprintf("INSERT INTO %s SELECT generate_series(1, %d)", t, rows),
-		"VACUUM " + t,
-		"", // read
-		fmt.Sprintf("INSERT INTO %s VALUES (%d)", t, rows+1),
-		"VACUUM " + t,
-		"",
-	} {
-		if s == "" {
-			p, err := pages()
-			if err != nil {
-				return outcome{}, err
-			}
-			srv = append(srv, p)
-			continue
-		}
-		if err := e.exec(ctx, s); err != nil {
+	for _, stmts := range [][]string{{"VACUUM " + t}, {fmt.Sprintf("INSERT INTO %s VALUES (%d)", t, rows+1), "VACUUM " + t}} {
+		if err := e.execAll(ctx, stmts...); err != nil {
 			return outcome{}, err
 		}
+		var heap, fsmb int64
+		if err := e.conn.QueryRow(ctx, "SELECT pg_relation_size($1::regclass) / 8192, pg_relation_size($1::regclass, 'fsm') / 8192", t).Scan(&heap, &fsmb); err != nil {
+			return outcome{}, err
+		}
+		srv = append(srv, fmt.Sprintf("%d heap pages → %d FSM pages", heap, fsmb))
 	}
 	_, h, s, err := e.engineTable(10)
 	if err != nil {
 		return outcome{}, err
 	}
 	var eng []string
-	for i := 0; i <= rows; i++ {
-		if _, err := s.HeapInsert(h, intRow); err != nil {
+	for _, n := range []int{rows, 1} {
+		if err := insertRows(s, h, n, intRow); err != nil {
+			return outcome{}, err
+		}
+		if err := s.Vacuum(h); err != nil {
 			return outcome{}, fmt.Errorf("engine: %w", err)
 		}
-		if i == rows-1 || i == rows {
-			if err := s.Vacuum(h); err != nil {
-				return outcome{}, fmt.Errorf("engine: %w", err)
-			}
-			eng = append(eng, fmt.Sprintf("%d heap pages → %d FSM pages", h.NBlocks(), h.FSMBlocks()))
-		}
+		eng = append(eng, fmt.Sprintf("%d heap pages → %d FSM pages", h.NBlocks(), h.FSMBlocks()))
 	}
 	return outcome{engine: strings.Join(eng, "; "), server: strings.Join(srv, "; ")}, nil
 }
@@ -393,18 +369,12 @@ var categoryRows = []struct {
 const categoryDeleted = 6
 
 // categoryTable builds the category table on both sides and VACUUMs it.
-func (e *env) categoryTable(ctx context.Context, name string) (string, *fsmEngine, *fsm.Heap, error) {
-	t, err := e.table(ctx, name)
+func (e *env) categoryTable(ctx context.Context, name string) (string, *fsm.Heap, *fsm.Session, error) {
+	t, err := e.plainTable(ctx, name, "b text", "vacuum_truncate = false")
 	if err != nil {
 		return "", nil, nil, err
 	}
-	if err := e.execAll(ctx,
-		"CREATE TABLE "+t+" (b text) WITH (vacuum_truncate = false)",
-		"ALTER TABLE "+t+" ALTER COLUMN b SET STORAGE PLAIN",
-	); err != nil {
-		return "", nil, nil, err
-	}
-	f, h, s, err := e.engineTable(100)
+	_, h, s, err := e.engineTable(100)
 	if err != nil {
 		return "", nil, nil, err
 	}
@@ -448,11 +418,11 @@ func (e *env) categoryTable(ctx context.Context, name string) (string, *fsmEngin
 			return "", nil, nil, fmt.Errorf("engine: block %d has %d bytes free, the check expects %d", blk, got, r.free)
 		}
 	}
-	return t, f, h, nil
+	return t, h, s, nil
 }
 
 func checkFSMCategories(ctx context.Context, e *env) (outcome, error) {
-	t, f, h, err := e.categoryTable(ctx, "fsm_categories")
+	t, h, s, err := e.categoryTable(ctx, "fsm_categories")
 	if err != nil {
 		return outcome{}, err
 	}
@@ -460,7 +430,6 @@ func checkFSMCategories(ctx context.Context, e *env) (outcome, error) {
 	if err != nil {
 		return outcome{}, err
 	}
-	s, _ := f.session("A")
 	eng, err := engineFreeSpace(s, h)
 	if err != nil {
 		return outcome{}, err
@@ -480,7 +449,7 @@ func checkFSMCategories(ctx context.Context, e *env) (outcome, error) {
 }
 
 func checkFSMPageContents(ctx context.Context, e *env) (outcome, error) {
-	t, f, h, err := e.categoryTable(ctx, "fsm_contents")
+	t, h, s, err := e.categoryTable(ctx, "fsm_contents")
 	if err != nil {
 		return outcome{}, err
 	}
@@ -495,32 +464,23 @@ func checkFSMPageContents(ctx context.Context, e *env) (outcome, error) {
 	if err != nil {
 		return outcome{}, err
 	}
-	s, _ := f.session("A")
 	tid, err := s.HeapInsert(h, fsm.HeapTupleLen(4+3000))
 	if err != nil {
 		return outcome{}, fmt.Errorf("engine: %w", err)
 	}
-	return comparePages("", engineFSMPages(h), srvPages, "new row "+tid.String(), "new row "+ctid), nil
+	return comparePages(engineFSMPages(h), srvPages, "new row "+tid.String(), "new row "+ctid), nil
 }
 
 func checkFSMRootEmpty(ctx context.Context, e *env) (outcome, error) {
-	t, err := e.table(ctx, "fsm_root")
+	t, err := e.plainTable(ctx, "fsm_root", "a int, b text", "")
 	if err != nil {
 		return outcome{}, err
 	}
-	if err := e.execAll(ctx,
-		"CREATE TABLE "+t+" (a int, b text)",
-		"ALTER TABLE "+t+" ALTER COLUMN b SET STORAGE PLAIN",
-		// 1032-byte rows, 7 a page: a full page keeps 912 bytes.
-		"INSERT INTO "+t+" SELECT i, repeat('x', 1000) FROM generate_series(1, 20) i",
-	); err != nil {
+	// 1032-byte rows, 7 a page: a full page keeps 912 bytes.
+	if err := e.exec(ctx, "INSERT INTO "+t+" SELECT i, repeat('x', 1000) FROM generate_series(1, 20) i"); err != nil {
 		return outcome{}, err
 	}
-	srvFree, err := e.serverFreeSpace(ctx, t)
-	if err != nil {
-		return outcome{}, err
-	}
-	srvPages, err := e.serverFSMPages(ctx, t)
+	srv, err := e.serverFSM(ctx, t)
 	if err != nil {
 		return outcome{}, err
 	}
@@ -528,201 +488,14 @@ func checkFSMRootEmpty(ctx context.Context, e *env) (outcome, error) {
 	if err != nil {
 		return outcome{}, err
 	}
-	for i := 0; i < 20; i++ {
-		if _, err := s.HeapInsert(h, fsm.HeapTupleLen(4+4+1000)); err != nil {
-			return outcome{}, fmt.Errorf("engine: %w", err)
-		}
+	if err := insertRows(s, h, 20, fsm.HeapTupleLen(4+4+1000)); err != nil {
+		return outcome{}, err
 	}
-	engFree, err := engineFreeSpace(s, h)
+	eng, err := engineFSM(s, h)
 	if err != nil {
 		return outcome{}, err
 	}
-	return comparePages("", engineFSMPages(h), srvPages, "pg_freespace "+engFree, "pg_freespace "+srvFree), nil
-}
-
-func checkRowsPerPage(ctx context.Context, e *env) (outcome, error) {
-	var eng, srv []string
-	for _, c := range []struct{ ff, rows int }{{100, 500}, {20, 100}, {10, 50}} {
-		t, err := e.table(ctx, fmt.Sprintf("rows_ff%d", c.ff))
-		if err != nil {
-			return outcome{}, err
-		}
-		if err := e.execAll(ctx,
-			fmt.Sprintf("CREATE TABLE %s (a int) WITH (fillfactor = %d)", t, c.ff),
-			fmt.Sprintf("INSERT INTO %s SELECT generate_series(1, %d)", t, c.rows),
-		); err != nil {
-			return outcome{}, err
-		}
-		rows, err := e.conn.Query(ctx, "SELECT (ctid::text::point)[0]::int AS blk, count(*) FROM "+t+" GROUP BY 1 ORDER BY 1")
-		if err != nil {
-			return outcome{}, err
-		}
-		var counts []string
-		for rows.Next() {
-			var blk, n int64
-			if err := rows.Scan(&blk, &n); err != nil {
-				rows.Close()
-				return outcome{}, err
-			}
-			counts = append(counts, fmt.Sprint(n))
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
-			return outcome{}, err
-		}
-		srv = append(srv, fmt.Sprintf("ff%d: %s", c.ff, strings.Join(counts, " ")))
-
-		_, h, s, err := e.engineTable(c.ff)
-		if err != nil {
-			return outcome{}, err
-		}
-		for i := 0; i < c.rows; i++ {
-			if _, err := s.HeapInsert(h, intRow); err != nil {
-				return outcome{}, fmt.Errorf("engine: %w", err)
-			}
-		}
-		counts = counts[:0]
-		for blk := uint32(0); blk < h.NBlocks(); blk++ {
-			counts = append(counts, fmt.Sprint(h.HeapPage(blk).Live()))
-		}
-		eng = append(eng, fmt.Sprintf("ff%d: %s", c.ff, strings.Join(counts, " ")))
-	}
-	return outcome{engine: strings.Join(eng, "; "), server: strings.Join(srv, "; ")}, nil
-}
-
-// ctidStep is one step of the ctid script: backend A or B inserts rows
-// (ids), deletes rows (by the ctid each side gave them), or VACUUMs.
-type ctidStep struct {
-	who  string
-	op   byte // 'i' insert, 'd' delete, 'v' vacuum
-	from int  // ids from..to
-	to   int
-	ids  []int
-}
-
-// ctidScript: 1032-byte rows (an int and 1000 characters stored PLAIN),
-// seven to a page. Inserts go to the cached target block, then, when it
-// is full, to what the FSM offers (it learns of pages as inserts find them
-// full, and of freed space only from VACUUM), then to a new page. A
-// VACUUM makes every backend forget its target block (relcache
-// invalidation); a new backend (B) starts without one. Deletes are by
-// ctid (a TID scan, which unlike a seq scan does not prune the page) and
-// no trailing page is emptied (VACUUM's truncation is not modelled).
-var ctidScript = []ctidStep{
-	{who: "A", op: 'i', from: 1, to: 20},
-	{who: "A", op: 'd', ids: []int{2, 3, 4, 9}},
-	{who: "A", op: 'i', from: 21, to: 23},
-	{who: "A", op: 'v'},
-	{who: "A", op: 'i', from: 24, to: 30},
-	{who: "B", op: 'i', from: 31, to: 33},
-	{who: "A", op: 'd', ids: []int{10, 11, 12, 13, 14, 24, 31}},
-	{who: "B", op: 'v'},
-	{who: "B", op: 'i', from: 34, to: 40},
-	{who: "A", op: 'i', from: 41, to: 45},
-	{who: "A", op: 'd', ids: []int{1, 5, 6, 7, 8}},
-	{who: "A", op: 'v'},
-	{who: "A", op: 'i', from: 46, to: 52},
-	{who: "B", op: 'i', from: 53, to: 56},
-}
-
-const ctidRowChars = 1000
-
-func checkCtidSequence(ctx context.Context, e *env) (outcome, error) {
-	t, err := e.table(ctx, "ctid")
-	if err != nil {
-		return outcome{}, err
-	}
-	if err := e.execAll(ctx,
-		"CREATE TABLE "+t+" (a int, b text) WITH (vacuum_truncate = false)",
-		"ALTER TABLE "+t+" ALTER COLUMN b SET STORAGE PLAIN",
-	); err != nil {
-		return outcome{}, err
-	}
-	a, err := e.connect(ctx)
-	if err != nil {
-		return outcome{}, err
-	}
-	b, err := e.connect(ctx)
-	if err != nil {
-		return outcome{}, err
-	}
-	f, h, _, err := e.engineTable(100)
-	if err != nil {
-		return outcome{}, err
-	}
-	srvCtid, engCtid := map[int]string{}, map[int]fsm.TID{}
-	var srvSeq, engSeq []string
-	rowLen := fsm.HeapTupleLen(4 + 4 + ctidRowChars)
-	for _, st := range ctidScript {
-		c := a
-		if st.who == "B" {
-			c = b
-		}
-		s, err := f.session(st.who)
-		if err != nil {
-			return outcome{}, err
-		}
-		switch st.op {
-		case 'i':
-			for id := st.from; id <= st.to; id++ {
-				var ctid string
-				if err := c.QueryRow(ctx, "INSERT INTO "+t+" VALUES ($1::int, repeat('x', $2::int)) RETURNING ctid::text", id, ctidRowChars).Scan(&ctid); err != nil {
-					return outcome{}, fmt.Errorf("%s: insert %d: %w", st.who, id, err)
-				}
-				tid, err := s.HeapInsert(h, rowLen)
-				if err != nil {
-					return outcome{}, fmt.Errorf("engine: %s: insert %d: %w", st.who, id, err)
-				}
-				srvCtid[id], engCtid[id] = ctid, tid
-				srvSeq, engSeq = append(srvSeq, ctid), append(engSeq, tid.String())
-			}
-		case 'd':
-			for _, id := range st.ids {
-				if _, err := c.Exec(ctx, "DELETE FROM "+t+" WHERE ctid = $1::tid", srvCtid[id]); err != nil {
-					return outcome{}, fmt.Errorf("%s: delete %d: %w", st.who, id, err)
-				}
-				if err := s.HeapDelete(h, engCtid[id]); err != nil {
-					return outcome{}, fmt.Errorf("engine: %s: delete %d: %w", st.who, id, err)
-				}
-			}
-		case 'v':
-			if _, err := c.Exec(ctx, "VACUUM "+t); err != nil {
-				return outcome{}, fmt.Errorf("%s: VACUUM: %w", st.who, err)
-			}
-			if err := s.Vacuum(h); err != nil {
-				return outcome{}, fmt.Errorf("engine: VACUUM: %w", err)
-			}
-		}
-	}
-	o := outcome{engine: blockRuns(engSeq), server: blockRuns(srvSeq)}
-	ej, sj := strings.Join(engSeq, "\n"), strings.Join(srvSeq, "\n")
-	if ej != sj {
-		o.engine += " [ctids differ]"
-		o.detail = "row by row: " + firstDiff(ej, sj)
-	}
-	return o, nil
-}
-
-// blockRuns condenses a list of ctids "(b,o)" into the blocks in order,
-// run-length encoded: "0×7 1×7 2×7 3×2 …".
-func blockRuns(ctids []string) string {
-	var parts []string
-	prev, n := "", 0
-	flush := func() {
-		if n > 0 {
-			parts = append(parts, fmt.Sprintf("%s×%d", prev, n))
-		}
-	}
-	for _, c := range ctids {
-		blk, _, _ := strings.Cut(strings.Trim(c, "()"), ",")
-		if blk != prev {
-			flush()
-			prev, n = blk, 0
-		}
-		n++
-	}
-	flush()
-	return fmt.Sprintf("%d rows: %s", len(ctids), strings.Join(parts, " "))
+	return compareFSM(eng, srv), nil
 }
 
 // forkUsages prints the buffers of one fork block by block:
@@ -763,23 +536,15 @@ func (f *fsmEngine) heapBuffers(h *fsm.Heap) []relBuf {
 // serverHeapBuffers lists the buffers of table in the server's pool, by
 // fork and block.
 func (e *env) serverHeapBuffers(ctx context.Context, table string) ([]relBuf, error) {
-	rows, err := e.conn.Query(ctx, "SELECT relforknumber, relblocknumber, usagecount, pinning_backends FROM pg_buffercache WHERE "+
-		relBufWhere+" ORDER BY 1, 2", table)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []relBuf
-	for rows.Next() {
-		var f, blk int64
-		var u int16
-		var pinning int32
-		if err := rows.Scan(&f, &blk, &u, &pinning); err != nil {
-			return nil, err
-		}
-		out = append(out, relBuf{fork: bufmgr.ForkNumber(f), blk: uint32(blk), usage: uint32(u), rc: uint32(pinning)})
-	}
-	return out, rows.Err()
+	return queryRows(ctx, e, "SELECT relforknumber, relblocknumber, usagecount, pinning_backends FROM pg_buffercache WHERE "+
+		relBufWhere+" ORDER BY 1, 2", []any{table},
+		func(row pgx.CollectableRow) (relBuf, error) {
+			var f, blk int64
+			var u int16
+			var pinning int32
+			err := row.Scan(&f, &blk, &u, &pinning)
+			return relBuf{fork: bufmgr.ForkNumber(f), blk: uint32(blk), usage: uint32(u), rc: uint32(pinning)}, err
+		})
 }
 
 // checkVacuumBuffers vacuums a cold table (VACUUM FULL's new file; on the
@@ -806,11 +571,8 @@ func checkVacuumBuffers(ctx context.Context, e *env) (outcome, error) {
 	if err != nil {
 		return outcome{}, err
 	}
-	rows := want * fsm.RowsPerPage(intRow, 10)
-	for i := 0; i < rows; i++ {
-		if _, err := s.HeapInsert(h, intRow); err != nil {
-			return outcome{}, fmt.Errorf("engine: %w", err)
-		}
+	if err := insertRows(s, h, want*fsm.RowsPerPage(intRow, 10), intRow); err != nil {
+		return outcome{}, err
 	}
 	// VACUUM FULL: the rows move to a new file that is not in the pool,
 	// and the old file's buffers are dropped when it is unlinked at
@@ -838,11 +600,11 @@ func checkVacuumBuffers(ctx context.Context, e *env) (outcome, error) {
 // and later extends the table.
 func checkFSMTwoLeaves(ctx context.Context, e *env) (outcome, error) {
 	const blocks, emptyA, emptyB, newRows = 4100, 100, 4090, 50
-	t, err := e.table(ctx, "fsm_two_leaves")
+	rpp := fsm.RowsPerPage(intRow, 10)
+	t, err := e.intTable(ctx, "fsm_two_leaves", "fillfactor = 10, vacuum_truncate = false", blocks*rpp)
 	if err != nil {
 		return outcome{}, err
 	}
-	rpp := fsm.RowsPerPage(intRow, 10)
 	tids := func(blk int) string {
 		var parts []string
 		for o := 1; o <= rpp; o++ {
@@ -851,8 +613,6 @@ func checkFSMTwoLeaves(ctx context.Context, e *env) (outcome, error) {
 		return "{" + strings.Join(parts, ",") + "}"
 	}
 	if err := e.execAll(ctx,
-		"CREATE TABLE "+t+" (a int) WITH (fillfactor = 10, vacuum_truncate = false)",
-		fmt.Sprintf("INSERT INTO %s SELECT generate_series(1, %d)", t, blocks*rpp),
 		"VACUUM "+t,
 		tidScanOnly,
 		fmt.Sprintf("DELETE FROM %s WHERE ctid = ANY('%s'::tid[] || '%s'::tid[])", t, tids(emptyA), tids(emptyB)),
@@ -877,10 +637,8 @@ func checkFSMTwoLeaves(ctx context.Context, e *env) (outcome, error) {
 	if err != nil {
 		return outcome{}, err
 	}
-	for i := 0; i < blocks*rpp; i++ {
-		if _, err := s.HeapInsert(h, intRow); err != nil {
-			return outcome{}, fmt.Errorf("engine: %w", err)
-		}
+	if err := insertRows(s, h, blocks*rpp, intRow); err != nil {
+		return outcome{}, err
 	}
 	if err := s.Vacuum(h); err != nil {
 		return outcome{}, fmt.Errorf("engine: %w", err)
@@ -903,143 +661,7 @@ func checkFSMTwoLeaves(ctx context.Context, e *env) (outcome, error) {
 		}
 		engSeq = append(engSeq, tid.String())
 	}
-	o := comparePages("", engineFSMPages(h), srvPages, blockRuns(engSeq), blockRuns(srvSeq))
-	if ej, sj := strings.Join(engSeq, "\n"), strings.Join(srvSeq, "\n"); ej != sj {
-		o.engine += " [ctids differ]"
-		o.detail = strings.TrimSpace(o.detail + " rows: " + firstDiff(ej, sj))
-	}
-	return o, nil
-}
-
-// checkCtidRandom is ctid-sequence with a seeded random script: the same
-// on every run (PCG with a fixed seed), long enough to reach corners the
-// hand-written one does not: reuse of freed line pointers, backends whose
-// cached target block another one filled, and VACUUMs that change nothing
-// in pg_class (relpages, reltuples, relallvisible, relfrozenxid) and so
-// send no relcache invalidation: every backend keeps its target block.
-// At fillfactor 10 the table grows past 32 pages and VACUUM skips runs of
-// all-visible pages, estimating reltuples (vac_estimate_reltuples) and
-// keeping relfrozenxid. These three found the engine's differences that
-// engine/fsm now models (see the README).
-func checkCtidRandom(ctx context.Context, e *env) (outcome, error) {
-	return ctidRandom(ctx, e, 20260515, 1500, 70)
-}
-
-func checkCtidRandomFF10(ctx context.Context, e *env) (outcome, error) {
-	return ctidRandom(ctx, e, 4, 1500, 10)
-}
-
-func ctidRandom(ctx context.Context, e *env, seed uint64, steps, ff int) (outcome, error) {
-	t, err := e.table(ctx, "ctid_random")
-	if err != nil {
-		return outcome{}, err
-	}
-	if err := e.execAll(ctx,
-		fmt.Sprintf("CREATE TABLE %s (a int, b text) WITH (fillfactor = %d, vacuum_truncate = false)", t, ff),
-		"ALTER TABLE "+t+" ALTER COLUMN b SET STORAGE PLAIN",
-	); err != nil {
-		return outcome{}, err
-	}
-	f, h, _, err := e.engineTable(ff)
-	if err != nil {
-		return outcome{}, err
-	}
-	names := []string{"A", "B", "C"}
-	conns := map[string]*pgxConn{}
-	conn := func(who string) (*pgxConn, *fsm.Session, error) {
-		c, ok := conns[who]
-		if !ok {
-			pc, err := e.connect(ctx)
-			if err != nil {
-				return nil, nil, err
-			}
-			c = &pgxConn{pc}
-			conns[who] = c
-		}
-		s, err := f.session(who)
-		return c, s, err
-	}
-	rng := newRand(seed)
-	sizes := []int{0, 60, 200, 700, 1500, 3000}
-	type row struct {
-		srv string
-		eng fsm.TID
-	}
-	live := map[int]row{}
-	var liveIDs []int
-	var srvSeq, engSeq []string
-	next := 1
-	for step := 0; step < steps; step++ {
-		who := names[rng.intn(len(names))]
-		c, s, err := conn(who)
-		if err != nil {
-			return outcome{}, err
-		}
-		switch r := rng.intn(100); {
-		case r < 60 || len(liveIDs) == 0:
-			n := sizes[rng.intn(len(sizes))]
-			var ctid string
-			if err := c.QueryRow(ctx, "INSERT INTO "+t+" VALUES ($1::int, repeat('x', $2::int)) RETURNING ctid::text", next, n).Scan(&ctid); err != nil {
-				return outcome{}, fmt.Errorf("step %d: %s inserts: %w", step, who, err)
-			}
-			tid, err := s.HeapInsert(h, fsm.HeapTupleLen(4+4+n))
-			if err != nil {
-				return outcome{}, fmt.Errorf("engine: step %d: %w", step, err)
-			}
-			live[next] = row{ctid, tid}
-			liveIDs = append(liveIDs, next)
-			srvSeq, engSeq = append(srvSeq, ctid), append(engSeq, tid.String())
-			next++
-		case r < 90:
-			i := rng.intn(len(liveIDs))
-			id := liveIDs[i]
-			liveIDs = append(liveIDs[:i], liveIDs[i+1:]...)
-			if _, err := c.Exec(ctx, "DELETE FROM "+t+" WHERE ctid = $1::tid", live[id].srv); err != nil {
-				return outcome{}, fmt.Errorf("step %d: %s deletes: %w", step, who, err)
-			}
-			if err := s.HeapDelete(h, live[id].eng); err != nil {
-				return outcome{}, fmt.Errorf("engine: step %d: %w", step, err)
-			}
-			delete(live, id)
-		case r < 95:
-			if _, err := c.Exec(ctx, "VACUUM "+t); err != nil {
-				return outcome{}, fmt.Errorf("step %d: %s vacuums: %w", step, who, err)
-			}
-			if err := s.Vacuum(h); err != nil {
-				return outcome{}, fmt.Errorf("engine: step %d: %w", step, err)
-			}
-		default:
-			// A new connection: a new backend, no cached target block.
-			if err := c.Close(ctx); err != nil {
-				return outcome{}, err
-			}
-			delete(conns, who)
-			if err := f.reconnect(who); err != nil {
-				return outcome{}, err
-			}
-		}
-	}
-	srvFree, err := e.serverFreeSpace(ctx, t)
-	if err != nil {
-		return outcome{}, err
-	}
-	srvPages, err := e.serverFSMPages(ctx, t)
-	if err != nil {
-		return outcome{}, err
-	}
-	s, _ := f.session("A")
-	engFree, err := engineFreeSpace(s, h)
-	if err != nil {
-		return outcome{}, err
-	}
-	o := comparePages("", engineFSMPages(h), srvPages, fmt.Sprintf("%d rows in %d blocks", len(engSeq), h.NBlocks()), fmt.Sprintf("%d rows in %d blocks", len(srvSeq), len(strings.Fields(srvFree))))
-	if engFree != srvFree {
-		o.engine += " [pg_freespace differs]"
-		o.detail = strings.TrimSpace(o.detail + " pg_freespace: " + firstDiff(strings.ReplaceAll(engFree, " ", "\n"), strings.ReplaceAll(srvFree, " ", "\n")))
-	}
-	if ej, sj := strings.Join(engSeq, "\n"), strings.Join(srvSeq, "\n"); ej != sj {
-		o.engine += " [ctids differ]"
-		o.detail = strings.TrimSpace(o.detail + " rows: " + firstDiff(ej, sj))
-	}
+	o := comparePages(engineFSMPages(h), srvPages, blockRuns(engSeq), blockRuns(srvSeq))
+	o.mark("ctids differ", "rows", strings.Join(engSeq, "\n"), strings.Join(srvSeq, "\n"))
 	return o, nil
 }

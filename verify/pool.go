@@ -209,16 +209,14 @@ func checkUsageCapCatalog(ctx context.Context, e *env) (outcome, error) {
 }
 
 func checkUsageAfterScans(ctx context.Context, e *env) (outcome, error) {
-	t, err := e.table(ctx, "usage")
+	t, err := e.intTable(ctx, "usage", "", 1)
 	if err != nil {
 		return outcome{}, err
 	}
 	// VACUUM FULL rewrites the table into a new relfilenode without going
 	// through shared buffers: the new file's block is cold.
-	for _, s := range []string{"CREATE TABLE " + t + " (a int)", "INSERT INTO " + t + " VALUES (1)", "VACUUM FULL " + t} {
-		if err := e.exec(ctx, s); err != nil {
-			return outcome{}, err
-		}
+	if err := e.exec(ctx, "VACUUM FULL "+t); err != nil {
+		return outcome{}, err
 	}
 	var srv []string
 	for i := 0; i < 6; i++ {
@@ -253,19 +251,12 @@ func checkUsageAfterScans(ctx context.Context, e *env) (outcome, error) {
 // (fsm.RowsPerPage), rewritten by VACUUM FULL so that none of its blocks
 // is in shared buffers. It returns the table's size in blocks.
 func (e *env) coldTable(ctx context.Context, name string, blocks int) (string, int64, error) {
-	t, err := e.table(ctx, name)
+	t, err := e.intTable(ctx, name, "fillfactor = 10", blocks*fsm.RowsPerPage(intRow, 10))
 	if err != nil {
 		return "", 0, err
 	}
-	rows := blocks * fsm.RowsPerPage(fsm.HeapTupleLen(4), 10)
-	for _, s := range []string{
-		"CREATE TABLE " + t + " (a int) WITH (fillfactor = 10)",
-		fmt.Sprintf("INSERT INTO %s SELECT generate_series(1, %d)", t, rows),
-		"VACUUM FULL " + t,
-	} {
-		if err := e.exec(ctx, s); err != nil {
-			return "", 0, err
-		}
+	if err := e.exec(ctx, "VACUUM FULL "+t); err != nil {
+		return "", 0, err
 	}
 	n, err := e.int(ctx, "SELECT pg_relation_size($1::regclass) / current_setting('block_size')::int", t)
 	return t, n, err
@@ -356,24 +347,11 @@ func checkBulkreadRescan(ctx context.Context, e *env) (outcome, error) {
 // backend pin the buffer twice but count once: the shared refcount counts
 // backends (the private refcount the rest).
 func checkPinningBackends(ctx context.Context, e *env) (outcome, error) {
-	t, err := e.table(ctx, "pins")
+	t, err := e.intTable(ctx, "pins", "", 10)
 	if err != nil {
 		return outcome{}, err
 	}
-	if err := e.exec(ctx, "CREATE TABLE "+t+" (a int)"); err != nil {
-		return outcome{}, err
-	}
-	if err := e.exec(ctx, "INSERT INTO "+t+" SELECT generate_series(1, 10)"); err != nil {
-		return outcome{}, err
-	}
-	a, err := e.connect(ctx)
-	if err != nil {
-		return outcome{}, err
-	}
-	b, err := e.connect(ctx)
-	if err != nil {
-		return outcome{}, err
-	}
+	conns := e.backends()
 	pins := func() (string, error) {
 		n, err := e.int(ctx, "SELECT coalesce(sum(pinning_backends), 0) FROM pg_buffercache WHERE relforknumber = 0 AND relblocknumber = 0 AND "+relBufWhere, t)
 		return fmt.Sprint(n), err
@@ -387,9 +365,9 @@ func checkPinningBackends(ctx context.Context, e *env) (outcome, error) {
 	}
 	var srv []string
 	for _, st := range steps {
-		c := a
-		if st[0] == "B" {
-			c = b
+		c, err := conns.conn(ctx, st[0])
+		if err != nil {
+			return outcome{}, err
 		}
 		for _, q := range st[1:] {
 			if _, err := c.Exec(ctx, q); err != nil {
@@ -433,15 +411,9 @@ run
 // TABLE removes its buffers at commit (smgrdounlinkall →
 // DropRelFileNodesAllBuffers); the engine's drop is the same function.
 func checkDropBuffers(ctx context.Context, e *env) (outcome, error) {
-	t, err := e.table(ctx, "drop")
-	if err != nil {
-		return outcome{}, err
-	}
-	if err := e.exec(ctx, "CREATE TABLE "+t+" (a int)"); err != nil {
-		return outcome{}, err
-	}
 	// 600 rows of one int: 226 + 226 + 148, three blocks.
-	if err := e.exec(ctx, "INSERT INTO "+t+" SELECT generate_series(1, 600)"); err != nil {
+	t, err := e.intTable(ctx, "drop", "", 600)
+	if err != nil {
 		return outcome{}, err
 	}
 	if err := e.exec(ctx, "SELECT count(*) FROM "+t); err != nil {

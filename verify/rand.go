@@ -1,13 +1,6 @@
 package verify
 
-import (
-	"math/rand/v2"
-
-	"github.com/jackc/pgx/v5"
-)
-
-// pgxConn wraps a connection (so that a map of them reads plainly).
-type pgxConn struct{ *pgx.Conn }
+import "math/rand/v2"
 
 // seeded is a deterministic random source: PCG with a fixed seed, so a
 // random script is the same on every run and platform.

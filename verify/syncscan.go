@@ -3,7 +3,10 @@ package verify
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
+
+	"github.com/jackc/pgx/v5"
 
 	"bufferlab/engine/bufmgr"
 	"bufferlab/engine/fsm"
@@ -58,22 +61,10 @@ func checkSyncScan(ctx context.Context, e *env) (outcome, error) {
 			return outcome{}, err
 		}
 	}
-	var blocks []int
-	rowsQ, err := e.conn.Query(ctx, "SELECT relblocknumber FROM pg_buffercache WHERE relforknumber = 0 AND "+relBufWhere+" ORDER BY 1", t)
+	blocks, err := queryRows(ctx, e, "SELECT relblocknumber FROM pg_buffercache WHERE relforknumber = 0 AND "+relBufWhere+" ORDER BY 1", []any{t},
+		pgx.RowTo[int])
 	if err != nil {
 		return outcome{}, fmt.Errorf("reading pg_buffercache: %w", err)
-	}
-	for rowsQ.Next() {
-		var b int64
-		if err := rowsQ.Scan(&b); err != nil {
-			rowsQ.Close()
-			return outcome{}, err
-		}
-		blocks = append(blocks, int(b))
-	}
-	rowsQ.Close()
-	if err := rowsQ.Err(); err != nil {
-		return outcome{}, err
 	}
 	if _, err := a.Exec(ctx, "COMMIT"); err != nil {
 		return outcome{}, err
@@ -91,7 +82,7 @@ func checkSyncScan(ctx context.Context, e *env) (outcome, error) {
 			eng = append(eng, int(b.blk))
 		}
 	}
-	sortInts(eng)
+	slices.Sort(eng)
 	o := outcome{server: srv,
 		engine: fmt.Sprintf("%d blocks, cursor on block %d: %d buffers, blocks %s", want, paused, len(eng), blockRanges(eng))}
 	if free < 64 { // two BULKREAD rings of at most 32
@@ -125,12 +116,4 @@ func blockRanges(xs []int) string {
 		i = j + 1
 	}
 	return strings.Join(parts, " ")
-}
-
-func sortInts(xs []int) {
-	for i := 1; i < len(xs); i++ {
-		for j := i; j > 0 && xs[j] < xs[j-1]; j-- {
-			xs[j], xs[j-1] = xs[j-1], xs[j]
-		}
-	}
 }

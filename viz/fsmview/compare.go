@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"encoding/binary"
 	"fmt"
-	"hash/fnv"
-	"slices"
 	"strings"
 
 	"bufferlab/engine/fsm"
@@ -88,7 +86,7 @@ func (v *View) laneDiff(o *View, a trace.Actor) string {
 		return fmt.Sprintf("last event %v vs %v", x.Last, y.Last)
 	case x.Stats != y.Stats:
 		return fmt.Sprintf("stats %+v vs %+v", x.Stats, y.Stats)
-	case !searchEqual(x.Search, y.Search):
+	case !viewkit.WordsEqual(x.Search, y.Search, searchWords):
 		return fmt.Sprintf("search %+v vs %+v", x.Search, y.Search)
 	case x.LocalMap.NBlocks != y.LocalMap.NBlocks || x.LocalMap.Rel != y.LocalMap.Rel || !bytes.Equal(x.LocalMap.Entries, y.LocalMap.Entries):
 		return fmt.Sprintf("local map %+v vs %+v", x.LocalMap, y.LocalMap)
@@ -101,22 +99,10 @@ func (v *View) laneDiff(o *View, a trace.Actor) string {
 	return ""
 }
 
-func searchEqual(a, b Search) bool {
-	var wa, wb []uint64
-	searchWords(a, func(w uint64) { wa = append(wa, w) })
-	searchWords(b, func(w uint64) { wb = append(wb, w) })
-	return slices.Equal(wa, wb)
-}
-
 // searchWords encodes a search for Diff and Fingerprint: one word per
 // field (a list as its length), then the lists' entries.
 func searchWords(s Search, put func(uint64)) {
-	b := func(x bool) uint64 {
-		if x {
-			return 1
-		}
-		return 0
-	}
+	b := viewkit.Bit
 	for _, w := range []uint64{b(s.HasOp), uint64(s.Op), uint64(s.Rel), uint64(s.Phase), uint64(s.Depth),
 		uint64(s.TupleLen), uint64(s.Want), uint64(s.MinCat), uint64(s.Cached), uint64(s.Found), uint64(s.Result),
 		b(s.Extended), uint64(s.Restarts), b(s.HasPath), uint64(s.PathRel), uint64(s.PathPage), uint64(len(s.Path)),
@@ -147,12 +133,8 @@ func (v *View) Equal(o *View) bool { return viewkit.Equal(v, o) }
 // compares: equal views have equal fingerprints. FSM pages are hashed a
 // word at a time.
 func (v *View) Fingerprint() uint64 {
-	h := fnv.New64a()
-	var buf [8]byte
-	put := func(x uint64) {
-		binary.LittleEndian.PutUint64(buf[:], x)
-		h.Write(buf[:])
-	}
+	h := viewkit.NewHasher()
+	put := h.Put
 	put(uint64(v.variant))
 	put(uint64(v.threshold))
 	for _, hs := range v.heaps {
@@ -178,23 +160,10 @@ func (v *View) Fingerprint() uint64 {
 			put(pageDigest(&p.nodes))
 		}
 	}
-	for _, c := range v.counters.fields() {
-		put(c)
-	}
-	put(uint64(v.h.Applied()))
-	if e, ok := v.Current(); ok {
-		put(e.Seq)
-		put(uint64(e.Kind))
-	}
+	viewkit.PutHistory(h, v.counters.fields(), &v.h)
 	for a := 0; a < v.significantLanes(); a++ {
 		l := v.Lane(trace.Actor(a))
-		h.Write([]byte(l.Name))
-		if l.HasLast {
-			put(l.Last.Seq)
-		}
-		for _, c := range l.Stats.fields() {
-			put(c)
-		}
+		h.PutLane(l.Name, l.HasLast, l.Last, l.Stats.fields())
 		searchWords(l.Search, put)
 		put(uint64(l.LocalMap.NBlocks))
 		put(uint64(l.LocalMap.Rel))

@@ -1,20 +1,14 @@
 package fsmview
 
 import (
-	"reflect"
 	"testing"
+
+	"bufferlab/viz/viewkit/viewtest"
 )
 
 // Diff and Fingerprint encode every field of Search and Counters by hand:
-// a new field must be added there too.
+// a new field must be added there too. (One word per field, a list as its
+// length, Reads packed in one.)
 func TestEncodingsCoverEveryField(t *testing.T) {
-	var words int
-	searchWords(Search{}, func(uint64) { words++ })
-	// One word per field (a list as its length), Reads packed in one.
-	if n := reflect.TypeOf(Search{}).NumField(); words != n {
-		t.Errorf("searchWords writes %d words for Search's %d fields", words, n)
-	}
-	if n := reflect.TypeOf(Counters{}).NumField(); len(Counters{}.fields()) != n {
-		t.Errorf("Counters.fields lists %d of %d fields", len(Counters{}.fields()), n)
-	}
+	viewtest.EncodesEveryField(t, searchWords, Counters.fields)
 }

@@ -261,14 +261,7 @@ func New(s Setup) *View {
 		thr = fsm.HeapFSMCreationThreshold
 	}
 	v := &View{variant: s.Variant, threshold: thr, byRel: map[uint32]int{}, token: new(byte)}
-	names := s.Backends
-	if len(names) == 0 {
-		names = []string{"sys"}
-	}
-	v.lanes = make([]lane, len(names))
-	for i, n := range names {
-		v.lanes[i].name = n
-	}
+	v.lanes = viewkit.NewLanes(s.Backends, newLane)
 	v.nInitial = len(v.lanes)
 	for _, hs := range s.Heaps {
 		if _, dup := v.byRel[hs.Rel]; dup {
@@ -338,12 +331,9 @@ func (v *View) TrimHistory(keep int) { v.h.Trim(keep) }
 
 // lane returns actor a's lane, adding lanes (named as trace.ActorName
 // does) for actors New was not told about.
-func (v *View) lane(a trace.Actor) *lane {
-	for int(a) >= len(v.lanes) {
-		v.lanes = append(v.lanes, lane{name: trace.ActorName(trace.Actor(len(v.lanes)))})
-	}
-	return &v.lanes[a]
-}
+func (v *View) lane(a trace.Actor) *lane { return viewkit.LaneOf(&v.lanes, a, newLane) }
+
+func newLane(name string) lane { return lane{name: name} }
 
 func (v *View) heap(rel uint32) *heapState {
 	if i, ok := v.byRel[rel]; ok {

@@ -12,6 +12,7 @@ import (
 	"bufferlab/engine/fsm"
 	"bufferlab/engine/trace"
 	"bufferlab/viz/fsmview"
+	"bufferlab/viz/viewkit/viewtest"
 )
 
 // workload is a random run of inserts (small and large tuples), deletes,
@@ -365,30 +366,21 @@ func TestEveryEventMatchesEngine(t *testing.T) {
 					return
 				}
 				n++
-				prev := v.Clone()
-				fp := v.Fingerprint()
-				if err := v.ApplyChecked(e); err != nil {
-					fail("%v\nview:\n%s", err, v)
-					return
+				if d := viewtest.ApplyUndo(v, e, fsm.Describe(e, nil), func() string {
+					kinds[e.Kind]++
+					if d := compare(v, r, comparedPages(n, e), e.Class.IsFSM()); d != "" {
+						return fmt.Sprintf("after %s:\n  %s\nview:\n%s", fsm.Describe(e, nil), d, v)
+					}
+					if d := checkSearch(v, e); d != "" {
+						return fmt.Sprintf("after %s: %s", fsm.Describe(e, nil), d)
+					}
+					s := v.Lane(e.Actor).Search
+					phases[s.Phase]++
+					ops[s.Op]++
+					return ""
+				}); d != "" {
+					fail("%s", d)
 				}
-				kinds[e.Kind]++
-				if d := compare(v, r, comparedPages(n, e), e.Class.IsFSM()); d != "" {
-					fail("after %s:\n  %s\nview:\n%s", fsm.Describe(e, nil), d, v)
-					return
-				}
-				if d := checkSearch(v, e); d != "" {
-					fail("after %s: %s", fsm.Describe(e, nil), d)
-					return
-				}
-				s := v.Lane(e.Actor).Search
-				phases[s.Phase]++
-				ops[s.Op]++
-				v.Unapply(e)
-				if d := v.Diff(prev); d != "" || v.Fingerprint() != fp {
-					fail("Apply+Unapply of %s: %s", fsm.Describe(e, nil), d)
-					return
-				}
-				v.Apply(e)
 			}
 			w.run(t, r)
 			if failed {
@@ -425,21 +417,9 @@ func TestEveryEventMatchesEngine(t *testing.T) {
 		})
 	}
 	// The runs reach every FSM kind, every phase and every operation.
-	for k := trace.KNodeStore; k <= trace.KTarget; k++ {
-		if kinds[k] == 0 {
-			t.Errorf("no %s event in the workloads", k)
-		}
-	}
-	for p := fsmview.PhaseStart; p <= fsmview.PhaseError; p++ {
-		if phases[p] == 0 {
-			t.Errorf("no search in phase %s", p)
-		}
-	}
-	for _, o := range []fsmview.OpKind{fsmview.OpInsert, fsmview.OpDelete, fsmview.OpVacuum, fsmview.OpGetPage, fsmview.OpRecord, fsmview.OpFSMVacuum} {
-		if ops[o] == 0 {
-			t.Errorf("no %s operation", o)
-		}
-	}
+	viewtest.Covered(t, kinds, viewtest.Span(trace.KNodeStore, trace.KTarget), "no %s event in the workloads")
+	viewtest.Covered(t, phases, viewtest.Span(fsmview.PhaseStart, fsmview.PhaseError), "no search in phase %s")
+	viewtest.Covered(t, ops, []fsmview.OpKind{fsmview.OpInsert, fsmview.OpDelete, fsmview.OpVacuum, fsmview.OpGetPage, fsmview.OpRecord, fsmview.OpFSMVacuum}, "no %s operation")
 	if torn == 0 {
 		t.Error("no torn page was repaired")
 	}

@@ -1,9 +1,7 @@
 package poolview
 
 import (
-	"encoding/binary"
 	"fmt"
-	"hash/fnv"
 	"slices"
 	"strings"
 
@@ -108,12 +106,8 @@ func (p *Pool) Equal(o *Pool) bool { return viewkit.Equal(p, o) }
 // Fingerprint is a 64-bit FNV-1a hash of a canonical encoding of everything
 // Diff compares: equal views have equal fingerprints.
 func (p *Pool) Fingerprint() uint64 {
-	h := fnv.New64a()
-	var buf [8]byte
-	w := func(v uint64) {
-		binary.LittleEndian.PutUint64(buf[:], v)
-		h.Write(buf[:])
-	}
+	h := viewkit.NewHasher()
+	w := h.Put
 	ev := func(e trace.Event, ok bool) {
 		if !ok {
 			w(0)

@@ -114,13 +114,7 @@ func New(nbuffers int, relNames map[uint32]string, backendNames []string) *Pool 
 		p.chunks[c] = ch
 	}
 	p.chunks[(nbuffers-1)>>chunkBits].freeNext[(nbuffers-1)&chunkMask] = bufmgr.FreeNextEndOfList
-	if len(backendNames) == 0 {
-		backendNames = []string{"sys"}
-	}
-	p.lanes = make([]lane, len(backendNames))
-	for i, name := range backendNames {
-		p.lanes[i].name = name
-	}
+	p.lanes = viewkit.NewLanes(backendNames, newLane)
 	p.nInitial = len(p.lanes)
 	return p
 }
@@ -197,12 +191,9 @@ func (p *Pool) wpins(a trace.Actor) map[int32]int32 {
 
 // lane returns actor a's lane, adding lanes (named as trace.ActorName does)
 // for actors New was not told about.
-func (p *Pool) lane(a trace.Actor) *lane {
-	for int(a) >= len(p.lanes) {
-		p.lanes = append(p.lanes, lane{name: trace.ActorName(trace.Actor(len(p.lanes)))})
-	}
-	return &p.lanes[a]
-}
+func (p *Pool) lane(a trace.Actor) *lane { return viewkit.LaneOf(&p.lanes, a, newLane) }
+
+func newLane(name string) lane { return lane{name: name} }
 
 // --- Reads: buffers ---
 

@@ -10,6 +10,7 @@ import (
 	"bufferlab/engine/scenario"
 	"bufferlab/engine/trace"
 	view "bufferlab/viz/poolview"
+	"bufferlab/viz/viewkit/viewtest"
 )
 
 func TestInitialState(t *testing.T) {
@@ -146,16 +147,12 @@ func TestEveryEventMatchesEngine(t *testing.T) {
 	}
 	// The scenarios must exercise every kind the view derives state from,
 	// and the contended paths.
-	for _, k := range []trace.Kind{trace.KLoad, trace.KCAS, trace.KCASFail, trace.KLockHdr, trace.KSpin,
+	viewtest.Covered(t, covered, []trace.Kind{trace.KLoad, trace.KCAS, trace.KCASFail, trace.KLockHdr, trace.KSpin,
 		trace.KUnlockHdr, trace.KLWAcquire, trace.KLWWait, trace.KLWRelease, trace.KSpinAcquire,
 		trace.KSpinRelease, trace.KMapLookup, trace.KMapInsert, trace.KMapDelete, trace.KFreelistPop,
 		trace.KClockTick, trace.KClockWrap, trace.KUsageDown, trace.KSkipPinned, trace.KVictim,
 		trace.KRingAdd, trace.KRingReject, trace.KHit, trace.KMiss, trace.KRetag, trace.KIORead,
-		trace.KIOWrite, trace.KIOWait, trace.KPrivRef, trace.KDirty, trace.KError, trace.KOp, trace.KOpDone} {
-		if covered[k] == 0 {
-			t.Errorf("no scenario produced a %s event", k)
-		}
-	}
+		trace.KIOWrite, trace.KIOWait, trace.KPrivRef, trace.KDirty, trace.KError, trace.KOp, trace.KOpDone}, "no scenario produced a %s event")
 	if collisions == 0 {
 		t.Error("no scenario produced a mapping-insert collision")
 	}

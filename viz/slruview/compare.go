@@ -1,10 +1,7 @@
 package slruview
 
 import (
-	"encoding/binary"
 	"fmt"
-	"hash/fnv"
-	"slices"
 	"strings"
 
 	"bufferlab/engine/slru"
@@ -56,27 +53,15 @@ func laneDiff(a, b Lane) string {
 		return fmt.Sprintf("last event %v vs %v", a.Last, b.Last)
 	case a.Stats != b.Stats:
 		return fmt.Sprintf("stats %+v vs %+v", a.Stats, b.Stats)
-	case !lookupEqual(a.Lookup, b.Lookup):
+	case !viewkit.WordsEqual(a.Lookup, b.Lookup, lookupWords):
 		return fmt.Sprintf("lookup %+v vs %+v", a.Lookup, b.Lookup)
 	}
 	return ""
 }
 
-func lookupEqual(a, b Lookup) bool {
-	var wa, wb []uint64
-	lookupWords(a, func(w uint64) { wa = append(wa, w) })
-	lookupWords(b, func(w uint64) { wb = append(wb, w) })
-	return slices.Equal(wa, wb)
-}
-
 // lookupWords encodes a lookup for Fingerprint.
 func lookupWords(l Lookup, put func(uint64)) {
-	b := func(x bool) uint64 {
-		if x {
-			return 1
-		}
-		return 0
-	}
+	b := viewkit.Bit
 	for _, w := range []uint64{b(l.HasOp), l.Op, l.Operand, uint64(l.Phase), uint64(l.Page), uint64(l.Bank),
 		uint64(l.Examining), uint64(l.ScanFrom), b(l.Match), l.ScanWord, b(l.Probed), uint64(l.ProbeSlot),
 		uint64(l.ProbeEntries), uint64(uint32(l.CurCount)), uint64(l.Victim), l.VictimWhy, uint64(uint32(l.VictimAge)),
@@ -95,12 +80,8 @@ func (v *View) Equal(o *View) bool { return viewkit.Equal(v, o) }
 // Fingerprint is a 64-bit FNV-1a hash of a canonical encoding of
 // everything Diff compares: equal views have equal fingerprints.
 func (v *View) Fingerprint() uint64 {
-	h := fnv.New64a()
-	var buf [8]byte
-	put := func(x uint64) {
-		binary.LittleEndian.PutUint64(buf[:], x)
-		h.Write(buf[:])
-	}
+	h := viewkit.NewHasher()
+	put := h.Put
 	put(uint64(v.g.Variant))
 	put(uint64(v.g.Slots))
 	put(uint64(v.g.BankSize))
@@ -115,23 +96,10 @@ func (v *View) Fingerprint() uint64 {
 		put(uint64(uint32(b.cur)))
 	}
 	put(uint64(v.latest))
-	for _, c := range v.counters.fields() {
-		put(c)
-	}
-	put(uint64(v.h.Applied()))
-	if e, ok := v.Current(); ok {
-		put(e.Seq)
-		put(uint64(e.Kind))
-	}
+	viewkit.PutHistory(h, v.counters.fields(), &v.h)
 	for a := 0; a < v.significantLanes(); a++ {
 		l := v.Lane(trace.Actor(a))
-		h.Write([]byte(l.Name))
-		if l.HasLast {
-			put(l.Last.Seq)
-		}
-		for _, c := range l.Stats.fields() {
-			put(c)
-		}
+		h.PutLane(l.Name, l.HasLast, l.Last, l.Stats.fields())
 		lookupWords(l.Lookup, put)
 	}
 	return h.Sum64()

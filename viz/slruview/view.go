@@ -111,13 +111,7 @@ type View struct {
 func New(g Geometry, backendNames []string) *View {
 	g = g.normalize()
 	v := &View{g: g, slots: make([]slotState, g.Slots), banks: make([]bankState, g.NumBanks()), latest: g.Latest}
-	if len(backendNames) == 0 {
-		backendNames = []string{"sys"}
-	}
-	v.lanes = make([]lane, len(backendNames))
-	for i, n := range backendNames {
-		v.lanes[i].name = n
-	}
+	v.lanes = viewkit.NewLanes(backendNames, newLane)
 	v.nInitial = len(v.lanes)
 	return v
 }
@@ -144,12 +138,9 @@ func (v *View) TrimHistory(keep int) { v.h.Trim(keep) }
 
 // lane returns actor a's lane, adding lanes (named as trace.ActorName
 // does) for actors New was not told about.
-func (v *View) lane(a trace.Actor) *lane {
-	for int(a) >= len(v.lanes) {
-		v.lanes = append(v.lanes, lane{name: trace.ActorName(trace.Actor(len(v.lanes)))})
-	}
-	return &v.lanes[a]
-}
+func (v *View) lane(a trace.Actor) *lane { return viewkit.LaneOf(&v.lanes, a, newLane) }
+
+func newLane(name string) lane { return lane{name: name} }
 
 // --- Reads: geometry, slots, banks ---
 

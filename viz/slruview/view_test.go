@@ -11,6 +11,7 @@ import (
 	"bufferlab/engine/slru"
 	"bufferlab/engine/trace"
 	"bufferlab/viz/slruview"
+	"bufferlab/viz/viewkit/viewtest"
 )
 
 // workload is a random multi-backend SLRU run under a seeded random
@@ -323,41 +324,31 @@ func TestEveryEventMatchesEngine(t *testing.T) {
 				if v == nil {
 					v = slruview.New(slruview.GeometryOf(s), names(w.backends))
 				}
-				prev := v.Clone()
-				fp := v.Fingerprint()
-				if err := v.ApplyChecked(e); err != nil {
-					fail("%v\nview:\n%s", err, v)
-					return
-				}
-				kinds[e.Kind]++
-				if d := compare(v, s); d != "" {
-					fail("after %s:\n  %s\nview:\n%s\nengine:\n%s", slru.Describe(e), d, v, s.Picture())
-					return
-				}
-				if d := checkLookup(v, s, e); d != "" {
-					fail("after %s: %s\nview:\n%s", slru.Describe(e), d, v)
-					return
-				}
-				l := v.Lane(e.Actor).Lookup
-				phases[l.Phase]++
-				for _, c := range l.Candidates {
-					cands[c.Kind]++
-				}
-				for _, p := range sch.Procs() {
-					if p.Actor == e.Actor || p.Done() {
-						continue
+				if d := viewtest.ApplyUndo(v, e, slru.Describe(e), func() string {
+					kinds[e.Kind]++
+					if d := compare(v, s); d != "" {
+						return fmt.Sprintf("after %s:\n  %s\nview:\n%s\nengine:\n%s", slru.Describe(e), d, v, s.Picture())
 					}
-					if lw := v.Lane(p.Actor); lw.Waiting != p.Pending().Wait {
-						fail("after %s: view says %s waiting=%v, the scheduler %v", slru.Describe(e), lw.Name, lw.Waiting, p.Pending().Wait)
-						return
+					if d := checkLookup(v, s, e); d != "" {
+						return fmt.Sprintf("after %s: %s\nview:\n%s", slru.Describe(e), d, v)
 					}
+					l := v.Lane(e.Actor).Lookup
+					phases[l.Phase]++
+					for _, c := range l.Candidates {
+						cands[c.Kind]++
+					}
+					for _, p := range sch.Procs() {
+						if p.Actor == e.Actor || p.Done() {
+							continue
+						}
+						if lw := v.Lane(p.Actor); lw.Waiting != p.Pending().Wait {
+							return fmt.Sprintf("after %s: view says %s waiting=%v, the scheduler %v", slru.Describe(e), lw.Name, lw.Waiting, p.Pending().Wait)
+						}
+					}
+					return ""
+				}); d != "" {
+					fail("%s", d)
 				}
-				v.Unapply(e)
-				if d := v.Diff(prev); d != "" || v.Fingerprint() != fp {
-					fail("Apply+Unapply of %s: %s", slru.Describe(e), d)
-					return
-				}
-				v.Apply(e)
 			}
 			s, log, g := w.run(t, onEvent)
 			if failed {
@@ -382,24 +373,12 @@ func TestEveryEventMatchesEngine(t *testing.T) {
 	}
 	// The runs reach every kind the view derives state from, every phase
 	// and every kind of candidate.
-	for _, k := range []trace.Kind{trace.KSlotScan, trace.KSlotState, trace.KLRUCount, trace.KLRUTouch, trace.KCandidate,
+	viewtest.Covered(t, kinds, []trace.Kind{trace.KSlotScan, trace.KSlotState, trace.KLRUCount, trace.KLRUTouch, trace.KCandidate,
 		trace.KSkipLatest, trace.KStore, trace.KDirty, trace.KLWAcquire, trace.KLWRelease, trace.KLWWait, trace.KMapLookup,
 		trace.KMapInsert, trace.KMapDelete, trace.KHit, trace.KMiss, trace.KVictim, trace.KIORead, trace.KIOWrite,
-		trace.KIOWait, trace.KError, trace.KOp, trace.KOpDone} {
-		if kinds[k] == 0 {
-			t.Errorf("no %s event in the workloads", k)
-		}
-	}
-	for p := slruview.PhaseStart; p <= slruview.PhaseError; p++ {
-		if phases[p] == 0 {
-			t.Errorf("no lookup in phase %s", p)
-		}
-	}
-	for k := slruview.CandEmpty; k <= slruview.CandLatest; k++ {
-		if cands[k] == 0 {
-			t.Errorf("no %s candidate", k)
-		}
-	}
+		trace.KIOWait, trace.KError, trace.KOp, trace.KOpDone}, "no %s event in the workloads")
+	viewtest.Covered(t, phases, viewtest.Span(slruview.PhaseStart, slruview.PhaseError), "no lookup in phase %s")
+	viewtest.Covered(t, cands, viewtest.Span(slruview.CandEmpty, slruview.CandLatest), "no %s candidate")
 	t.Logf("kinds %v\nphases %v\ncandidates %v", kinds, phases, cands)
 }
 

@@ -2,6 +2,7 @@ package viewkit
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"bufferlab/engine/trace"
@@ -108,4 +109,24 @@ func SignificantLanes(initial, lanes int, busy func(a trace.Actor) bool) int {
 		}
 	}
 	return initial
+}
+
+// Bit is a bool as an encoding word (1 or 0), for the hand-written
+// encodings a view's Fingerprint hashes.
+func Bit(x bool) uint64 {
+	if x {
+		return 1
+	}
+	return 0
+}
+
+// WordsEqual says whether a and b encode to the same words under words,
+// a view's hand-written encoding of a lane's derived state (the one its
+// Fingerprint hashes): how Diff compares states that hold lists. It
+// allocates both encodings.
+func WordsEqual[T any](a, b T, words func(T, func(uint64))) bool {
+	var wa, wb []uint64
+	words(a, func(w uint64) { wa = append(wa, w) })
+	words(b, func(w uint64) { wb = append(wb, w) })
+	return slices.Equal(wa, wb)
 }

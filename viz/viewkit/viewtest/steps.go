@@ -1,0 +1,99 @@
+package viewtest
+
+import (
+	"fmt"
+	"reflect"
+	"testing"
+
+	"bufferlab/engine/trace"
+	"bufferlab/viz/timeline"
+)
+
+// The pieces a view package's own engine tests share with the suite: one
+// event's apply-check-undo step, the coverage a workload must reach, the
+// encodings that must name every field, and the per-event benchmarks.
+
+// ApplyUndo is one event of a view's engine test: it applies e to v with
+// ApplyChecked, runs check (its result, when not empty, is the failure),
+// then requires Unapply(e) to give back exactly the view before e (Diff
+// empty, the same Fingerprint) and applies e again. It returns "" or what
+// went wrong; what names e in the message. It costs a Clone per event.
+func ApplyUndo[S View[S]](v S, e trace.Event, what string, check func() string) string {
+	prev := v.Clone()
+	fp := v.Fingerprint()
+	if err := v.ApplyChecked(e); err != nil {
+		return fmt.Sprintf("%v\nview:\n%v", err, v)
+	}
+	if d := check(); d != "" {
+		return d
+	}
+	v.Unapply(e)
+	if d := v.Diff(prev); d != "" || v.Fingerprint() != fp {
+		return fmt.Sprintf("Apply+Unapply of %s: %s", what, d)
+	}
+	v.Apply(e)
+	return ""
+}
+
+// Span lists from, from+1, … to: a range of event kinds or phases a
+// test's runs must reach.
+func Span[K ~uint8](from, to K) []K {
+	var ks []K
+	for k := from; k <= to; k++ {
+		ks = append(ks, k)
+	}
+	return ks
+}
+
+// Covered fails t for every value of want that seen never counted, with
+// format (one %s, the value) saying what is missing.
+func Covered[K comparable](t testing.TB, seen map[K]int, want []K, format string) {
+	t.Helper()
+	for _, k := range want {
+		if seen[k] == 0 {
+			t.Errorf(format, k)
+		}
+	}
+}
+
+// EncodesEveryField fails t unless words, a view's hand-written encoding
+// of a lane's state T for Diff and Fingerprint, writes one word per field
+// of T (a list as its length), and fields, its counters C as words, lists
+// one per field of C: a field added to T or C must be added there too.
+func EncodesEveryField[T, C any](t testing.TB, words func(T, func(uint64)), fields func(C) []uint64) {
+	t.Helper()
+	var zero T
+	var c C
+	n := 0
+	words(zero, func(uint64) { n++ })
+	if f := reflect.TypeOf(zero).NumField(); n != f {
+		t.Errorf("the encoding writes %d words for %T's %d fields", n, zero, f)
+	}
+	if f := reflect.TypeOf(c).NumField(); len(fields(c)) != f {
+		t.Errorf("%T's fields lists %d of %d fields", c, len(fields(c)), f)
+	}
+}
+
+// Benchmarks runs a view's per-event benchmarks on log evs, each view
+// from fresh: Apply alone (the hot path of playing), Apply then
+// UnapplyLast of the whole log (stepping back), and building a timeline
+// (Apply, a Snapshot every 64 events and TrimHistory, as timeline.NewOf
+// does).
+func Benchmarks[S View[S]](b *testing.B, fresh func() S, evs []trace.Event) {
+	replay := func() S {
+		v := fresh()
+		for _, e := range evs {
+			v.Apply(e)
+		}
+		return v
+	}
+	b.Run("Apply", func(b *testing.B) { PerEvent(b, len(evs), func() { replay() }) })
+	b.Run("ApplyUnapply", func(b *testing.B) {
+		PerEvent(b, len(evs), func() {
+			v := replay()
+			for ok := true; ok; _, ok = v.UnapplyLast() {
+			}
+		})
+	})
+	b.Run("Timeline", func(b *testing.B) { PerEvent(b, len(evs), func() { timeline.NewOf(evs, fresh(), 64) }) })
+}
