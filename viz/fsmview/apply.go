@@ -134,18 +134,20 @@ func (c *Counters) count(e trace.Event, d uint64, known, active bool) {
 
 const minusOne = ^uint64(0)
 
-// relevant reports whether the view applies e: the FSM classes' events,
-// and the buffer pool's reads (KHit, KMiss) and errors, which the view
-// counts. Everything else (the pool's locks, pins, CASes; the SLRU) it
-// ignores.
+// relevant reports whether the view applies e: the classes the FSM owns
+// (trace.MFSM), and of the buffer pool's (trace.MPool, or no class) only
+// the reads (KHit, KMiss) and errors, which the view counts. Everything
+// else (the pool's locks, pins, CASes; the SLRU; a class a later
+// mechanism adds) it ignores: the list says what it reads, not what it
+// skips.
 func relevant(e trace.Event) bool {
-	switch {
-	case e.Class.IsFSM():
+	switch o := e.Class.Owner(); {
+	case o == trace.MFSM:
 		return true
 	case e.Kind == trace.KHit || e.Kind == trace.KMiss:
 		return e.Class == trace.OBuffer
 	case e.Kind == trace.KError:
-		return !e.Class.IsSLRU()
+		return o == trace.MPool || e.Class == trace.ONone
 	}
 	return false
 }
