@@ -90,7 +90,11 @@ func words(l *layout.List, role string, ws []word, y, right float64, th *layout.
 func (p Prose) LayoutBlocks(l *layout.List, r layout.Rect, y float64, blocks []lessons.Block, th *layout.Theme) float64 {
 	for bi, b := range blocks {
 		if y > r.Y+r.H {
-			l.Overflows = append(l.Overflows, layout.Overflow{Role: "prose", Text: fmt.Sprintf("%d blocks below the pane, from %q", len(blocks)-bi, clipText(b.Text(), 40)), Axis: "h", Need: y - r.Y, Have: r.H})
+			left := fmt.Sprintf("%d blocks", len(blocks)-bi)
+			if len(blocks)-bi == 1 {
+				left = "1 block"
+			}
+			l.Overflows = append(l.Overflows, layout.Overflow{Role: "prose", Text: fmt.Sprintf("%s below the pane, from %q", left, clipText(b.Text(), 40)), Axis: "h", Need: y - r.Y, Have: r.H})
 			break
 		}
 		indent := float64(b.Indent+b.Quote) * 16
