@@ -61,10 +61,20 @@ func LayoutPartitions(l *layout.List, r layout.Rect, p *view.Pool, th *layout.Th
 		if label != "" {
 			if c.W > 14 {
 				l.Text(role, label, face, c.X+c.W/2, c.Y+(c.H-layout.LineHeight(face))/2, c.W, layout.TextOn(fill), layout.Center)
+				tallOverflow(l, role, label, face, c.H)
 			} else {
 				l.Overflows = append(l.Overflows, layout.Overflow{Role: role, Text: label, Axis: "w", Need: layout.Width(label, face), Have: c.W})
 			}
 		}
+	}
+}
+
+// tallOverflow records a run in font f centred in a box h high when the
+// run is taller than the box (it is drawn as it is, spilling above and
+// below the box).
+func tallOverflow(l *layout.List, role, s string, f layout.Font, h float64) {
+	if lh := layout.LineHeight(f); lh > h+0.5 {
+		l.Overflows = append(l.Overflows, layout.Overflow{Role: role, Text: s, Axis: "h", Need: lh, Have: h})
 	}
 }
 

@@ -190,21 +190,37 @@ func (s *PoolScene) layoutCells(l *layout.List, r layout.Rect, p *view.Pool, th 
 	chh := min(r.H/float64(rows), cw/1.3)
 	ch := p.Changed()
 	hand := p.Hand()
-	tooSmall := false
 	for i := 0; i < k; i++ {
 		id := s.First + i
 		cell := layout.Rect{X: r.X + float64(i%cols)*cw, Y: r.Y + float64(i/cols)*chh, W: cw, H: chh}.Inset(3)
 		s.cellRects = append(s.cellRects, cell)
-		if !layoutCell(l, cell, p, id, th, id == ch.Buffer, id == hand) {
-			tooSmall = true
-		}
+		layoutCell(l, cell, p, id, th, id == ch.Buffer, id == hand)
 	}
-	if tooSmall && k > 0 {
-		// One record for the grid: its cells show fills and frames, not
-		// the words (id, tag, rc, usage) a cell needs this much room for.
-		f := th.Font(layout.Regular, 11)
-		c := s.cellRects[0]
+	if k > 0 {
+		cellWords(l, s.cellRects[0], th)
+	}
+}
+
+// cellWords records, once for a grid of cells the size of c, the words
+// layoutCell leaves out of every cell for lack of room: all of them (a
+// cell narrower or shorter than "#000 u5" shows its fill, frame and at
+// most its id), or the tag and refcount lines of a short cell.
+func cellWords(l *layout.List, c layout.Rect, th *layout.Theme) {
+	fs := 11.0
+	if c.W > 70 && c.H > 44 {
+		fs = 12
+	}
+	f := th.Font(layout.Regular, fs)
+	lh := layout.LineHeight(f)
+	switch {
+	case c.W < layout.Width("#000 u5", f)+8:
 		l.Overflows = append(l.Overflows, layout.Overflow{Role: "cells", Text: "#000 u5", Axis: "w", Need: layout.Width("#000 u5", f) + 8, Have: c.W})
+	case c.H < lh+4:
+		l.Overflows = append(l.Overflows, layout.Overflow{Role: "cells", Text: "#000 u5", Axis: "h", Need: lh + 4, Have: c.H})
+	case c.H <= lh*2.2:
+		l.Overflows = append(l.Overflows, layout.Overflow{Role: "cells", Text: "tag; rc N  u N", Axis: "h", Need: lh * 2.2, Have: c.H})
+	case c.H <= lh*3.2:
+		l.Overflows = append(l.Overflows, layout.Overflow{Role: "cells", Text: "rc N  u N", Axis: "h", Need: lh * 3.2, Have: c.H})
 	}
 }
 
@@ -215,10 +231,10 @@ type badge struct {
 }
 
 // layoutCell lays out one descriptor: usage as a fill from the ramp and as
-// a number, the tag, the refcount, and each flag as a labelled badge. It
-// reports false when the cell was too small for words (then the fill says
-// the usage count and a frame that the buffer is pinned).
-func layoutCell(l *layout.List, c layout.Rect, p *view.Pool, id int, th *layout.Theme, changed, hand bool) bool {
+// a number, the tag, the refcount, and each flag as a labelled badge. A
+// cell too small for words shows the usage count by its fill and a pin by
+// a frame (cellWords records what is left out).
+func layoutCell(l *layout.List, c layout.Rect, p *view.Pool, id int, th *layout.Theme, changed, hand bool) {
 	role := fmt.Sprintf("cell %d", id)
 	b := p.Buffer(id)
 	u := b.Usage()
@@ -253,7 +269,7 @@ func layoutCell(l *layout.List, c layout.Rect, p *view.Pool, id int, th *layout.
 		if changed {
 			l.Stroke("changed", c.Inset(-2), 2, th.Highlight)
 		}
-		return false
+		return
 	}
 	l.Text(role, fmt.Sprintf("#%d", id), bold, c.X+4, c.Y+2, c.W-8, tc, layout.Left)
 	tag := "free"
@@ -264,6 +280,9 @@ func layoutCell(l *layout.List, c layout.Rect, p *view.Pool, id int, th *layout.
 	} else {
 		tag = p.TagString(b.Tag)
 	}
+	// A cell too short for the tag or the refcount line leaves it out
+	// (layoutCells records that once for the grid); the usage count then
+	// goes beside the id.
 	if c.H > lh*2.2 {
 		l.Text(role, tag, face, c.X+4, c.Y+2+lh, c.W-8, tc, layout.Left)
 	}
@@ -329,7 +348,6 @@ func layoutCell(l *layout.List, c layout.Rect, p *view.Pool, id int, th *layout.
 			l.Text("clock hand", "hand", small, c.X+c.W-4, c.Y+2+lh, 0, tc, layout.Right)
 		}
 	}
-	return true
 }
 
 // heatColour is the heat-map colour of one descriptor: the usage ramp for
@@ -349,10 +367,10 @@ func heatColour(b view.Buffer, th *layout.Theme) color.RGBA {
 }
 
 // layoutHeat lays out the heat map: one texel per descriptor in view, in
-// the grid of square cells that fills r best, scaled by a whole-texel
-// factor (painted nearest-neighbour, so each descriptor is a crisp
-// square), outlines on the clock hand and the changed buffer, and the
-// legend below.
+// the grid of square cells that fills r best, scaled by the same factor
+// both ways (the painter scales nearest-neighbour, so each descriptor is
+// a sharp-edged square), outlines on the clock hand and the changed
+// buffer, and the legend below.
 func (s *PoolScene) layoutHeat(l *layout.List, r layout.Rect, p *view.Pool, th *layout.Theme) {
 	legendH := layout.LineHeight(th.Font(layout.Regular, 11)) + 6
 	r, legend := r.SplitBottom(legendH)
@@ -404,7 +422,14 @@ func layoutHeatLegend(l *layout.List, r layout.Rect, th *layout.Theme, first, k,
 	item := func(c color.RGBA, label string) {
 		l.Fill("legend", layout.Rect{X: x, Y: y + 2, W: 12, H: 12}, c)
 		l.Stroke("legend", layout.Rect{X: x, Y: y + 2, W: 12, H: 12}, 1, th.PanelEdge)
-		l.Text("legend", label, face, x+15, y, max(0, r.X+r.W-x-15), th.Text, layout.Left)
+		if avail := r.X + r.W - x - 15; avail > 0 {
+			l.Text("legend", label, face, x+15, y, avail, th.Text, layout.Left)
+		} else {
+			// Starts past the legend's right edge: drawn as it is (the
+			// panel clips it) and recorded.
+			l.Overflows = append(l.Overflows, layout.Overflow{Role: "legend", Text: label, Axis: "w", Need: layout.Width(label, face), Have: 0})
+			l.Text("legend", label, face, x+15, y, 0, th.Text, layout.Left)
+		}
 		x += 15 + layout.Width(label, face) + 10
 	}
 	item(th.Free, "free")

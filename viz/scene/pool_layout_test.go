@@ -382,7 +382,8 @@ func proseString(t *testing.T, c poolCase) string {
 	fmt.Fprintf(&b, "narration rect %s\n", rectString(r))
 	for _, revealed := range []bool{false, true} {
 		var l layout.List
-		y := pr.LayoutBlocks(&l, r, r.Y, st.Prose, c.th)
+		// Below the step's title, which drawNarration draws itself.
+		y := pr.LayoutBlocks(&l, r, r.Y+layout.LineHeight(c.th.Font(layout.Bold, 15))+4, st.Prose, c.th)
 		var ui scene.QuestionUI
 		if q := st.Predict; q != nil {
 			y, ui = pr.LayoutQuestion(&l, r, y+4, q, 0, revealed, c.th, nil)

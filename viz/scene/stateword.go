@@ -155,6 +155,7 @@ func LayoutStateWord(l *layout.List, r layout.Rect, e trace.Event, ok bool, p *v
 				col = layout.TextOn(fill)
 			}
 			l.Text(role, lbl, lf, c.X+c.W/2, c.Y+(c.H-layout.LineHeight(lf))/2, c.W, col, layout.Center)
+			tallOverflow(l, role, lbl, lf, c.H)
 		}
 		// Usage count: bits 21..18, one field.
 		uc := bufmgr.StateUsagecount(row.word)
@@ -164,6 +165,7 @@ func LayoutStateWord(l *layout.List, r layout.Rect, e trace.Event, ok bool, p *v
 			l.Stroke("changed", u, 2, th.Highlight)
 		}
 		l.Text(role+" usage", fmt.Sprintf(usageFmt, uc), face, u.X+u.W/2, u.Y+(u.H-lh)/2, u.W, layout.TextOn(th.UsageRamp[min(uc, 5)]), layout.Center)
+		tallOverflow(l, role+" usage", fmt.Sprintf(usageFmt, uc), face, u.H)
 		// Refcount: bits 17..0, one field.
 		rc := layout.Rect{X: u.X + u.W + 1, Y: y, W: avail*rcFrac - 1, H: rowH - 2}
 		fill := th.Free
@@ -175,6 +177,7 @@ func LayoutStateWord(l *layout.List, r layout.Rect, e trace.Event, ok bool, p *v
 			l.Stroke("changed", rc, 2, th.Highlight)
 		}
 		l.Text(role+" refcount", fmt.Sprintf(rcFmt, bufmgr.StateRefcount(row.word)), face, rc.X+rc.W/2, rc.Y+(rc.H-lh)/2, rc.W, layout.TextOn(fill), layout.Center)
+		tallOverflow(l, role+" refcount", fmt.Sprintf(rcFmt, bufmgr.StateRefcount(row.word)), face, rc.H)
 		y += rowH
 	}
 }
