@@ -16,6 +16,7 @@ import (
 	view "bufferlab/viz/poolview"
 	"bufferlab/viz/render"
 	"bufferlab/viz/scene"
+	"bufferlab/viz/scenedraw"
 	"bufferlab/viz/slruview"
 )
 
@@ -50,15 +51,15 @@ type App struct {
 
 	p    *player.Player // nil in the menu
 	fast *fastState     // the fast-mode panel, when shown
-	pool scene.PoolScene
+	pool scenedraw.PoolScene
 	// altPools draw the further panes' pools in the side-by-side scene.
-	altPools []scene.PoolScene
+	altPools []scenedraw.PoolScene
 	// dropProbe is the relation size the drop rule's control shows (0:
 	// the last drop's).
 	dropProbe uint64
 	// dropCosts are the native drop costs measured for pacing by time.
 	dropCosts *drop.DropCosts
-	prose     scene.Prose
+	prose     scenedraw.Prose
 
 	narrStep     int
 	narrScroll   float64
@@ -103,7 +104,7 @@ func New(opts Options) (*App, error) {
 	if a.loadErr != nil {
 		return nil, a.loadErr
 	}
-	a.prose = scene.Prose{Size: 14}
+	a.prose = scenedraw.Prose{Prose: scene.Prose{Size: 14}}
 	return a, nil
 }
 
@@ -185,7 +186,7 @@ func (a *App) OpenScenario(name, src string, event int) error {
 func (a *App) show(p *player.Player, step int) {
 	a.p, a.fast = p, nil
 	a.pool.Reset(p.View().NBuffers())
-	a.altPools = make([]scene.PoolScene, len(p.Alts))
+	a.altPools = make([]scenedraw.PoolScene, len(p.Alts))
 	a.dropProbe = 0
 	for i := range a.altPools {
 		a.altPools[i].Reset(p.View().NBuffers())

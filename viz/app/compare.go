@@ -14,6 +14,7 @@ import (
 	view "bufferlab/viz/poolview"
 	"bufferlab/viz/render"
 	"bufferlab/viz/scene"
+	"bufferlab/viz/scenedraw"
 )
 
 // variantTitle names a variant for its pane, shorter when the pane is
@@ -55,7 +56,7 @@ func (a *App) drawCompare(dst *ebiten.Image, rest, bottom render.Rect) {
 	if p.Variant.Key() == "fsm" {
 		for i := 0; i < n; i++ {
 			r := render.Rect{X: panes.X + float64(i)*w, Y: panes.Y, W: w, H: panes.H}
-			inner := scene.Panel(dst, r.Inset(2), variantTitle(p.PaneVariant(i), th.Face(render.Bold, 12), r.W-20), th)
+			inner := scenedraw.Panel(dst, r.Inset(2), variantTitle(p.PaneVariant(i), th.Face(render.Bold, 12), r.W-20), th)
 			v := p.PaneFSMView(i)
 			var rel uint32
 			if hs := v.Heaps(); len(hs) > 0 {
@@ -71,7 +72,7 @@ func (a *App) drawCompare(dst *ebiten.Image, rest, bottom render.Rect) {
 		if i > 0 {
 			pool = &a.altPools[i-1]
 		}
-		inner := scene.Panel(dst, r.Inset(2), variantTitle(p.PaneVariant(i), th.Face(render.Bold, 12), r.W-20), th)
+		inner := scenedraw.Panel(dst, r.Inset(2), variantTitle(p.PaneVariant(i), th.Face(render.Bold, 12), r.W-20), th)
 		if drops {
 			a.drawDropPane(dst, inner, i, v, pool)
 			continue
@@ -83,23 +84,23 @@ func (a *App) drawCompare(dst *ebiten.Image, rest, bottom render.Rect) {
 		}
 		wordR, below := below.SplitTop(render.LineHeight(small)*4.6 + 6)
 		we, wok := scene.LastStateWordEvent(p.PaneTimeline(i).Events(), p.Pos(), 4096)
-		scene.DrawStateWord(clip(dst, wordR), wordR.Inset(1), we, wok, v, th)
+		scenedraw.DrawStateWord(clip(dst, wordR), wordR.Inset(1), we, wok, v, th)
 		lanesR, countersR := below.SplitBottom(44 * th.Scale)
-		lr := scene.Panel(dst, lanesR.Inset(1), "Backends: the word each one holds", th)
-		scene.DrawLanes(clip(dst, lr), lr, v, th)
-		scene.DrawCounterRow(dst, countersR.Inset(1), scene.PinCounters(v.Counters()), th)
+		lr := scenedraw.Panel(dst, lanesR.Inset(1), "Backends: the word each one holds", th)
+		scenedraw.DrawLanes(clip(dst, lr), lr, v, th)
+		scenedraw.DrawCounterRow(dst, countersR.Inset(1), scene.PinCounters(v.Counters()), th)
 	}
 	narrR, codeR := right.SplitTop(right.H * 0.52)
 	if n > 2 {
 		narrR, codeR = right.SplitTop(right.H * 0.46)
 	}
-	nr := scene.Panel(dst, narrR.Inset(2), "Lesson", th)
+	nr := scenedraw.Panel(dst, narrR.Inset(2), "Lesson", th)
 	a.drawNarration(clip(dst, nr), nr)
 	ch := codeR.H / float64(n)
 	for i := 0; i < n; i++ {
 		c := render.Rect{X: codeR.X, Y: codeR.Y + float64(i)*ch, W: codeR.W, H: ch}
-		cr := scene.Panel(dst, c.Inset(2), "Code, "+p.PaneVariant(i).String(), th)
-		scene.DrawCode(clip(dst, cr), cr, p.PaneView(i), th)
+		cr := scenedraw.Panel(dst, c.Inset(2), "Code, "+p.PaneVariant(i).String(), th)
+		scenedraw.DrawCode(clip(dst, cr), cr, p.PaneView(i), th)
 	}
 	a.drawTimeline(dst, bottom.Inset(2))
 	a.drawFlash(dst, bottom)
@@ -108,7 +109,7 @@ func (a *App) drawCompare(dst *ebiten.Image, rest, bottom render.Rect) {
 // drawDropPane draws one strategy's pane: the pool (a heat map when large)
 // with the descriptor or mapping entry the drop is at, what the drop has
 // done so far, and whether this strategy has finished.
-func (a *App) drawDropPane(dst *ebiten.Image, r render.Rect, i int, v *view.Pool, pool *scene.PoolScene) {
+func (a *App) drawDropPane(dst *ebiten.Image, r render.Rect, i int, v *view.Pool, pool *scenedraw.PoolScene) {
 	th := a.th
 	face := th.Face(render.Regular, 12)
 	lh := render.LineHeight(face)
@@ -137,9 +138,9 @@ func (a *App) drawDropPane(dst *ebiten.Image, r render.Rect, i int, v *view.Pool
 	// The mapping table: the lookups hop through its partitions (each
 	// lookup takes one partition's lock, shown with the holder).
 	partsR, countersR := below.SplitBottom(44 * th.Scale)
-	pr := scene.Panel(dst, partsR.Inset(1), "Mapping table: 128 partitions", th)
-	scene.DrawPartitions(clip(dst, pr), pr, v, th)
-	scene.DrawCounterRow(dst, countersR.Inset(1), scene.DropCounters(v.Counters()), th)
+	pr := scenedraw.Panel(dst, partsR.Inset(1), "Mapping table: 128 partitions", th)
+	scenedraw.DrawPartitions(clip(dst, pr), pr, v, th)
+	scenedraw.DrawCounterRow(dst, countersR.Inset(1), scene.DropCounters(v.Counters()), th)
 }
 
 var siteDropBegin, siteDropAllBegin = trace.SiteOf("drop.begin"), trace.SiteOf("dropall.begin")

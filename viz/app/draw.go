@@ -9,6 +9,7 @@ import (
 
 	"bufferlab/viz/render"
 	"bufferlab/viz/scene"
+	"bufferlab/viz/scenedraw"
 )
 
 func (a *App) drawMenu(dst *ebiten.Image) {
@@ -83,10 +84,10 @@ func (a *App) drawPlayer(dst *ebiten.Image) {
 
 	// Left: the pool, the lanes, the partitions.
 	poolR, lower := left.SplitTop(left.H * 0.62)
-	inner := scene.Panel(dst, poolR.Inset(2), a.title("pool", v), th)
+	inner := scenedraw.Panel(dst, poolR.Inset(2), a.title("pool", v), th)
 	inner, wordR := inner.SplitBottom(render.LineHeight(th.Face(render.Regular, 11))*4.6 + 6)
 	we, wok := scene.LastStateWordEvent(p.TL.Events(), p.Pos(), 4096)
-	scene.DrawStateWord(clip(dst, wordR), wordR.Inset(1), we, wok, v, th)
+	scenedraw.DrawStateWord(clip(dst, wordR), wordR.Inset(1), we, wok, v, th)
 	t0 := time.Now()
 	a.pool.Draw(dst, inner, v, th)
 	if m := a.measure; m != nil {
@@ -94,18 +95,18 @@ func (a *App) drawPlayer(dst *ebiten.Image) {
 	}
 	a.ui.pool = inner
 	lanesR, partsR := lower.SplitLeft(lower.W * 0.55)
-	scene.DrawLanes(dst, scene.Panel(dst, lanesR.Inset(2), "Backends", th), v, th)
-	scene.DrawPartitions(dst, scene.Panel(dst, partsR.Inset(2), "Mapping table: 128 partitions", th), v, th)
+	scenedraw.DrawLanes(dst, scenedraw.Panel(dst, lanesR.Inset(2), "Backends", th), v, th)
+	scenedraw.DrawPartitions(dst, scenedraw.Panel(dst, partsR.Inset(2), "Mapping table: 128 partitions", th), v, th)
 
 	// Right: narration over code.
 	narrR, codeR := right.SplitTop(right.H * 0.58)
-	nr := scene.Panel(dst, narrR.Inset(2), "Lesson", th)
+	nr := scenedraw.Panel(dst, narrR.Inset(2), "Lesson", th)
 	a.drawNarration(clip(dst, nr), nr)
 	codeR = a.drawMechPanels(dst, codeR)
-	cr := scene.Panel(dst, codeR.Inset(2), "Code: the modelled PostgreSQL function", th)
-	scene.DrawCode(clip(dst, cr), cr, v, th)
+	cr := scenedraw.Panel(dst, codeR.Inset(2), "Code: the modelled PostgreSQL function", th)
+	scenedraw.DrawCode(clip(dst, cr), cr, v, th)
 
-	scene.DrawCounters(dst, counters.Inset(2), v.Counters(), th)
+	scenedraw.DrawCounters(dst, counters.Inset(2), v.Counters(), th)
 	a.drawTimeline(dst, bottom.Inset(2))
 	a.drawFlash(dst, bottom)
 }

@@ -7,6 +7,7 @@ import (
 	"bufferlab/viz/mech/fsmmech"
 	"bufferlab/viz/render"
 	"bufferlab/viz/scene"
+	"bufferlab/viz/scenedraw"
 )
 
 // drawFSMScene draws a lesson or scenario on heaps and their free space
@@ -20,12 +21,12 @@ func (a *App) drawFSMScene(dst *ebiten.Image, rest, bottom render.Rect) {
 	// The heap the current event is about, else the first one, and the
 	// title its registration gives.
 	rel := fsmmech.FocusRel(v)
-	fr := scene.Panel(dst, left.Inset(2), a.title("fsm", v), th)
+	fr := scenedraw.Panel(dst, left.Inset(2), a.title("fsm", v), th)
 	scene.DrawFSMScene(clip(dst, fr), fr, v, rel, th)
 	narrR, codeR := right.SplitTop(right.H * 0.58)
-	nr := scene.Panel(dst, narrR.Inset(2), "Lesson", th)
+	nr := scenedraw.Panel(dst, narrR.Inset(2), "Lesson", th)
 	a.drawNarration(clip(dst, nr), nr)
-	cr := scene.Panel(dst, codeR.Inset(2), "Code: the modelled PostgreSQL function", th)
+	cr := scenedraw.Panel(dst, codeR.Inset(2), "Code: the modelled PostgreSQL function", th)
 	// The last event of any kind: FSM events and the buffer accesses the
 	// FSM code makes.
 	e, ok := p.TL.Event()
@@ -34,7 +35,7 @@ func (a *App) drawFSMScene(dst *ebiten.Image, rest, bottom render.Rect) {
 		pool := p.View()
 		desc = fsm.DescribeWith(e, pool.RelName, p.ActorName)
 	}
-	scene.DrawCodeFor(clip(dst, cr), cr, e, ok, desc, th)
+	scenedraw.DrawCodeFor(clip(dst, cr), cr, e, ok, desc, th)
 	a.drawTimeline(dst, bottom.Inset(2))
 	a.drawFlash(dst, bottom)
 }

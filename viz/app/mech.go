@@ -5,9 +5,9 @@ import (
 
 	"bufferlab/viz/layout"
 	"bufferlab/viz/mech"
-	"bufferlab/viz/render"
-	"bufferlab/viz/scene"
 	_ "bufferlab/viz/mech/all" // every mechanism's registration
+	"bufferlab/viz/render"
+	"bufferlab/viz/scenedraw"
 )
 
 // title is the heading a mechanism's registration gives its scene for a
@@ -34,7 +34,7 @@ func (a *App) drawMechPanels(dst *ebiten.Image, r render.Rect) render.Rect {
 		}
 		var pr render.Rect
 		pr, r = r.SplitTop(r.H * 0.45)
-		inner := scene.Panel(dst, pr.Inset(2), a.title(m.Name, t.State()), a.th)
+		inner := scenedraw.Panel(dst, pr.Inset(2), a.title(m.Name, t.State()), a.th)
 		var l layout.List
 		m.Panel(&l, inner, t.State(), a.th.Theme)
 		render.Paint(clip(dst, inner), &l)

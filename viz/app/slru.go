@@ -6,6 +6,7 @@ import (
 	"bufferlab/engine/slru"
 	"bufferlab/viz/render"
 	"bufferlab/viz/scene"
+	"bufferlab/viz/scenedraw"
 	"bufferlab/viz/slruview"
 )
 
@@ -17,12 +18,12 @@ func (a *App) drawSLRUScene(dst *ebiten.Image, rest, bottom render.Rect) {
 	v := p.SLRUView()
 	rest, counters := rest.SplitBottom(44 * th.Scale)
 	left, right := rest.SplitLeft(rest.W * 0.62)
-	br := scene.Panel(dst, left.Inset(2), a.title("slru", v), th)
+	br := scenedraw.Panel(dst, left.Inset(2), a.title("slru", v), th)
 	scene.DrawSLRUScene(clip(dst, br), br, v, th)
 	narrR, codeR := right.SplitTop(right.H * 0.58)
-	nr := scene.Panel(dst, narrR.Inset(2), "Lesson", th)
+	nr := scenedraw.Panel(dst, narrR.Inset(2), "Lesson", th)
 	a.drawNarration(clip(dst, nr), nr)
-	cr := scene.Panel(dst, codeR.Inset(2), "Code: the modelled PostgreSQL function", th)
+	cr := scenedraw.Panel(dst, codeR.Inset(2), "Code: the modelled PostgreSQL function", th)
 	a.drawSLRUCode(dst, cr, v)
 	scene.DrawSLRUCounters(dst, counters.Inset(2), v, th)
 	a.drawTimeline(dst, bottom.Inset(2))
@@ -38,7 +39,7 @@ func (a *App) drawSLRUCode(dst *ebiten.Image, cr render.Rect, v *slruview.View) 
 	if ok {
 		desc = slru.DescribeWith(e, a.p.ActorName)
 	}
-	scene.DrawCodeFor(clip(dst, cr), cr, e, ok, desc, a.th)
+	scenedraw.DrawCodeFor(clip(dst, cr), cr, e, ok, desc, a.th)
 }
 
 // drawSLRUPanes draws a scenario that runs several SLRU variants side by
@@ -57,18 +58,18 @@ func (a *App) drawSLRUPanes(dst *ebiten.Image, panes, right, bottom render.Rect)
 		geo := " · " + scene.SLRUPaneTitle(v)
 		bold := th.Face(render.Bold, 12)
 		title := variantTitle(p.PaneVariant(i), bold, r.W-20-render.TextWidth(geo, bold)) + geo
-		inner := scene.Panel(dst, r.Inset(2), render.Fit(title, bold, r.W-20), th)
+		inner := scenedraw.Panel(dst, r.Inset(2), render.Fit(title, bold, r.W-20), th)
 		banks, counters := inner.SplitBottom(render.LineHeight(th.Face(render.Bold, 13)) + 8)
 		scene.DrawSLRUPane(clip(dst, banks), banks, v, th)
-		scene.DrawCounterLine(dst, counters.Inset(1), scene.SLRUPaneCounters(v.Counters()), th)
+		scenedraw.DrawCounterLine(dst, counters.Inset(1), scene.SLRUPaneCounters(v.Counters()), th)
 	}
 	narrR, codeR := right.SplitTop(right.H * 0.46)
-	nr := scene.Panel(dst, narrR.Inset(2), "Lesson", th)
+	nr := scenedraw.Panel(dst, narrR.Inset(2), "Lesson", th)
 	a.drawNarration(clip(dst, nr), nr)
 	ch := codeR.H / float64(n)
 	for i := 0; i < n; i++ {
 		c := render.Rect{X: codeR.X, Y: codeR.Y + float64(i)*ch, W: codeR.W, H: ch}
-		cr := scene.Panel(dst, c.Inset(2), "Code, "+p.PaneVariant(i).String(), th)
+		cr := scenedraw.Panel(dst, c.Inset(2), "Code, "+p.PaneVariant(i).String(), th)
 		a.drawSLRUCode(dst, cr, p.PaneSLRUView(i))
 	}
 	a.drawTimeline(dst, bottom.Inset(2))

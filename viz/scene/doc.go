@@ -1,16 +1,33 @@
-// Package scene draws BufferLab's scenes and panels from view models: the
-// buffer pool (descriptor cells or, for large pools, a heat map that zooms
-// down to single descriptors), the mapping table's partitions with their
-// lock holders, the backends as lanes, the pseudo-code panel and the
-// counters.
+// Package scene lays out BufferLab's scenes and panels from view models:
+// the buffer pool (descriptor cells or, for large pools, a heat map that
+// zooms down to single descriptors), the mapping table's partitions with
+// their lock holders, the backends as lanes, the state word, the
+// pseudo-code panel, the counters and the lesson's prose and questions.
 //
-// A scene is drawn from its mechanism's view model alone (the pool's from
-// a *poolview.Pool, the commit log's SLRU from a *slruview.View, the free
-// space map from a *fsmview.View): it keeps only presentation state (zoom,
-// the heat map texture) and never reads the engine. Every state is drawn
-// with a label or shape as well as a colour.
+// Drawing is split in two. A scene's layout step, here, takes a view, a
+// rectangle and a *layout.Theme and appends to a *layout.List: boxes, text
+// runs with their fonts, marks and, for the heat map, an image item whose
+// pixels it computes (with a Key that changes when they do), each with a
+// role ("cell 3", "partition 57", "counter hits"). The paint step, package
+// scenedraw, paints that list with Ebitengine (render.Paint) and decides
+// nothing. Layout functions are named Layout<Thing> (LayoutLanes,
+// LayoutStateWord; PoolScene.Layout, Prose.LayoutBlocks) and return what
+// the app needs back: the rect inside a panel, the choice boxes to
+// hit-test; PoolScene keeps the rects of its last layout for BufferAt.
 //
-// Each mechanism's scene is named Draw<Mechanism>Scene (DrawSLRUScene,
-// DrawFSMScene), with Draw<Mechanism>Pane for one pane of several variants
-// side by side; the app chooses scenes by what a lesson's config runs.
+// Layout imports no Ebitengine, so its golden tests (testdata/*_layout.txt,
+// run with `go test ./viz/scene`, `-rewrite` to regenerate) need no
+// display. Text that does not fit its box is recorded in the list's
+// Overflows, never silently cut; the goldens list every overflow.
+//
+// A scene is laid out from its mechanism's view model alone (the pool's
+// from a *poolview.Pool, the commit log's SLRU from a *slruview.View, the
+// free space map from a *fsmview.View): it keeps only presentation state
+// (zoom, the heat map's pixels) and never reads the engine. Every state is
+// shown with a label or shape as well as a colour.
+//
+// Each mechanism's scene is named Layout<Mechanism>Scene (LayoutSLRUScene,
+// LayoutFSMScene), with Layout<Mechanism>Pane for one pane of several
+// variants side by side; the app chooses scenes by what a lesson's config
+// runs.
 package scene

@@ -4,48 +4,48 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/hajimehoshi/ebiten/v2"
-	"github.com/hajimehoshi/ebiten/v2/text/v2"
-
 	"bufferlab/lessons"
-	"bufferlab/viz/render"
+	"bufferlab/viz/layout"
 )
 
-// Prose lays out and draws rich text.
+// Prose lays out rich text: a lesson's blocks (paragraphs, lists, quotes,
+// code blocks, headings, rules) and its predict questions.
 type Prose struct {
 	Size float64 // body size in points
 }
 
-func (p Prose) face(th *render.Theme, st lessons.Style, code bool) *text.GoTextFace {
+func (p Prose) font(th *layout.Theme, st lessons.Style, code bool) layout.Font {
 	switch {
 	case code || st&lessons.Code != 0:
-		return th.Face(render.Mono, p.Size*0.92)
+		return th.Font(layout.Mono, p.Size*0.92)
 	case st&lessons.Strong != 0:
-		return th.Face(render.Bold, p.Size)
+		return th.Font(layout.Bold, p.Size)
 	case st&lessons.Emphasis != 0:
-		return th.Face(render.Italic, p.Size)
+		return th.Font(layout.Italic, p.Size)
 	}
-	return th.Face(render.Regular, p.Size)
+	return th.Font(layout.Regular, p.Size)
 }
 
 // word is one laid-out piece of text.
 type word struct {
 	text  string
-	face  *text.GoTextFace
+	font  layout.Font
 	code  bool
 	x, y  float64
 	width float64
 }
 
 // layoutSpans wraps spans into width w starting at x0; it returns the words
-// placed (y relative to 0) and the height used.
-func (p Prose) layoutSpans(spans []lessons.Span, th *render.Theme, x0, w float64) ([]word, float64) {
+// placed (y relative to 0) and the height used. A word wider than w stays
+// whole on its own line (the caller records it).
+func (p Prose) layoutSpans(spans []lessons.Span, th *layout.Theme, x0, w float64) ([]word, float64) {
 	var out []word
-	lh := render.LineHeight(th.Face(render.Regular, p.Size))
+	body := th.Font(layout.Regular, p.Size)
+	lh := layout.LineHeight(body)
 	x, y := x0, 0.0
-	space := render.TextWidth(" ", th.Face(render.Regular, p.Size))
+	space := layout.Width(" ", body)
 	for _, sp := range spans {
-		face := p.face(th, sp.Style, false)
+		f := p.font(th, sp.Style, false)
 		code := sp.Style&lessons.Code != 0
 		lines := strings.Split(sp.Text, "\n")
 		for li, line := range lines {
@@ -60,11 +60,11 @@ func (p Prose) layoutSpans(spans []lessons.Span, th *render.Theme, x0, w float64
 				if part == "" {
 					continue
 				}
-				ww := render.TextWidth(part, face)
+				ww := layout.Width(part, f)
 				if x+ww > x0+w && x > x0 {
 					x, y = x0, y+lh
 				}
-				out = append(out, word{text: part, face: face, code: code, x: x, y: y, width: ww})
+				out = append(out, word{text: part, font: f, code: code, x: x, y: y, width: ww})
 				x += ww
 			}
 		}
@@ -72,87 +72,111 @@ func (p Prose) layoutSpans(spans []lessons.Span, th *render.Theme, x0, w float64
 	return out, y + lh
 }
 
-// DrawBlocks draws blocks from (r.X, y) down, clipped to r; it returns the y
-// after the last block.
-func (p Prose) DrawBlocks(dst *ebiten.Image, r render.Rect, y float64, blocks []lessons.Block, th *render.Theme) float64 {
-	for _, b := range blocks {
+// words adds the laid-out words at y, each within the line's right edge
+// right (a word that cannot fit even alone on its line is recorded).
+func words(l *layout.List, role string, ws []word, y, right float64, th *layout.Theme) {
+	for _, w := range ws {
+		if w.code {
+			l.Fill(role+" code", layout.Rect{X: w.x - 1, Y: y + w.y + 1, W: w.width + 2, H: layout.LineHeight(w.font) - 1}, th.Background)
+		}
+		l.Text(role, w.text, w.font, w.x, y+w.y, max(0, right-w.x), th.Text, layout.Left)
+	}
+}
+
+// LayoutBlocks lays out blocks from (r.X, y) down and returns the y after
+// the last block. Blocks that start below r are left out (the app scrolls
+// the narration): they are recorded as one overflow, with the height that
+// was laid out and the height r has.
+func (p Prose) LayoutBlocks(l *layout.List, r layout.Rect, y float64, blocks []lessons.Block, th *layout.Theme) float64 {
+	for bi, b := range blocks {
 		if y > r.Y+r.H {
+			left := fmt.Sprintf("%d blocks", len(blocks)-bi)
+			if len(blocks)-bi == 1 {
+				left = "1 block"
+			}
+			l.Overflows = append(l.Overflows, layout.Overflow{Role: "prose", Text: fmt.Sprintf("%s below the pane, from %q", left, clipText(b.Text(), 40)), Axis: "h", Need: y - r.Y, Have: r.H})
 			break
 		}
 		indent := float64(b.Indent+b.Quote) * 16
 		x := r.X + indent
 		switch b.Kind {
 		case lessons.Rule:
-			render.Line(dst, x, y+6, r.X+r.W, y+6, 1, th.PanelEdge)
+			l.Line("prose rule", x, y+6, r.X+r.W, y+6, 1, th.PanelEdge)
 			y += 14
 			continue
 		case lessons.CodeBlock:
-			face := th.Face(render.Mono, p.Size*0.9)
+			f := th.Font(layout.Mono, p.Size*0.9)
 			lines := strings.Split(b.Text(), "\n")
-			lh := render.LineHeight(face)
-			box := render.Rect{X: x, Y: y, W: r.W - indent, H: lh*float64(len(lines)) + 8}
-			render.Fill(dst, box, th.Background)
-			for i, l := range lines {
-				render.Text(dst, l, face, x+6, y+4+float64(i)*lh, th.Text, render.Left)
+			lh := layout.LineHeight(f)
+			box := layout.Rect{X: x, Y: y, W: r.W - indent, H: lh*float64(len(lines)) + 8}
+			l.Fill("prose code", box, th.Background)
+			for i, ln := range lines {
+				l.Text("prose code", ln, f, x+6, y+4+float64(i)*lh, box.W-6, th.Text, layout.Left)
 			}
 			y += box.H + 6
 			continue
 		case lessons.Heading:
-			face := th.Face(render.Bold, p.Size*1.05)
-			render.Text(dst, b.Text(), face, x, y, th.Text, render.Left)
-			y += render.LineHeight(face) + 2
+			f := th.Font(layout.Bold, p.Size*1.05)
+			l.Text("prose heading", b.Text(), f, x, y, r.X+r.W-x, th.Text, layout.Left)
+			y += layout.LineHeight(f) + 2
 			continue
 		case lessons.ListItem:
-			m := b.Marker
-			render.Text(dst, m, th.Face(render.Regular, p.Size), x, y, th.Muted, render.Left)
+			l.Text("prose marker", b.Marker, th.Font(layout.Regular, p.Size), x, y, 0, th.Muted, layout.Left)
 			x += 18
 		}
 		if b.Quote > 0 {
-			render.Fill(dst, render.Rect{X: r.X + indent - 8, Y: y, W: 3, H: render.LineHeight(th.Face(render.Regular, p.Size))}, th.PanelEdge)
+			l.Fill("prose quote", layout.Rect{X: r.X + indent - 8, Y: y, W: 3, H: layout.LineHeight(th.Font(layout.Regular, p.Size))}, th.PanelEdge)
 		}
 		ws, h := p.layoutSpans(b.Spans, th, x, r.X+r.W-x)
-		for _, w := range ws {
-			if w.code {
-				render.Fill(dst, render.Rect{X: w.x - 1, Y: y + w.y + 1, W: w.width + 2, H: render.LineHeight(w.face) - 1}, th.Background)
-			}
-			render.Text(dst, w.text, w.face, w.x, y+w.y, th.Text, render.Left)
-		}
+		words(l, "prose", ws, y, r.X+r.W, th)
 		y += h + p.Size*0.5
 	}
 	return y
 }
 
-// QuestionUI is what DrawQuestion laid out: the choice buttons to hit-test.
-type QuestionUI struct {
-	Choices []render.Rect
+// clipText is s cut to n runes with "…", for overflow records.
+func clipText(s string, n int) string {
+	s = strings.ReplaceAll(s, "\n", " ")
+	if rs := []rune(s); len(rs) > n {
+		return string(rs[:n]) + "…"
+	}
+	return s
 }
 
-// DrawQuestion draws a predict question from y: the prompt, one button per
-// choice (numbered for the keyboard), and, once revealed, which choice was
-// right (marked with a check and "right", never by colour alone) and the
-// explanation.
-func (p Prose) DrawQuestion(dst *ebiten.Image, r render.Rect, y float64, q *lessons.Question, chosen int, revealed bool, th *render.Theme, hover func(render.Rect) bool) (float64, QuestionUI) {
+// QuestionUI is what LayoutQuestion laid out: the choice buttons to
+// hit-test.
+type QuestionUI struct {
+	Choices []layout.Rect
+}
+
+// LayoutQuestion lays out a predict question from y: the prompt, one
+// button per choice (numbered for the keyboard), and, once revealed, which
+// choice was right (marked with a check and "right", never by colour alone)
+// and the explanation. hover (nil for none) says whether the pointer is
+// over a box. It returns the y after the question and the choice boxes.
+func (p Prose) LayoutQuestion(l *layout.List, r layout.Rect, y float64, q *lessons.Question, chosen int, revealed bool, th *layout.Theme, hover func(layout.Rect) bool) (float64, QuestionUI) {
 	var ui QuestionUI
-	title := th.Face(render.Bold, p.Size)
-	render.Fill(dst, render.Rect{X: r.X - 4, Y: y - 2, W: r.W + 8, H: render.LineHeight(title) + 4}, highlightFill)
-	render.Text(dst, "Predict before you run it", title, r.X, y, th.Text, render.Left)
-	y += render.LineHeight(title) + 4
+	title := th.Font(layout.Bold, p.Size)
+	l.Fill("question", layout.Rect{X: r.X - 4, Y: y - 2, W: r.W + 8, H: layout.LineHeight(title) + 4}, highlightFill)
+	l.Text("question", "Predict before you run it", title, r.X, y, r.W, th.Text, layout.Left)
+	y += layout.LineHeight(title) + 4
 	ws, h := p.layoutSpans(q.PromptSpans, th, r.X, r.W)
 	for _, w := range ws {
-		render.Text(dst, w.text, w.face, w.x, y+w.y, th.Text, render.Left)
+		l.Text("question prompt", w.text, w.font, w.x, y+w.y, max(0, r.X+r.W-w.x), th.Text, layout.Left)
 	}
 	y += h + 4
-	face := th.Face(render.Regular, p.Size*0.95)
+	face := th.Font(layout.Regular, p.Size*0.95)
 	for i := range q.Choices {
+		role := fmt.Sprintf("choice %d", i+1)
 		label := fmt.Sprintf("%d  ", i+1)
 		spans := append([]lessons.Span{{Text: label, Style: lessons.Strong}}, q.ChoiceSpans[i]...)
 		cws, ch := p.layoutSpans(spans, th, r.X+10, r.W-20-70)
-		box := render.Rect{X: r.X, Y: y, W: r.W - 4, H: ch + 8}
+		box := layout.Rect{X: r.X, Y: y, W: r.W - 4, H: ch + 8}
 		fill := th.Panel
 		if hover != nil && hover(box) && !revealed {
 			fill = hoverFill
 		}
-		render.Fill(dst, box, fill)
+		l.Fill(role, box, fill)
 		edge, width := th.PanelEdge, 1.0
 		mark := ""
 		if revealed {
@@ -163,21 +187,22 @@ func (p Prose) DrawQuestion(dst *ebiten.Image, r render.Rect, y float64, q *less
 				edge, width, mark = th.Error, 3, "YOUR GUESS"
 			}
 		}
-		render.Stroke(dst, box, width, edge)
+		l.Stroke(role, box, width, edge)
+		// Words keep 70 px at the right for the mark.
 		for _, w := range cws {
-			render.Text(dst, w.text, w.face, w.x, y+4+w.y, th.Text, render.Left)
+			l.Text(role, w.text, w.font, w.x, y+4+w.y, max(0, r.X+r.W-80-w.x), th.Text, layout.Left)
 		}
 		if mark != "" {
-			render.Text(dst, mark, th.Face(render.Bold, p.Size*0.9), box.X+box.W-6, y+4, edge, render.Right)
+			l.Text(role+" mark", mark, th.Font(layout.Bold, p.Size*0.9), box.X+box.W-6, y+4, 70, edge, layout.Right)
 		}
 		ui.Choices = append(ui.Choices, box)
 		y += box.H + 4
 	}
 	if revealed {
-		y = p.DrawBlocks(dst, r, y+4, q.Explain, th)
+		y = p.LayoutBlocks(l, r, y+4, q.Explain, th)
 	} else {
-		render.Text(dst, fmt.Sprintf("Press 1–%d or click a choice; Enter skips.", len(q.Choices)), th.Face(render.Italic, p.Size*0.9), r.X, y+2, th.Muted, render.Left)
-		y += render.LineHeight(face) + 4
+		l.Text("question hint", fmt.Sprintf("Press 1–%d or click a choice; Enter skips.", len(q.Choices)), th.Font(layout.Italic, p.Size*0.9), r.X, y+2, r.W, th.Muted, layout.Left)
+		y += layout.LineHeight(face) + 4
 	}
 	return y, ui
 }

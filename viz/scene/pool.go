@@ -5,30 +5,33 @@ import (
 	"image/color"
 	"strings"
 
-	"github.com/hajimehoshi/ebiten/v2"
-
 	"bufferlab/engine/bufmgr"
+	"bufferlab/viz/layout"
 	view "bufferlab/viz/poolview"
-	"bufferlab/viz/render"
 )
 
 // DetailMax is the most descriptors drawn as individual cells; larger
 // pools are drawn as a heat map until zoomed in to this many or fewer.
 const DetailMax = 256
 
-// PoolScene draws the descriptors. It keeps the zoom and the heat map
-// texture between frames.
+// PoolScene lays out the descriptors (StrategyControl's view of
+// BufferDescriptors). It keeps the zoom and the heat map's pixels between
+// frames, and the rects of the last layout for hit testing; it reads the
+// pool only through its view.
 type PoolScene struct {
 	// Zoom is how many descriptors are in view: NBuffers when zoomed out,
 	// down to 16. First is the first descriptor in view.
 	Zoom, First int
 
-	heat       *ebiten.Image
-	heatPixels []byte
-	heatFP     uint64 // fingerprint of the pool the texture shows
-	heatCols   int
-	lastRect   render.Rect
-	cellRects  []render.Rect // detail mode: screen rects of descriptors First..
+	// The heat map: one RGBA texel per descriptor in view, recomputed only
+	// when heatFP (the pool's fingerprint, First and Zoom) changes, and
+	// the grid it was laid out in. heatShown says the last layout drew it.
+	heatPixels         []byte
+	heatFP             uint64
+	heatCols, heatRows int
+	heatShown          bool
+	lastRect           layout.Rect
+	cellRects          []layout.Rect // detail mode: screen rects of descriptors First..
 }
 
 // Reset zooms out fully for a pool of n buffers.
@@ -71,14 +74,15 @@ func (s *PoolScene) Follow(n, b int) {
 	}
 }
 
-// BufferAt returns the descriptor drawn at (x, y), if any.
+// BufferAt returns the descriptor the last layout put at (x, y), if any:
+// a cell's rect in detail mode, the texel under it in the heat map.
 func (s *PoolScene) BufferAt(x, y float64) (int, bool) {
 	for i, r := range s.cellRects {
 		if r.Contains(x, y) {
 			return s.First + i, true
 		}
 	}
-	if s.heat != nil && s.lastRect.Contains(x, y) && s.heatCols > 0 {
+	if s.heatShown && s.lastRect.Contains(x, y) && s.heatCols > 0 {
 		n := s.Zoom
 		rows := (n + s.heatCols - 1) / s.heatCols
 		cw, ch := s.lastRect.W/float64(s.heatCols), s.lastRect.H/float64(rows)
@@ -90,44 +94,50 @@ func (s *PoolScene) BufferAt(x, y float64) (int, bool) {
 	return 0, false
 }
 
-// Draw draws the pool into r: a header line (clock hand, passes,
-// freelist), then the descriptors.
-func (s *PoolScene) Draw(dst *ebiten.Image, r render.Rect, p *view.Pool, th *render.Theme) {
+// Layout lays the pool out in r: a header (clock hand, passes, freelist),
+// then the descriptors, as cells when DetailMax or fewer are in view and
+// as a heat map otherwise. It follows the changed buffer when zoomed in.
+// Cost: a cell's worth of items per descriptor in view (at most
+// DetailMax); the heat map is one image item whose pixels are recomputed
+// only when the pool, the zoom or the grid changed.
+func (s *PoolScene) Layout(l *layout.List, r layout.Rect, p *view.Pool, th *layout.Theme) {
 	n := p.NBuffers()
 	if s.Zoom <= 0 || s.Zoom > n {
 		s.Reset(n)
 	}
-	ch := p.Changed()
-	if cur, ok := p.Current(); ok && ch.Buffer >= 0 {
-		_ = cur
-		s.Follow(n, ch.Buffer)
+	if ch := p.Changed(); ch.Buffer >= 0 {
+		if _, ok := p.Current(); ok {
+			s.Follow(n, ch.Buffer)
+		}
 	}
-	small := th.Face(render.Regular, 12)
-	header, body := r.SplitTop(render.LineHeight(small) * 2.4)
-	s.drawHeader(dst, header, p, th)
+	small := th.Font(layout.Regular, 12)
+	header, body := r.SplitTop(layout.LineHeight(small) * 2.4)
+	layoutPoolHeader(l, header, p, th)
 	s.lastRect = body
 	s.cellRects = s.cellRects[:0]
+	s.heatShown = false
 	if s.Zoom > DetailMax {
-		s.drawHeat(dst, body, p, th)
+		s.layoutHeat(l, body, p, th)
 		return
 	}
-	s.drawCells(dst, body, p, th)
+	s.layoutCells(l, body, p, th)
 }
 
-func (s *PoolScene) drawHeader(dst *ebiten.Image, r render.Rect, p *view.Pool, th *render.Theme) {
-	face := th.Face(render.Regular, 12)
-	bold := th.Face(render.Bold, 12)
+// layoutPoolHeader lays out the header's two lines: the pool's size and
+// StrategyControl's clock (nextVictimBuffer, completePasses), then the
+// freelist and the holder of buffer_strategy_lock, each on a highlight
+// when the current event changed it.
+func layoutPoolHeader(l *layout.List, r layout.Rect, p *view.Pool, th *layout.Theme) {
+	face := th.Font(layout.Regular, 12)
+	bold := th.Font(layout.Bold, 12)
 	n := p.NBuffers()
 	ch := p.Changed()
 	line1 := fmt.Sprintf("%d buffers (%s)   clock hand: buffer %d (nextVictimBuffer %d)   complete passes: %d",
 		n, bufmgr.FormatSize(int64(n)*bufmgr.BLCKSZ), p.Hand(), p.ClockCounter(), p.CompletePasses())
-	c := th.Text
 	if ch.Clock {
-		c = th.Highlight
-		render.Fill(dst, render.Rect{X: r.X, Y: r.Y, W: render.TextWidth(line1, face) + 8, H: render.LineHeight(face)}, color.RGBA{0xfd, 0xf0, 0xd5, 0xff})
-		c = th.Text
+		l.Fill("pool header", layout.Rect{X: r.X, Y: r.Y, W: layout.Width(line1, face) + 8, H: layout.LineHeight(face)}, highlightFill)
 	}
-	render.Text(dst, line1, face, r.X+4, r.Y, c, render.Left)
+	l.Text("pool header", line1, face, r.X+4, r.Y, r.W-4, th.Text, layout.Left)
 	free := p.Freelist()
 	var fl string
 	switch {
@@ -147,17 +157,18 @@ func (s *PoolScene) drawHeader(dst *ebiten.Image, r render.Rect, p *view.Pool, t
 	if h := p.StrategyHolder(); h != 0 {
 		fl += "    buffer_strategy_lock held by " + p.Lane(h).Name
 	}
-	y := r.Y + render.LineHeight(face)
+	y := r.Y + layout.LineHeight(face)
 	if ch.Freelist || ch.StrategyLock {
-		render.Fill(dst, render.Rect{X: r.X, Y: y, W: render.TextWidth(fl, bold) + 8, H: render.LineHeight(face)}, color.RGBA{0xfd, 0xf0, 0xd5, 0xff})
-		render.Text(dst, fl, bold, r.X+4, y, th.Text, render.Left)
+		l.Fill("freelist", layout.Rect{X: r.X, Y: y, W: layout.Width(fl, bold) + 8, H: layout.LineHeight(face)}, highlightFill)
+		l.Text("freelist", fl, bold, r.X+4, y, r.W-4, th.Text, layout.Left)
 	} else {
-		render.Text(dst, fl, face, r.X+4, y, th.Text, render.Left)
+		l.Text("freelist", fl, face, r.X+4, y, r.W-4, th.Text, layout.Left)
 	}
 }
 
-// grid picks columns and rows for k cells of aspect ~w:h in r.
-func grid(k int, r render.Rect, aspect float64) (cols, rows int) {
+// grid picks columns and rows for k cells of aspect ~w:h in r: the
+// column count that makes the cells largest (ties: the fewest columns).
+func grid(k int, r layout.Rect, aspect float64) (cols, rows int) {
 	best, bestSize := 1, 0.0
 	for c := 1; c <= k; c++ {
 		rows := (k + c - 1) / c
@@ -171,7 +182,7 @@ func grid(k int, r render.Rect, aspect float64) (cols, rows int) {
 	return best, (k + best - 1) / best
 }
 
-func (s *PoolScene) drawCells(dst *ebiten.Image, r render.Rect, p *view.Pool, th *render.Theme) {
+func (s *PoolScene) layoutCells(l *layout.List, r layout.Rect, p *view.Pool, th *layout.Theme) {
 	n := p.NBuffers()
 	k := min(s.Zoom, n-s.First)
 	cols, rows := grid(k, r, 1.9)
@@ -181,51 +192,86 @@ func (s *PoolScene) drawCells(dst *ebiten.Image, r render.Rect, p *view.Pool, th
 	hand := p.Hand()
 	for i := 0; i < k; i++ {
 		id := s.First + i
-		cell := render.Rect{X: r.X + float64(i%cols)*cw, Y: r.Y + float64(i/cols)*chh, W: cw, H: chh}.Inset(3)
+		cell := layout.Rect{X: r.X + float64(i%cols)*cw, Y: r.Y + float64(i/cols)*chh, W: cw, H: chh}.Inset(3)
 		s.cellRects = append(s.cellRects, cell)
-		drawCell(dst, cell, p, id, th, id == ch.Buffer, id == hand)
+		layoutCell(l, cell, p, id, th, id == ch.Buffer, id == hand)
+	}
+	if k > 0 {
+		cellWords(l, s.cellRects[0], th)
 	}
 }
 
-// drawCell draws one descriptor: usage as a fill from the ramp and as a
-// number, the tag, the refcount, and each flag as a labelled badge.
-func drawCell(dst *ebiten.Image, c render.Rect, p *view.Pool, id int, th *render.Theme, changed, hand bool) {
+// cellWords records, once for a grid of cells the size of c, the words
+// layoutCell leaves out of every cell for lack of room: all of them (a
+// cell narrower or shorter than "#000 u5" shows its fill, frame and at
+// most its id), or the tag and refcount lines of a short cell.
+func cellWords(l *layout.List, c layout.Rect, th *layout.Theme) {
+	fs := 11.0
+	if c.W > 70 && c.H > 44 {
+		fs = 12
+	}
+	f := th.Font(layout.Regular, fs)
+	lh := layout.LineHeight(f)
+	switch {
+	case c.W < layout.Width("#000 u5", f)+8:
+		l.Overflows = append(l.Overflows, layout.Overflow{Role: "cells", Text: "#000 u5", Axis: "w", Need: layout.Width("#000 u5", f) + 8, Have: c.W})
+	case c.H < lh+4:
+		l.Overflows = append(l.Overflows, layout.Overflow{Role: "cells", Text: "#000 u5", Axis: "h", Need: lh + 4, Have: c.H})
+	case c.H <= lh*2.2:
+		l.Overflows = append(l.Overflows, layout.Overflow{Role: "cells", Text: "tag; rc N  u N", Axis: "h", Need: lh * 2.2, Have: c.H})
+	case c.H <= lh*3.2:
+		l.Overflows = append(l.Overflows, layout.Overflow{Role: "cells", Text: "rc N  u N", Axis: "h", Need: lh * 3.2, Have: c.H})
+	}
+}
+
+// badge is a flag drawn as a labelled box along a cell's bottom edge.
+type badge struct {
+	label string
+	col   color.RGBA
+}
+
+// layoutCell lays out one descriptor: usage as a fill from the ramp and as
+// a number, the tag, the refcount, and each flag as a labelled badge. A
+// cell too small for words shows the usage count by its fill and a pin by
+// a frame (cellWords records what is left out).
+func layoutCell(l *layout.List, c layout.Rect, p *view.Pool, id int, th *layout.Theme, changed, hand bool) {
+	role := fmt.Sprintf("cell %d", id)
 	b := p.Buffer(id)
 	u := b.Usage()
 	fill := th.UsageRamp[min(u, 5)]
 	if !b.TagValid() {
 		fill = th.Free
 	}
-	render.Fill(dst, c, fill)
-	tc := render.TextOn(fill)
+	l.Fill(role, c, fill)
+	tc := layout.TextOn(fill)
 	big := c.W > 70 && c.H > 44
 	fs := 11.0
 	if big {
 		fs = 12
 	}
-	face := th.Face(render.Regular, fs)
-	bold := th.Face(render.Bold, fs)
-	lh := render.LineHeight(face)
-	if c.W < render.TextWidth("#000 u5", face)+8 || c.H < lh+4 {
+	face := th.Font(layout.Regular, fs)
+	bold := th.Font(layout.Bold, fs)
+	lh := layout.LineHeight(face)
+	if c.W < layout.Width("#000 u5", face)+8 || c.H < lh+4 {
 		// Too small for words (a narrow pane): the fill says the usage
 		// count, a frame that the buffer is pinned, and the id fits alone
 		// only if there is room for it.
 		if b.Refcount() > 0 {
-			render.Stroke(dst, c, 2, th.Pinned)
+			l.Stroke(role, c, 2, th.Pinned)
 		}
-		if c.W >= render.TextWidth(fmt.Sprint(id), th.Face(render.Regular, 8))+4 && c.H >= render.LineHeight(th.Face(render.Regular, 8)) {
-			small := th.Face(render.Regular, 8)
-			render.Text(dst, fmt.Sprint(id), small, c.X+c.W/2, c.Y+(c.H-render.LineHeight(small))/2, tc, render.Center)
+		small := th.Font(layout.Regular, 8)
+		if c.W >= layout.Width(fmt.Sprint(id), small)+4 && c.H >= layout.LineHeight(small) {
+			l.Text(role, fmt.Sprint(id), small, c.X+c.W/2, c.Y+(c.H-layout.LineHeight(small))/2, 0, tc, layout.Center)
 		}
 		if hand {
-			render.Triangle(dst, c.X+c.W/2-4, c.Y-3, c.X+c.W/2+4, c.Y-3, c.X+c.W/2, c.Y+2, th.Text)
+			l.Triangle("clock hand", layout.Point{X: c.X + c.W/2 - 4, Y: c.Y - 3}, layout.Point{X: c.X + c.W/2 + 4, Y: c.Y - 3}, layout.Point{X: c.X + c.W/2, Y: c.Y + 2}, th.Text)
 		}
 		if changed {
-			render.Stroke(dst, c.Inset(-2), 2, th.Highlight)
+			l.Stroke("changed", c.Inset(-2), 2, th.Highlight)
 		}
 		return
 	}
-	render.Text(dst, fmt.Sprintf("#%d", id), bold, c.X+4, c.Y+2, tc, render.Left)
+	l.Text(role, fmt.Sprintf("#%d", id), bold, c.X+4, c.Y+2, c.W-8, tc, layout.Left)
 	tag := "free"
 	if b.OnFreelist() && !b.TagValid() {
 		tag = "free"
@@ -234,80 +280,72 @@ func drawCell(dst *ebiten.Image, c render.Rect, p *view.Pool, id int, th *render
 	} else {
 		tag = p.TagString(b.Tag)
 	}
+	// A cell too short for the tag or the refcount line leaves it out
+	// (layoutCells records that once for the grid); the usage count then
+	// goes beside the id.
 	if c.H > lh*2.2 {
-		render.Text(dst, tag, face, c.X+4, c.Y+2+lh, tc, render.Left)
+		l.Text(role, tag, face, c.X+4, c.Y+2+lh, c.W-8, tc, layout.Left)
 	}
 	if c.H > lh*3.2 {
-		render.Text(dst, fmt.Sprintf("rc %d  u %d", b.Refcount(), u), face, c.X+4, c.Y+2+2*lh, tc, render.Left)
+		l.Text(role, fmt.Sprintf("rc %d  u %d", b.Refcount(), u), face, c.X+4, c.Y+2+2*lh, c.W-8, tc, layout.Left)
 	} else {
-		render.Text(dst, fmt.Sprintf("u%d", u), face, c.X+c.W-4, c.Y+2, tc, render.Right)
+		l.Text(role, fmt.Sprintf("u%d", u), face, c.X+c.W-4, c.Y+2, 0, tc, layout.Right)
 	}
 	// Flags as badges along the bottom: shape + letters.
-	var badges []struct {
-		label string
-		col   color.RGBA
-	}
+	var badges []badge
 	if b.Has(bufmgr.BmLocked) {
-		badges = append(badges, struct {
-			label string
-			col   color.RGBA
-		}{"LOCK", th.Locked})
+		badges = append(badges, badge{"LOCK", th.Locked})
 	}
 	if b.Has(bufmgr.BmDirty) {
-		badges = append(badges, struct {
-			label string
-			col   color.RGBA
-		}{"DIRTY", th.Dirty})
+		badges = append(badges, badge{"DIRTY", th.Dirty})
 	}
 	if b.Has(bufmgr.BmIOInProgress) {
-		badges = append(badges, struct {
-			label string
-			col   color.RGBA
-		}{"IO", th.IO})
+		badges = append(badges, badge{"IO", th.IO})
 	}
 	if b.TagValid() && !b.Has(bufmgr.BmValid) && !b.Has(bufmgr.BmIOInProgress) {
-		badges = append(badges, struct {
-			label string
-			col   color.RGBA
-		}{"!VALID", th.Error})
+		badges = append(badges, badge{"!VALID", th.Error})
 	}
 	bx := c.X + 3
-	small := th.Face(render.Bold, 9)
-	for _, bd := range badges {
-		w := render.TextWidth(bd.label, small) + 6
-		br := render.Rect{X: bx, Y: c.Y + c.H - render.LineHeight(small) - 3, W: w, H: render.LineHeight(small) + 1}
+	small := th.Font(layout.Bold, 9)
+	for i, bd := range badges {
+		w := layout.Width(bd.label, small) + 6
+		br := layout.Rect{X: bx, Y: c.Y + c.H - layout.LineHeight(small) - 3, W: w, H: layout.LineHeight(small) + 1}
 		if br.X+br.W > c.X+c.W {
+			// The badges left that do not fit: recorded, not drawn.
+			for _, left := range badges[i:] {
+				l.Overflows = append(l.Overflows, layout.Overflow{Role: role + " badge", Text: left.label, Axis: "w", Need: layout.Width(left.label, small) + 6, Have: max(0, c.X+c.W-bx)})
+			}
 			break
 		}
-		render.Fill(dst, br, bd.col)
-		render.Text(dst, bd.label, small, br.X+3, br.Y, render.TextOn(bd.col), render.Left)
+		l.Fill(role+" badge", br, bd.col)
+		l.Text(role+" badge", bd.label, small, br.X+3, br.Y, 0, layout.TextOn(bd.col), layout.Left)
 		bx += w + 2
 	}
 	// Dirty: also a folded corner.
 	if b.Has(bufmgr.BmDirty) {
 		d := min(c.W, c.H) * 0.22
-		render.Triangle(dst, c.X+c.W-d, c.Y, c.X+c.W, c.Y, c.X+c.W, c.Y+d, th.Dirty)
+		l.Triangle(role+" dirty", layout.Point{X: c.X + c.W - d, Y: c.Y}, layout.Point{X: c.X + c.W, Y: c.Y}, layout.Point{X: c.X + c.W, Y: c.Y + d}, th.Dirty)
 	}
 	// Pinned: a thick border and the pin count.
 	if rc := b.Refcount(); rc > 0 {
-		render.Stroke(dst, c, 3, th.Pinned)
+		l.Stroke(role, c, 3, th.Pinned)
 		pl := fmt.Sprintf("PIN %d", rc)
-		w := render.TextWidth(pl, small) + 6
-		br := render.Rect{X: c.X + c.W - w - 2, Y: c.Y + c.H - render.LineHeight(small) - 3, W: w, H: render.LineHeight(small) + 1}
-		render.Fill(dst, br, th.Pinned)
-		render.Text(dst, pl, small, br.X+3, br.Y, render.TextOn(th.Pinned), render.Left)
+		w := layout.Width(pl, small) + 6
+		br := layout.Rect{X: c.X + c.W - w - 2, Y: c.Y + c.H - layout.LineHeight(small) - 3, W: w, H: layout.LineHeight(small) + 1}
+		l.Fill(role+" pin", br, th.Pinned)
+		l.Text(role+" pin", pl, small, br.X+3, br.Y, 0, layout.TextOn(th.Pinned), layout.Left)
 	} else {
-		render.Stroke(dst, c, 1, th.PanelEdge)
+		l.Stroke(role, c, 1, th.PanelEdge)
 	}
 	if changed {
-		render.Stroke(dst, c.Inset(-3), 3, th.Highlight)
+		l.Stroke("changed", c.Inset(-3), 3, th.Highlight)
 	}
 	if hand {
 		// The clock hand: an arrow pointing down at the cell, labelled.
 		x := c.X + c.W/2
-		render.Triangle(dst, x-6, c.Y-2, x+6, c.Y-2, x, c.Y+6, th.Text)
-		if c.H > lh*3.2 && render.TextWidth(tag, face)+render.TextWidth("hand", small)+12 < c.W {
-			render.Text(dst, "hand", small, c.X+c.W-4, c.Y+2+lh, tc, render.Right)
+		l.Triangle("clock hand", layout.Point{X: x - 6, Y: c.Y - 2}, layout.Point{X: x + 6, Y: c.Y - 2}, layout.Point{X: x, Y: c.Y + 6}, th.Text)
+		if c.H > lh*3.2 && layout.Width(tag, face)+layout.Width("hand", small)+12 < c.W {
+			l.Text("clock hand", "hand", small, c.X+c.W-4, c.Y+2+lh, 0, tc, layout.Right)
 		}
 	}
 }
@@ -316,7 +354,7 @@ func drawCell(dst *ebiten.Image, c render.Rect, p *view.Pool, id int, th *render
 // tagged buffers, the free colour otherwise, pinned buffers in the pinned
 // colour, dirty ones in the dirty colour. (The heat map's legend names each
 // colour; zooming in shows the labels.)
-func heatColour(b view.Buffer, th *render.Theme) color.RGBA {
+func heatColour(b view.Buffer, th *layout.Theme) color.RGBA {
 	switch {
 	case b.Refcount() > 0:
 		return th.Pinned
@@ -328,16 +366,20 @@ func heatColour(b view.Buffer, th *render.Theme) color.RGBA {
 	return th.UsageRamp[min(b.Usage(), 5)]
 }
 
-func (s *PoolScene) drawHeat(dst *ebiten.Image, r render.Rect, p *view.Pool, th *render.Theme) {
-	legendH := render.LineHeight(th.Face(render.Regular, 11)) + 6
+// layoutHeat lays out the heat map: one texel per descriptor in view, in
+// the grid of square cells that fills r best, scaled by the same factor
+// both ways (the painter scales nearest-neighbour, so each descriptor is
+// a sharp-edged square), outlines on the clock hand and the changed
+// buffer, and the legend below.
+func (s *PoolScene) layoutHeat(l *layout.List, r layout.Rect, p *view.Pool, th *layout.Theme) {
+	legendH := layout.LineHeight(th.Font(layout.Regular, 11)) + 6
 	r, legend := r.SplitBottom(legendH)
 	k := s.Zoom
 	cols, rows := grid(k, r, 1)
-	// One texel per descriptor, rebuilt only when the pool changed.
-	if s.heat == nil || s.heatCols != cols || s.heat.Bounds().Dy() != rows {
-		s.heat = ebiten.NewImage(cols, rows)
+	// One texel per descriptor, recomputed only when the pool changed.
+	if s.heatCols != cols || s.heatRows != rows || len(s.heatPixels) != 4*cols*rows {
 		s.heatPixels = make([]byte, 4*cols*rows)
-		s.heatCols = cols
+		s.heatCols, s.heatRows = cols, rows
 		s.heatFP = 0
 	}
 	fp := p.Fingerprint() ^ uint64(s.First)<<40 ^ uint64(k)
@@ -348,41 +390,47 @@ func (s *PoolScene) drawHeat(dst *ebiten.Image, r render.Rect, p *view.Pool, th 
 			c := heatColour(p.Buffer(s.First+i), th)
 			px[4*i], px[4*i+1], px[4*i+2], px[4*i+3] = c.R, c.G, c.B, 0xff
 		}
-		s.heat.WritePixels(px)
 		s.heatFP = fp
 	}
 	sc := min(r.W/float64(cols), r.H/float64(rows))
-	op := &ebiten.DrawImageOptions{}
-	op.GeoM.Scale(sc, sc)
-	op.GeoM.Translate(r.X, r.Y)
-	op.Filter = ebiten.FilterNearest
-	dst.DrawImage(s.heat, op)
-	s.lastRect = render.Rect{X: r.X, Y: r.Y, W: sc * float64(cols), H: sc * float64(rows)}
+	s.lastRect = layout.Rect{X: r.X, Y: r.Y, W: sc * float64(cols), H: sc * float64(rows)}
+	s.heatShown = true
+	l.Image("heat map", s.lastRect, s.heatPixels, cols, rows, fp)
 	// Highlight the changed buffer and the hand with outlines.
-	mark := func(id int, c color.Color, w float64) {
+	mark := func(role string, id int, c color.RGBA, w float64) {
 		i := id - s.First
 		if i < 0 || i >= k {
 			return
 		}
 		x, y := r.X+float64(i%cols)*sc, r.Y+float64(i/cols)*sc
-		render.Stroke(dst, render.Rect{X: x - 2, Y: y - 2, W: sc + 4, H: sc + 4}, w, c)
+		l.Stroke(role, layout.Rect{X: x - 2, Y: y - 2, W: sc + 4, H: sc + 4}, w, c)
 	}
-	mark(p.Hand(), th.Text, 2)
+	mark("clock hand", p.Hand(), th.Text, 2)
 	if ch := p.Changed(); ch.Buffer >= 0 {
-		mark(ch.Buffer, th.Highlight, 2)
+		mark("changed", ch.Buffer, th.Highlight, 2)
 	}
-	drawHeatLegend(dst, legend, th, s.First, k, p.NBuffers())
+	layoutHeatLegend(l, legend, th, s.First, k, p.NBuffers())
 }
 
-func drawHeatLegend(dst *ebiten.Image, r render.Rect, th *render.Theme, first, k, n int) {
-	face := th.Face(render.Regular, 11)
+// layoutHeatLegend lays out the heat map's legend: a swatch and a name for
+// each colour, then which buffers are in view when there is room (else the
+// range is recorded as an overflow).
+func layoutHeatLegend(l *layout.List, r layout.Rect, th *layout.Theme, first, k, n int) {
+	face := th.Font(layout.Regular, 11)
 	x := r.X + 2
 	y := r.Y + 4
 	item := func(c color.RGBA, label string) {
-		render.Fill(dst, render.Rect{X: x, Y: y + 2, W: 12, H: 12}, c)
-		render.Stroke(dst, render.Rect{X: x, Y: y + 2, W: 12, H: 12}, 1, th.PanelEdge)
-		render.Text(dst, label, face, x+15, y, th.Text, render.Left)
-		x += 15 + render.TextWidth(label, face) + 10
+		l.Fill("legend", layout.Rect{X: x, Y: y + 2, W: 12, H: 12}, c)
+		l.Stroke("legend", layout.Rect{X: x, Y: y + 2, W: 12, H: 12}, 1, th.PanelEdge)
+		if avail := r.X + r.W - x - 15; avail > 0 {
+			l.Text("legend", label, face, x+15, y, avail, th.Text, layout.Left)
+		} else {
+			// Starts past the legend's right edge: drawn as it is (the
+			// panel clips it) and recorded.
+			l.Overflows = append(l.Overflows, layout.Overflow{Role: "legend", Text: label, Axis: "w", Need: layout.Width(label, face), Have: 0})
+			l.Text("legend", label, face, x+15, y, 0, th.Text, layout.Left)
+		}
+		x += 15 + layout.Width(label, face) + 10
 	}
 	item(th.Free, "free")
 	for u := 0; u <= 5; u++ {
@@ -390,7 +438,10 @@ func drawHeatLegend(dst *ebiten.Image, r render.Rect, th *render.Theme, first, k
 	}
 	item(th.Pinned, "pinned")
 	item(th.Dirty, "dirty")
-	if label := fmt.Sprintf("buffers %d–%d of %d (wheel zooms)", first, first+k-1, n); x+render.TextWidth(label, face) < r.X+r.W-4 {
-		render.Text(dst, label, face, r.X+r.W-4, y, th.Muted, render.Right)
+	label := fmt.Sprintf("buffers %d–%d of %d (wheel zooms)", first, first+k-1, n)
+	if w := layout.Width(label, face); x+w < r.X+r.W-4 {
+		l.Text("legend range", label, face, r.X+r.W-4, y, 0, th.Muted, layout.Right)
+	} else {
+		l.Overflows = append(l.Overflows, layout.Overflow{Role: "legend range", Text: label, Axis: "w", Need: w, Have: max(0, r.X+r.W-4-x)})
 	}
 }

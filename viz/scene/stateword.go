@@ -3,12 +3,10 @@ package scene
 import (
 	"fmt"
 
-	"github.com/hajimehoshi/ebiten/v2"
-
 	"bufferlab/engine/bufmgr"
 	"bufferlab/engine/trace"
+	"bufferlab/viz/layout"
 	view "bufferlab/viz/poolview"
-	"bufferlab/viz/render"
 )
 
 // stateWordKinds are the events that read or write a buffer's state word.
@@ -44,21 +42,21 @@ var flagLabels = []struct {
 	{bufmgr.BmTagValid, "TAGV", "TGV"}, {bufmgr.BmValid, "VALID", "VAL"}, {bufmgr.BmDirty, "DIRTY", "DRT"}, {bufmgr.BmLocked, "LOCK", "LCK"},
 }
 
-// DrawStateWord draws the 32-bit state word of the buffer the current
-// event touched, as PostgreSQL packs it (buf_internals.h): the ten flags
-// (bits 31–22, each a labelled cell, set ones filled and marked), the usage
-// count (bits 21–18) and the refcount (bits 17–0) with their values. For a
-// compare-and-swap it shows the word before and after; for a failed one the
-// value the backend expected and the value it found. Changed bits are
-// outlined.
+// LayoutStateWord lays out the 32-bit state word of the buffer the
+// current event touched, as PostgreSQL packs it (buf_internals.h): the ten
+// flags (bits 31–22, each a labelled cell, set ones filled and marked), the
+// usage count (bits 21–18) and the refcount (bits 17–0) with their values.
+// For a compare-and-swap it shows the word before and after; for a failed
+// one the value the backend expected and the value it found. Changed bits
+// are outlined. Labels wider than their cells are recorded as overflows.
 //
 // e is the state-word event to show: the current event when it is one,
 // else the last one before it (LastStateWordEvent); ok false shows a hint.
-func DrawStateWord(dst *ebiten.Image, r render.Rect, e trace.Event, ok bool, p *view.Pool, th *render.Theme) {
-	face := th.Face(render.Regular, 11)
-	lh := render.LineHeight(face)
+func LayoutStateWord(l *layout.List, r layout.Rect, e trace.Event, ok bool, p *view.Pool, th *layout.Theme) {
+	face := th.Font(layout.Regular, 11)
+	lh := layout.LineHeight(face)
 	if !ok || !IsStateWordEvent(e) {
-		render.Text(dst, "The state word of the buffer the current event reads or writes appears here.", face, r.X, r.Y, th.Muted, render.Left)
+		l.Text("state word", "The state word of the buffer the current event reads or writes appears here.", face, r.X, r.Y, r.W, th.Muted, layout.Left)
 		return
 	}
 	who := p.Lane(e.Actor).Name
@@ -79,19 +77,19 @@ func DrawStateWord(dst *ebiten.Image, r render.Rect, e trace.Event, ok bool, p *
 		rows = []wordRow{{"before", uint32(e.Before)}, {"after", uint32(e.After)}}
 	}
 	title := fmt.Sprintf("buffer %d state word, %s by %s (event %d)", e.Obj, e.Kind, who, e.Seq)
-	bold := th.Face(render.Bold, 11)
+	bold := th.Font(layout.Bold, 11)
 	if e.Kind == trace.KCASFail {
-		if long := title + ": the word changed since it was read, so the CAS fails and the loop retries"; render.TextWidth(long, bold) <= r.W {
+		if long := title + ": the word changed since it was read, so the CAS fails and the loop retries"; layout.Width(long, bold) <= r.W {
 			title = long
 		} else {
 			title = fmt.Sprintf("buffer %d: %s's CAS fails (the word changed), retry", e.Obj, who)
 		}
 	}
-	if e.Kind == trace.KSpin && render.TextWidth(title+": BM_LOCKED is set, spin", bold) <= r.W {
+	if e.Kind == trace.KSpin && layout.Width(title+": BM_LOCKED is set, spin", bold) <= r.W {
 		title += ": BM_LOCKED is set, spin"
 	}
-	render.Text(dst, title, bold, r.X, r.Y, th.Text, render.Left)
-	labelW := render.TextWidth("expected ", face)
+	l.Text("state word title", title, bold, r.X, r.Y, r.W, th.Text, layout.Left)
+	labelW := layout.Width("expected ", face)
 	// Not to scale: the ten flags get room for their names. A narrow strip
 	// (a pane of the side-by-side scene) gives them more and writes the
 	// counts short.
@@ -111,14 +109,14 @@ func DrawStateWord(dst *ebiten.Image, r render.Rect, e trace.Event, ok bool, p *
 	}
 	// Every flag's name in the same face: the full names if they all fit,
 	// else three letters, in a smaller face if need be.
-	lf, short := th.Face(render.Regular, 8.5), false
+	lf, short := th.Font(layout.Regular, 8.5), false
 	fits := func() bool {
 		for _, f := range flagLabels {
 			l := f.label
 			if short {
 				l = f.short
 			}
-			if render.TextWidth(l, lf) > cellW-3 {
+			if layout.Width(l, lf) > cellW-3 {
 				return false
 			}
 		}
@@ -127,23 +125,24 @@ func DrawStateWord(dst *ebiten.Image, r render.Rect, e trace.Event, ok bool, p *
 	if !fits() {
 		short = true
 		if !fits() {
-			lf = th.Face(render.Regular, 7)
+			lf = th.Font(layout.Regular, 7)
 		}
 	}
 	for ri, row := range rows {
-		render.Text(dst, row.label, face, r.X, y+(rowH-lh)/2, th.Text, render.Left)
+		role := "word " + row.label
+		l.Text(role, row.label, face, r.X, y+(rowH-lh)/2, labelW, th.Text, layout.Left)
 		x0 := r.X + labelW
 		// Flags: bits 31..22.
 		for i, f := range flagLabels {
-			c := render.Rect{X: x0 + float64(i)*cellW, Y: y, W: cellW - 1, H: rowH - 2}
+			c := layout.Rect{X: x0 + float64(i)*cellW, Y: y, W: cellW - 1, H: rowH - 2}
 			set := row.word&f.bit != 0
 			fill := th.Free
 			if set {
 				fill = th.Accent
 			}
-			render.Fill(dst, c, fill)
+			l.Fill(role, c, fill)
 			if ri == len(rows)-1 && other&f.bit != 0 {
-				render.Stroke(dst, c, 2, th.Highlight)
+				l.Stroke("changed", c, 2, th.Highlight)
 			}
 			// A set flag is filled and its name drawn in full contrast; a
 			// clear one keeps its name, muted, so no state is colour alone.
@@ -153,28 +152,32 @@ func DrawStateWord(dst *ebiten.Image, r render.Rect, e trace.Event, ok bool, p *
 			}
 			col := th.Muted
 			if set {
-				col = render.TextOn(fill)
+				col = layout.TextOn(fill)
 			}
-			render.Text(dst, lbl, lf, c.X+c.W/2, c.Y+(c.H-render.LineHeight(lf))/2, col, render.Center)
+			l.Text(role, lbl, lf, c.X+c.W/2, c.Y+(c.H-layout.LineHeight(lf))/2, c.W, col, layout.Center)
+			tallOverflow(l, role, lbl, lf, c.H)
 		}
 		// Usage count: bits 21..18, one field.
-		u := render.Rect{X: x0 + 10*cellW, Y: y, W: avail*usageFrac - 1, H: rowH - 2}
-		render.Fill(dst, u, th.UsageRamp[min(bufmgr.StateUsagecount(row.word), 5)])
+		uc := bufmgr.StateUsagecount(row.word)
+		u := layout.Rect{X: x0 + 10*cellW, Y: y, W: avail*usageFrac - 1, H: rowH - 2}
+		l.Fill(role+" usage", u, th.UsageRamp[min(uc, 5)])
 		if ri == len(rows)-1 && other&bufmgr.BufUsagecountMask != 0 {
-			render.Stroke(dst, u, 2, th.Highlight)
+			l.Stroke("changed", u, 2, th.Highlight)
 		}
-		render.Text(dst, fmt.Sprintf(usageFmt, bufmgr.StateUsagecount(row.word)), face, u.X+u.W/2, u.Y+(u.H-lh)/2, render.TextOn(th.UsageRamp[min(bufmgr.StateUsagecount(row.word), 5)]), render.Center)
+		l.Text(role+" usage", fmt.Sprintf(usageFmt, uc), face, u.X+u.W/2, u.Y+(u.H-lh)/2, u.W, layout.TextOn(th.UsageRamp[min(uc, 5)]), layout.Center)
+		tallOverflow(l, role+" usage", fmt.Sprintf(usageFmt, uc), face, u.H)
 		// Refcount: bits 17..0, one field.
-		rc := render.Rect{X: u.X + u.W + 1, Y: y, W: avail*rcFrac - 1, H: rowH - 2}
+		rc := layout.Rect{X: u.X + u.W + 1, Y: y, W: avail*rcFrac - 1, H: rowH - 2}
 		fill := th.Free
 		if bufmgr.StateRefcount(row.word) > 0 {
 			fill = th.Pinned
 		}
-		render.Fill(dst, rc, fill)
+		l.Fill(role+" refcount", rc, fill)
 		if ri == len(rows)-1 && other&bufmgr.BufRefcountMask != 0 {
-			render.Stroke(dst, rc, 2, th.Highlight)
+			l.Stroke("changed", rc, 2, th.Highlight)
 		}
-		render.Text(dst, fmt.Sprintf(rcFmt, bufmgr.StateRefcount(row.word)), face, rc.X+rc.W/2, rc.Y+(rc.H-lh)/2, render.TextOn(fill), render.Center)
+		l.Text(role+" refcount", fmt.Sprintf(rcFmt, bufmgr.StateRefcount(row.word)), face, rc.X+rc.W/2, rc.Y+(rc.H-lh)/2, rc.W, layout.TextOn(fill), layout.Center)
+		tallOverflow(l, role+" refcount", fmt.Sprintf(rcFmt, bufmgr.StateRefcount(row.word)), face, rc.H)
 		y += rowH
 	}
 }
