@@ -138,7 +138,7 @@ func parseCase(t *testing.T, d *datadriven.TestData) poolCase {
 	switch {
 	case args["window"] != "":
 		w, h := size(t, args["window"])
-		c.rects = appRects(w, h, c.th, c.p.Panes(), c.p.Variant.HasDrop, c.pane)
+		c.rects = appRects(w, h, c.th, c.p.Panes(), c.p.Variant.Key() == "drop", c.pane)
 	case args["rect"] != "":
 		w, h := size(t, args["rect"])
 		r := layout.Rect{W: w, H: h}
