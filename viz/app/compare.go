@@ -14,6 +14,7 @@ import (
 	view "bufferlab/viz/poolview"
 	"bufferlab/viz/render"
 	"bufferlab/viz/scene"
+	"bufferlab/viz/scenedraw"
 )
 
 // variantTitle names a variant for its pane, shorter when the pane is
@@ -85,7 +86,7 @@ func (a *App) drawCompare(dst *ebiten.Image, rest, bottom render.Rect) {
 			if hs := v.Heaps(); len(hs) > 0 {
 				rel = hs[0].Rel
 			}
-			scene.DrawFSMScene(clip(dst, inner), inner, v, rel, th)
+			scenedraw.DrawFSMScene(clip(dst, inner), inner, v, rel, th)
 		}
 	}
 	for i := 0; i < n && !p.Variant.HasFSM; i++ {

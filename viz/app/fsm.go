@@ -8,6 +8,7 @@ import (
 	"bufferlab/engine/fsm"
 	"bufferlab/viz/render"
 	"bufferlab/viz/scene"
+	"bufferlab/viz/scenedraw"
 )
 
 // drawFSMScene draws a lesson or scenario on heaps and their free space
@@ -33,7 +34,7 @@ func (a *App) drawFSMScene(dst *ebiten.Image, rest, bottom render.Rect) {
 		title = fmt.Sprintf("Heap %s (fillfactor %d) and its free space map · fsm=%s", h.Name, h.FillFactor, v.Variant())
 	}
 	fr := scene.Panel(dst, left.Inset(2), title, th)
-	scene.DrawFSMScene(clip(dst, fr), fr, v, rel, th)
+	scenedraw.DrawFSMScene(clip(dst, fr), fr, v, rel, th)
 	narrR, codeR := right.SplitTop(right.H * 0.58)
 	nr := scene.Panel(dst, narrR.Inset(2), "Lesson", th)
 	a.drawNarration(clip(dst, nr), nr)
