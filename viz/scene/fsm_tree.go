@@ -27,7 +27,8 @@ func FSMTreeDepthRole(d int) string { return fmt.Sprintf("tree depth %d", d) }
 // category wanted, or below it), nodes written; fp_next_slot is marked.
 //
 // Invariant: every depth 0..12 has node boxes of role FSMTreeDepthRole(d);
-// a box that falls outside the panel is recorded as an overflow of that
+// a box that falls outside the panel, or is shorter than a line of its
+// smallest type (the rows overlap), is recorded as an overflow of that
 // role, as is each step of the path that the words beside the chain
 // leave out.
 func LayoutFSMTree(l *layout.List, r layout.Rect, v *fsmview.View, rel, phys uint32, th *layout.Theme) {
@@ -156,10 +157,18 @@ func LayoutFSMTree(l *layout.List, r layout.Rect, v *fsmview.View, rel, phys uin
 		}
 		l.Text("tree labels", lbl, small, body.X+2, yOf(d)+(nodeH-slh)/2, labW-2, th.Muted, layout.Left)
 	}
+	short := map[int]bool{} // the depths recorded as too short
 	node := func(n int, cx, y float64, w float64, stub bool) {
-		role := FSMTreeDepthRole(bits.Len(uint(n+1)) - 1)
+		depth := bits.Len(uint(n+1)) - 1
+		role := FSMTreeDepthRole(depth)
 		box := layout.Rect{X: cx - w/2, Y: y, W: w, H: nodeH}
 		fsmOutside(l, role, fmt.Sprintf("node %d", n), box, in)
+		if nodeH < slh-0.5 && !short[depth] {
+			// Rows too short for a node's value: the levels overlap
+			// (recorded once a depth).
+			short[depth] = true
+			l.Overflows = append(l.Overflows, layout.Overflow{Role: role, Text: fmt.Sprintf("node %d", n), Axis: "h", Need: slh, Have: nodeH})
+		}
 		if n >= fsm.NodesPerPage {
 			layoutFSMDashed(l, role, box, th.PanelEdge)
 			l.Text(role, "—", small, cx, y+(nodeH-slh)/2, w, th.Muted, layout.Center)
