@@ -16,7 +16,7 @@ import (
 	"bufferlab/internal/sceneshot"
 	"bufferlab/viz/fsmview"
 	"bufferlab/viz/render"
-	"bufferlab/viz/scene"
+	"bufferlab/viz/scenedraw"
 )
 
 func main() { os.Exit(run(os.Args[1:])) }
@@ -58,7 +58,7 @@ func run(args []string) int {
 		return 2
 	}
 	err = sceneshot.Run(sceneshot.Shot{Title: "BufferLab: FSM scene", Caption: sh.desc, Width: o.width, Height: o.height, Out: o.out,
-		Draw: func(c *ebiten.Image, r render.Rect, th *render.Theme) { scene.DrawFSMScene(c, r, sh.v, sh.rel, th) }})
+		Draw: func(c *ebiten.Image, r render.Rect, th *render.Theme) { scenedraw.DrawFSMScene(c, r, sh.v, sh.rel, th) }})
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "fsmshot: %v\n", err)
 		return 1

@@ -62,7 +62,7 @@ func (a *App) drawCompare(dst *ebiten.Image, rest, bottom render.Rect) {
 			if hs := v.Heaps(); len(hs) > 0 {
 				rel = hs[0].Rel
 			}
-			scene.DrawFSMScene(clip(dst, inner), inner, v, rel, th)
+			scenedraw.DrawFSMScene(clip(dst, inner), inner, v, rel, th)
 		}
 	}
 	for i := 0; i < n && p.Variant.Key() != "fsm"; i++ {

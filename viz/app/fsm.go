@@ -6,7 +6,6 @@ import (
 	"bufferlab/engine/fsm"
 	"bufferlab/viz/mech/fsmmech"
 	"bufferlab/viz/render"
-	"bufferlab/viz/scene"
 	"bufferlab/viz/scenedraw"
 )
 
@@ -22,7 +21,7 @@ func (a *App) drawFSMScene(dst *ebiten.Image, rest, bottom render.Rect) {
 	// title its registration gives.
 	rel := fsmmech.FocusRel(v)
 	fr := scenedraw.Panel(dst, left.Inset(2), a.title("fsm", v), th)
-	scene.DrawFSMScene(clip(dst, fr), fr, v, rel, th)
+	scenedraw.DrawFSMScene(clip(dst, fr), fr, v, rel, th)
 	narrR, codeR := right.SplitTop(right.H * 0.58)
 	nr := scenedraw.Panel(dst, narrR.Inset(2), "Lesson", th)
 	a.drawNarration(clip(dst, nr), nr)
