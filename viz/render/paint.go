@@ -35,7 +35,18 @@ func (p *Painter) Paint(dst *ebiten.Image, l *layout.List) {
 		case layout.KTriangle:
 			Triangle(dst, it.Pts[0].X, it.Pts[0].Y, it.Pts[1].X, it.Pts[1].Y, it.Pts[2].X, it.Pts[2].Y, it.Color)
 		case layout.KText:
-			Text(dst, it.Text, FaceOf(it.Font), it.Rect.X, it.Rect.Y, it.Color, Left)
+			// From the run's anchor with its alignment, as Text draws
+			// it: Ebitengine bakes an aligned run's sub-pixel offset
+			// into its glyphs, so drawing the same run left-aligned at
+			// its left edge moves pixels.
+			x := it.Rect.X
+			switch it.Align {
+			case layout.Center:
+				x += it.Rect.W / 2
+			case layout.Right:
+				x += it.Rect.W
+			}
+			Text(dst, it.Text, FaceOf(it.Font), x, it.Rect.Y, it.Color, it.Align)
 		case layout.KImage:
 			p.image(dst, it)
 		}

@@ -206,7 +206,7 @@ func layoutBanks(l *layout.List, r layout.Rect, v *slruview.View, full bool, th 
 	}
 	if full {
 		title := slruTitle(v)
-		l.Text("slru title", title, bold, header.X+4, header.Y+2, header.W-8, th.Text, layout.Left)
+		textRoom(l, "slru title", title, bold, header.X+4, header.Y+2, header.W-8, th.Text, layout.Left)
 		latest := fmt.Sprintf("latest_page_number %d (never evicted)", v.LatestPage())
 		if layout.Width(title, bold)+layout.Width(latest, face)+24 < header.W {
 			l.Text("slru latest", latest, face, header.X+header.W-4, header.Y+2, 0, th.Text, layout.Right)
@@ -342,4 +342,15 @@ func SLRUPaneCounters(c slruview.Counters) []Counter {
 // labelled boxes (LayoutCounterRow).
 func LayoutSLRUCounters(l *layout.List, r layout.Rect, v *slruview.View, th *layout.Theme) {
 	LayoutCounterRow(l, r, SLRUCounters(v.Counters()), th)
+}
+
+// textRoom adds a text run that must fit in room pixels, as l.Text does,
+// except that no room at all (room ≤ 0, which l.Text reads as "no limit")
+// is recorded as an overflow too. The run is drawn as it is either way.
+func textRoom(l *layout.List, role, s string, f layout.Font, x, y, room float64, c color.RGBA, a layout.Align) {
+	if room <= 0 && s != "" {
+		l.Overflows = append(l.Overflows, layout.Overflow{Role: role, Text: s, Axis: "w", Need: layout.Width(s, f), Have: 0})
+		room = 0
+	}
+	l.Text(role, s, f, x, y, room, c, a)
 }

@@ -87,7 +87,7 @@ func layoutSLRUBankRows(l *layout.List, r layout.Rect, v *slruview.View, ws []ba
 func layoutBackendChip(l *layout.List, role string, c layout.Rect, name string, fill color.RGBA, th *layout.Theme) {
 	l.Fill(role, c, fill)
 	f := th.Font(layout.Bold, 11)
-	l.Text(role, name, f, c.X+c.W/2, c.Y+(c.H-layout.LineHeight(f))/2, c.W, layout.TextOn(fill), layout.Center)
+	textRoom(l, role, name, f, c.X+c.W/2, c.Y+(c.H-layout.LineHeight(f))/2, c.W, layout.TextOn(fill), layout.Center)
 }
 
 // layoutBankLabel lays out a bank's number, its lock (holders with their
@@ -124,7 +124,7 @@ func layoutBankLabel(l *layout.List, role string, r layout.Rect, v *slruview.Vie
 		l.Stroke(role, r.Inset(-2), 2, th.Highlight)
 	}
 	y := r.Y + 3
-	l.Text(role, name, bold, r.X+6, y, r.W-6, th.Text, layout.Left)
+	textRoom(l, role, name, bold, r.X+6, y, r.W-6, th.Text, layout.Left)
 	if excl != 0 || len(shared) > 0 {
 		layoutPadlock(l, role, r.X+r.W-16, y+2, excl != 0, th)
 	}
@@ -156,7 +156,7 @@ func layoutBankLabel(l *layout.List, role string, r layout.Rect, v *slruview.Vie
 			l.Overflows = append(l.Overflows, layout.Overflow{Role: role, Text: ln.s, Axis: "h", Need: y + lh - r.Y, Have: r.H})
 			continue
 		}
-		l.Text(role, ln.s, face, r.X+6, y, r.W-6, ln.c, layout.Left)
+		textRoom(l, role, ln.s, face, r.X+6, y, r.W-6, ln.c, layout.Left)
 		y += lh
 	}
 }

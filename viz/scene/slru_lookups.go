@@ -26,7 +26,7 @@ func LayoutSLRULegend(l *layout.List, r layout.Rect, th *layout.Theme) {
 		box := layout.Rect{X: x, Y: y + 2, W: 12, H: 12}
 		l.Fill("legend", box, fill)
 		l.Stroke("legend", box, 1.5, edge)
-		l.Text("legend", label, face, x+16, y, max(0, right-x-16), th.Text, layout.Left)
+		textRoom(l, "legend", label, face, x+16, y, right-x-16, th.Text, layout.Left)
 		x += 16 + layout.Width(label, face) + 12
 	}
 	item(th.Free, th.PanelEdge, "EMPTY")
@@ -37,7 +37,7 @@ func LayoutSLRULegend(l *layout.List, r layout.Rect, th *layout.Theme) {
 	item(th.Panel, th.Highlight, "being compared")
 	item(th.Panel, th.Error, "victim")
 	l.Fill("legend", layout.Rect{X: x, Y: y + 8, W: 18, H: 3}, th.Accent)
-	l.Text("legend", "age (LRU distance)", face, x+22, y, max(0, right-x-22), th.Text, layout.Left)
+	textRoom(l, "legend", "age (LRU distance)", face, x+22, y, right-x-22, th.Text, layout.Left)
 }
 
 // layoutSLRULookups lays out one line per backend (role "lookup NAME"):
@@ -56,7 +56,7 @@ func layoutSLRULookups(l *layout.List, r layout.Rect, v *slruview.View, lanes []
 		y = r.Y + lh + 4
 	}
 	if len(lanes) == 0 {
-		l.Text("lookups", "no backend has run yet", face, r.X+30, y, max(0, r.W-30), th.Muted, layout.Left)
+		textRoom(l, "lookups", "no backend has run yet", face, r.X+30, y, r.W-30, th.Muted, layout.Left)
 		return
 	}
 	for i, ln := range lanes {
@@ -85,10 +85,10 @@ func layoutSLRULookups(l *layout.List, r layout.Rect, v *slruview.View, lanes []
 			continue
 		}
 		op := slruview.OpText(lk.Op, lk.Operand)
-		l.Text(role, op, bold, x, row.Y, max(0, r.X+r.W-x-4), th.Text, layout.Left)
+		textRoom(l, role, op, bold, x, row.Y, r.X+r.W-x-4, th.Text, layout.Left)
 		x += max(150, layout.Width(op, bold)+12)
 		if path := v.Path(lk); path != "" {
-			l.Text(role, path, face, x, row.Y, max(0, r.X+r.W-x-4), th.Text, layout.Left)
+			textRoom(l, role, path, face, x, row.Y, r.X+r.W-x-4, th.Text, layout.Left)
 			x += max(300, layout.Width(path, face)+12)
 		}
 		status := v.Status(ln)
@@ -103,7 +103,7 @@ func layoutSLRULookups(l *layout.List, r layout.Rect, v *slruview.View, lanes []
 		case lk.Phase == slruview.PhaseDone:
 			c = th.Muted
 		}
-		l.FitText(role, status, face, x, row.Y, r.X+r.W-x-4, c, layout.Left)
+		l.FitText(role, status, face, x, row.Y, max(0, r.X+r.W-x-4), c, layout.Left)
 		y += lh + 3
 	}
 }
@@ -130,9 +130,9 @@ func layoutVictimChart(l *layout.List, r layout.Rect, v *slruview.View, ln slruv
 	lh := layout.LineHeight(face)
 	title := fmt.Sprintf("%s chooses a victim in %s (SlruSelectLRUPage): cur_count = bank_cur_lru_count++ = %d, age = cur_count − page_lru_count",
 		ln.Name, v.BankName(lk.Bank), lk.CurCount)
-	l.Text(role, title, bold, r.X+8, r.Y+4, r.W-16, th.Text, layout.Left)
+	textRoom(l, role, title, bold, r.X+8, r.Y+4, r.W-16, th.Text, layout.Left)
 	rule := "An EMPTY slot is taken at once; else the oldest VALID slot that is not latest_page_number (ties: the older page); a dirty one is written first and the search starts over."
-	l.Text(role, rule, face, r.X+8, r.Y+4+layout.LineHeight(bold), r.W-16, th.Muted, layout.Left)
+	textRoom(l, role, rule, face, r.X+8, r.Y+4+layout.LineHeight(bold), r.W-16, th.Muted, layout.Left)
 	chart := layout.Rect{X: r.X + 8, Y: r.Y + 8 + layout.LineHeight(bold) + lh, W: r.W - 16, H: r.H - 12 - layout.LineHeight(bold) - lh}
 	first, end := v.Geometry().BankSlots(lk.Bank)
 	n := end - first
@@ -169,7 +169,7 @@ func layoutVictimChart(l *layout.List, r layout.Rect, v *slruview.View, ln slruv
 		if s := v.Slot(slot); !s.Empty() {
 			under += fmt.Sprintf(" p%d", s.Page)
 		}
-		l.Text(bar, under, small, x+bw/2, barBottom+2, bw, th.Text, layout.Center)
+		textRoom(l, bar, under, small, x+bw/2, barBottom+2, bw, th.Text, layout.Center)
 		c, ok := cands[slot]
 		if !ok {
 			h := 2.0
@@ -177,7 +177,7 @@ func layoutVictimChart(l *layout.List, r layout.Rect, v *slruview.View, ln slruv
 				h = max(h, (barBottom-barTop)*float64(max(0, lk.CurCount-s.LRUCount))/float64(maxAge))
 			}
 			l.Stroke(bar, layout.Rect{X: col.X, Y: barBottom - h, W: col.W, H: h}, 1, th.PanelEdge)
-			l.Text(bar, "not yet", small, x+bw/2, barBottom+2+layout.LineHeight(small), bw, th.Muted, layout.Center)
+			textRoom(l, bar, "not yet", small, x+bw/2, barBottom+2+layout.LineHeight(small), bw, th.Muted, layout.Center)
 			continue
 		}
 		h := (barBottom - barTop) * float64(max(0, c.Age)) / float64(maxAge)
@@ -200,7 +200,7 @@ func layoutVictimChart(l *layout.List, r layout.Rect, v *slruview.View, ln slruv
 		}
 		l.Fill(bar, col, fill)
 		if c.Kind != slruview.CandEmpty {
-			l.Text(bar, fmt.Sprintf("age %d", c.Age), small, x+bw/2, col.Y-layout.LineHeight(small), bw, th.Text, layout.Center)
+			textRoom(l, bar, fmt.Sprintf("age %d", c.Age), small, x+bw/2, col.Y-layout.LineHeight(small), bw, th.Text, layout.Center)
 		}
 		if verdict != "" {
 			// Shortened a word at a time to fit the bar (the colour says
@@ -209,7 +209,7 @@ func layoutVictimChart(l *layout.List, r layout.Rect, v *slruview.View, ln slruv
 			for layout.Width(verdict, vf) > bw-2 && strings.Contains(verdict, " ") {
 				verdict = verdict[:strings.LastIndex(verdict, " ")]
 			}
-			l.Text(bar, verdict, vf, x+bw/2, barBottom+2+layout.LineHeight(small), bw-2, th.Text, layout.Center)
+			textRoom(l, bar, verdict, vf, x+bw/2, barBottom+2+layout.LineHeight(small), bw-2, th.Text, layout.Center)
 		}
 	}
 	l.Line(role, chart.X, barBottom, chart.X+chart.W, barBottom, 1, th.PanelEdge)

@@ -78,7 +78,7 @@ func layoutSLRUSlot(l *layout.List, c layout.Rect, v *slruview.View, i int, m sl
 	// Line 1: the slot number, the buffer lock (or the state).
 	y := c.Y + 2
 	num := fmt.Sprintf("#%d", i)
-	l.Text(role, num, small, c.X+3, y, c.W-3, th.Muted, layout.Left)
+	textRoom(l, role, num, small, c.X+3, y, c.W-3, th.Muted, layout.Left)
 	if c.H < layout.LineHeight(small)+layout.LineHeight(bold)+1 {
 		// Too short for two lines (stacked panes in a low window): the
 		// page beside the number, the fill colour for the state.
@@ -120,7 +120,7 @@ func layoutSLRUSlot(l *layout.List, c layout.Rect, v *slruview.View, i int, m sl
 		w := layout.Width(lbl, badge) + 4
 		br := layout.Rect{X: c.X + c.W - w - 2, Y: y, W: w, H: layout.LineHeight(badge)}
 		l.Fill(role, br, th.IO)
-		l.Text(role, lbl, badge, br.X+2, br.Y, c.W-4, layout.TextOn(th.IO), layout.Left)
+		textRoom(l, role, lbl, badge, br.X+2, br.Y, c.W-4, layout.TextOn(th.IO), layout.Left)
 	}
 	y += layout.LineHeight(small) - 1
 	// Line 2: the page.
@@ -128,11 +128,11 @@ func layoutSLRUSlot(l *layout.List, c layout.Rect, v *slruview.View, i int, m sl
 	if !s.Empty() {
 		page = fmt.Sprintf("p %d", s.Page)
 	}
-	l.Text(role, page, bold, c.X+c.W/2, y, c.W, tc, layout.Center)
+	textRoom(l, role, page, bold, c.X+c.W/2, y, c.W, tc, layout.Center)
 	y += layout.LineHeight(bold) - 1
 	// Line 3: the state.
 	if !compact && y+lh <= c.Y+c.H {
-		l.Text(role, slotStateLabel(s.Status), small, c.X+c.W/2, y, c.W, tc, layout.Center)
+		textRoom(l, role, slotStateLabel(s.Status), small, c.X+c.W/2, y, c.W, tc, layout.Center)
 		y += layout.LineHeight(small)
 	}
 	// Line 4: LRU count and age, with the age bar.
@@ -158,9 +158,9 @@ func layoutSLRUSlot(l *layout.List, c layout.Rect, v *slruview.View, i int, m sl
 				txt = lbl
 			}
 			l.Fill(role, layout.Rect{X: c.X + 1, Y: y, W: c.W - 2, H: layout.LineHeight(small)}, col)
-			l.Text(role, txt, small, c.X+c.W/2, y, c.W, layout.TextOn(col), layout.Center)
+			textRoom(l, role, txt, small, c.X+c.W/2, y, c.W, layout.TextOn(col), layout.Center)
 		} else {
-			l.Text(role, txt, small, c.X+c.W/2, y, c.W, tc, layout.Center)
+			textRoom(l, role, txt, small, c.X+c.W/2, y, c.W, tc, layout.Center)
 		}
 		y += layout.LineHeight(small)
 	}
@@ -273,5 +273,5 @@ func layoutCandidate(l *layout.List, role string, c layout.Rect, cd slruview.Can
 		br.X = c.X
 	}
 	l.Fill(role, br, col)
-	l.Text(role, lbl, f, br.X+2, br.Y, c.W-4, layout.TextOn(col), layout.Left)
+	textRoom(l, role, lbl, f, br.X+2, br.Y, c.W-4, layout.TextOn(col), layout.Left)
 }
