@@ -15,7 +15,7 @@ import (
 	"bufferlab/engine/trace"
 	"bufferlab/internal/sceneshot"
 	"bufferlab/viz/render"
-	"bufferlab/viz/scene"
+	"bufferlab/viz/scenedraw"
 	"bufferlab/viz/slruview"
 )
 
@@ -59,8 +59,8 @@ func run(args []string) int {
 	err = sceneshot.Run(sceneshot.Shot{Title: "BufferLab: SLRU scene", Caption: desc, Width: o.width, Height: o.height, Out: o.out,
 		Draw: func(c *ebiten.Image, r render.Rect, th *render.Theme) {
 			body, counters := r.SplitBottom(46)
-			scene.DrawSLRUScene(c, body, v, th)
-			scene.DrawSLRUCounters(c, counters.Inset(2), v, th)
+			scenedraw.DrawSLRUScene(c, body, v, th)
+			scenedraw.DrawSLRUCounters(c, counters.Inset(2), v, th)
 		}})
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "slrushot: %v\n", err)

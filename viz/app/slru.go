@@ -19,13 +19,13 @@ func (a *App) drawSLRUScene(dst *ebiten.Image, rest, bottom render.Rect) {
 	rest, counters := rest.SplitBottom(44 * th.Scale)
 	left, right := rest.SplitLeft(rest.W * 0.62)
 	br := scenedraw.Panel(dst, left.Inset(2), a.title("slru", v), th)
-	scene.DrawSLRUScene(clip(dst, br), br, v, th)
+	scenedraw.DrawSLRUScene(clip(dst, br), br, v, th)
 	narrR, codeR := right.SplitTop(right.H * 0.58)
 	nr := scenedraw.Panel(dst, narrR.Inset(2), "Lesson", th)
 	a.drawNarration(clip(dst, nr), nr)
 	cr := scenedraw.Panel(dst, codeR.Inset(2), "Code: the modelled PostgreSQL function", th)
 	a.drawSLRUCode(dst, cr, v)
-	scene.DrawSLRUCounters(dst, counters.Inset(2), v, th)
+	scenedraw.DrawSLRUCounters(dst, counters.Inset(2), v, th)
 	a.drawTimeline(dst, bottom.Inset(2))
 	a.drawFlash(dst, bottom)
 }
@@ -50,7 +50,7 @@ func (a *App) drawSLRUPanes(dst *ebiten.Image, panes, right, bottom render.Rect)
 	th, p := a.th, a.p
 	n := p.Panes()
 	legend, panes := panes.SplitTop(render.LineHeight(th.Face(render.Regular, 12)) + 8)
-	scene.DrawSLRULegend(dst, legend.Inset(2), th)
+	scenedraw.DrawSLRULegend(dst, legend.Inset(2), th)
 	h := panes.H / float64(n)
 	for i := 0; i < n; i++ {
 		r := render.Rect{X: panes.X, Y: panes.Y + float64(i)*h, W: panes.W, H: h}
@@ -60,7 +60,7 @@ func (a *App) drawSLRUPanes(dst *ebiten.Image, panes, right, bottom render.Rect)
 		title := variantTitle(p.PaneVariant(i), bold, r.W-20-render.TextWidth(geo, bold)) + geo
 		inner := scenedraw.Panel(dst, r.Inset(2), render.Fit(title, bold, r.W-20), th)
 		banks, counters := inner.SplitBottom(render.LineHeight(th.Face(render.Bold, 13)) + 8)
-		scene.DrawSLRUPane(clip(dst, banks), banks, v, th)
+		scenedraw.DrawSLRUPane(clip(dst, banks), banks, v, th)
 		scenedraw.DrawCounterLine(dst, counters.Inset(1), scene.SLRUPaneCounters(v.Counters()), th)
 	}
 	narrR, codeR := right.SplitTop(right.H * 0.46)
