@@ -237,3 +237,26 @@ func TestRegistryNamesEveryOperationAndKey(t *testing.T) {
 		}
 	}
 }
+
+// Every variant a key registers is a value its key accepts, and `expect
+// NAME:` for one the config does not run names that key: the expect
+// error finds the key by the registered names, the config by the
+// mechanism's own parser, and the two must agree.
+func TestRegistryVariantsParse(t *testing.T) {
+	for _, m := range Mechanisms() {
+		for _, k := range m.Keys {
+			for _, vi := range k.Variants {
+				if _, err := Parse("t.scn", "config "+k.Name+"="+vi.Name+"\n"); err != nil {
+					t.Errorf("config %s=%s: %v", k.Name, vi.Name, err)
+				}
+				if vi.Name == "atomic" {
+					continue // the default config runs it
+				}
+				_, err := Parse("t.scn", "expect "+vi.Name+": pool hits=0\n")
+				if want := "does not run " + k.Name + "=" + vi.Name; err == nil || !strings.Contains(err.Error(), want) {
+					t.Errorf("expect %s: with the default config: error %v, want one saying it %s", vi.Name, err, want)
+				}
+			}
+		}
+	}
+}
