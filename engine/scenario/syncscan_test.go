@@ -99,10 +99,7 @@ run
 backend B: scan t
 run
 `
-		r, _, err := Run("measured.scn", src, false)
-		if err != nil {
-			t.Fatal(err)
-		}
+		r := mustRun(t, "measured.scn", src, false)
 		if got := ranges(residentBlocks(r, "t")); got != c.want {
 			t.Errorf("synchronize_seqscans=%s: resident blocks %s, want %s", c.on, got, c.want)
 		}
@@ -133,10 +130,7 @@ func TestSyncScanLRU(t *testing.T) {
 	for i := 0; i < 21; i++ {
 		fmt.Fprintf(&b, "backend A: scan o%d\nrun\n", i)
 	}
-	r, _, err := Run("lru.scn", b.String(), false)
-	if err != nil {
-		t.Fatal(err)
-	}
+	r := mustRun(t, "lru.scn", b.String(), false)
 	if _, ok := r.Pool().SyncScanLocation(r.rels["big"]); ok {
 		t.Fatalf("big's scan location survived 21 scans of other relations")
 	}
