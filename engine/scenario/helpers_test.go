@@ -6,8 +6,8 @@ import (
 )
 
 // What this package's tests share: parsing and running a scenario with
-// any error failing the test, the text of a run's outputs, and the check
-// of a table of inputs that must not parse.
+// any error failing the test, the text of a run's outputs, the check that
+// a replay logged what the original did.
 
 // mustParse parses src (as drop.scn); an error fails the test.
 func mustParse(t *testing.T, src string) *Script {
@@ -76,20 +76,5 @@ func sameRun(t *testing.T, what string, replay, orig *Runner) {
 	if replay.Log().Hash() != orig.Log().Hash() || replay.Log().Len() != orig.Log().Len() {
 		t.Errorf("%s: replay has %d events (hash %016x), the original %d (hash %016x)", what,
 			replay.Log().Len(), replay.Log().Hash(), orig.Log().Len(), orig.Log().Hash())
-	}
-}
-
-// parseCase is an input Parse must refuse and a part of its error.
-type parseCase struct{ src, want string }
-
-// wantParseErrors checks that every case fails to parse with an error
-// containing its want.
-func wantParseErrors(t *testing.T, cases []parseCase) {
-	t.Helper()
-	for _, c := range cases {
-		_, err := Parse("f.scn", c.src)
-		if err == nil || !strings.Contains(err.Error(), c.want) {
-			t.Errorf("%q:\n got  %v\n want …%s", c.src, err, c.want)
-		}
 	}
 }

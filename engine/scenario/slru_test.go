@@ -49,23 +49,6 @@ show slru
 	}
 }
 
-func TestSLRUParseErrors(t *testing.T) {
-	wantParseErrors(t, []parseCase{
-		{"config slru=lots", "1:8: slru: expected single, banks, banks+hash or several in pane order (banks,banks+hash), found \"lots\""},
-		{"config bank_size=16", "1:8: bank_size: applies to the commit log's SLRU: expected slru=single|banks|banks+hash too"},
-		{"config slru=banks slru_buffers=40", "1:1: slru:"},
-		{"config slru=banks bank_size=3", "1:1: slru:"},
-		{"backend A: clog get 5", "1:12: clog: the scenario has no SLRU"},
-		{"config slru=banks\nbackend A: clog fetch 5", "2:17: clog: unknown operation \"fetch\""},
-		{"config slru=banks\nbackend A: clog get x", "2:17: clog: get: transaction id \"x\""},
-		{"config slru=banks\nbackend A: clog", "2:16: clog: empty operation"},
-		{"expect slru hits=1", "1:8: expect slru: the scenario has no SLRU"},
-		{"config slru=banks\nexpect page x slot=1", "2:13: page: expected a non-negative integer"},
-		{"config slru=banks\nexpect slru lookups=1", "2:13: expect slru: expected KEY=VALUE with KEY one of"},
-		{"show slru", "1:6: show slru: the scenario has no SLRU"},
-	})
-}
-
 // Summarize writes one line per finished clog operation, from the SLRU's
 // own events, and none of them as a buffer-pool read.
 func TestSummarizeSLRU(t *testing.T) {
