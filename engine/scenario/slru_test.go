@@ -4,6 +4,8 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+
+	"bufferlab/internal/testmem"
 )
 
 // The commit log in scenarios: xid 100000 is on page 3 (byte 424), page 3
@@ -105,9 +107,9 @@ run
 expect page 3 status=VALID
 expect page 131071 status=VALID
 `
-	h0 := heapInUse()
+	h0 := testmem.HeapInUse()
 	r := mustRun(t, "big.scn", src, false)
-	used := int64(heapInUse()) - int64(h0)
+	used := int64(testmem.HeapInUse()) - int64(h0)
 	if used > 50<<20 {
 		t.Errorf("a run with clog_pages=131072 touching 2 pages holds %d MB", used>>20)
 	}
@@ -118,11 +120,4 @@ expect page 131071 status=VALID
 		t.Errorf("segment 0FFF is %d bytes (exists %v), want 32 pages", n, ok)
 	}
 	runtime.KeepAlive(r)
-}
-
-func heapInUse() uint64 {
-	runtime.GC()
-	var m runtime.MemStats
-	runtime.ReadMemStats(&m)
-	return m.HeapAlloc
 }
