@@ -4,11 +4,11 @@ import (
 	"bytes"
 	"encoding/json"
 	"image"
-	"image/png"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"bufferlab/internal/xvfbtest"
 )
 
 type benchReport struct {
@@ -73,11 +73,7 @@ func TestBenchLimitsJSON(t *testing.T) {
 	if r.Experiment != "limits" {
 		t.Errorf("experiment %q", r.Experiment)
 	}
-	for _, k := range []string{"stream_gbps", "chase_ns", "cas_ns", "cas_contended_ns"} {
-		if v, ok := r.Summary[k]; !ok || !(v > 0) {
-			t.Errorf("summary %s = %v (present %v), want positive", k, v, ok)
-		}
-	}
+	wantPositive(t, r, "stream_gbps", "chase_ns", "cas_ns", "cas_contended_ns")
 }
 
 func TestBenchPoolPlot(t *testing.T) {
@@ -87,21 +83,25 @@ func TestBenchPoolPlot(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
 	r := decodeReport(t, out)
-	for _, k := range []string{"hit_ns", "miss_ns", "step_event_ns"} {
+	wantPositive(t, r, "hit_ns", "miss_ns", "step_event_ns")
+	checkPlot(t, file)
+}
+
+// wantPositive checks that the report's summary has each key, positive.
+func wantPositive(t *testing.T, r benchReport, keys ...string) {
+	t.Helper()
+	for _, k := range keys {
 		if v, ok := r.Summary[k]; !ok || !(v > 0) {
 			t.Errorf("summary %s = %v (present %v), want positive", k, v, ok)
 		}
 	}
-	f, err := os.Open(file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	img, err := png.Decode(f)
-	if err != nil {
-		t.Fatalf("%s: %v", file, err)
-	}
-	if blank(img) {
+}
+
+// checkPlot checks that the chart a bench run wrote to file is a PNG with
+// something drawn on it.
+func checkPlot(t *testing.T, file string) {
+	t.Helper()
+	if blank(xvfbtest.LoadPNG(t, file)) {
 		t.Errorf("%s is blank", file)
 	}
 }
@@ -182,23 +182,8 @@ func TestBenchPinPlot(t *testing.T) {
 	if r.Experiment != "pin" {
 		t.Errorf("experiment %q", r.Experiment)
 	}
-	for _, k := range []string{"atomic_ns_uncontended", "spinlock_ns_uncontended", "speedup_at_max_workers"} {
-		if v, ok := r.Summary[k]; !ok || !(v > 0) {
-			t.Errorf("summary %s = %v (present %v), want positive", k, v, ok)
-		}
-	}
-	f, err := os.Open(file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	img, err := png.Decode(f)
-	if err != nil {
-		t.Fatalf("%s: %v", file, err)
-	}
-	if blank(img) {
-		t.Errorf("%s is blank", file)
-	}
+	wantPositive(t, r, "atomic_ns_uncontended", "spinlock_ns_uncontended", "speedup_at_max_workers")
+	checkPlot(t, file)
 }
 
 func TestBenchPinTable(t *testing.T) {
@@ -249,11 +234,7 @@ func TestBenchDropPlot(t *testing.T) {
 	if r.Experiment != "drop" {
 		t.Errorf("experiment %q", r.Experiment)
 	}
-	for _, k := range []string{"crossover_k", "crossover_k_compact", "speedup_1block_20GB"} {
-		if v, ok := r.Summary[k]; !ok || !(v > 0) {
-			t.Errorf("summary %s = %v (present %v), want positive", k, v, ok)
-		}
-	}
+	wantPositive(t, r, "crossover_k", "crossover_k_compact", "speedup_1block_20GB")
 	// crossover_k is timed over PostgreSQL's 64-byte padded descriptors,
 	// the what-if crossover_k_compact over the engine's 36-byte ones.
 	if r.Summary["descriptor_bytes"] != 64 || r.Summary["descriptor_bytes_compact"] != 36 {
@@ -300,18 +281,7 @@ func TestBenchDropPlot(t *testing.T) {
 	if len(cells) != 2 || cells["128MB"] != 18 || cells["1GB"] != 18 {
 		t.Errorf("cells per size %v, want 18 (6 sizes × 3 strategies) at each of 128MB and 1GB", cells)
 	}
-	f, err := os.Open(file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	img, err := png.Decode(f)
-	if err != nil {
-		t.Fatalf("%s: %v", file, err)
-	}
-	if blank(img) {
-		t.Errorf("%s is blank", file)
-	}
+	checkPlot(t, file)
 }
 
 // bench drop --quick as text: the 000 table beside the thread's figures,
