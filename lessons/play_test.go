@@ -19,10 +19,7 @@ func loadLesson1(t *testing.T) (*Lesson, []byte) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	l, err := Parse("lessons/"+lesson1, src)
-	if err != nil {
-		t.Fatal(err)
-	}
+	l := mustParse(t, "lessons/"+lesson1, src)
 	return l, src
 }
 
@@ -119,10 +116,7 @@ func TestPlayFailedExpect(t *testing.T) {
 	_, src := loadLesson1(t)
 	bad := strings.Replace(string(src), "expect pool hits=2 misses=5", "expect pool hits=2 misses=6", 1)
 	line := strings.Count(bad[:strings.Index(bad, "misses=6")], "\n") + 1
-	l, err := Parse("lessons/"+lesson1, []byte(bad))
-	if err != nil {
-		t.Fatal(err)
-	}
+	l := mustParse(t, "lessons/"+lesson1, []byte(bad))
 	p, err := Play(l)
 	var se *scenario.Error
 	if !errors.As(err, &se) || !se.Check || se.Pos.Line != line || se.File != "lessons/"+lesson1 ||
@@ -163,10 +157,7 @@ func TestPlayRunError(t *testing.T) {
 		"run",
 		"```",
 	)
-	l, err := Parse("run.md", src)
-	if err != nil {
-		t.Fatal(err)
-	}
+	l := mustParse(t, "run.md", src)
 	p, err := Play(l)
 	var se *scenario.Error
 	if !errors.As(err, &se) || se.Check || !strings.HasPrefix(err.Error(), "run.md:8:12: release t 1: expected backend A to hold a pin") {
@@ -199,10 +190,7 @@ func TestPlayStepRanges(t *testing.T) {
 		"expect pool misses=3",
 		"```",
 	)
-	l, err := Parse("ranges.md", src)
-	if err != nil {
-		t.Fatal(err)
-	}
+	l := mustParse(t, "ranges.md", src)
 	p, err := Play(l)
 	if err != nil {
 		t.Fatal(err)
@@ -318,10 +306,7 @@ func TestReadmeExample(t *testing.T) {
 	if start < 0 || end < start {
 		t.Fatal("README.md has no ````markdown example")
 	}
-	l, err := Parse("09-example.md", []byte(text[start+len("````markdown\n"):end+1]))
-	if err != nil {
-		t.Fatal(err)
-	}
+	l := mustParse(t, "09-example.md", []byte(text[start+len("````markdown\n"):end+1]))
 	if len(l.Steps) != 2 || l.Questions() != 1 || l.Steps[0].After == nil {
 		t.Fatalf("%+v", l)
 	}
