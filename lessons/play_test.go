@@ -23,6 +23,16 @@ func loadLesson1(t *testing.T) (*Lesson, []byte) {
 	return l, src
 }
 
+// mustPlay plays a lesson headless; an error fails the test.
+func mustPlay(t *testing.T, l *Lesson) *Played {
+	t.Helper()
+	p, err := Play(l)
+	if err != nil {
+		t.Fatalf("%s: %v", l.Name, err)
+	}
+	return p
+}
+
 func TestLesson1Plays(t *testing.T) {
 	l, _ := loadLesson1(t)
 	if l.Name != "shared-buffers" || l.Order != 1 || l.Config != "shared_buffers=128kB" || l.Summary == "" ||
@@ -32,10 +42,7 @@ func TestLesson1Plays(t *testing.T) {
 	if len(l.Steps) < 12 || l.Questions() < 3 {
 		t.Fatalf("%d steps, %d questions: want at least 12 and 3", len(l.Steps), l.Questions())
 	}
-	p, err := Play(l)
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := mustPlay(t, l)
 	if p.NBuffers != 16 || len(p.Events) != p.Runner.Log().Len() || len(p.Events) == 0 {
 		t.Fatalf("NBuffers %d, %d events", p.NBuffers, len(p.Events))
 	}
@@ -191,10 +198,7 @@ func TestPlayStepRanges(t *testing.T) {
 		"```",
 	)
 	l := mustParse(t, "ranges.md", src)
-	p, err := Play(l)
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := mustPlay(t, l)
 	want := [][2]int{{0, 0}, {0, len(p.Events)}, {len(p.Events), len(p.Events)}, {len(p.Events), len(p.Events)}}
 	for i, w := range want {
 		if p.StepStart[i] != w[0] || p.StepEnd[i] != w[1] {
@@ -310,7 +314,5 @@ func TestReadmeExample(t *testing.T) {
 	if len(l.Steps) != 2 || l.Questions() != 1 || l.Steps[0].After == nil {
 		t.Fatalf("%+v", l)
 	}
-	if _, err := Play(l); err != nil {
-		t.Fatal(err)
-	}
+	mustPlay(t, l)
 }
