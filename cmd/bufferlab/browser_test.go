@@ -239,6 +239,22 @@ func TestBrowser(t *testing.T) {
 		navigate(srv.URL + "/#" + hash)
 		eval("window.bufferlab.ready.then(() => true)", nil)
 	}
+	// screenshot lets the page draw for settle, then takes a screenshot
+	// and fails the test when it is blank (keeping it in the temporary
+	// directory as name, to look at).
+	screenshot := func(settle time.Duration, name, what string) []byte {
+		t.Helper()
+		time.Sleep(settle)
+		shot, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := checkNotBlank(shot); err != nil {
+			os.WriteFile(filepath.Join(os.TempDir(), name), shot, 0o644)
+			t.Fatalf("%s: %v", what, err)
+		}
+		return shot
+	}
 	// answerAndPlay answers the current step's question with choice k and
 	// plays on up to the next question (or the lesson's end).
 	answerAndPlay := func(k int) {
@@ -295,20 +311,11 @@ func TestBrowser(t *testing.T) {
 
 	// A permalink opens exactly that state.
 	openPermalink("lesson=shared-buffers&step=3")
-	var shot []byte
 	if s := state(); s.Mode != "lesson" || s.Step != 3 {
 		t.Fatalf("permalink step=3: %+v", s)
 	}
 	// Let it draw a few frames, then take a screenshot.
-	time.Sleep(1500 * time.Millisecond)
-	shot, err = chromedp.Run(ctx, chromedp.CaptureScreenshot())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := checkNotBlank(shot); err != nil {
-		os.WriteFile(filepath.Join(os.TempDir(), "bufferlab-browser.png"), shot, 0o644)
-		t.Fatalf("screenshot: %v", err)
-	}
+	shot := screenshot(1500*time.Millisecond, "bufferlab-browser.png", "screenshot")
 	if out := os.Getenv("BUFFERLAB_SCREENSHOT"); out != "" {
 		os.WriteFile(out, shot, 0o644)
 	}
@@ -330,15 +337,7 @@ func TestBrowser(t *testing.T) {
 	if alt := s.Panes[1].Counters; s.Step != 4 || s.Counters.CASFailures != 6 || s.Counters.Spins != 0 || alt.CASFailures != 0 || alt.Spins != 11 {
 		t.Fatalf("lesson 2 after the descheduled-holder step: step %d, atomic %+v, spinlock %+v", s.Step, s.Counters, alt)
 	}
-	time.Sleep(500 * time.Millisecond)
-	shot, err = chromedp.Run(ctx, chromedp.CaptureScreenshot())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := checkNotBlank(shot); err != nil {
-		os.WriteFile(filepath.Join(os.TempDir(), "bufferlab-browser-lesson2.png"), shot, 0o644)
-		t.Fatalf("lesson 2 screenshot: %v", err)
-	}
+	screenshot(500*time.Millisecond, "bufferlab-browser-lesson2.png", "lesson 2 screenshot")
 	check("lesson 2")
 
 	// Lesson 3 races the drop strategies in three panes: after the race
