@@ -5,7 +5,8 @@ import (
 	"testing"
 )
 
-// Holding a 64MB slice shows as at least 64MB more live heap; dropping
+// Holding a 64MB slice shows as about 64MB more live heap (the rest of
+// the heap may shrink by a little meanwhile: at least 63MB more); dropping
 // it gives the memory back at the next call.
 func TestHeapInUse(t *testing.T) {
 	h0 := HeapInUse()
@@ -14,7 +15,7 @@ func TestHeapInUse(t *testing.T) {
 		b[i] = byte(i)
 	}
 	held := HeapInUse()
-	if held < h0+64<<20 {
+	if held < h0+63<<20 {
 		t.Errorf("holding 64MB: heap %d, before %d", held, h0)
 	}
 	runtime.KeepAlive(b)
