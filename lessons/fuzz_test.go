@@ -7,25 +7,20 @@ import (
 	"testing"
 
 	"bufferlab/engine/scenario"
+	"bufferlab/internal/fuzzbound"
 )
 
-// The bounds of FuzzLesson: what one input may cost.
+// The bounds of FuzzLesson: what one input may cost (these, and the pool,
+// pg_xact and printout bounds of fuzzbound, shared with FuzzScenario).
 const (
 	// fuzzMaxLesson is the longest input parsed: the longest embedded
 	// lesson (about 19kB) and some room. Parse itself takes up to
 	// MaxLessonBytes (1MB); the fuzzer stays far below it because deep
 	// Markdown nesting still costs time quadratic in the depth.
 	fuzzMaxLesson = 32 << 10
-	// fuzzMaxBuffers is the largest pool played: 128MB, the pool of the
-	// SLRU and FSM lessons.
-	fuzzMaxBuffers = 16384
-	// fuzzMaxClogPages bounds clog_pages (pg_xact pages formatted first).
-	fuzzMaxClogPages = 1024
 	// fuzzMaxSteps bounds the steps of a whole play: every run statement
 	// of every variant. max_steps is lowered to share it.
 	fuzzMaxSteps = 100_000
-	// fuzzMaxShown bounds the buffers printed: show statements × NBuffers.
-	fuzzMaxShown = 1 << 20
 )
 
 // lessonOutcome is what fuzzLesson did with one input.
@@ -87,15 +82,7 @@ func fuzzLesson(t *testing.T, src []byte) lessonOutcome {
 			shows++
 		}
 	}
-	switch {
-	case cfg.NBuffers > fuzzMaxBuffers:
-		out.skipped = "pool larger than 128MB"
-	case cfg.SLRU.ClogPages > fuzzMaxClogPages:
-		out.skipped = "too many clog_pages"
-	case shows*cfg.NBuffers > fuzzMaxShown:
-		out.skipped = "too many buffers shown"
-	}
-	if out.skipped != "" {
+	if out.skipped = fuzzbound.Skip(cfg.NBuffers, cfg.SLRU.ClogPages, shows); out.skipped != "" {
 		return out
 	}
 	c := *cfg

@@ -19,6 +19,16 @@ func withFront(body ...string) []byte {
 	return lesson(append(append([]string{}, goodFront...), body...)...)
 }
 
+// mustParse parses a lesson; an error fails the test.
+func mustParse(t *testing.T, file string, src []byte) *Lesson {
+	t.Helper()
+	l, err := Parse(file, src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return l
+}
+
 const goodPredict = "```predict\nquestion: Q?\nchoices:\n- a\n- b\nanswer: 2\nexplain: E.\n```"
 
 func TestParseComplete(t *testing.T) {
@@ -72,10 +82,7 @@ func TestParseComplete(t *testing.T) {
 		"expect block t1 0 in=0",              // 47
 		"```",                                 // 48
 	)
-	l, err := Parse("lessons/07-hits_misses.md", src)
-	if err != nil {
-		t.Fatal(err)
-	}
+	l := mustParse(t, "lessons/07-hits_misses.md", src)
 	if l.Name != "hits_misses" || l.Order != 7 || l.Title != "Hits: and misses" || l.Summary != "One line." ||
 		l.Config != "shared_buffers=256kB seed=3" || l.File != "lessons/07-hits_misses.md" {
 		t.Fatalf("header: %+v", l)
@@ -288,10 +295,7 @@ func TestParseAllowed(t *testing.T) {
 		"-----------",
 		"Prose.",
 	)
-	l, err := Parse("ok.md", src)
-	if err != nil {
-		t.Fatal(err)
-	}
+	l := mustParse(t, "ok.md", src)
 	if len(l.Steps) != 3 || l.Steps[2].Title != "Setext step" || l.Steps[2].Markdown != "Prose." {
 		t.Fatalf("steps %+v", l.Steps)
 	}
@@ -306,13 +310,12 @@ func TestParseAllowed(t *testing.T) {
 		t.Errorf("name %q order %d", l.Name, l.Order)
 	}
 	// order in the front matter wins over the prefix.
-	l, err = Parse("05-x.md", lesson("---", "title: T", "order: 2", "---", "## S"))
-	if err != nil || l.Order != 2 || l.Config != "" {
-		t.Fatalf("%v %+v", err, l)
+	if l = mustParse(t, "05-x.md", lesson("---", "title: T", "order: 2", "---", "## S")); l.Order != 2 || l.Config != "" {
+		t.Fatalf("%+v", l)
 	}
 	// Windows line endings.
-	l, err = Parse("crlf.md", []byte("---\r\ntitle: T\r\n---\r\n## S\r\n```scenario\r\nrelation t blocks=1\r\n```\r\n"))
-	if err != nil || l.Title != "T" || l.Steps[0].Title != "S" || len(l.Steps[0].Scenario.Stmts) != 1 {
-		t.Fatalf("crlf: %v %+v", err, l)
+	l = mustParse(t, "crlf.md", []byte("---\r\ntitle: T\r\n---\r\n## S\r\n```scenario\r\nrelation t blocks=1\r\n```\r\n"))
+	if l.Title != "T" || l.Steps[0].Title != "S" || len(l.Steps[0].Scenario.Stmts) != 1 {
+		t.Fatalf("crlf: %+v", l)
 	}
 }

@@ -19,11 +19,18 @@ func loadLesson1(t *testing.T) (*Lesson, []byte) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	l, err := Parse("lessons/"+lesson1, src)
-	if err != nil {
-		t.Fatal(err)
-	}
+	l := mustParse(t, "lessons/"+lesson1, src)
 	return l, src
+}
+
+// mustPlay plays a lesson headless; an error fails the test.
+func mustPlay(t *testing.T, l *Lesson) *Played {
+	t.Helper()
+	p, err := Play(l)
+	if err != nil {
+		t.Fatalf("%s: %v", l.Name, err)
+	}
+	return p
 }
 
 func TestLesson1Plays(t *testing.T) {
@@ -35,10 +42,7 @@ func TestLesson1Plays(t *testing.T) {
 	if len(l.Steps) < 12 || l.Questions() < 3 {
 		t.Fatalf("%d steps, %d questions: want at least 12 and 3", len(l.Steps), l.Questions())
 	}
-	p, err := Play(l)
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := mustPlay(t, l)
 	if p.NBuffers != 16 || len(p.Events) != p.Runner.Log().Len() || len(p.Events) == 0 {
 		t.Fatalf("NBuffers %d, %d events", p.NBuffers, len(p.Events))
 	}
@@ -119,10 +123,7 @@ func TestPlayFailedExpect(t *testing.T) {
 	_, src := loadLesson1(t)
 	bad := strings.Replace(string(src), "expect pool hits=2 misses=5", "expect pool hits=2 misses=6", 1)
 	line := strings.Count(bad[:strings.Index(bad, "misses=6")], "\n") + 1
-	l, err := Parse("lessons/"+lesson1, []byte(bad))
-	if err != nil {
-		t.Fatal(err)
-	}
+	l := mustParse(t, "lessons/"+lesson1, []byte(bad))
 	p, err := Play(l)
 	var se *scenario.Error
 	if !errors.As(err, &se) || !se.Check || se.Pos.Line != line || se.File != "lessons/"+lesson1 ||
@@ -163,10 +164,7 @@ func TestPlayRunError(t *testing.T) {
 		"run",
 		"```",
 	)
-	l, err := Parse("run.md", src)
-	if err != nil {
-		t.Fatal(err)
-	}
+	l := mustParse(t, "run.md", src)
 	p, err := Play(l)
 	var se *scenario.Error
 	if !errors.As(err, &se) || se.Check || !strings.HasPrefix(err.Error(), "run.md:8:12: release t 1: expected backend A to hold a pin") {
@@ -199,14 +197,8 @@ func TestPlayStepRanges(t *testing.T) {
 		"expect pool misses=3",
 		"```",
 	)
-	l, err := Parse("ranges.md", src)
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, err := Play(l)
-	if err != nil {
-		t.Fatal(err)
-	}
+	l := mustParse(t, "ranges.md", src)
+	p := mustPlay(t, l)
 	want := [][2]int{{0, 0}, {0, len(p.Events)}, {len(p.Events), len(p.Events)}, {len(p.Events), len(p.Events)}}
 	for i, w := range want {
 		if p.StepStart[i] != w[0] || p.StepEnd[i] != w[1] {
@@ -318,14 +310,9 @@ func TestReadmeExample(t *testing.T) {
 	if start < 0 || end < start {
 		t.Fatal("README.md has no ````markdown example")
 	}
-	l, err := Parse("09-example.md", []byte(text[start+len("````markdown\n"):end+1]))
-	if err != nil {
-		t.Fatal(err)
-	}
+	l := mustParse(t, "09-example.md", []byte(text[start+len("````markdown\n"):end+1]))
 	if len(l.Steps) != 2 || l.Questions() != 1 || l.Steps[0].After == nil {
 		t.Fatalf("%+v", l)
 	}
-	if _, err := Play(l); err != nil {
-		t.Fatal(err)
-	}
+	mustPlay(t, l)
 }

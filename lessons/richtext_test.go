@@ -8,10 +8,7 @@ import (
 // prose parses body lines as a lesson's introduction and returns its blocks.
 func prose(t *testing.T, body ...string) []Block {
 	t.Helper()
-	l, err := Parse("r.md", withFront(append(body, "", "## S")...))
-	if err != nil {
-		t.Fatal(err)
-	}
+	l := mustParse(t, "r.md", withFront(append(body, "", "## S")...))
 	return l.Intro
 }
 

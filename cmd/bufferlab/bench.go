@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
@@ -101,9 +100,7 @@ func cmdBench(args []string, stdout, stderr io.Writer) int {
 		return exitCheck
 	}
 	if *asJSON {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(rep); err != nil {
+		if err := writeJSON(stdout, rep); err != nil {
 			fmt.Fprintf(stderr, "bufferlab bench: %v\n", err)
 			return exitCheck
 		}

@@ -4,11 +4,11 @@ import (
 	"bytes"
 	"encoding/json"
 	"image"
-	"image/png"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"bufferlab/internal/xvfbtest"
 )
 
 type benchReport struct {
@@ -73,36 +73,41 @@ func TestBenchLimitsJSON(t *testing.T) {
 	if r.Experiment != "limits" {
 		t.Errorf("experiment %q", r.Experiment)
 	}
-	for _, k := range []string{"stream_gbps", "chase_ns", "cas_ns", "cas_contended_ns"} {
-		if v, ok := r.Summary[k]; !ok || !(v > 0) {
-			t.Errorf("summary %s = %v (present %v), want positive", k, v, ok)
-		}
-	}
+	wantPositive(t, r, "stream_gbps", "chase_ns", "cas_ns", "cas_contended_ns")
 }
 
 func TestBenchPoolPlot(t *testing.T) {
-	file := filepath.Join(t.TempDir(), "pool.png")
-	code, out, errs := runBench(t, "pool", "--quick", "--json", "--plot", file)
+	r := benchPlot(t, "pool")
+	wantPositive(t, r, "hit_ns", "miss_ns", "step_event_ns")
+}
+
+// benchPlot runs `bench EXP --quick --json --plot FILE` and returns its
+// report, having checked the exit status, the report's timer and machine,
+// its experiment, and that the chart has something drawn.
+func benchPlot(t *testing.T, exp string) benchReport {
+	t.Helper()
+	file := filepath.Join(t.TempDir(), exp+".png")
+	code, out, errs := runBench(t, exp, "--quick", "--json", "--plot", file)
 	if code != exitOK {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
 	r := decodeReport(t, out)
-	for _, k := range []string{"hit_ns", "miss_ns", "step_event_ns"} {
+	if r.Experiment != exp {
+		t.Errorf("experiment %q, want %q", r.Experiment, exp)
+	}
+	if blank(xvfbtest.LoadPNG(t, file)) {
+		t.Errorf("%s is blank", file)
+	}
+	return r
+}
+
+// wantPositive checks that the report's summary has each key, positive.
+func wantPositive(t *testing.T, r benchReport, keys ...string) {
+	t.Helper()
+	for _, k := range keys {
 		if v, ok := r.Summary[k]; !ok || !(v > 0) {
 			t.Errorf("summary %s = %v (present %v), want positive", k, v, ok)
 		}
-	}
-	f, err := os.Open(file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	img, err := png.Decode(f)
-	if err != nil {
-		t.Fatalf("%s: %v", file, err)
-	}
-	if blank(img) {
-		t.Errorf("%s is blank", file)
 	}
 }
 
@@ -173,32 +178,8 @@ func TestBenchSizeBeyondMemory(t *testing.T) {
 }
 
 func TestBenchPinPlot(t *testing.T) {
-	file := filepath.Join(t.TempDir(), "pin.png")
-	code, out, errs := runBench(t, "pin", "--quick", "--json", "--plot", file)
-	if code != exitOK {
-		t.Fatalf("exit %d: %s", code, errs)
-	}
-	r := decodeReport(t, out)
-	if r.Experiment != "pin" {
-		t.Errorf("experiment %q", r.Experiment)
-	}
-	for _, k := range []string{"atomic_ns_uncontended", "spinlock_ns_uncontended", "speedup_at_max_workers"} {
-		if v, ok := r.Summary[k]; !ok || !(v > 0) {
-			t.Errorf("summary %s = %v (present %v), want positive", k, v, ok)
-		}
-	}
-	f, err := os.Open(file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	img, err := png.Decode(f)
-	if err != nil {
-		t.Fatalf("%s: %v", file, err)
-	}
-	if blank(img) {
-		t.Errorf("%s is blank", file)
-	}
+	r := benchPlot(t, "pin")
+	wantPositive(t, r, "atomic_ns_uncontended", "spinlock_ns_uncontended", "speedup_at_max_workers")
 }
 
 func TestBenchPinTable(t *testing.T) {
@@ -240,20 +221,8 @@ func TestBenchPinBadWorkers(t *testing.T) {
 // 000 table marked as extrapolated or not, the quick sizes, a chart.
 func TestBenchDropPlot(t *testing.T) {
 	skipUnderRace(t)
-	file := filepath.Join(t.TempDir(), "drop.png")
-	code, out, errs := runBench(t, "drop", "--quick", "--json", "--plot", file)
-	if code != exitOK {
-		t.Fatalf("exit %d: %s", code, errs)
-	}
-	r := decodeReport(t, out)
-	if r.Experiment != "drop" {
-		t.Errorf("experiment %q", r.Experiment)
-	}
-	for _, k := range []string{"crossover_k", "crossover_k_compact", "speedup_1block_20GB"} {
-		if v, ok := r.Summary[k]; !ok || !(v > 0) {
-			t.Errorf("summary %s = %v (present %v), want positive", k, v, ok)
-		}
-	}
+	r := benchPlot(t, "drop")
+	wantPositive(t, r, "crossover_k", "crossover_k_compact", "speedup_1block_20GB")
 	// crossover_k is timed over PostgreSQL's 64-byte padded descriptors,
 	// the what-if crossover_k_compact over the engine's 36-byte ones.
 	if r.Summary["descriptor_bytes"] != 64 || r.Summary["descriptor_bytes_compact"] != 36 {
@@ -299,18 +268,6 @@ func TestBenchDropPlot(t *testing.T) {
 	}
 	if len(cells) != 2 || cells["128MB"] != 18 || cells["1GB"] != 18 {
 		t.Errorf("cells per size %v, want 18 (6 sizes × 3 strategies) at each of 128MB and 1GB", cells)
-	}
-	f, err := os.Open(file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	img, err := png.Decode(f)
-	if err != nil {
-		t.Fatalf("%s: %v", file, err)
-	}
-	if blank(img) {
-		t.Errorf("%s is blank", file)
 	}
 }
 

@@ -232,6 +232,36 @@ func TestBrowser(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	// openPermalink navigates to the page's permalink #hash and waits until the
+	// app is ready.
+	openPermalink := func(hash string) {
+		t.Helper()
+		navigate(srv.URL + "/#" + hash)
+		eval("window.bufferlab.ready.then(() => true)", nil)
+	}
+	// screenshot lets the page draw for settle, then takes a screenshot
+	// and fails the test when it is blank (keeping it in the temporary
+	// directory as name, to look at).
+	screenshot := func(settle time.Duration, name, what string) []byte {
+		t.Helper()
+		time.Sleep(settle)
+		shot, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := checkNotBlank(shot); err != nil {
+			os.WriteFile(filepath.Join(os.TempDir(), name), shot, 0o644)
+			t.Fatalf("%s: %v", what, err)
+		}
+		return shot
+	}
+	// answerAndPlay answers the current step's question with choice k and
+	// plays on up to the next question (or the lesson's end).
+	answerAndPlay := func(k int) {
+		t.Helper()
+		eval(fmt.Sprintf("window.bufferlab.answer(%d)", k), nil)
+		eval("window.bufferlab.step(100000)", nil)
+	}
 
 	navigate(srv.URL + "/")
 	var firstFrameMs float64
@@ -280,22 +310,12 @@ func TestBrowser(t *testing.T) {
 	check("API calls")
 
 	// A permalink opens exactly that state.
-	navigate(srv.URL + "/#lesson=shared-buffers&step=3")
-	eval("window.bufferlab.ready.then(() => true)", nil)
-	var shot []byte
+	openPermalink("lesson=shared-buffers&step=3")
 	if s := state(); s.Mode != "lesson" || s.Step != 3 {
 		t.Fatalf("permalink step=3: %+v", s)
 	}
 	// Let it draw a few frames, then take a screenshot.
-	time.Sleep(1500 * time.Millisecond)
-	shot, err = chromedp.Run(ctx, chromedp.CaptureScreenshot())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := checkNotBlank(shot); err != nil {
-		os.WriteFile(filepath.Join(os.TempDir(), "bufferlab-browser.png"), shot, 0o644)
-		t.Fatalf("screenshot: %v", err)
-	}
+	shot := screenshot(1500*time.Millisecond, "bufferlab-browser.png", "screenshot")
 	if out := os.Getenv("BUFFERLAB_SCREENSHOT"); out != "" {
 		os.WriteFile(out, shot, 0o644)
 	}
@@ -306,8 +326,7 @@ func TestBrowser(t *testing.T) {
 	// A is descheduled, the atomic pane has counted failed CAS and no spin,
 	// the spinlock pane spins and no CAS (the numbers the lesson's own
 	// expect statements check).
-	navigate(srv.URL + "/#lesson=pinning&step=3")
-	eval("window.bufferlab.ready.then(() => true)", nil)
+	openPermalink("lesson=pinning&step=3")
 	s = state()
 	if s.Mode != "lesson" || s.Lesson != "pinning" || s.Step != 3 || !s.Gated || s.Pins != "atomic" || len(s.Panes) != 2 || s.Panes[1].Variant != "pins=spinlock" {
 		t.Fatalf("permalink to lesson 2 step 3: %+v", s)
@@ -318,25 +337,15 @@ func TestBrowser(t *testing.T) {
 	if alt := s.Panes[1].Counters; s.Step != 4 || s.Counters.CASFailures != 6 || s.Counters.Spins != 0 || alt.CASFailures != 0 || alt.Spins != 11 {
 		t.Fatalf("lesson 2 after the descheduled-holder step: step %d, atomic %+v, spinlock %+v", s.Step, s.Counters, alt)
 	}
-	time.Sleep(500 * time.Millisecond)
-	shot, err = chromedp.Run(ctx, chromedp.CaptureScreenshot())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := checkNotBlank(shot); err != nil {
-		os.WriteFile(filepath.Join(os.TempDir(), "bufferlab-browser-lesson2.png"), shot, 0o644)
-		t.Fatalf("lesson 2 screenshot: %v", err)
-	}
+	screenshot(500*time.Millisecond, "bufferlab-browser-lesson2.png", "lesson 2 screenshot")
 	check("lesson 2")
 
 	// Lesson 3 races the drop strategies in three panes: after the race
 	// step, the scan has examined every descriptor, the lookup asked the
 	// mapping table once per block, the dlist walked the relation's list;
 	// each dropped the same three buffers.
-	navigate(srv.URL + "/#lesson=dropping&step=1")
-	eval("window.bufferlab.ready.then(() => true)", nil)
-	eval("window.bufferlab.answer(1)", nil)
-	eval("window.bufferlab.step(100000)", nil)
+	openPermalink("lesson=dropping&step=1")
+	answerAndPlay(1)
 	s = state()
 	if s.Lesson != "dropping" || s.Step != 2 || len(s.Panes) != 3 {
 		t.Fatalf("lesson 3 after the race: %+v", s)
@@ -370,8 +379,7 @@ func TestBrowser(t *testing.T) {
 	// Lesson 4 plays on the commit log's SLRU: after the linear search
 	// step, 8 pages were read and 2 lookups hit; after the last step the
 	// dirty page 3 was written as its slot went to page 33.
-	navigate(srv.URL + "/#lesson=slru-banks&step=2")
-	eval("window.bufferlab.ready.then(() => true)", nil)
+	openPermalink("lesson=slru-banks&step=2")
 	var slruState struct {
 		Lesson string `json:"lesson"`
 		Step   int    `json:"step"`
@@ -379,15 +387,13 @@ func TestBrowser(t *testing.T) {
 			Hits, Reads, Writes uint64
 		} `json:"slru"`
 	}
-	eval("window.bufferlab.answer(1)", nil)
-	eval("window.bufferlab.step(100000)", nil)
+	answerAndPlay(1)
 	eval("window.bufferlab.state()", &slruState)
 	if slruState.Lesson != "slru-banks" || slruState.Step != 3 || slruState.SLRU == nil || slruState.SLRU.Reads != 8 || slruState.SLRU.Hits != 2 {
 		t.Fatalf("lesson 4 after the search: %+v %+v", slruState, slruState.SLRU)
 	}
 	eval("window.bufferlab.goto(5)", nil)
-	eval("window.bufferlab.answer(1)", nil)
-	eval("window.bufferlab.step(100000)", nil)
+	answerAndPlay(1)
 	eval("window.bufferlab.state()", &slruState)
 	if slruState.SLRU == nil || slruState.SLRU.Writes != 1 {
 		t.Fatalf("lesson 4 after the victim: %+v", slruState.SLRU)
@@ -397,16 +403,14 @@ func TestBrowser(t *testing.T) {
 	// Lesson 5 plays on a heap and its free space map: after B's 150
 	// inserts, 151 rows went in and the FSM was read 20 times (the numbers
 	// of the seed 002 scenario test).
-	navigate(srv.URL + "/#lesson=free-space-map&step=3")
-	eval("window.bufferlab.ready.then(() => true)", nil)
+	openPermalink("lesson=free-space-map&step=3")
 	var fsmState struct {
 		Step int `json:"step"`
 		FSM  *struct {
 			FSMReads, HeapReads, Inserts uint64
 		} `json:"fsm"`
 	}
-	eval("window.bufferlab.answer(1)", nil)
-	eval("window.bufferlab.step(100000)", nil)
+	answerAndPlay(1)
 	eval("window.bufferlab.state()", &fsmState)
 	if fsmState.FSM == nil || fsmState.FSM.Inserts != 151 || fsmState.FSM.FSMReads != 20 {
 		t.Fatalf("lesson 5 after the inserts: step %d, %+v", fsmState.Step, fsmState.FSM)
@@ -414,10 +418,8 @@ func TestBrowser(t *testing.T) {
 	check("lesson 5")
 
 	// Lesson 6 runs the free space map both ways in two panes.
-	navigate(srv.URL + "/#lesson=small-table-skip&step=1")
-	eval("window.bufferlab.ready.then(() => true)", nil)
-	eval("window.bufferlab.answer(1)", nil)
-	eval("window.bufferlab.step(100000)", nil)
+	openPermalink("lesson=small-table-skip&step=1")
+	answerAndPlay(1)
 	s = state()
 	if s.Lesson != "small-table-skip" || len(s.Panes) != 2 || s.Panes[0].Variant != "fsm=always" || s.Panes[1].Variant != "fsm=small-skip" {
 		t.Fatalf("lesson 6: %+v", s)
@@ -429,10 +431,8 @@ func TestBrowser(t *testing.T) {
 	// up to step 2's: a miss, then every slot filled. Each pane has
 	// searched as its variant does: all 32 slots, one bank of 16, or the
 	// bank's hash table.
-	navigate(srv.URL + "/#lesson=slru-side-by-side&step=0")
-	eval("window.bufferlab.ready.then(() => true)", nil)
-	eval("window.bufferlab.answer(2)", nil)
-	eval("window.bufferlab.step(100000)", nil)
+	openPermalink("lesson=slru-side-by-side&step=0")
+	answerAndPlay(2)
 	s = state()
 	if s.Lesson != "slru-side-by-side" || s.Step != 2 || !s.Gated || len(s.Panes) != 3 || s.Panes[0].Variant != "slru=single" || s.Panes[2].Variant != "slru=banks+hash" {
 		t.Fatalf("lesson 7: %+v", s)
@@ -514,8 +514,7 @@ func TestBrowser(t *testing.T) {
 		{"lesson=pinning&step=two", "lesson", "pinning", 0, `The link asked for step "two" of lesson pinning, which is not a step number`},
 		{"lesson=nope&step=2", "menu", "", 0, `The link asked for lesson "nope", which does not exist: choose one from the list (shared-buffers, `},
 	} {
-		navigate(srv.URL + "/#" + c.hash)
-		eval("window.bufferlab.ready.then(() => true)", nil)
+		openPermalink(c.hash)
 		s := state()
 		m := pageMessages("window")
 		if s.Mode != c.mode || s.Lesson != c.lesson || s.Step != c.step || !strings.HasPrefix(m.Notice, c.notice) || m.Error != "" {

@@ -229,13 +229,19 @@ func reportRuns(name string, runs []variantRun, stdout, stderr io.Writer) int {
 		j.Variants = append(j.Variants, jv)
 		code = max(code, c)
 	}
-	enc := json.NewEncoder(stdout)
-	enc.SetIndent("", "  ")
-	if e := enc.Encode(j); e != nil {
+	if e := writeJSON(stdout, j); e != nil {
 		fmt.Fprintln(stderr, e)
 		return exitBadInput
 	}
 	return code
+}
+
+// writeJSON writes v to w as the JSON every --json output is: indented by
+// two spaces, one value, a newline at the end.
+func writeJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
 }
 
 const maxScenarioBytes = 4 << 20

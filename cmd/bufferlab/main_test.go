@@ -17,6 +17,40 @@ func cli(t *testing.T, stdin string, args ...string) (code int, stdout, stderr s
 	return code, o.String(), e.String()
 }
 
+// cliOK runs the command as cli does and fails the test unless it exits
+// 0; it returns what the command wrote to stdout.
+func cliOK(t *testing.T, stdin string, args ...string) string {
+	t.Helper()
+	code, out, errOut := cli(t, stdin, args...)
+	if code != exitOK {
+		t.Fatalf("%v: exit %d, stderr %s", args, code, errOut)
+	}
+	return out
+}
+
+// wantOutput checks that out contains each of wants.
+func wantOutput(t *testing.T, out string, wants ...string) {
+	t.Helper()
+	for _, want := range wants {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+// runJSON runs `run --json file` (file "-": stdin) and returns the
+// decoded report; an exit other than 0 or output that is not one fails
+// the test.
+func runJSON(t *testing.T, stdin, file string) jsonRun {
+	t.Helper()
+	var j jsonRun
+	out := cliOK(t, stdin, "run", "--json", file)
+	if err := json.Unmarshal([]byte(out), &j); err != nil {
+		t.Fatalf("not a run report (%v): %s", err, out)
+	}
+	return j
+}
+
 func writeFile(t *testing.T, name, src string) string {
 	t.Helper()
 	p := filepath.Join(t.TempDir(), name)
@@ -31,11 +65,8 @@ const seventeenPath = "../../lessons/scenarios/seventeen-blocks.scn"
 // The issue's acceptance check: 17 blocks into 16 buffers shows the clock
 // sweep choosing buffer 0 after one full pass.
 func TestRunSeventeenBlocks(t *testing.T) {
-	code, out, errOut := cli(t, "", "run", seventeenPath)
-	if code != 0 {
-		t.Fatalf("exit %d, stderr %s", code, errOut)
-	}
-	for _, want := range []string{
+	out := cliOK(t, "", "run", seventeenPath)
+	wantOutput(t, out,
 		"clock-wrap    tick.cas                 strategy: nextVictimBuffer 17 -> 1, completePasses 1",
 		"victim        sgb.sweep-victim         buf 0: from clock sweep, rc=0 usage=0 LOCKED|VALID|TAG_VALID|PERMANENT",
 		"retag         alloc.retag              buf 0: t1/0 -> t1/16",
@@ -43,11 +74,7 @@ func TestRunSeventeenBlocks(t *testing.T) {
 		"     0  t1/16           0  1  VALID TAG_VALID PERMANENT",
 		"     1  t1/1            0  0  VALID TAG_VALID PERMANENT  <- clock hand",
 		"-- trace: ",
-	} {
-		if !strings.Contains(out, want) {
-			t.Errorf("output lacks %q", want)
-		}
-	}
+	)
 	if strings.Count(out, "usage-down    sgb.usage-down") != 16 {
 		t.Errorf("%d usage decrements, want 16", strings.Count(out, "usage-down    sgb.usage-down"))
 	}
@@ -78,14 +105,11 @@ func TestRunTypo(t *testing.T) {
 }
 
 func TestRunStdinAndSummary(t *testing.T) {
-	code, out, errOut := cli(t, "relation t blocks=3\nbackend A: touch t 0..2; touch t 1\nrun\n", "run", "--summary", "-")
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, errOut)
-	}
+	out := cliOK(t, "relation t blocks=3\nbackend A: touch t 0..2; touch t 1\nrun\n", "run", "--summary", "-")
 	if !strings.Contains(out, "A read t/1          hit   in buffer 1") || strings.Contains(out, "lw-acquire") {
 		t.Fatalf("summary output:\n%s", out)
 	}
-	code, _, errOut = cli(t, "bad\n", "run", "-")
+	code, _, errOut := cli(t, "bad\n", "run", "-")
 	if code != 2 || !strings.HasPrefix(errOut, "<stdin>:1:1: ") {
 		t.Fatalf("exit %d, %q", code, errOut)
 	}
@@ -99,14 +123,7 @@ func TestRunExpectFailureExits1(t *testing.T) {
 }
 
 func TestRunJSON(t *testing.T) {
-	code, out, errOut := cli(t, "", "run", "--json", seventeenPath)
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, errOut)
-	}
-	var j jsonRun
-	if err := json.Unmarshal([]byte(out), &j); err != nil {
-		t.Fatalf("invalid JSON: %v", err)
-	}
+	j := runJSON(t, "", seventeenPath)
 	if len(j.Events) < 100 || j.Config.NBuffers != 16 || j.Stats.Misses != 17 || len(j.Hash) != 16 || j.Error != nil {
 		t.Fatalf("JSON: %d events, config %+v, stats %+v, hash %q, error %+v", len(j.Events), j.Config, j.Stats, j.Hash, j.Error)
 	}
@@ -117,7 +134,7 @@ func TestRunJSON(t *testing.T) {
 	if len(j.Schedules) != 1 || len(j.Schedules[0]) == 0 || j.Schedules[0][0] != "A" {
 		t.Fatalf("schedules %v", j.Schedules)
 	}
-	code, out, _ = cli(t, "relation t blocks=1\nbackend A: tuoch t 0\n", "run", "--json", "-")
+	code, out, _ := cli(t, "relation t blocks=1\nbackend A: tuoch t 0\n", "run", "--json", "-")
 	if code != 2 {
 		t.Fatalf("exit %d", code)
 	}
@@ -140,17 +157,10 @@ func TestBadCommandLines(t *testing.T) {
 }
 
 func TestDemoAndList(t *testing.T) {
-	code, out, errOut := cli(t, "", "demo")
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, errOut)
-	}
-	for _, want := range []string{"The shared buffer pool, one step at a time.", "  > backend A: touch orders 0..15",
-		"miss  -> buffer 0 from the freelist", "from the clock sweep (20 usage decrements)", "A ERROR: no unpinned buffers available", "    ok"} {
-		if !strings.Contains(out, want) {
-			t.Errorf("demo output lacks %q", want)
-		}
-	}
-	code, out, _ = cli(t, "", "list")
+	out := cliOK(t, "", "demo")
+	wantOutput(t, out, "The shared buffer pool, one step at a time.", "  > backend A: touch orders 0..15",
+		"miss  -> buffer 0 from the freelist", "from the clock sweep (20 usage decrements)", "A ERROR: no unpinned buffers available", "    ok")
+	code, out, _ := cli(t, "", "list")
 	if code != 0 || !strings.Contains(out, "clock-sweep") || !strings.Contains(out, "seventeen-blocks") {
 		t.Fatalf("list: %d %q", code, out)
 	}
@@ -171,11 +181,7 @@ func TestRunPinVariants(t *testing.T) {
 		!strings.Contains(out, "(1 failed CAS)") || !strings.Contains(out, "(1 spins)") {
 		t.Fatalf("exit %d, stderr %q, output:\n%s", code, errOut, out)
 	}
-	code, out, errOut = cli(t, src, "run", "--json", "-")
-	var j jsonRun
-	if err := json.Unmarshal([]byte(out), &j); err != nil || code != 0 {
-		t.Fatalf("exit %d, %v: %s", code, err, errOut)
-	}
+	j := runJSON(t, src, "-")
 	if j.Pins != "atomic" || len(j.Variants) != 1 || j.Variants[0].Pins != "spinlock" ||
 		j.Stats.CASFailures != 1 || j.Variants[0].Stats.Spins != 1 || len(j.Variants[0].Events) == 0 {
 		t.Fatalf("JSON: pins %q, %d variants", j.Pins, len(j.Variants))
@@ -190,19 +196,12 @@ func TestRunPinVariants(t *testing.T) {
 // A scenario on heaps summarises each insert and VACUUM (what it read, by
 // fork) and ends with its heaps and free space map, not the pool.
 func TestRunFSMSummary(t *testing.T) {
-	code, out, errOut := cli(t, "", "run", "--summary", "../../lessons/scenarios/fsm-small-skip.scn")
-	if code != 0 {
-		t.Fatalf("exit %d, stderr %s", code, errOut)
-	}
-	for _, want := range []string{
+	out := cliOK(t, "", "run", "--summary", "../../lessons/scenarios/fsm-small-skip.scn")
+	wantOutput(t, out,
 		"  A insert t -> (0,1): 1 heap page read, 1 page added\n",
 		"  B insert t -> (1,1): 2 heap page reads, 1 page found too full, 1 page added\n",
 		"-- final state --\nfree space map model: fsm=small-skip (no map up to 4 pages)\nheap t: 4 pages, fillfactor 20, relpages 1, no FSM fork\n",
-	} {
-		if !strings.Contains(out, want) {
-			t.Errorf("output lacks %q:\n%s", want, out)
-		}
-	}
+	)
 	if strings.Contains(out, "B read t/") {
 		t.Error("the summary lists the inserts' buffer reads one by one")
 	}
@@ -234,24 +233,13 @@ func TestRunInputExitCodes(t *testing.T) {
 // 13.21, 13.23).
 func TestRunShowAllAndJSONPool(t *testing.T) {
 	src := "config shared_buffers=1MB fsm=always\nrelation t blocks=100\nrelation h heap\nbackend A: touch t 0..69; read t 3\nbackend B: insert h size=9000\nrun\nshow pool all\n"
-	code, out, errOut := cli(t, src, "run", "--no-events", "-")
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, errOut)
-	}
-	for _, want := range []string{"    69  t/69            0  1  VALID TAG_VALID PERMANENT\n", "     3  t/3             1  2  VALID TAG_VALID PERMANENT\n", "    70..127  (58 empty buffers)\n"} {
-		if !strings.Contains(out, want) {
-			t.Errorf("show pool all lacks %q:\n%s", want, out)
-		}
-	}
-	code, out, errOut = cli(t, src, "run", "--summary", "-")
+	out := cliOK(t, src, "run", "--no-events", "-")
+	wantOutput(t, out, "    69  t/69            0  1  VALID TAG_VALID PERMANENT\n", "     3  t/3             1  2  VALID TAG_VALID PERMANENT\n", "    70..127  (58 empty buffers)\n")
+	code, out, errOut := cli(t, src, "run", "--summary", "-")
 	if code != 0 || !strings.Contains(out, "  B insert h ERROR: row is too big: size 9024, maximum size 8160\n") {
 		t.Errorf("summary: exit %d, %s\n%s", code, errOut, out)
 	}
-	code, out, errOut = cli(t, src, "run", "--json", "-")
-	var j jsonRun
-	if err := json.Unmarshal([]byte(out), &j); err != nil || code != 0 {
-		t.Fatalf("exit %d, %v: %s", code, err, errOut)
-	}
+	j := runJSON(t, src, "-")
 	if len(j.Buffers) != 70 || j.Buffers[3].Buf != 3 || j.Buffers[3].Tag != "t/3" || j.Buffers[3].RC != 1 || j.Buffers[3].Usage != 2 ||
 		strings.Join(j.Buffers[3].Flags, " ") != "VALID TAG_VALID PERMANENT" || j.Buffers[69].Tag != "t/69" {
 		t.Errorf("buffers: %d, [3] %+v", len(j.Buffers), j.Buffers[min(3, len(j.Buffers)-1)])
@@ -277,20 +265,12 @@ func TestRunShowAllAndJSONPool(t *testing.T) {
 // replays it: the same events, the same hash (issue 13.22).
 func TestRunJSONScheduleRoundTrip(t *testing.T) {
 	src := "config schedule=random seed=5\nrelation t blocks=40\nbackend A: touch t 0..39; touch t 0..39\nbackend B: touch t 10..39; touch t 0..9\nbackend C: scan t\nrun\n"
-	var j jsonRun
-	code, out, errOut := cli(t, src, "run", "--json", "-")
-	if err := json.Unmarshal([]byte(out), &j); err != nil || code != 0 {
-		t.Fatalf("exit %d, %v: %s", code, err, errOut)
-	}
+	j := runJSON(t, src, "-")
 	if len(j.ScheduleLines) != 1 || len(j.ScheduleLines[0]) < 2 || !strings.Contains(j.ScheduleLines[0][0], "*") {
 		t.Fatalf("schedule_lines %v: want one schedule spanning lines, with runs", j.ScheduleLines)
 	}
 	replay := strings.Replace(strings.Replace(src, "schedule=random seed=5", "schedule=rr", 1), "run\n", strings.Join(j.ScheduleLines[0], "\n")+"\nrun\n", 1)
-	var k jsonRun
-	code, out, errOut = cli(t, replay, "run", "--json", "-")
-	if err := json.Unmarshal([]byte(out), &k); err != nil || code != 0 {
-		t.Fatalf("replay: exit %d, %v: %s", code, err, errOut)
-	}
+	k := runJSON(t, replay, "-")
 	if k.Hash != j.Hash || len(k.Events) != len(j.Events) || strings.Join(k.Schedules[0], " ") != strings.Join(j.Schedules[0], " ") {
 		t.Errorf("replay: hash %s, %d events; original hash %s, %d events", k.Hash, len(k.Events), j.Hash, len(j.Events))
 	}

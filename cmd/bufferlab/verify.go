@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -199,9 +198,7 @@ func printVerifyJSON(inf verify.Info, results []verify.Result, stdout, stderr io
 		}
 		j.Checks = append(j.Checks, r)
 	}
-	enc := json.NewEncoder(stdout)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(j); err != nil {
+	if err := writeJSON(stdout, j); err != nil {
 		fmt.Fprintln(stderr, err)
 		return exitCheck
 	}

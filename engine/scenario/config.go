@@ -1,6 +1,7 @@
 package scenario
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 
@@ -109,6 +110,39 @@ func (p *parser) variantNames(t token, key, v, want string, parse func(string) (
 		names = append(names, n)
 	}
 	return names, nil
+}
+
+// variantKey is the parse function of a mechanism's variant key (pins=,
+// drop=, slru=, fsm=): the value's names in pane order, each one parse
+// accepts, none named twice (want is the grammar for the error); set keeps
+// the first in st as the mechanism's own setting (nil for drop=, whose
+// single strategy is a variant of its own: see addVariants), and
+// addVariants records them all.
+func variantKey[T fmt.Stringer](key, want string, parse func(string) (T, bool), set func(st *ConfigStmt, first T)) func(p *parser, st *ConfigStmt, t token, v string) error {
+	return func(p *parser, st *ConfigStmt, t token, v string) error {
+		names, err := p.variantNames(t, key, v, want, func(s string) (string, bool) {
+			x, ok := parse(s)
+			return x.String(), ok
+		})
+		if err != nil {
+			return err
+		}
+		if set != nil {
+			first, _ := parse(names[0])
+			set(st, first)
+		}
+		return p.addVariants(st, t, key, names)
+	}
+}
+
+// onOffKey is the parse function of a boolean config key; set stores the
+// value (false when it is not one).
+func onOffKey(key string, set func(st *ConfigStmt, on bool)) func(p *parser, st *ConfigStmt, t token, v string) error {
+	return func(p *parser, st *ConfigStmt, t token, v string) error {
+		on, err := p.onOff(t, key, v)
+		set(st, on)
+		return err
+	}
 }
 
 // AllVariants returns the variants the scenario runs: Variants, or the

@@ -30,14 +30,7 @@ run
 const goldenContendedHash = "832464b031c896bb"
 
 func TestDeterminism(t *testing.T) {
-	r1, _, err := Run("contended", contended, true)
-	if err != nil {
-		t.Fatal(err)
-	}
-	r2, _, err := Run("contended", contended, true)
-	if err != nil {
-		t.Fatal(err)
-	}
+	r1, r2 := mustRun(t, "contended", contended, true), mustRun(t, "contended", contended, true)
 	h1, h2 := r1.Log().Hash(), r2.Log().Hash()
 	if h1 != h2 {
 		t.Fatalf("two runs of the same scenario: hashes %016x and %016x", h1, h2)
@@ -49,10 +42,7 @@ func TestDeterminism(t *testing.T) {
 		t.Fatalf("trace hash %s, golden %s (%d events)", got, goldenContendedHash, r1.Log().Len())
 	}
 	// A different seed gives a different interleaving.
-	r3, _, err := Run("contended", strings.Replace(contended, "seed=42", "seed=43", 1), true)
-	if err != nil {
-		t.Fatal(err)
-	}
+	r3 := mustRun(t, "contended", strings.Replace(contended, "seed=42", "seed=43", 1), true)
 	if r3.Log().Hash() == h1 {
 		t.Fatalf("seeds 42 and 43 gave the same trace")
 	}
@@ -63,10 +53,7 @@ func TestDeterminism(t *testing.T) {
 func TestReplay(t *testing.T) {
 	for _, seed := range []int{1, 2, 3, 42} {
 		src := strings.Replace(contended, "seed=42", fmt.Sprintf("seed=%d", seed), 1)
-		r, _, err := Run("contended", src, true)
-		if err != nil {
-			t.Fatal(err)
-		}
+		r := mustRun(t, "contended", src, true)
 		scheds := r.Schedules()
 		if len(scheds) != 1 || len(scheds[0]) == 0 {
 			t.Fatalf("seed %d: recorded schedules %v", seed, scheds)
@@ -80,27 +67,13 @@ func TestReplay(t *testing.T) {
 		// over and the hash would differ.
 		replay := strings.Replace(src, "schedule=random", "schedule=rr", 1)
 		replay = strings.Replace(replay, "\nrun\n", "\nschedule "+strings.Join(line, " ")+"\nrun\n", 1)
-		r2, _, err := Run("replay", replay, true)
-		if err != nil {
-			t.Fatalf("seed %d: replay: %v", seed, err)
-		}
-		if r.Log().Hash() != r2.Log().Hash() || r.Log().Len() != r2.Log().Len() {
-			t.Fatalf("seed %d: replay hash %016x (%d events), original %016x (%d events)", seed,
-				r2.Log().Hash(), r2.Log().Len(), r.Log().Hash(), r.Log().Len())
-		}
+		sameRun(t, fmt.Sprintf("seed %d", seed), mustRun(t, "replay", replay, true), r)
 	}
 }
 
 // Tracing is observation only: the final state is the same with a nil log.
 func TestNilLogSameOutcome(t *testing.T) {
-	r1, _, err := Run("contended", contended, true)
-	if err != nil {
-		t.Fatal(err)
-	}
-	r2, _, err := Run("contended", contended, false)
-	if err != nil {
-		t.Fatal(err)
-	}
+	r1, r2 := mustRun(t, "contended", contended, true), mustRun(t, "contended", contended, false)
 	if a, b := r1.Pool().Picture(r1.RelName), r2.Pool().Picture(r2.RelName); a != b {
 		t.Fatalf("traced and untraced runs differ:\n%s\n%s", a, b)
 	}

@@ -53,36 +53,6 @@ expect pool in_use=0 free=128
 	}
 }
 
-func mustParse(t *testing.T, src string) *Script {
-	t.Helper()
-	s, err := Parse("drop.scn", src)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return s
-}
-
-func TestDropParseErrors(t *testing.T) {
-	for _, c := range []struct{ src, want string }{
-		{"relation t blocks=1\nbackend A: drop", "2:16: drop: expected a relation name"},
-		{"relation t blocks=1\nbackend A: drop x", "2:17: drop: expected a relation defined above, found \"x\""},
-		{"relation t blocks=1\nbackend A: drop t strategy=fast", "2:19: strategy: expected auto, scan, lookup or dlist, found \"fast\""},
-		{"relation t blocks=1\nbackend A: drop t strategy=dlist", "2:19: strategy=dlist needs the per-relation lists: expected config dlist=on"},
-		{"relation t blocks=1\nbackend A: drop t now=1", "2:19: drop: expected strategy=auto|scan|lookup|dlist, found \"now=1\""},
-		{"relation t blocks=1\nbackend A: drop q*", "2:17: no relation defined above matches \"q*\""},
-		{"relation t blocks=1\nbackend A: release t* 0", "2:20: release: expected a relation defined above (PREFIX* works with read, touch, write and drop), found \"t*\""},
-		{"config in_recovery=maybe", "1:8: in_recovery: expected on or off, found \"maybe\""},
-		{"relation r blocks=1 count=0", "1:21: count: expected at least 1, found 0"},
-		{"relation r0 blocks=1\nrelation r blocks=1 count=2", "2:10: relation \"r0\" (of count=2) is already defined"},
-		{"relation r blocks=1 count=20000", "1:21: count: 20000 is too large (at most 10000)"},
-	} {
-		_, err := Parse("f.scn", c.src)
-		if err == nil || !strings.Contains(err.Error(), c.want) {
-			t.Errorf("%q:\n got  %v\n want …%s", c.src, err, c.want)
-		}
-	}
-}
-
 // truncate is VACUUM's tail truncation (DropRelFileNodeBuffers through
 // smgrtruncate): under every drop= variant it removes exactly the blocks
 // from N on, and the relation is N blocks long afterwards.
@@ -99,19 +69,12 @@ expect block t 3 resident=yes
 expect block t 4 resident=no
 expect block u 0 resident=no
 `
-	s := mustParse(t, src)
 	for i, want := range []string{
 		"S truncate t            scan: 128 descriptors checked, 2 buffers invalidated",
 		"S truncate t            lookup: 2 mapping lookups, 2 buffers invalidated",
 		"S truncate t            dlist: 7 list hops, 2 buffers invalidated",
 	} {
-		r, err := NewVariantRunner(s, true, i)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := r.RunAll(); err != nil {
-			t.Fatalf("variant %d: %v", i, err)
-		}
+		r, _ := runVariant(t, src, i)
 		if sum := r.Summarize(r.Log().Events()); !strings.Contains(sum, want) {
 			t.Errorf("variant %d: summary lacks %q:\n%s", i, want, sum)
 		}
@@ -125,23 +88,5 @@ expect block u 0 resident=no
 	_, _, err := Run("t.scn", "relation t blocks=6\nbackend S: truncate t to 3\nrun\nbackend S: truncate t to 5\nrun\n", false)
 	if err == nil || !strings.Contains(err.Error(), "t.scn:4:12: truncate t to 5: t has only 3 blocks now") {
 		t.Fatalf("second truncation: %v", err)
-	}
-}
-
-func TestTruncateParseErrors(t *testing.T) {
-	for _, c := range []struct{ src, want string }{
-		{"relation t blocks=1\nbackend A: truncate", "2:20: truncate: expected a relation name"},
-		{"relation t blocks=1\nbackend A: truncate x", "2:21: truncate: expected a relation defined above, found \"x\""},
-		{"relation t blocks=4\nbackend A: truncate t to", "truncate: expected a number of blocks to keep after 'to'"},
-		{"relation t blocks=4\nbackend A: truncate t to 5", "2:26: truncate: t has 4 blocks: expected to N with N at most that"},
-		{"relation t blocks=4\nbackend A: truncate t to x", "2:26: truncate to: expected"},
-		{"relation t blocks=4\nbackend A: truncate t now", "2:23: truncate: expected 'to N' or strategy=auto|scan|lookup|dlist, found \"now\""},
-		{"relation t blocks=4\nbackend A: truncate t strategy=dlist", "2:23: strategy=dlist needs the per-relation lists"},
-		{"config fsm=always\nrelation h heap\nbackend A: truncate h", "3:21: truncate: h is a heap of the free space map model"},
-	} {
-		_, err := Parse("f.scn", c.src)
-		if err == nil || !strings.Contains(err.Error(), c.want) {
-			t.Errorf("%q:\n got  %v\n want …%s", c.src, err, c.want)
-		}
 	}
 }

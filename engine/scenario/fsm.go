@@ -58,7 +58,8 @@ var fsmMechanism = Mechanism{
 				{"always", "fsm=always: PostgreSQL 15, a map for every table", "fsm=always (PG 15)"},
 				{"small-skip", "fsm=small-skip: no map up to 4 pages (PG 12 devel, reverted)", "fsm=small-skip (reverted)"},
 			},
-			parse: (*parser).fsmVariantKey},
+			parse: variantKey("fsm", "always, small-skip or both in pane order (always,small-skip)", fsm.ParseVariant,
+				func(st *ConfigStmt, vr fsm.Variant) { st.FSM.On, st.FSM.Variant = true, vr })},
 		{Name: "fsm_threshold", Values: "N", Doc: "small-skip's page count below which a heap has no map (default 4)",
 			parse: func(p *parser, st *ConfigStmt, t token, v string) error {
 				n, err := p.uint(t, v, 1<<20, "fsm_threshold")
@@ -96,26 +97,7 @@ var fsmMechanism = Mechanism{
 
 // FSM is the free space map variant the pane chose, if it chose one.
 func (v Variant) FSM() (fsm.Variant, bool) {
-	n, ok := v.Of("fsm")
-	if !ok {
-		return 0, false
-	}
-	vr, _ := fsm.ParseVariant(n)
-	return vr, true
-}
-
-// fsmVariantKey parses fsm=V[,V].
-func (p *parser) fsmVariantKey(st *ConfigStmt, t token, v string) error {
-	names, err := p.variantNames(t, "fsm", v, "always, small-skip or both in pane order (always,small-skip)", func(s string) (string, bool) {
-		vr, ok := fsm.ParseVariant(s)
-		return vr.String(), ok
-	})
-	if err != nil {
-		return err
-	}
-	vr, _ := fsm.ParseVariant(names[0])
-	st.FSM.On, st.FSM.Variant = true, vr
-	return p.addVariants(st, t, "fsm", names)
+	return chosen(v, "fsm", fsm.ParseVariant)
 }
 
 // heapKey parses a relation key that only heaps take.
@@ -321,21 +303,10 @@ func (r *Runner) fsmExpectValue(st *ExpectStmt, c check) (string, error) {
 				t.Add(be.fs.Stats)
 			}
 		}
-		switch c.Key {
-		case "heap_reads":
-			return u(t.Reads[bufmgr.MainForkNum]), nil
-		case "fsm_reads":
-			return u(t.Reads[bufmgr.FSMForkNum]), nil
-		case "vm_reads":
-			return u(t.Reads[bufmgr.VMForkNum]), nil
-		case "fsm_skipped":
-			return u(t.FSMSkipped), nil
-		case "pages_tried":
-			return u(t.PagesTried), nil
-		case "inserts":
-			return u(t.Inserts), nil
-		case "extends":
-			return u(t.Extends[bufmgr.MainForkNum]), nil
+		if v, ok := counter(c.Key, map[string]uint64{"heap_reads": t.Reads[bufmgr.MainForkNum], "fsm_reads": t.Reads[bufmgr.FSMForkNum],
+			"vm_reads": t.Reads[bufmgr.VMForkNum], "fsm_skipped": t.FSMSkipped, "pages_tried": t.PagesTried, "inserts": t.Inserts,
+			"extends": t.Extends[bufmgr.MainForkNum]}); ok {
+			return v, nil
 		}
 	}
 	return "", r.errf(c.Pos, "expect %s: unknown key %q", st.Subject, c.Key)

@@ -41,57 +41,17 @@ expect fsm fsm_reads=%s pages_tried=%t
 	}
 }
 
-func TestFSMParseErrors(t *testing.T) {
-	for _, c := range []struct{ src, want string }{
-		{"config fsm=sometimes", "1:8: fsm: expected always, small-skip or both in pane order (always,small-skip), found \"sometimes\""},
-		{"config fsm=always,always", "1:8: fsm: always is named twice"},
-		{"config drop=scan,lookup fsm=always,small-skip", "1:25: fsm: names several variants, and so does drop= at 1:8; only one of pins=, drop=, slru= or fsm= may name several variants"},
-		{"config fsm=always\nexpect small-skip: pool hits=0", "2:8: expect small-skip: the scenario does not run fsm=small-skip (its config runs pins=atomic)"},
-		{"config fsm_threshold=8", "1:1: fsm_threshold: applies to the free space map model"},
-		{"relation t heap", "1:12: heap: heaps need the free space map model"},
-		{"relation t blocks=1 fillfactor=20", "1:21: fillfactor: heaps need the free space map model"},
-		{"config fsm=always\nrelation t heap fillfactor=5", "2:17: fillfactor: expected 10..100, found 5"},
-		{"config fsm=always\nrelation t blocks=2\nbackend A: insert t", "3:19: insert: expected a heap defined above"},
-		{"config fsm=always\nrelation t heap\nbackend A: insert t 0", "3:21: rows: expected at least 1, found 0"},
-		{"config fsm=always\nrelation t heap\nbackend A: insert t 3 width=2", "3:23: insert: expected size=B, found \"width=2\""},
-		{"config fsm=always\nrelation t heap\nbackend A: delete t 1", "3:21: delete: expected a ctid written B.O"},
-		{"config fsm=always\nrelation t heap\nbackend A: delete t 1.0", "3:21: ctid offset: expected at least 1"},
-		{"config fsm=always\nrelation t heap\nbackend A: vacuum t now", "3:21: vacuum: expected nothing after the relation name"},
-		{"backend A: insert t", "1:12: insert: heaps need the free space map model"},
-		{"expect fsm inserts=1", "1:8: expect fsm: the scenario has no free space map model"},
-		{"config fsm=always\nrelation t blocks=1\nexpect heap t rows=1", "3:13: expect heap: expected a heap defined above"},
-	} {
-		_, err := Parse("f.scn", c.src)
-		if err == nil || !strings.Contains(err.Error(), c.want) {
-			t.Errorf("%q:\n got  %v\n want …%s", c.src, err, c.want)
-		}
-	}
-}
-
 // The summary writes one line per finished insert, delete and VACUUM with
 // the pages it read by fork, and `show heap` prints the heaps and what
 // the map records for each page.
 func TestSummarizeAndShowHeap(t *testing.T) {
 	src := "config shared_buffers=128MB fsm=always\nrelation t heap fillfactor=20\n" +
 		"backend A: insert t; vacuum t\nrun\nbackend B: insert t 45\nrun\nshow heap\n"
-	s, err := Parse("heap.scn", src)
-	if err != nil {
-		t.Fatal(err)
-	}
-	r, err := NewRunner(s, true)
-	if err != nil {
-		t.Fatal(err)
-	}
-	outs, err := r.RunAll()
-	if err != nil {
-		t.Fatal(err)
-	}
-	out := ""
-	for _, o := range outs {
-		if _, ok := o.Stmt.(*ShowStmt); ok {
-			out += o.Text
-		}
-	}
+	r, outs := runVariant(t, src, 0)
+	out := outputText(outs, func(st Stmt) bool {
+		_, show := st.(*ShowStmt)
+		return show
+	})
 	sum := strings.Split(r.Summarize(r.Log().Events()), "\n")
 	want := map[int]string{
 		0:  "  A insert t -> (0,1): 1 heap page read, 1 page added",

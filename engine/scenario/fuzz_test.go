@@ -7,30 +7,25 @@ import (
 	"sort"
 	"strings"
 	"testing"
+
+	"bufferlab/internal/fuzzbound"
 )
 
-// The fuzz bounds: what one input may cost. The lessons' scenarios (pools
-// of 128MB, 40 pages of pg_xact, a few thousand events) fit well inside
-// them; TestFuzzSeedsRun checks that they do. Two embedded scenarios do
-// not (fuzzSeedsCut): they run up to the bounds.
+// The fuzz bounds: what one input may cost (these, and the pool, pg_xact
+// and printout bounds of fuzzbound, shared with FuzzLesson). The lessons'
+// scenarios (pools of 128MB, 40 pages of pg_xact, a few thousand events)
+// fit well inside them; TestFuzzSeedsRun checks that they do. Two
+// embedded scenarios do not (fuzzSeedsCut): they run up to the bounds.
 const (
 	// fuzzMaxInput is the longest input run (the longest embedded lesson
 	// script is a few kB).
 	fuzzMaxInput = 16 << 10
-	// fuzzMaxBuffers is the largest pool run: 128MB, the pool of the SLRU
-	// and FSM lessons. Building it and printing it stay in milliseconds.
-	fuzzMaxBuffers = 16384
-	// fuzzMaxClogPages bounds clog_pages (pg_xact pages formatted at the
-	// start: about 8kB each).
-	fuzzMaxClogPages = 1024
 	// fuzzMaxSteps bounds one run statement (max_steps is lowered to it).
 	fuzzMaxSteps = 25_000
 	// fuzzMaxEvents bounds one input's events over all its statements and
 	// variants: statements stop being run once the logs hold this many.
 	// (An event costs a microsecond or two, its description included.)
 	fuzzMaxEvents = 50_000
-	// fuzzMaxShown bounds the buffers printed: show statements × NBuffers.
-	fuzzMaxShown = 1 << 20
 )
 
 // fuzzSeedsCut are the embedded scenarios longer than the fuzz bounds
@@ -221,15 +216,7 @@ func fuzzRun(t *testing.T, src string) fuzzOutcome {
 			cfg = c
 		}
 	}
-	switch {
-	case cfg.NBuffers > fuzzMaxBuffers:
-		out.skipped = "pool larger than 128MB"
-	case cfg.SLRU.ClogPages > fuzzMaxClogPages:
-		out.skipped = "too many clog_pages"
-	case shows*cfg.NBuffers > fuzzMaxShown:
-		out.skipped = "too many buffers shown"
-	}
-	if out.skipped != "" {
+	if out.skipped = fuzzbound.Skip(cfg.NBuffers, cfg.SLRU.ClogPages, shows); out.skipped != "" {
 		return out
 	}
 	for v := range Variants(s) {

@@ -10,25 +10,6 @@ import (
 	"bufferlab/engine/trace"
 )
 
-// runVariants runs every variant of src traced and returns each one's
-// runner; any error fails the test.
-func runVariants(t *testing.T, src string) []*Runner {
-	t.Helper()
-	s := mustParse(t, src)
-	var rs []*Runner
-	for v := range Variants(s) {
-		r, err := NewVariantRunner(s, true, v)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := r.RunAll(); err != nil {
-			t.Fatalf("variant %s: %v", r.Variant(), err)
-		}
-		rs = append(rs, r)
-	}
-	return rs
-}
-
 // A single drop= strategy beside a key naming several variants is the
 // strategy of every pane, whichever key comes first (issue 14.7); two
 // keys naming several are refused with both named.
@@ -159,10 +140,7 @@ backend C: scan t; touch t 5
 run
 `
 	for seed := 1; seed <= 3; seed++ {
-		orig, _, err := Run("orig.scn", strings.Replace(src, "%d", string(rune('0'+seed)), 1), true)
-		if err != nil {
-			t.Fatal(err)
-		}
+		orig := mustRun(t, "orig.scn", strings.Replace(src, "%d", string(rune('0'+seed)), 1), true)
 		lines := orig.ScheduleLines(orig.Schedules()[0])
 		if seed == 1 && len(lines) < 2 {
 			t.Fatalf("%d schedule lines: want a schedule long enough to span lines", len(lines))
@@ -173,14 +151,7 @@ run
 			}
 		}
 		replay := strings.Replace(strings.Replace(src, "schedule=random seed=%d", "schedule=rr", 1), "run\n", strings.Join(lines, "\n")+"\nrun\n", 1)
-		again, _, err := Run("replay.scn", replay, true)
-		if err != nil {
-			t.Fatalf("seed %d: replay: %v", seed, err)
-		}
-		if again.Log().Hash() != orig.Log().Hash() || again.Log().Len() != orig.Log().Len() {
-			t.Errorf("seed %d: replay has %d events (hash %x), the original %d (hash %x)", seed,
-				again.Log().Len(), again.Log().Hash(), orig.Log().Len(), orig.Log().Hash())
-		}
+		sameRun(t, "seed "+string(rune('0'+seed)), mustRun(t, "replay.scn", replay, true), orig)
 	}
 }
 

@@ -242,6 +242,21 @@ func variantKeys() string {
 	return orList(names)
 }
 
+// variantKeyOf returns the variant key one of whose variants is called
+// name ("scan": drop), or "" when none is.
+func variantKeyOf(name string) string {
+	for _, m := range registry.mechs {
+		for _, k := range m.Keys {
+			for _, vi := range k.Variants {
+				if vi.Name == name {
+					return k.Name
+				}
+			}
+		}
+	}
+	return ""
+}
+
 // Choice is one (mechanism, variant) pair: (drop, lookup), (pins,
 // spinlock).
 type Choice struct {
@@ -295,6 +310,18 @@ func (v Variant) Name() string {
 
 // String is the config setting: pins=atomic, drop=scan, slru=banks.
 func (v Variant) String() string { return v.Key() + "=" + v.Name() }
+
+// chosen is the pane's choice for mechanism mech, by the mechanism's own
+// parse, if it made one (the zero T otherwise).
+func chosen[T any](v Variant, mech string, parse func(string) (T, bool)) (T, bool) {
+	n, ok := v.Of(mech)
+	if !ok {
+		var zero T
+		return zero, false
+	}
+	x, _ := parse(n)
+	return x, true
+}
 
 // Info is the variant's titles, from its mechanism's registration
 // (the setting itself when it has none).

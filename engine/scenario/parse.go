@@ -265,6 +265,13 @@ func endPos(toks []token) Pos {
 	return Pos{last.Pos.Line, last.Pos.Col + len(last.Text)}
 }
 
+// statements parses each statement after config by its keyword (config,
+// which must come first and once, is parsed before them).
+var statements = map[string]func(p *parser, toks []token) (Stmt, error){
+	"relation": (*parser).relation, "backend": (*parser).backend, "schedule": (*parser).schedule,
+	"run": (*parser).run, "show": (*parser).show, "expect": (*parser).expect,
+}
+
 func (p *parser) statement(toks []token) (Stmt, error) {
 	kw := toks[0]
 	if kw.Text == "config" {
@@ -282,19 +289,8 @@ func (p *parser) statement(toks []token) (Stmt, error) {
 		p.nbuffers = 16
 	}
 	p.sawOther = true
-	switch kw.Text {
-	case "relation":
-		return p.relation(toks)
-	case "backend":
-		return p.backend(toks)
-	case "schedule":
-		return p.schedule(toks)
-	case "run":
-		return p.run(toks)
-	case "show":
-		return p.show(toks)
-	case "expect":
-		return p.expect(toks)
+	if parse, ok := statements[kw.Text]; ok {
+		return parse(p, toks)
 	}
 	return nil, p.errf(kw.Pos, "expected a statement (config, relation, backend, schedule, run, show, expect), found %q", kw.Text)
 }

@@ -118,6 +118,71 @@ func TestParseErrors(t *testing.T) {
 	}
 }
 
+// Every mechanism's bad inputs get an error naming line:col (most of
+// them) and what was expected: one table over the mechanisms' keys,
+// operations and subjects.
+func TestMechanismParseErrors(t *testing.T) {
+	for _, c := range []struct{ src, want string }{
+		// drop: DROP TABLE's DropRelFileNodesAllBuffers, its strategies, count= relations
+		{"relation t blocks=1\nbackend A: drop", "2:16: drop: expected a relation name"},
+		{"relation t blocks=1\nbackend A: drop x", "2:17: drop: expected a relation defined above, found \"x\""},
+		{"relation t blocks=1\nbackend A: drop t strategy=fast", "2:19: strategy: expected auto, scan, lookup or dlist, found \"fast\""},
+		{"relation t blocks=1\nbackend A: drop t strategy=dlist", "2:19: strategy=dlist needs the per-relation lists: expected config dlist=on"},
+		{"relation t blocks=1\nbackend A: drop t now=1", "2:19: drop: expected strategy=auto|scan|lookup|dlist, found \"now=1\""},
+		{"relation t blocks=1\nbackend A: drop q*", "2:17: no relation defined above matches \"q*\""},
+		{"relation t blocks=1\nbackend A: release t* 0", "2:20: release: expected a relation defined above (PREFIX* works with read, touch, write and drop), found \"t*\""},
+		{"config in_recovery=maybe", "1:8: in_recovery: expected on or off, found \"maybe\""},
+		{"relation r blocks=1 count=0", "1:21: count: expected at least 1, found 0"},
+		{"relation r0 blocks=1\nrelation r blocks=1 count=2", "2:10: relation \"r0\" (of count=2) is already defined"},
+		{"relation r blocks=1 count=20000", "1:21: count: 20000 is too large (at most 10000)"},
+		// truncate: smgrtruncate's DropRelFileNodeBuffers
+		{"relation t blocks=1\nbackend A: truncate", "2:20: truncate: expected a relation name"},
+		{"relation t blocks=1\nbackend A: truncate x", "2:21: truncate: expected a relation defined above, found \"x\""},
+		{"relation t blocks=4\nbackend A: truncate t to", "truncate: expected a number of blocks to keep after 'to'"},
+		{"relation t blocks=4\nbackend A: truncate t to 5", "2:26: truncate: t has 4 blocks: expected to N with N at most that"},
+		{"relation t blocks=4\nbackend A: truncate t to x", "2:26: truncate to: expected"},
+		{"relation t blocks=4\nbackend A: truncate t now", "2:23: truncate: expected 'to N' or strategy=auto|scan|lookup|dlist, found \"now\""},
+		{"relation t blocks=4\nbackend A: truncate t strategy=dlist", "2:23: strategy=dlist needs the per-relation lists"},
+		{"config fsm=always\nrelation h heap\nbackend A: truncate h", "3:21: truncate: h is a heap of the free space map model"},
+		// the free space map model: its variants, heaps, insert, delete and vacuum
+		{"config fsm=sometimes", "1:8: fsm: expected always, small-skip or both in pane order (always,small-skip), found \"sometimes\""},
+		{"config fsm=always,always", "1:8: fsm: always is named twice"},
+		{"config drop=scan,lookup fsm=always,small-skip", "1:25: fsm: names several variants, and so does drop= at 1:8; only one of pins=, drop=, slru= or fsm= may name several variants"},
+		{"config fsm=always\nexpect small-skip: pool hits=0", "2:8: expect small-skip: the scenario does not run fsm=small-skip (its config runs pins=atomic)"},
+		{"config fsm_threshold=8", "1:1: fsm_threshold: applies to the free space map model"},
+		{"relation t heap", "1:12: heap: heaps need the free space map model"},
+		{"relation t blocks=1 fillfactor=20", "1:21: fillfactor: heaps need the free space map model"},
+		{"config fsm=always\nrelation t heap fillfactor=5", "2:17: fillfactor: expected 10..100, found 5"},
+		{"config fsm=always\nrelation t blocks=2\nbackend A: insert t", "3:19: insert: expected a heap defined above"},
+		{"config fsm=always\nrelation t heap\nbackend A: insert t 0", "3:21: rows: expected at least 1, found 0"},
+		{"config fsm=always\nrelation t heap\nbackend A: insert t 3 width=2", "3:23: insert: expected size=B, found \"width=2\""},
+		{"config fsm=always\nrelation t heap\nbackend A: delete t 1", "3:21: delete: expected a ctid written B.O"},
+		{"config fsm=always\nrelation t heap\nbackend A: delete t 1.0", "3:21: ctid offset: expected at least 1"},
+		{"config fsm=always\nrelation t heap\nbackend A: vacuum t now", "3:21: vacuum: expected nothing after the relation name"},
+		{"backend A: insert t", "1:12: insert: heaps need the free space map model"},
+		{"expect fsm inserts=1", "1:8: expect fsm: the scenario has no free space map model"},
+		{"config fsm=always\nrelation t blocks=1\nexpect heap t rows=1", "3:13: expect heap: expected a heap defined above"},
+		// the commit log's SLRU: its variants, sizes and clog operations
+		{"config slru=lots", "1:8: slru: expected single, banks, banks+hash or several in pane order (banks,banks+hash), found \"lots\""},
+		{"config bank_size=16", "1:8: bank_size: applies to the commit log's SLRU: expected slru=single|banks|banks+hash too"},
+		{"config slru=banks slru_buffers=40", "1:1: slru:"},
+		{"config slru=banks bank_size=3", "1:1: slru:"},
+		{"backend A: clog get 5", "1:12: clog: the scenario has no SLRU"},
+		{"config slru=banks\nbackend A: clog fetch 5", "2:17: clog: unknown operation \"fetch\""},
+		{"config slru=banks\nbackend A: clog get x", "2:17: clog: get: transaction id \"x\""},
+		{"config slru=banks\nbackend A: clog", "2:16: clog: empty operation"},
+		{"expect slru hits=1", "1:8: expect slru: the scenario has no SLRU"},
+		{"config slru=banks\nexpect page x slot=1", "2:13: page: expected a non-negative integer"},
+		{"config slru=banks\nexpect slru lookups=1", "2:13: expect slru: expected KEY=VALUE with KEY one of"},
+		{"show slru", "1:6: show slru: the scenario has no SLRU"},
+	} {
+		_, err := Parse("f.scn", c.src)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%q:\n got  %v\n want …%s", c.src, err, c.want)
+		}
+	}
+}
+
 // A scenario to run must have a statement (issue 14.2); Parse accepts an
 // empty one, as a lesson's prose may come without a scenario.
 func TestRequireStatements(t *testing.T) {
@@ -233,6 +298,29 @@ func TestRegistryNamesEveryOperationAndKey(t *testing.T) {
 			}
 			if _, err2 := Parse("t.scn", "config "+k.Name+"\n"); err2 == nil || !strings.Contains(err2.Error(), k.Name) {
 				t.Errorf("config %s (no value): error %v does not name the keys", k.Name, err2)
+			}
+		}
+	}
+}
+
+// Every variant a key registers is a value its key accepts, and `expect
+// NAME:` for one the config does not run names that key: the expect
+// error finds the key by the registered names, the config by the
+// mechanism's own parser, and the two must agree.
+func TestRegistryVariantsParse(t *testing.T) {
+	for _, m := range Mechanisms() {
+		for _, k := range m.Keys {
+			for _, vi := range k.Variants {
+				if _, err := Parse("t.scn", "config "+k.Name+"="+vi.Name+"\n"); err != nil {
+					t.Errorf("config %s=%s: %v", k.Name, vi.Name, err)
+				}
+				if vi.Name == "atomic" {
+					continue // the default config runs it
+				}
+				_, err := Parse("t.scn", "expect "+vi.Name+": pool hits=0\n")
+				if want := "does not run " + k.Name + "=" + vi.Name; err == nil || !strings.Contains(err.Error(), want) {
+					t.Errorf("expect %s: with the default config: error %v, want one saying it %s", vi.Name, err, want)
+				}
 			}
 		}
 	}

@@ -96,24 +96,13 @@ expect block t 0 rc=2 usage=3
 expect atomic: pool cas_failures=1 spins=0 cas=4
 expect spinlock: pool cas_failures=0 spins=1 cas=0 header_locks=7
 `
-	s, err := Parse("variants", src)
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := mustParse(t, src)
 	vs := Variants(s)
 	if len(vs) != 2 || vs[0].Pins() != bufmgr.PinsAtomic || vs[1].Pins() != bufmgr.PinsSpinlock {
 		t.Fatalf("variants %v", vs)
 	}
-	for i, v := range vs {
-		want := v.Pins()
-		r, err := NewVariantRunner(s, true, i)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := r.RunAll(); err != nil {
-			t.Fatalf("%v: %v", want, err)
-		}
-		if r.Pins() != want || r.Pool().Pins() != want {
+	for i, r := range runVariants(t, src) {
+		if want := vs[i].Pins(); r.Pins() != want || r.Pool().Pins() != want {
 			t.Fatalf("variant %d runs %v on a %v pool, want %v", i, r.Pins(), r.Pool().Pins(), want)
 		}
 	}
@@ -122,10 +111,7 @@ expect spinlock: pool cas_failures=0 spins=1 cas=0 header_locks=7
 	}
 	// A failing check names the variant it failed in.
 	bad := strings.Replace(src, "spins=1 cas=0", "spins=5 cas=0", 1)
-	s, err = Parse("variants", bad)
-	if err != nil {
-		t.Fatal(err)
-	}
+	s = mustParse(t, bad)
 	r, err := NewVariantRunner(s, true, 1)
 	if err != nil {
 		t.Fatal(err)
@@ -162,19 +148,8 @@ expect spinlock: pool cas=0 header_locks=6
 	if !strings.Contains(out, "dirty.cas") || strings.Contains(out, "dirty95") {
 		t.Fatalf("atomic run:\n%s", out)
 	}
-	s, _ := Parse("dirty", src)
-	alt, err := NewVariantRunner(s, true, 1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	outs, err := alt.RunAll()
-	if err != nil {
-		t.Fatal(err)
-	}
-	text := ""
-	for _, o := range outs {
-		text += o.Text
-	}
+	_, outs := runVariant(t, src, 1)
+	text := outputText(outs, nil)
 	if !strings.Contains(text, "dirty95.lock") || !strings.Contains(text, "dirty95.unlock") || strings.Contains(text, "dirty.cas") {
 		t.Fatalf("spinlock run:\n%s", text)
 	}

@@ -25,11 +25,7 @@ var poolMechanism = Mechanism{
 	Name: "pool", Title: "the shared buffer pool", Owner: trace.MPool,
 	Keys: []Key{
 		{Name: "synchronize_seqscans", Values: "on|off", Doc: "a scan of over NBuffers/4 blocks starts where the last scan of the table reported being (PostgreSQL's default on)",
-			parse: func(p *parser, st *ConfigStmt, t token, v string) error {
-				on, err := p.onOff(t, "synchronize_seqscans", v)
-				st.NoSyncScans = !on
-				return err
-			}},
+			parse: onOffKey("synchronize_seqscans", func(st *ConfigStmt, on bool) { st.NoSyncScans = !on })},
 	},
 	Ops: []OpSpec{
 		{Name: "read", Kind: OpRead, Grammar: "read REL B[..E] [fork=F]: ReadBuffer and keep the pin", parse: (*parser).poolOp, run: (*Runner).execPoolOp},
@@ -59,17 +55,8 @@ var pinsMechanism = Mechanism{
 				{"atomic", "pins=atomic: one CAS on the state word (PostgreSQL 9.6 to 18)", "pins=atomic: one CAS (PG 9.6+)"},
 				{"spinlock", "pins=spinlock: 9.5's header spinlock, drawn on the 9.6 state word", "pins=spinlock: 9.5 locking on the 9.6 word"},
 			},
-			parse: func(p *parser, st *ConfigStmt, t token, v string) error {
-				names, err := p.variantNames(t, "pins", v, "atomic, spinlock or both in pane order (atomic,spinlock)", func(s string) (string, bool) {
-					m, ok := bufmgr.ParsePins(s)
-					return m.String(), ok
-				})
-				if err != nil {
-					return err
-				}
-				st.Pins, _ = bufmgr.ParsePins(names[0])
-				return p.addVariants(st, t, "pins", names)
-			}},
+			parse: variantKey("pins", "atomic, spinlock or both in pane order (atomic,spinlock)", bufmgr.ParsePins,
+				func(st *ConfigStmt, m bufmgr.PinsMode) { st.Pins = m })},
 	},
 }
 
@@ -83,28 +70,11 @@ var dropMechanism = Mechanism{
 				{"dlist", "drop=dlist: the relation's own list of buffers (reverted idea)", "drop=dlist: the relation's list"},
 				{"auto", "drop=auto: what PostgreSQL 15 chooses", "drop=auto: PostgreSQL's choice"},
 			},
-			parse: func(p *parser, st *ConfigStmt, t token, v string) error {
-				names, err := p.variantNames(t, "drop", v, "strategies among auto, scan, lookup, dlist in pane order (scan,lookup,dlist)", func(s string) (string, bool) {
-					d, ok := bufmgr.ParseDropStrategy(s)
-					return d.String(), ok
-				})
-				if err != nil {
-					return err
-				}
-				return p.addVariants(st, t, "drop", names)
-			}},
+			parse: variantKey("drop", "strategies among auto, scan, lookup, dlist in pane order (scan,lookup,dlist)", bufmgr.ParseDropStrategy, nil)},
 		{Name: "in_recovery", Values: "on|off", Doc: "the dropping backend is the startup process replaying WAL (sizes cached: the lookup is allowed)",
-			parse: func(p *parser, st *ConfigStmt, t token, v string) error {
-				on, err := p.onOff(t, "in_recovery", v)
-				st.InRecovery = on
-				return err
-			}},
+			parse: onOffKey("in_recovery", func(st *ConfigStmt, on bool) { st.InRecovery = on })},
 		{Name: "dlist", Values: "on|off", Doc: "keep the per-relation buffer lists of the dlist strategy",
-			parse: func(p *parser, st *ConfigStmt, t token, v string) error {
-				on, err := p.onOff(t, "dlist", v)
-				st.DropList = on
-				return err
-			}},
+			parse: onOffKey("dlist", func(st *ConfigStmt, on bool) { st.DropList = on })},
 	},
 	Ops: []OpSpec{
 		{Name: "drop", Kind: OpDrop, Grammar: "drop REL [REL|PREFIX* …] [strategy=S]: DROP TABLE's DropRelFileNodesAllBuffers",
@@ -116,17 +86,11 @@ var dropMechanism = Mechanism{
 
 // Pins is the pin variant the pane runs (atomic unless it chose one).
 func (v Variant) Pins() bufmgr.PinsMode {
-	n, _ := v.Of("pins")
-	m, _ := bufmgr.ParsePins(n)
+	m, _ := chosen(v, "pins", bufmgr.ParsePins)
 	return m
 }
 
 // Drop is the drop strategy the pane chose, if it chose one.
 func (v Variant) Drop() (bufmgr.DropStrategy, bool) {
-	n, ok := v.Of("drop")
-	if !ok {
-		return bufmgr.DropAuto, false
-	}
-	d, _ := bufmgr.ParseDropStrategy(n)
-	return d, true
+	return chosen(v, "drop", bufmgr.ParseDropStrategy)
 }

@@ -50,7 +50,8 @@ var slruMechanism = Mechanism{
 				{"banks", "slru=banks: a bank of 16 per page, searched slot by slot (PostgreSQL 17.3+)", "slru=banks (PG 17.3+)"},
 				{"banks+hash", "slru=banks+hash: the bank's hash table finds the slot (the 2023 patch, not committed)", "slru=banks+hash (not committed)"},
 			},
-			parse: (*parser).slruVariantKey},
+			parse: variantKey("slru", "single, banks, banks+hash or several in pane order (banks,banks+hash)", parseSLRUVariant,
+				func(st *ConfigStmt, vr slru.Variant) { st.SLRU.On, st.SLRU.Variant = true, vr })},
 		{Name: "slru_buffers", Values: "N", Doc: "its slots (default: PG 17's transaction_buffers rule, or PG 16's CLOG size for single)", parse: (*parser).slruSizeKey},
 		{Name: "bank_size", Values: "N", Doc: "slots per bank, a power of two (default SLRU_BANK_SIZE, 16)", parse: (*parser).slruSizeKey},
 		{Name: "clog_pages", Values: "N", Doc: "pg_xact pages on disk at the start (latest_page_number N−1)", parse: (*parser).slruSizeKey},
@@ -74,28 +75,14 @@ var slruMechanism = Mechanism{
 
 // SLRU is the SLRU variant the pane chose, if it chose one.
 func (v Variant) SLRU() (slru.Variant, bool) {
-	n, ok := v.Of("slru")
-	if !ok {
-		return 0, false
-	}
-	vr, _ := slru.ParseVariant(n)
-	return vr, true
+	return chosen(v, "slru", parseSLRUVariant)
 }
 
-// slruVariantKey parses slru=V[,V…].
-func (p *parser) slruVariantKey(st *ConfigStmt, t token, v string) error {
-	names, err := p.variantNames(t, "slru", v, "single, banks, banks+hash or several in pane order (banks,banks+hash)", func(s string) (string, bool) {
-		vr, err := slru.ParseVariant(s)
-		return vr.String(), err == nil
-	})
-	if err != nil {
-		return err
-	}
-	st.SLRU.On, st.SLRU.Variant = true, must(slru.ParseVariant(names[0]))
-	return p.addVariants(st, t, "slru", names)
+// parseSLRUVariant is slru.ParseVariant with an ok in place of the error.
+func parseSLRUVariant(s string) (slru.Variant, bool) {
+	vr, err := slru.ParseVariant(s)
+	return vr, err == nil
 }
-
-func must[T any](v T, _ error) T { return v }
 
 // slruSizeKey parses slru_buffers=, bank_size= and clog_pages=.
 func (p *parser) slruSizeKey(st *ConfigStmt, t token, v string) error {
@@ -245,32 +232,15 @@ func (r *Runner) slruExpectValue(st *ExpectStmt, c check) (string, error) {
 	if s == nil {
 		return "", r.errf(c.Pos, "expect %s: the scenario has no SLRU (config slru=…)", st.Subject)
 	}
-	u := func(v uint64) string { return strconv.FormatUint(v, 10) }
 	switch st.Subject {
 	case "slru":
 		t := s.Stats()
-		switch c.Key {
-		case "hits":
-			return u(t.Hits), nil
-		case "reads":
-			return u(t.Reads), nil
-		case "writes":
-			return u(t.Writes), nil
-		case "zeroes":
-			return u(t.Zeroes), nil
-		case "slots_scanned":
-			return u(t.SlotsScanned), nil
-		case "probes":
-			return u(t.Probes), nil
-		case "victim_scans":
-			return u(t.VictimScans), nil
-		case "victims":
-			return u(t.Victims), nil
-		case "lock_waits":
-			return u(t.LockWaits), nil
-		case "dirty_victims":
-			return u(t.DirtyVictims), nil
-		case "latest":
+		if v, ok := counter(c.Key, map[string]uint64{"hits": t.Hits, "reads": t.Reads, "writes": t.Writes, "zeroes": t.Zeroes,
+			"slots_scanned": t.SlotsScanned, "probes": t.Probes, "victim_scans": t.VictimScans, "victims": t.Victims,
+			"lock_waits": t.LockWaits, "dirty_victims": t.DirtyVictims}); ok {
+			return v, nil
+		}
+		if c.Key == "latest" {
 			return strconv.FormatInt(s.LatestPageNumber(), 10), nil
 		}
 	case "page":

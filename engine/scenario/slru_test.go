@@ -4,6 +4,8 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+
+	"bufferlab/internal/testmem"
 )
 
 // The commit log in scenarios: xid 100000 is on page 3 (byte 424), page 3
@@ -49,28 +51,6 @@ show slru
 	}
 }
 
-func TestSLRUParseErrors(t *testing.T) {
-	for _, c := range []struct{ src, want string }{
-		{"config slru=lots", "1:8: slru: expected single, banks, banks+hash or several in pane order (banks,banks+hash), found \"lots\""},
-		{"config bank_size=16", "1:8: bank_size: applies to the commit log's SLRU: expected slru=single|banks|banks+hash too"},
-		{"config slru=banks slru_buffers=40", "1:1: slru:"},
-		{"config slru=banks bank_size=3", "1:1: slru:"},
-		{"backend A: clog get 5", "1:12: clog: the scenario has no SLRU"},
-		{"config slru=banks\nbackend A: clog fetch 5", "2:17: clog: unknown operation \"fetch\""},
-		{"config slru=banks\nbackend A: clog get x", "2:17: clog: get: transaction id \"x\""},
-		{"config slru=banks\nbackend A: clog", "2:16: clog: empty operation"},
-		{"expect slru hits=1", "1:8: expect slru: the scenario has no SLRU"},
-		{"config slru=banks\nexpect page x slot=1", "2:13: page: expected a non-negative integer"},
-		{"config slru=banks\nexpect slru lookups=1", "2:13: expect slru: expected KEY=VALUE with KEY one of"},
-		{"show slru", "1:6: show slru: the scenario has no SLRU"},
-	} {
-		_, err := Parse("f.scn", c.src)
-		if err == nil || !strings.Contains(err.Error(), c.want) {
-			t.Errorf("%q:\n got  %v\n want …%s", c.src, err, c.want)
-		}
-	}
-}
-
 // Summarize writes one line per finished clog operation, from the SLRU's
 // own events, and none of them as a buffer-pool read.
 func TestSummarizeSLRU(t *testing.T) {
@@ -81,17 +61,7 @@ func TestSummarizeSLRU(t *testing.T) {
 			"  A clog get 100001 -> in-progress: page 3 hit in slot 16, 1 hash probe\n"},
 	} {
 		src := "config shared_buffers=128MB slru=" + c.variant + " clog_pages=40\nbackend A: clog get 100000; clog get 100001\nrun\n"
-		s, err := Parse("sum.scn", src)
-		if err != nil {
-			t.Fatal(err)
-		}
-		r, err := NewRunner(s, true)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := r.RunAll(); err != nil {
-			t.Fatal(err)
-		}
+		r, _ := runVariant(t, src, 0)
 		if got := r.Summarize(r.Log().Events()); got != c.want {
 			t.Errorf("slru=%s: summary\n%s\nwant\n%s", c.variant, got, c.want)
 		}
@@ -137,12 +107,9 @@ run
 expect page 3 status=VALID
 expect page 131071 status=VALID
 `
-	h0 := heapInUse()
-	r, _, err := Run("big.scn", src, false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	used := int64(heapInUse()) - int64(h0)
+	h0 := testmem.HeapInUse()
+	r := mustRun(t, "big.scn", src, false)
+	used := int64(testmem.HeapInUse()) - int64(h0)
 	if used > 50<<20 {
 		t.Errorf("a run with clog_pages=131072 touching 2 pages holds %d MB", used>>20)
 	}
@@ -153,11 +120,4 @@ expect page 131071 status=VALID
 		t.Errorf("segment 0FFF is %d bytes (exists %v), want 32 pages", n, ok)
 	}
 	runtime.KeepAlive(r)
-}
-
-func heapInUse() uint64 {
-	runtime.GC()
-	var m runtime.MemStats
-	runtime.ReadMemStats(&m)
-	return m.HeapAlloc
 }

@@ -233,20 +233,11 @@ func (r *Runner) Summarize(events []trace.Event) string {
 				if req := bufmgr.DropStrategy(d.Before); req == bufmgr.DropAuto {
 					fmt.Fprintf(&b, " (auto)")
 				}
-				var parts []string
-				if s.descs > 0 {
-					parts = append(parts, fmt.Sprintf("%d descriptors checked", s.descs))
-				}
-				if s.lookups > 0 {
-					parts = append(parts, fmt.Sprintf("%d mapping lookups", s.lookups))
-				}
-				if s.hops > 0 {
-					parts = append(parts, fmt.Sprintf("%d list hops", s.hops))
-				}
+				parts := appendCount(nil, "%d descriptors checked", s.descs)
+				parts = appendCount(parts, "%d mapping lookups", s.lookups)
+				parts = appendCount(parts, "%d list hops", s.hops)
 				parts = append(parts, fmt.Sprintf("%d buffers invalidated", s.invalidated))
-				if s.pinWaits > 0 {
-					parts = append(parts, fmt.Sprintf("waited %d times for a pin", s.pinWaits))
-				}
+				parts = appendCount(parts, "waited %d times for a pin", s.pinWaits)
 				fmt.Fprintf(&b, ": %s\n", strings.Join(parts, ", "))
 				acc[e.Actor] = nil
 				continue
@@ -280,25 +271,14 @@ func (r *Runner) Summarize(events []trace.Event) string {
 			} else {
 				fmt.Fprintf(&b, "  %s read %-12s miss  -> %s", name(e.Actor), tag, s.victim)
 			}
-			var extra []string
-			if s.decrements > 0 {
-				extra = append(extra, fmt.Sprintf("%d usage decrements", s.decrements))
-			}
-			if s.skipped > 0 {
-				extra = append(extra, fmt.Sprintf("%d pinned skipped", s.skipped))
-			}
+			extra := appendCount(nil, "%d usage decrements", s.decrements)
+			extra = appendCount(extra, "%d pinned skipped", s.skipped)
 			for _, w := range s.written {
 				extra = append(extra, "wrote dirty "+w)
 			}
-			if s.casFails > 0 {
-				extra = append(extra, fmt.Sprintf("%d failed CAS", s.casFails))
-			}
-			if s.spins > 0 {
-				extra = append(extra, fmt.Sprintf("%d spins", s.spins))
-			}
-			if s.waits > 0 {
-				extra = append(extra, fmt.Sprintf("%d waits", s.waits))
-			}
+			extra = appendCount(extra, "%d failed CAS", s.casFails)
+			extra = appendCount(extra, "%d spins", s.spins)
+			extra = appendCount(extra, "%d waits", s.waits)
 			if len(extra) > 0 {
 				fmt.Fprintf(&b, " (%s)", strings.Join(extra, ", "))
 			}
@@ -314,6 +294,15 @@ func (r *Runner) Summarize(events []trace.Event) string {
 		}
 	}
 	return b.String()
+}
+
+// appendCount appends the count n in format (one %d) to parts unless it
+// is zero: a summary line names only what happened.
+func appendCount(parts []string, format string, n int) []string {
+	if n > 0 {
+		parts = append(parts, fmt.Sprintf(format, n))
+	}
+	return parts
 }
 
 var (

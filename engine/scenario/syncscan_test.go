@@ -2,6 +2,7 @@ package scenario
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -87,10 +88,10 @@ run
 func TestSyncScanMeasuredCase(t *testing.T) {
 	for _, c := range []struct {
 		on   string
-		want string
+		want [][2]int // the runs of resident blocks, first and last
 	}{
-		{"on", "36-99"},
-		{"off", "68-99 488-519"},
+		{"on", [][2]int{{36, 99}}},
+		{"off", [][2]int{{68, 99}, {488, 519}}},
 	} {
 		src := "config shared_buffers=16MB synchronize_seqscans=" + c.on + `
 relation t blocks=520
@@ -99,28 +100,17 @@ run
 backend B: scan t
 run
 `
-		r, _, err := Run("measured.scn", src, false)
-		if err != nil {
-			t.Fatal(err)
+		r := mustRun(t, "measured.scn", src, false)
+		var want []int
+		for _, run := range c.want {
+			for b := run[0]; b <= run[1]; b++ {
+				want = append(want, b)
+			}
 		}
-		if got := ranges(residentBlocks(r, "t")); got != c.want {
-			t.Errorf("synchronize_seqscans=%s: resident blocks %s, want %s", c.on, got, c.want)
+		if got := residentBlocks(r, "t"); !slices.Equal(got, want) {
+			t.Errorf("synchronize_seqscans=%s: resident blocks %v, want the runs %v", c.on, got, c.want)
 		}
 	}
-}
-
-// ranges prints ascending numbers as runs: "36-99" or "68-99 488-519".
-func ranges(xs []int) string {
-	var parts []string
-	for i := 0; i < len(xs); {
-		j := i
-		for j+1 < len(xs) && xs[j+1] == xs[j]+1 {
-			j++
-		}
-		parts = append(parts, fmt.Sprintf("%d-%d", xs[i], xs[j]))
-		i = j + 1
-	}
-	return strings.Join(parts, " ")
 }
 
 // The location list is an LRU of SYNC_SCAN_NELEM = 20 relations: after
@@ -133,10 +123,7 @@ func TestSyncScanLRU(t *testing.T) {
 	for i := 0; i < 21; i++ {
 		fmt.Fprintf(&b, "backend A: scan o%d\nrun\n", i)
 	}
-	r, _, err := Run("lru.scn", b.String(), false)
-	if err != nil {
-		t.Fatal(err)
-	}
+	r := mustRun(t, "lru.scn", b.String(), false)
 	if _, ok := r.Pool().SyncScanLocation(r.rels["big"]); ok {
 		t.Fatalf("big's scan location survived 21 scans of other relations")
 	}

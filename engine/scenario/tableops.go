@@ -88,22 +88,19 @@ func (r *Runner) execTruncate(be *backendState, op Op) error {
 	}
 	forks := []bufmgr.ForkNumber{bufmgr.MainForkNum}
 	first := []uint32{nblocks}
-	if rel.NBlocks[bufmgr.FSMForkNum] > 0 {
-		n, ok, err := r.fsmPrepareTruncate(be, rel, nblocks)
+	for _, f := range []struct {
+		fork    bufmgr.ForkNumber
+		prepare func(be *backendState, rel *bufmgr.Relation, nblocks uint32) (uint32, bool, error)
+	}{{bufmgr.FSMForkNum, r.fsmPrepareTruncate}, {bufmgr.VMForkNum, r.vmPrepareTruncate}} {
+		if rel.NBlocks[f.fork] == 0 {
+			continue
+		}
+		n, ok, err := f.prepare(be, rel, nblocks)
 		if err != nil {
 			return err
 		}
 		if ok {
-			forks, first = append(forks, bufmgr.FSMForkNum), append(first, n)
-		}
-	}
-	if rel.NBlocks[bufmgr.VMForkNum] > 0 {
-		n, ok, err := r.vmPrepareTruncate(be, rel, nblocks)
-		if err != nil {
-			return err
-		}
-		if ok {
-			forks, first = append(forks, bufmgr.VMForkNum), append(first, n)
+			forks, first = append(forks, f.fork), append(first, n)
 		}
 	}
 	if _, err := be.b.DropRelationBuffers(rel, forks, first, op.Strategy); err != nil {

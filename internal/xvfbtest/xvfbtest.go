@@ -40,7 +40,7 @@ func LoadPNG(t *testing.T, path string) image.Image {
 	defer f.Close()
 	img, err := png.Decode(f)
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("%s: %v", path, err)
 	}
 	return img
 }

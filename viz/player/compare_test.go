@@ -7,6 +7,7 @@ import (
 	"bufferlab/engine/scenario"
 	"bufferlab/engine/slru"
 	"bufferlab/engine/trace"
+	"bufferlab/internal/testmem"
 	"bufferlab/lessons"
 	"bufferlab/viz/mech"
 	view "bufferlab/viz/poolview"
@@ -157,10 +158,7 @@ func TestCompareLessonPanes(t *testing.T) {
 // A scenario with two variants opens with two panes too.
 func TestCompareScenario(t *testing.T) {
 	src := "config pins=spinlock,atomic\nrelation t blocks=2\nbackend A: touch t 0..1\nbackend B: touch t 0..1\nrun\n"
-	p, err := FromScenario("two.scn", src)
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := mustPlayer(t, "two.scn", src)
 	if p.Panes() != 2 || p.PaneVariant(0).Name() != "spinlock" || p.PaneVariant(1).Name() != "atomic" || p.TL.Len() != p.PaneTimeline(1).Len() {
 		t.Fatalf("%d panes %v/%v lengths %d", p.Panes(), p.PaneVariant(0), p.PaneVariant(1), p.TL.Len())
 	}
@@ -226,10 +224,7 @@ expect block t 0 resident=no
 expect block other 9 resident=yes
 expect scan: pool in_use=10
 `
-	p, err := FromScenario("race.scn", src)
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := mustPlayer(t, "race.scn", src)
 	if p.Panes() != 3 {
 		t.Fatalf("%d panes, want 3", p.Panes())
 	}
@@ -282,10 +277,7 @@ run
 backend S: drop t
 run
 `
-	p, err := FromScenario("race.scn", src)
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := mustPlayer(t, "race.scn", src)
 	byEvents := p.TL.Len()
 	cost := func(pane int, e trace.Event) float64 {
 		if e.Kind == trace.KMapLookup && e.Site.String() == "lookup.lookup" {
@@ -339,10 +331,7 @@ run
 // its own FSM view, and only the left one reads FSM pages.
 func TestCompareFSMVariants(t *testing.T) {
 	src := "config shared_buffers=128MB fsm=always,small-skip\nrelation t heap fillfactor=20\nbackend A: insert t; vacuum t\nrun\nbackend B: insert t 150\nrun\n"
-	p, err := FromScenario("fsm.scn", src)
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := mustPlayer(t, "fsm.scn", src)
 	if p.Panes() != 2 || p.PaneVariant(1).String() != "fsm=small-skip" {
 		t.Fatalf("%d panes, %v", p.Panes(), p.PaneVariant(1))
 	}
@@ -363,10 +352,7 @@ func TestCompareFSMVariants(t *testing.T) {
 func TestCompareSLRUVariants(t *testing.T) {
 	src := "config shared_buffers=128MB slru=single,banks,banks+hash slru_buffers=64 clog_pages=40\n" +
 		"backend A: clog get 100000; clog get 40000; clog get 100001\nbackend B: clog read-only 5\nrun\n"
-	p, err := FromScenario("slru.scn", src)
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := mustPlayer(t, "slru.scn", src)
 	if p.Panes() != 3 || p.PaneVariant(2).String() != "slru=banks+hash" {
 		t.Fatalf("%d panes, last %v", p.Panes(), p.PaneVariant(p.Panes()-1))
 	}
@@ -425,10 +411,7 @@ func TestKeyframeEveryBudget(t *testing.T) {
 	}
 	// The player builds such a scenario and still seeks exactly.
 	src := "config slru=single slru_buffers=131072 clog_pages=40\nbackend A: clog get 100000\nrun\n"
-	p, err := FromScenario("big.scn", src)
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := mustPlayer(t, "big.scn", src)
 	if p.SLRU.Keyframes() > mech.KeyframeBudget/131072+2 {
 		t.Errorf("%d keyframes of a 131072-slot view", p.SLRU.Keyframes())
 	}
@@ -446,13 +429,10 @@ func TestKeyframeEveryBudget(t *testing.T) {
 func TestSLRUPlayerLargestClog(t *testing.T) {
 	src := "config shared_buffers=128MB slru=single,banks,banks+hash clog_pages=131072\n" +
 		"backend A: clog get 100000; clog set 100000 committed; clog get 4294967000\nbackend B: clog read-only 5\nrun\n"
-	h0 := heapAllocNow()
-	p, err := FromScenario("big.scn", src)
-	if err != nil {
-		t.Fatal(err)
-	}
+	h0 := testmem.HeapInUse()
+	p := mustPlayer(t, "big.scn", src)
 	p.End()
-	if used := int64(heapAllocNow()) - int64(h0); used > 50<<20 {
+	if used := int64(testmem.HeapInUse()) - int64(h0); used > 50<<20 {
 		t.Errorf("the player holds %d MB for a run touching 3 pages of pg_xact", used>>20)
 	}
 	for i := 0; i < p.Panes(); i++ {
@@ -461,11 +441,4 @@ func TestSLRUPlayerLargestClog(t *testing.T) {
 		}
 	}
 	runtime.KeepAlive(p)
-}
-
-func heapAllocNow() uint64 {
-	runtime.GC()
-	var m runtime.MemStats
-	runtime.ReadMemStats(&m)
-	return m.HeapAlloc
 }

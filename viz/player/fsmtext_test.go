@@ -14,10 +14,7 @@ import (
 func TestFSMRowNamesTheWantedCategory(t *testing.T) {
 	src := "config shared_buffers=128MB fsm=always\nrelation t heap fillfactor=20\n" +
 		"backend A: insert t; vacuum t\nrun\nbackend B: insert t 150\nrun\n"
-	p, err := FromScenario("l5.scn", src)
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := mustPlayer(t, "l5.scn", src)
 	p.TL.Seek(p.TL.Len())
 	v := p.FSMView()
 	for a, name := range p.Backends {

@@ -130,23 +130,7 @@ func AlignCost(runs []run, cost func(pane int, e trace.Event) float64, quantum f
 			padded[i] = out
 		}
 	}
-	zero := func(run) int { return 0 }
-	seg(zero, func(r run) int {
-		if len(r.start) > 0 {
-			return r.start[0]
-		}
-		return len(r.events)
-	})
-	for k := range runs[0].start {
-		start = append(start, len(padded[0]))
-		seg(func(r run) int { return r.start[k] }, func(r run) int { return r.end[k] })
-		end = append(end, len(padded[0]))
-	}
-	for _, x := range padded {
-		for i := range x {
-			x[i].Seq = uint64(i)
-		}
-	}
+	start, end = eachSegment(runs, padded, seg)
 	return padded, start, end, nil
 }
 

@@ -74,12 +74,7 @@ func (p *Player) PaneSLRUView(i int) *slruview.View {
 	if i == 0 {
 		return p.SLRUView()
 	}
-	t := p.Alts[i-1].SLRU
-	if t == nil {
-		return nil
-	}
-	t.Seek(p.TL.Pos())
-	return t.Current()
+	return viewAt(p.Alts[i-1].SLRU, p.TL.Pos())
 }
 
 // PaneFSMView is pane i's free space map view at the current position (nil
@@ -88,11 +83,18 @@ func (p *Player) PaneFSMView(i int) *fsmview.View {
 	if i == 0 {
 		return p.FSMView()
 	}
-	t := p.Alts[i-1].FSM
+	return viewAt(p.Alts[i-1].FSM, p.TL.Pos())
+}
+
+// viewAt is a mechanism timeline's view at event pos (the zero view, nil,
+// without the timeline); the seek applies at most a keyframe interval of
+// events (timeline.Of.Seek).
+func viewAt[S timeline.State[S]](t *timeline.Of[S], pos int) S {
 	if t == nil {
-		return nil
+		var none S
+		return none
 	}
-	t.Seek(p.TL.Pos())
+	t.Seek(pos)
 	return t.Current()
 }
 
@@ -185,20 +187,12 @@ func (p *Player) Track(name string) mech.Track {
 // FSMView is the free space map's view at the current position (nil
 // without one).
 func (p *Player) FSMView() *fsmview.View {
-	if p.FSM == nil {
-		return nil
-	}
-	p.FSM.Seek(p.TL.Pos())
-	return p.FSM.Current()
+	return viewAt(p.FSM, p.TL.Pos())
 }
 
 // SLRUView is the SLRU's view at the current position (nil without one).
 func (p *Player) SLRUView() *slruview.View {
-	if p.SLRU == nil {
-		return nil
-	}
-	p.SLRU.Seek(p.TL.Pos())
-	return p.SLRU.Current()
+	return viewAt(p.SLRU, p.TL.Pos())
 }
 
 // run is one variant's events and step ranges, for AlignN.
@@ -226,6 +220,17 @@ func AlignN(runs []run) (padded [][]trace.Event, start, end []int) {
 			add(i, r.events[lo(r):hi(r)], n)
 		}
 	}
+	start, end = eachSegment(runs, padded, seg)
+	return padded, start, end
+}
+
+// eachSegment has seg pad the runs' events of each segment in turn into
+// padded (the part before the first step, then each step, given as the
+// bounds of a run's events), records where each step starts and ends in
+// the padded logs, and renumbers their events (Seq = the index) so that
+// "event N" is the same position in all of them. AlignN and AlignCost
+// differ only in how seg pads a segment.
+func eachSegment(runs []run, padded [][]trace.Event, seg func(lo, hi func(r run) int)) (start, end []int) {
 	zero := func(run) int { return 0 }
 	seg(zero, func(r run) int {
 		if len(r.start) > 0 {
@@ -243,7 +248,7 @@ func AlignN(runs []run) (padded [][]trace.Event, start, end []int) {
 			x[i].Seq = uint64(i)
 		}
 	}
-	return padded, start, end
+	return start, end
 }
 
 // Align pads two runs of the same steps (a and b, with their step ranges)

@@ -198,10 +198,7 @@ func TestToOpEndAndSteps(t *testing.T) {
 }
 
 func TestFromScenario(t *testing.T) {
-	p, err := FromScenario("s.scn", "relation t blocks=3\nbackend A: touch t 0..2\nrun\n")
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := mustPlayer(t, "s.scn", "relation t blocks=3\nbackend A: touch t 0..2\nrun\n")
 	if len(p.Steps) != 1 || p.Len() == 0 || p.Pos() != 0 {
 		t.Fatalf("steps %d len %d pos %d", len(p.Steps), p.Len(), p.Pos())
 	}
