@@ -71,12 +71,8 @@ func (a *App) drawPlayer(dst *ebiten.Image) {
 		a.drawCompare(dst, rest, bottom)
 		return
 	}
-	if p.SLRU != nil {
-		a.drawSLRUScene(dst, rest, bottom)
-		return
-	}
-	if p.FSM != nil {
-		a.drawFSMScene(dst, rest, bottom)
+	if m, state := a.mainScene(); m != nil {
+		a.drawMechScene(dst, rest, bottom, m, state)
 		return
 	}
 	rest, counters := rest.SplitBottom(44 * th.Scale)

@@ -41,3 +41,60 @@ func (a *App) drawMechPanels(dst *ebiten.Image, r render.Rect) render.Rect {
 	}
 	return r
 }
+
+// mainScene is the registered main scene of a one-pane run: that of the
+// first mechanism (in the language's order) whose track the run has; nil
+// for the pool's own scene.
+func (a *App) mainScene() (*mech.Mechanism, any) {
+	for _, m := range mech.All() {
+		if m.Scene == nil {
+			continue
+		}
+		if t := a.p.Track(m.Name); t != nil {
+			return m, t.State()
+		}
+	}
+	return nil, nil
+}
+
+// drawMechScene draws a lesson or scenario whose main mechanism registers
+// a scene (the commit log's SLRU: its banks, lookups and victim choice;
+// the free space map: heap pages, FSM pages, a page's tree and the
+// searches): the scene in a titled panel on the left, the lesson text
+// over the code of the modelled function on the right, the mechanism's
+// counter row below when it has one.
+func (a *App) drawMechScene(dst *ebiten.Image, rest, bottom render.Rect, m *mech.Mechanism, state any) {
+	th := a.th
+	sc := m.Scene
+	var counters render.Rect
+	if sc.Counters != nil {
+		rest, counters = rest.SplitBottom(44 * th.Scale)
+	}
+	left, right := rest.SplitLeft(rest.W * sc.Split)
+	sr := scenedraw.Panel(dst, left.Inset(2), a.title(m.Name, state), th)
+	var l layout.List
+	sc.Layout(&l, sr, state, th.Theme)
+	render.Paint(clip(dst, sr), &l)
+	narrR, codeR := right.SplitTop(right.H * 0.58)
+	nr := scenedraw.Panel(dst, narrR.Inset(2), "Lesson", th)
+	a.drawNarration(clip(dst, nr), nr)
+	cr := scenedraw.Panel(dst, codeR.Inset(2), "Code: the modelled PostgreSQL function", th)
+	a.drawMechCode(dst, cr, m, state)
+	if sc.Counters != nil {
+		var cl layout.List
+		sc.Counters(&cl, counters.Inset(2), state, th.Theme)
+		render.Paint(dst, &cl)
+	}
+	a.drawTimeline(dst, bottom.Inset(2))
+	a.drawFlash(dst, bottom)
+}
+
+// drawMechCode draws the code of the modelled function at the event the
+// mechanism's scene says (its view's, or the player's), described with
+// the scenario's names.
+func (a *App) drawMechCode(dst *ebiten.Image, cr render.Rect, m *mech.Mechanism, state any) {
+	p := a.p
+	e, ok := p.TL.Event()
+	e, ok, desc := m.Scene.Code(state, mech.CodeContext{Event: e, HasEvent: ok, Actor: p.ActorName, RelName: p.View().RelName})
+	scenedraw.DrawCodeFor(clip(dst, cr), cr, e, ok, desc, a.th)
+}

@@ -3,44 +3,11 @@ package app
 import (
 	"github.com/hajimehoshi/ebiten/v2"
 
-	"bufferlab/engine/slru"
+	"bufferlab/viz/mech"
 	"bufferlab/viz/render"
 	"bufferlab/viz/scene"
 	"bufferlab/viz/scenedraw"
-	"bufferlab/viz/slruview"
 )
-
-// drawSLRUScene draws a lesson or scenario on the commit log's SLRU: the
-// banks of slots with the lookups in progress and the victim choice, the
-// SLRU's counters, the lesson text and the code of the modelled function.
-func (a *App) drawSLRUScene(dst *ebiten.Image, rest, bottom render.Rect) {
-	th, p := a.th, a.p
-	v := p.SLRUView()
-	rest, counters := rest.SplitBottom(44 * th.Scale)
-	left, right := rest.SplitLeft(rest.W * 0.62)
-	br := scenedraw.Panel(dst, left.Inset(2), a.title("slru", v), th)
-	scenedraw.DrawSLRUScene(clip(dst, br), br, v, th)
-	narrR, codeR := right.SplitTop(right.H * 0.58)
-	nr := scenedraw.Panel(dst, narrR.Inset(2), "Lesson", th)
-	a.drawNarration(clip(dst, nr), nr)
-	cr := scenedraw.Panel(dst, codeR.Inset(2), "Code: the modelled PostgreSQL function", th)
-	a.drawSLRUCode(dst, cr, v)
-	scenedraw.DrawSLRUCounters(dst, counters.Inset(2), v, th)
-	a.drawTimeline(dst, bottom.Inset(2))
-	a.drawFlash(dst, bottom)
-}
-
-// drawSLRUCode draws the code of the modelled function at the SLRU view's
-// current event, with the event described (the backend named as the
-// scenario names it).
-func (a *App) drawSLRUCode(dst *ebiten.Image, cr render.Rect, v *slruview.View) {
-	e, ok := v.Current()
-	desc := ""
-	if ok {
-		desc = slru.DescribeWith(e, a.p.ActorName)
-	}
-	scenedraw.DrawCodeFor(clip(dst, cr), cr, e, ok, desc, a.th)
-}
 
 // drawSLRUPanes draws a scenario that runs several SLRU variants side by
 // side (config slru=single,banks,banks+hash): the panes are stacked, since
@@ -48,6 +15,7 @@ func (a *App) drawSLRUCode(dst *ebiten.Image, cr render.Rect, v *slruview.View) 
 // counters; on the right the lesson text and each pane's code.
 func (a *App) drawSLRUPanes(dst *ebiten.Image, panes, right, bottom render.Rect) {
 	th, p := a.th, a.p
+	slruMech, _ := mech.Lookup("slru")
 	n := p.Panes()
 	legend, panes := panes.SplitTop(render.LineHeight(th.Face(render.Regular, 12)) + 8)
 	scenedraw.DrawSLRULegend(dst, legend.Inset(2), th)
@@ -70,7 +38,7 @@ func (a *App) drawSLRUPanes(dst *ebiten.Image, panes, right, bottom render.Rect)
 	for i := 0; i < n; i++ {
 		c := render.Rect{X: codeR.X, Y: codeR.Y + float64(i)*ch, W: codeR.W, H: ch}
 		cr := scenedraw.Panel(dst, c.Inset(2), "Code, "+p.PaneVariant(i).String(), th)
-		a.drawSLRUCode(dst, cr, p.PaneSLRUView(i))
+		a.drawMechCode(dst, cr, slruMech, p.PaneSLRUView(i))
 	}
 	a.drawTimeline(dst, bottom.Inset(2))
 	a.drawFlash(dst, bottom)

@@ -2,6 +2,7 @@ package mech
 
 import (
 	"fmt"
+	"slices"
 
 	"bufferlab/engine/scenario"
 	"bufferlab/engine/trace"
@@ -47,6 +48,10 @@ type Mechanism struct {
 	Title func(state any) string
 	// Counters are what its counter row shows for a state.
 	Counters func(state any) []Counter
+	// Scene, when set, is its main scene: what the app draws for a run
+	// of one pane that has its track (the pool's own scene is the app's
+	// default).
+	Scene *Scene
 	// Panel, when set, lays out a side panel that the app shows beside
 	// whatever scene the run's main mechanism draws (a read-only
 	// statistics panel, say); nil for a mechanism drawn only as a main
@@ -55,6 +60,40 @@ type Mechanism struct {
 	// Experiments are the names of its `bufferlab bench` experiments
 	// (fastmode/exp), Checks those of its `bufferlab verify` checks.
 	Experiments, Checks []string
+}
+
+// Scene is a mechanism's main scene: a panel with the scene's layout on
+// the left (Split of the width), the lesson and the code of the modelled
+// function on the right, and optionally a counter row below.
+type Scene struct {
+	// Split is the fraction of the width the scene's panel takes.
+	Split float64
+	// Layout lays the scene out inside its panel.
+	Layout func(l *layout.List, r layout.Rect, state any, th *layout.Theme)
+	// Counters, when set, lays out a counter row under the scene and the
+	// lesson (44 px high, scaled).
+	Counters func(l *layout.List, r layout.Rect, state any, th *layout.Theme)
+	// Code is the event the code panel shows and its description, from
+	// the view or from the player's position (c).
+	Code func(state any, c CodeContext) (e trace.Event, ok bool, desc string)
+}
+
+// CodeContext is what a code panel may read besides the view: the
+// player's current event and how the scenario names actors and
+// relations.
+type CodeContext struct {
+	Event    trace.Event
+	HasEvent bool
+	Actor    func(trace.Actor) string
+	RelName  func(uint32) string
+}
+
+// SceneDef is the typed form of Scene.
+type SceneDef[S any] struct {
+	Split    float64
+	Layout   func(*layout.List, layout.Rect, S, *layout.Theme)
+	Counters func(*layout.List, layout.Rect, S, *layout.Theme)
+	Code     func(S, CodeContext) (trace.Event, bool, string)
 }
 
 // Def is the typed form of a registration over a view of type S.
@@ -66,6 +105,7 @@ type Def[S timeline.State[S]] struct {
 	Title    func(S) string
 	Counters func(S) []Counter
 	Panel    func(*layout.List, layout.Rect, S, *layout.Theme)
+	Scene    *SceneDef[S]
 
 	Experiments, Checks []string
 }
@@ -101,10 +141,27 @@ func Add[S timeline.State[S]](d Def[S]) {
 	if d.Panel != nil {
 		m.Panel = func(l *layout.List, r layout.Rect, s any, th *layout.Theme) { d.Panel(l, r, s.(S), th) }
 	}
+	if sd := d.Scene; sd != nil {
+		sc := &Scene{Split: sd.Split,
+			Layout: func(l *layout.List, r layout.Rect, s any, th *layout.Theme) { sd.Layout(l, r, s.(S), th) },
+			Code:   func(s any, c CodeContext) (trace.Event, bool, string) { return sd.Code(s.(S), c) }}
+		if sd.Counters != nil {
+			sc.Counters = func(l *layout.List, r layout.Rect, s any, th *layout.Theme) { sd.Counters(l, r, s.(S), th) }
+		}
+		m.Scene = sc
+	}
 	registry = append(registry, m)
+	// The scenario language's order, whatever order packages initialise
+	// in: it decides which scene a run with two mechanisms shows.
+	order := map[string]int{}
+	for i, sm := range scenario.Mechanisms() {
+		order[sm.Name] = i
+	}
+	slices.SortStableFunc(registry, func(a, b *Mechanism) int { return order[a.Name] - order[b.Name] })
 }
 
-// All lists the registered mechanisms in registration order.
+// All lists the registered mechanisms in the order the scenario language
+// registered them.
 func All() []*Mechanism { return registry }
 
 // Lookup returns the mechanism of that name.

@@ -6,6 +6,11 @@ package fsmmech
 import (
 	"fmt"
 
+	"bufferlab/engine/fsm"
+	"bufferlab/engine/trace"
+	"bufferlab/viz/layout"
+	"bufferlab/viz/scene"
+
 	"bufferlab/engine/scenario"
 	"bufferlab/viz/fsmview"
 	"bufferlab/viz/mech"
@@ -39,6 +44,21 @@ func init() {
 				return fmt.Sprintf("Heap %s (fillfactor %d) and its free space map · fsm=%s", h.Name, h.FillFactor, v.Variant())
 			}
 			return "Heap and free space map"
+		},
+		Scene: &mech.SceneDef[*fsmview.View]{
+			Split: 0.64,
+			// The heap the current event is about, else the first one.
+			Layout: func(l *layout.List, r layout.Rect, v *fsmview.View, th *layout.Theme) {
+				scene.LayoutFSMScene(l, r, v, FocusRel(v), th)
+			},
+			// The player's last event of any kind: FSM events and the
+			// buffer accesses the FSM code makes.
+			Code: func(v *fsmview.View, c mech.CodeContext) (trace.Event, bool, string) {
+				if !c.HasEvent {
+					return c.Event, false, ""
+				}
+				return c.Event, true, fsm.DescribeWith(c.Event, c.RelName, c.Actor)
+			},
 		},
 		Experiments: []string{"fsm"},
 		Checks: []string{"fsm-created-by-vacuum", "fsm-one-row", "fsm-4069-4070", "fsm-category-rounding", "fsm-page-contents",

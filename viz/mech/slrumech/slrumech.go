@@ -4,7 +4,10 @@
 package slrumech
 
 import (
+	"bufferlab/engine/slru"
+	"bufferlab/engine/trace"
 	"bufferlab/viz/mech"
+	"bufferlab/viz/scene"
 	"bufferlab/viz/slruview"
 	"bufferlab/viz/timeline"
 )
@@ -22,7 +25,21 @@ func init() {
 			// A keyframe copies every slot: the slots bound its size.
 			return timeline.NewOf(r.Events, slruview.New(g, r.Backends), mech.KeyframeEvery(len(r.Events), g.Slots))
 		},
-		Title:       func(v *slruview.View) string { return "Commit log SLRU: " + v.Geometry().Variant.String() },
+		Title: func(v *slruview.View) string { return "Commit log SLRU: " + v.Geometry().Variant.String() },
+		Scene: &mech.SceneDef[*slruview.View]{
+			Split:    0.62,
+			Layout:   scene.LayoutSLRUScene,
+			Counters: scene.LayoutSLRUCounters,
+			// The SLRU view's own current event, its backend named as
+			// the scenario names it.
+			Code: func(v *slruview.View, c mech.CodeContext) (trace.Event, bool, string) {
+				e, ok := v.Current()
+				if !ok {
+					return e, false, ""
+				}
+				return e, true, slru.DescribeWith(e, c.Actor)
+			},
+		},
 		Experiments: []string{"slru"},
 		Checks:      []string{"xact-slru-size", "pg-xact-files", "clog-bits"},
 	})
