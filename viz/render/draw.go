@@ -3,7 +3,6 @@ package render
 import (
 	"image"
 	"image/color"
-	"strings"
 
 	"github.com/hajimehoshi/ebiten/v2"
 	"github.com/hajimehoshi/ebiten/v2/text/v2"
@@ -100,27 +99,10 @@ func LineHeight(face *text.GoTextFace) float64 {
 	return m.HAscent + m.HDescent + m.HLineGap + face.Size*0.15
 }
 
-// Wrap breaks s into lines no wider than w, at spaces.
+// Wrap breaks s into lines no wider than w, at spaces (layout.Wrap, whose
+// measurement equals Ebitengine's: see viz/render/measurecheck).
 func Wrap(s string, face *text.GoTextFace, w float64) []string {
-	var lines []string
-	for _, para := range strings.Split(s, "\n") {
-		words := strings.Fields(para)
-		if len(words) == 0 {
-			lines = append(lines, "")
-			continue
-		}
-		cur := words[0]
-		for _, wd := range words[1:] {
-			if TextWidth(cur+" "+wd, face) <= w {
-				cur += " " + wd
-			} else {
-				lines = append(lines, cur)
-				cur = wd
-			}
-		}
-		lines = append(lines, cur)
-	}
-	return lines
+	return layout.Wrap(s, FontOfFace(face), w)
 }
 
 // Button is a clickable labelled rectangle. Draw it each frame and test
@@ -156,14 +138,7 @@ func (b *Button) Draw(dst *ebiten.Image, th *Theme, hover bool) {
 }
 
 // Fit shortens s, a rune at a time, until it fits in width w with face,
-// marking the cut with "…" (s itself when it fits; "…" alone at worst).
+// marking the cut with "…" (layout.Fit).
 func Fit(s string, face *text.GoTextFace, w float64) string {
-	if TextWidth(s, face) <= w {
-		return s
-	}
-	rs := []rune(s)
-	for len(rs) > 0 && TextWidth(string(rs)+"…", face) > w {
-		rs = rs[:len(rs)-1]
-	}
-	return string(rs) + "…"
+	return layout.Fit(s, FontOfFace(face), w)
 }

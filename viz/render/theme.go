@@ -93,3 +93,15 @@ func FaceOf(lf layout.Font) *text.GoTextFace {
 	}
 	return f
 }
+
+// FontOfFace is the layout font of a face this package made (Face,
+// FaceOf): its style by its source, and its size.
+func FontOfFace(face *text.GoTextFace) layout.Font {
+	fontOnce.Do(loadFonts)
+	for i, src := range fontSources {
+		if face.Source == src {
+			return layout.Font{Style: Style(i), Size: face.Size}
+		}
+	}
+	return layout.Font{Style: Regular, Size: face.Size}
+}
