@@ -35,7 +35,12 @@
 //	                            per config does. A single drop=S beside such
 //	                            a key is every pane's strategy.
 //	                            synchronize_seqscans (on, the default, or
-//	                            off) as PostgreSQL's.
+//	                            off) as PostgreSQL's. Every key belongs to
+//	                            the scenario (shared_buffers, schedule, seed,
+//	                            max_steps) or to a registered mechanism
+//	                            (mechanism.go): a mechanism registered from
+//	                            another package adds its own (io_stats=on,
+//	                            viz/iostat), kept in ConfigStmt.Ext.
 //	relation NAME blocks=N [fsm=N] [vm=N] [init=N] [unlogged]
 //	                            (at most 2^30 blocks a fork)
 //	backend NAME: OP; OP; ...   queue operations for a backend (declaring it);
@@ -65,6 +70,10 @@
 //	                            (expect spinlock: pool spins=3, expect
 //	                            banks+hash: slru probes=2); unqualified
 //	                            checks must hold in every variant.
+//
+// Operations, expect and show subjects, and the keys above, are each
+// registered by a mechanism (Register; pool.go, slru.go, fsm.go); the
+// parser's error lists come from the registry.
 //
 // Operations (each models what a backend does through bufmgr.c):
 //
