@@ -14,6 +14,8 @@ import (
 
 	"bufferlab/verify"
 	"bufferlab/verify/pgserver"
+	"bufferlab/viz/mech"
+	_ "bufferlab/viz/mech/all" // every mechanism's registration
 )
 
 // cmdVerify is `bufferlab verify`: the paired checks of package verify
@@ -29,6 +31,7 @@ func cmdVerify(args []string, stdout, stderr io.Writer) int {
 	allowWrites := fs.Bool("allow-writes", false, "with --dsn: also run the checks that create tables, VACUUM, CHECKPOINT and use transaction ids")
 	binDir := fs.String("bindir", "", "directory of initdb, postgres and pg_ctl (default: found by pg_config or under /usr/lib/postgresql)")
 	list := fs.Bool("list", false, "list the checks and exit")
+	mechanism := fs.String("mechanism", "", "run (or list) only the checks of this mechanism (pool, pins, drop, slru, fsm: the registry's)")
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return exitBadInput
@@ -45,10 +48,14 @@ func cmdVerify(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "bufferlab verify: --bindir starts a server; it cannot be combined with --dsn")
 		return exitBadInput
 	}
-	checks := verify.Checks()
+	checks, owner, err := checksOf(*mechanism)
+	if err != nil {
+		fmt.Fprintf(stderr, "bufferlab verify: --mechanism: %v\n", err)
+		return exitBadInput
+	}
 	if *list {
 		w := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
-		fmt.Fprintln(w, "CHECK\tWRITES\tWHAT")
+		fmt.Fprintln(w, "CHECK\tMECHANISM\tWRITES\tWHAT")
 		for _, c := range checks {
 			writes := "no"
 			if c.Writes {
@@ -57,7 +64,7 @@ func cmdVerify(args []string, stdout, stderr io.Writer) int {
 			if c.OwnOnly {
 				writes += ", own server only"
 			}
-			fmt.Fprintf(w, "%s\t%s\t%s\n", c.Name, writes, c.What)
+			fmt.Fprintf(w, "%s\t%s\t%s\t%s\n", c.Name, owner[c.Name], writes, c.What)
 		}
 		w.Flush()
 		return exitOK
@@ -243,4 +250,34 @@ func line(lines []string, i int) string {
 		return lines[i]
 	}
 	return ""
+}
+
+// checksOf returns the checks to run, in verify's order: every check, or
+// those the named mechanism claims in the registry (viz/mech); and each
+// check's mechanism by name.
+func checksOf(name string) ([]verify.Check, map[string]string, error) {
+	owner := map[string]string{}
+	var names []string
+	for _, m := range mech.All() {
+		if len(m.Checks) > 0 {
+			names = append(names, m.Name)
+		}
+		for _, c := range m.Checks {
+			owner[c] = m.Name
+		}
+	}
+	all := verify.Checks()
+	if name == "" {
+		return all, owner, nil
+	}
+	if !slices.Contains(names, name) {
+		return nil, nil, fmt.Errorf("expected a mechanism with checks (%s), found %q", strings.Join(names, ", "), name)
+	}
+	var out []verify.Check
+	for _, c := range all {
+		if owner[c.Name] == name {
+			out = append(out, c)
+		}
+	}
+	return out, owner, nil
 }

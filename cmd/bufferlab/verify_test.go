@@ -328,3 +328,34 @@ func TestMain(m *testing.M) {
 	}
 	os.Exit(m.Run())
 }
+
+// --mechanism takes the checks a mechanism claims in the registry: the
+// list names each check's mechanism, a mechanism's list has its checks
+// alone (in verify's order), and a name with no checks is bad input that
+// lists the names that have some.
+func TestVerifyByMechanism(t *testing.T) {
+	all := cliOK(t, "", "verify", "--list")
+	fsm := cliOK(t, "", "verify", "--list", "--mechanism", "fsm")
+	rows := func(out string) []string { return strings.Split(strings.TrimSpace(out), "\n")[1:] }
+	if len(rows(fsm)) == 0 || len(rows(fsm)) >= len(rows(all)) {
+		t.Fatalf("fsm lists %d checks of %d", len(rows(fsm)), len(rows(all)))
+	}
+	for _, r := range rows(fsm) {
+		if f := strings.Fields(r); len(f) < 2 || f[1] != "fsm" {
+			t.Errorf("--mechanism fsm lists %q", r)
+		}
+	}
+	owners := map[string]bool{}
+	for _, r := range rows(all) {
+		owners[strings.Fields(r)[1]] = true
+	}
+	for _, m := range []string{"pool", "pins", "drop", "slru", "fsm"} {
+		if !owners[m] {
+			t.Errorf("no check of %s in the list:\n%s", m, all)
+		}
+	}
+	code, _, stderr := cli(t, "", "verify", "--mechanism", "wal")
+	if code != exitBadInput || !strings.Contains(stderr, `expected a mechanism with checks (pool, pins, drop, slru, fsm), found "wal"`) {
+		t.Fatalf("--mechanism wal: exit %d, %q", code, stderr)
+	}
+}
