@@ -2,7 +2,6 @@ package bufmgr_test
 
 import (
 	"fmt"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -10,6 +9,7 @@ import (
 	"github.com/cockroachdb/datadriven"
 
 	"bufferlab/engine/bufmgr"
+	"bufferlab/engine/internal/goldentest"
 	"bufferlab/engine/trace"
 )
 
@@ -33,24 +33,16 @@ import (
 //
 //	go test ./engine/bufmgr -run DropGolden -rewrite
 func TestDropGolden(t *testing.T) {
-	files, err := filepath.Glob("testdata/drop/*.txt")
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no golden files: %v", err)
-	}
-	for _, path := range files {
-		t.Run(filepath.Base(path), func(t *testing.T) {
-			datadriven.RunTest(t, path, func(t *testing.T, d *datadriven.TestData) string {
-				if d.Cmd != "run" {
-					t.Fatalf("%s: unknown directive %q", d.Pos, d.Cmd)
-				}
-				out, err := runDropScript(d.Input)
-				if err != nil {
-					t.Fatalf("%s: %v", d.Pos, err)
-				}
-				return out
-			})
-		})
-	}
+	goldentest.Run(t, "testdata/drop/*.txt", func(t *testing.T, d *datadriven.TestData) string {
+		if d.Cmd != "run" {
+			t.Fatalf("%s: unknown directive %q", d.Pos, d.Cmd)
+		}
+		out, err := runDropScript(d.Input)
+		if err != nil {
+			t.Fatalf("%s: %v", d.Pos, err)
+		}
+		return out
+	})
 }
 
 func runDropScript(script string) (string, error) {

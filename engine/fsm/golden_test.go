@@ -2,7 +2,6 @@ package fsm_test
 
 import (
 	"fmt"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -11,6 +10,7 @@ import (
 
 	"bufferlab/engine/bufmgr"
 	"bufferlab/engine/fsm"
+	"bufferlab/engine/internal/goldentest"
 	"bufferlab/engine/trace"
 )
 
@@ -46,17 +46,9 @@ import (
 //
 // Regenerate with: go test ./engine/fsm -run Golden -rewrite
 func TestGolden(t *testing.T) {
-	files, err := filepath.Glob("testdata/*.txt")
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no golden files: %v", err)
-	}
-	for _, path := range files {
-		t.Run(filepath.Base(path), func(t *testing.T) {
-			datadriven.RunTest(t, path, func(t *testing.T, d *datadriven.TestData) string {
-				return runGoldenCase(t, d)
-			})
-		})
-	}
+	goldentest.Run(t, "testdata/*.txt", func(t *testing.T, d *datadriven.TestData) string {
+		return runGoldenCase(t, d)
+	})
 }
 
 type goldenRun struct {
