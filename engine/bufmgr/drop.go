@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 
+	"bufferlab/engine/internal/enum"
 	"bufferlab/engine/trace"
 )
 
@@ -85,21 +86,11 @@ const (
 
 var dropStrategyNames = [numDropStrategies]string{"auto", "scan", "lookup", "dlist"}
 
-func (s DropStrategy) String() string {
-	if s < numDropStrategies {
-		return dropStrategyNames[s]
-	}
-	return fmt.Sprintf("drop-strategy(%d)", uint8(s))
-}
+func (s DropStrategy) String() string { return enum.Name(dropStrategyNames[:], s, "drop-strategy") }
 
 // ParseDropStrategy parses a strategy= setting: auto, scan, lookup or dlist.
 func ParseDropStrategy(s string) (DropStrategy, bool) {
-	for i, n := range dropStrategyNames {
-		if n == s {
-			return DropStrategy(i), true
-		}
-	}
-	return 0, false
+	return enum.Parse[DropStrategy](dropStrategyNames[:], s)
 }
 
 // DropResult says what one drop did.

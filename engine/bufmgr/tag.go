@@ -3,6 +3,7 @@ package bufmgr
 import (
 	"fmt"
 
+	"bufferlab/engine/internal/enum"
 	"bufferlab/engine/internal/pghash"
 )
 
@@ -23,22 +24,10 @@ const (
 
 var forkNames = [...]string{"main", "fsm", "vm", "init"}
 
-func (f ForkNumber) String() string {
-	if f >= 0 && f <= MaxForkNum {
-		return forkNames[f]
-	}
-	return fmt.Sprintf("fork(%d)", int32(f))
-}
+func (f ForkNumber) String() string { return enum.Name(forkNames[:], f, "fork") }
 
 // ParseFork returns the fork named s ("main", "fsm", "vm", "init").
-func ParseFork(s string) (ForkNumber, bool) {
-	for i, n := range forkNames {
-		if n == s {
-			return ForkNumber(i), true
-		}
-	}
-	return 0, false
-}
+func ParseFork(s string) (ForkNumber, bool) { return enum.Parse[ForkNumber](forkNames[:], s) }
 
 // The tablespace and database of every simulated relation: pg_default and
 // the OID a first user database usually gets.
