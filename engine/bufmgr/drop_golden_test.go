@@ -54,7 +54,7 @@ func runDropScript(script string) (string, error) {
 		backends = map[string]*bufmgr.Backend{}
 		tracing  = -1
 		out      strings.Builder
-		inv      error
+		inv      = func() error { return nil } // until the pool exists
 	)
 	names := func(n uint32) string {
 		if s, ok := relNames[n]; ok {
@@ -136,11 +136,7 @@ func runDropScript(script string) (string, error) {
 			if p, err = bufmgr.NewPoolWith(n, log, opt); err != nil {
 				return fail("%v", err)
 			}
-			log.OnAppend = func(e trace.Event) {
-				if err := p.CheckInvariants(); err != nil && inv == nil {
-					inv = fmt.Errorf("after event %v: %w", e, err)
-				}
-			}
+			inv = watchInvariants(log, p)
 		case "rel":
 			r := &bufmgr.Relation{Name: w[1], Number: uint32(bufmgr.FirstNormalObjectId + len(rels)), Permanent: true}
 			for _, kv := range w[2:] {
@@ -236,8 +232,8 @@ func runDropScript(script string) (string, error) {
 			return fail("unknown command")
 		}
 	}
-	if inv != nil {
-		return "", inv
+	if err := inv(); err != nil {
+		return "", err
 	}
 	if err := p.CheckQuiescent(); err != nil {
 		return "", err

@@ -205,10 +205,7 @@ func TestNewPoolBounds(t *testing.T) {
 			t.Errorf("NewPool(%d) succeeded", n)
 		}
 	}
-	p, err := bufmgr.NewPool(16, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := testPool(t, 16, nil, bufmgr.Options{})
 	// InitBufferPool: every buffer on the freelist in order, state 0.
 	fl := p.Freelist()
 	if len(fl) != 16 {
@@ -260,10 +257,7 @@ func TestGetAccessStrategy(t *testing.T) {
 		{2621440, bufmgr.BASBulkWrite, 2048}, // 20GB
 		{bufmgr.MinNBuffers, bufmgr.BASVacuum, 2},
 	} {
-		p, err := bufmgr.NewPool(c.nbuffers, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
+		p := testPool(t, c.nbuffers, nil, bufmgr.Options{})
 		s := p.GetAccessStrategy(c.kind)
 		if s == nil {
 			t.Fatalf("GetAccessStrategy(%v) at %d buffers = nil", c.kind, c.nbuffers)
