@@ -47,6 +47,19 @@ func (b *Backend) ReadBuffer(rel *Relation, f ForkNumber, blk uint32, strategy *
 	return buf, false, nil
 }
 
+// pinFound is what BufferAlloc does, in both places, with a buffer the
+// mapping table already holds for the tag (the lookup's hit, and the
+// insert that collides with another backend's entry): pin it, release the
+// partition lock (at unlockSite) and, if it is not valid yet, try
+// StartBufferIO. It reports found: false when the caller must read the
+// block (StartBufferIO succeeded), true when it is valid or another
+// backend's read finished meanwhile.
+func (b *Backend) pinFound(d *BufferDesc, strategy *Strategy, part int, unlockSite trace.Site) bool {
+	valid := b.pinBuffer(d, strategy)
+	b.partitionUnlock(part, unlockSite)
+	return valid || !b.startBufferIO(d, true)
+}
+
 // bufferAlloc is BufferAlloc (bufmgr.c, PG15 order: insert the new mapping
 // entry before deleting the old, holding both partition locks). It returns
 // the buffer pinned; found is false when the caller must read the block
@@ -59,13 +72,7 @@ func (b *Backend) bufferAlloc(rel *Relation, newTag BufferTag, strategy *Strateg
 	b.partitionLock(newPart, LWShared, sAllocLockShared)
 	if id := b.bufTableLookup(newTag, newPart, sAllocLookup); id >= 0 {
 		d := &p.descs[id]
-		valid := b.pinBuffer(d, strategy)
-		b.partitionUnlock(newPart, sAllocHitUnlock)
-		found := true
-		if !valid && b.startBufferIO(d, true) {
-			found = false
-		}
-		return d, found, nil
+		return d, b.pinFound(d, strategy, newPart, sAllocHitUnlock), nil
 	}
 	b.partitionUnlock(newPart, sAllocMissUnlock)
 
@@ -123,13 +130,7 @@ func (b *Backend) bufferAlloc(rel *Relation, newTag BufferTag, strategy *Strateg
 				b.partitionUnlock(oldPart, sAllocCollideUnlockOld)
 			}
 			d = &p.descs[id]
-			valid := b.pinBuffer(d, strategy)
-			b.partitionUnlock(newPart, sAllocCollideUnlockNew)
-			found := true
-			if !valid && b.startBufferIO(d, true) {
-				found = false
-			}
-			return d, found, nil
+			return d, b.pinFound(d, strategy, newPart, sAllocCollideUnlockNew), nil
 		}
 
 		s = b.lockBufHdr(d, sAllocRecheckLock)

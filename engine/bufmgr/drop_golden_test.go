@@ -85,17 +85,23 @@ func runDropScript(script string) (string, error) {
 		}
 		return r, f, nil
 	}
-	strategyOf := func(words []string) ([]string, bufmgr.DropStrategy, error) {
-		last := words[len(words)-1]
+	// dropLine reads "drop B ARG... strategy=S" (or dropall): the backend,
+	// the arguments and the strategy.
+	dropLine := func(w []string) (*bufmgr.Backend, []string, bufmgr.DropStrategy, error) {
+		b, err := backend(w[1])
+		if err != nil {
+			return nil, nil, 0, err
+		}
+		last := w[len(w)-1]
 		v, ok := strings.CutPrefix(last, "strategy=")
 		if !ok {
-			return nil, 0, fmt.Errorf("want strategy=S last, found %q", last)
+			return nil, nil, 0, fmt.Errorf("want strategy=S last, found %q", last)
 		}
 		st, ok := bufmgr.ParseDropStrategy(v)
 		if !ok {
-			return nil, 0, fmt.Errorf("unknown strategy %q", v)
+			return nil, nil, 0, fmt.Errorf("unknown strategy %q", v)
 		}
-		return words[:len(words)-1], st, nil
+		return b, w[2 : len(w)-1], st, nil
 	}
 	result := func(res bufmgr.DropResult) {
 		blocks := "not cached"
@@ -179,11 +185,7 @@ func runDropScript(script string) (string, error) {
 		case "trace":
 			tracing = log.Len()
 		case "drop":
-			b, err := backend(w[1])
-			if err != nil {
-				return fail("%v", err)
-			}
-			args, st, err := strategyOf(w[2:])
+			b, args, st, err := dropLine(w)
 			if err != nil {
 				return fail("%v", err)
 			}
@@ -208,11 +210,7 @@ func runDropScript(script string) (string, error) {
 			}
 			result(res)
 		case "dropall":
-			b, err := backend(w[1])
-			if err != nil {
-				return fail("%v", err)
-			}
-			args, st, err := strategyOf(w[2:])
+			b, args, st, err := dropLine(w)
 			if err != nil {
 				return fail("%v", err)
 			}
