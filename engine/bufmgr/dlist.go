@@ -1,6 +1,7 @@
 package bufmgr
 
 import (
+	"cmp"
 	"fmt"
 
 	"bufferlab/engine/trace"
@@ -72,22 +73,12 @@ func (r *Relation) RelFileNode() RelFileNode {
 func compareRelFileNode(a, b RelFileNode) int {
 	switch {
 	case a.RelNode != b.RelNode:
-		return cmp3(a.RelNode, b.RelNode)
+		return cmp.Compare(a.RelNode, b.RelNode)
 	case a.DbNode != b.DbNode:
-		return cmp3(a.DbNode, b.DbNode)
+		return cmp.Compare(a.DbNode, b.DbNode)
 	default:
-		return cmp3(a.SpcNode, b.SpcNode)
+		return cmp.Compare(a.SpcNode, b.SpcNode)
 	}
-}
-
-func cmp3(a, b uint32) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 // relList is one relation's list head in the shared table.

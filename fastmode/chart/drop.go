@@ -1,6 +1,7 @@
 package chart
 
 import (
+	"cmp"
 	"fmt"
 	"image/color"
 	"math"
@@ -124,7 +125,7 @@ func dropCellsPlot(r *exp.Report, cells []drop.DropCellRow) (*plot.Plot, error) 
 			if len(xy) == 0 {
 				continue
 			}
-			slices.SortFunc(xy, func(a, b plotter.XY) int { return cmpFloat(a.X, b.X) })
+			slices.SortFunc(xy, func(a, b plotter.XY) int { return cmp.Compare(a.X, b.X) })
 			l, pts, err := plotter.NewLinePoints(xy)
 			if err != nil {
 				return nil, err
@@ -154,16 +155,6 @@ func dropCellsPlot(r *exp.Report, cells []drop.DropCellRow) (*plot.Plot, error) 
 	p.X.Min, p.X.Max = 1/float64(drop.DropKs[0])/1.4, 1/float64(drop.DropKs[len(drop.DropKs)-1])*1.4
 	p.Y.Min, p.Y.Max = ymin/3, ymax*1e3 // headroom above for the legend
 	return p, nil
-}
-
-func cmpFloat(a, b float64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 func dropSweepPlot(r *exp.Report) (*plot.Plot, error) {
@@ -205,7 +196,7 @@ func dropSweepPlot(r *exp.Report) (*plot.Plot, error) {
 		if len(xy) == 0 {
 			continue
 		}
-		slices.SortFunc(xy, func(a, b plotter.XY) int { return cmpFloat(a.X, b.X) })
+		slices.SortFunc(xy, func(a, b plotter.XY) int { return cmp.Compare(a.X, b.X) })
 		l, lp, err := plotter.NewLinePoints(xy)
 		if err != nil {
 			return nil, err
@@ -215,7 +206,7 @@ func dropSweepPlot(r *exp.Report) (*plot.Plot, error) {
 		p.Add(l, lp)
 		p.Legend.Add(fmt.Sprintf("%s, %d B descriptors (PostgreSQL's layout)", size, drop.BufferDescPadToSize), l, lp)
 		if len(xyc) > 0 {
-			slices.SortFunc(xyc, func(a, b plotter.XY) int { return cmpFloat(a.X, b.X) })
+			slices.SortFunc(xyc, func(a, b plotter.XY) int { return cmp.Compare(a.X, b.X) })
 			lc, err := plotter.NewLine(xyc)
 			if err != nil {
 				return nil, err
