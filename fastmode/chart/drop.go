@@ -125,13 +125,10 @@ func dropCellsPlot(r *exp.Report, cells []drop.DropCellRow) (*plot.Plot, error) 
 			if len(xy) == 0 {
 				continue
 			}
-			slices.SortFunc(xy, func(a, b plotter.XY) int { return cmp.Compare(a.X, b.X) })
-			l, pts, err := plotter.NewLinePoints(xy)
+			l, pts, err := linePoints(xy, sj, si, plotutil.Dashes(sj))
 			if err != nil {
 				return nil, err
 			}
-			l.Color, l.Dashes, l.Width = plotutil.Color(sj), plotutil.Dashes(sj), vg.Points(1.5)
-			pts.Color, pts.Shape = plotutil.Color(sj), plotutil.Shape(si)
 			p.Add(l, pts)
 			label := st
 			if st == "scan" {
@@ -196,13 +193,10 @@ func dropSweepPlot(r *exp.Report) (*plot.Plot, error) {
 		if len(xy) == 0 {
 			continue
 		}
-		slices.SortFunc(xy, func(a, b plotter.XY) int { return cmp.Compare(a.X, b.X) })
-		l, lp, err := plotter.NewLinePoints(xy)
+		l, lp, err := linePoints(xy, si, si, nil)
 		if err != nil {
 			return nil, err
 		}
-		l.Color, l.Width = plotutil.Color(si), vg.Points(1.5)
-		lp.Color, lp.Shape = plotutil.Color(si), plotutil.Shape(si)
 		p.Add(l, lp)
 		p.Legend.Add(fmt.Sprintf("%s, %d B descriptors (PostgreSQL's layout)", size, drop.BufferDescPadToSize), l, lp)
 		if len(xyc) > 0 {
