@@ -263,25 +263,39 @@ func (b *Backend) pinBuffer(d *BufferDesc, strategy *Strategy) bool {
 	b.step(sPinLoad)
 	old := d.state.Load()
 	b.emit(trace.KLoad, sPinLoad, trace.OBuffer, d.bufID, 0, uint64(old), 0)
+	old, s := b.casLoop(d, old, sPinWait, sPinCAS, func(o uint32) uint32 { return pinnedState(o, strategy) })
+	// The entry exists (count 0) as the shared refcount goes up, as in
+	// PostgreSQL; the private count follows.
+	ref := b.newPrivateRefCountEntry(buf)
+	b.emit(trace.KCAS, sPinCAS, trace.OBuffer, d.bufID, uint64(old), uint64(s), 0)
+	ref.refcount = 1
+	b.emit(trace.KPrivRef, sPinPrivate, trace.OBuffer, d.bufID, 0, 1, 0)
+	return s&BmValid != 0
+}
+
+// casLoop is the compare-and-swap loop on the state word that PinBuffer,
+// UnpinBuffer and MarkBufferDirty (bufmgr.c, PG 9.6–16) each write out,
+// modelled: from old (the word as loaded), wait out BM_LOCKED
+// (WaitBufHdrUnlocked, at waitSite), compute the new word with next, and
+// try the CAS, a step at casSite; a failed try reloads the word, counts
+// the failure and emits cas-fail at casSite (Before = the word expected,
+// After = the word found), then goes round again. It returns the word the
+// successful CAS replaced and the word it stored; the caller emits the
+// success, after whatever must precede that event.
+func (b *Backend) casLoop(d *BufferDesc, old uint32, waitSite, casSite trace.Site, next func(uint32) uint32) (uint32, uint32) {
 	for {
 		if old&BmLocked != 0 {
-			old = b.waitBufHdrUnlocked(d, old, sPinWait)
+			old = b.waitBufHdrUnlocked(d, old, waitSite)
 		}
-		s := pinnedState(old, strategy)
-		b.step(sPinCAS)
+		s := next(old)
+		b.step(casSite)
 		b.Stats.CASAttempts++
 		if d.state.CompareAndSwap(old, s) {
-			// The entry exists (count 0) as the shared refcount goes up,
-			// as in PostgreSQL; the private count follows.
-			ref := b.newPrivateRefCountEntry(buf)
-			b.emit(trace.KCAS, sPinCAS, trace.OBuffer, d.bufID, uint64(old), uint64(s), 0)
-			ref.refcount = 1
-			b.emit(trace.KPrivRef, sPinPrivate, trace.OBuffer, d.bufID, 0, 1, 0)
-			return s&BmValid != 0
+			return old, s
 		}
 		cur := d.state.Load()
 		b.Stats.CASFailures++
-		b.emit(trace.KCASFail, sPinCAS, trace.OBuffer, d.bufID, uint64(old), uint64(cur), 0)
+		b.emit(trace.KCASFail, casSite, trace.OBuffer, d.bufID, uint64(old), uint64(cur), 0)
 		old = cur
 	}
 }
@@ -363,24 +377,9 @@ func (b *Backend) unpinBuffer(d *BufferDesc) {
 	b.step(sUnpinLoad)
 	old := d.state.Load()
 	b.emit(trace.KLoad, sUnpinLoad, trace.OBuffer, d.bufID, 0, uint64(old), 0)
-	var s uint32
-	for {
-		if old&BmLocked != 0 {
-			old = b.waitBufHdrUnlocked(d, old, sUnpinWait)
-		}
-		s = old - BufRefcountOne
-		b.step(sUnpinCAS)
-		b.Stats.CASAttempts++
-		if d.state.CompareAndSwap(old, s) {
-			b.forgetPrivateRefCountEntry(buf)
-			b.emit(trace.KCAS, sUnpinCAS, trace.OBuffer, d.bufID, uint64(old), uint64(s), 0)
-			break
-		}
-		cur := d.state.Load()
-		b.Stats.CASFailures++
-		b.emit(trace.KCASFail, sUnpinCAS, trace.OBuffer, d.bufID, uint64(old), uint64(cur), 0)
-		old = cur
-	}
+	old, s := b.casLoop(d, old, sUnpinWait, sUnpinCAS, func(o uint32) uint32 { return o - BufRefcountOne })
+	b.forgetPrivateRefCountEntry(buf)
+	b.emit(trace.KCAS, sUnpinCAS, trace.OBuffer, d.bufID, uint64(old), uint64(s), 0)
 	if s&BmPinCountWaiter != 0 {
 		b.wakePinCountWaiter(d)
 	}
@@ -472,22 +471,8 @@ func (b *Backend) MarkBufferDirty(buf Buffer) error {
 	b.step(sDirtyLoad)
 	old := d.state.Load()
 	b.emit(trace.KLoad, sDirtyLoad, trace.OBuffer, d.bufID, 0, uint64(old), 0)
-	for {
-		if old&BmLocked != 0 {
-			old = b.waitBufHdrUnlocked(d, old, sDirtyWait)
-		}
-		s := old | BmDirty | BmJustDirtied
-		b.step(sDirtyCAS)
-		b.Stats.CASAttempts++
-		if d.state.CompareAndSwap(old, s) {
-			b.emit(trace.KDirty, sDirtyCAS, trace.OBuffer, d.bufID, uint64(old), uint64(s), 0)
-			break
-		}
-		cur := d.state.Load()
-		b.Stats.CASFailures++
-		b.emit(trace.KCASFail, sDirtyCAS, trace.OBuffer, d.bufID, uint64(old), uint64(cur), 0)
-		old = cur
-	}
+	old, s := b.casLoop(d, old, sDirtyWait, sDirtyCAS, func(o uint32) uint32 { return o | BmDirty | BmJustDirtied })
+	b.emit(trace.KDirty, sDirtyCAS, trace.OBuffer, d.bufID, uint64(old), uint64(s), 0)
 	b.contentUnlock(d.bufID, sLockBufferUnlock)
 	b.emitTag(trace.KOpDone, sLockBufferUnlock, trace.OBuffer, d.bufID, 0, 0, &d.tag)
 	return nil

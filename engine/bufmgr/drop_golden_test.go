@@ -45,6 +45,14 @@ func TestDropGolden(t *testing.T) {
 	})
 }
 
+// forkAnd reads FORK<sep>N (main=4, fsm:2): a fork name and a number.
+func forkAnd(s, sep string) (bufmgr.ForkNumber, int, bool) {
+	fs, ns, _ := strings.Cut(s, sep)
+	f, ok := bufmgr.ParseFork(fs)
+	n, err := strconv.Atoi(ns)
+	return f, n, ok && err == nil
+}
+
 func runDropScript(script string) (string, error) {
 	var (
 		p        *bufmgr.Pool
@@ -146,10 +154,8 @@ func runDropScript(script string) (string, error) {
 		case "rel":
 			r := &bufmgr.Relation{Name: w[1], Number: uint32(bufmgr.FirstNormalObjectId + len(rels)), Permanent: true}
 			for _, kv := range w[2:] {
-				k, v, _ := strings.Cut(kv, "=")
-				f, ok := bufmgr.ParseFork(k)
-				n, err := strconv.Atoi(v)
-				if !ok || err != nil {
+				f, n, ok := forkAnd(kv, "=")
+				if !ok {
 					return fail("bad fork size %q", kv)
 				}
 				r.NBlocks[f] = uint32(n)
@@ -196,10 +202,8 @@ func runDropScript(script string) (string, error) {
 			var forks []bufmgr.ForkNumber
 			var first []uint32
 			for _, fa := range args[1:] {
-				fs, bs, _ := strings.Cut(fa, ":")
-				f, ok := bufmgr.ParseFork(fs)
-				n, err := strconv.Atoi(bs)
-				if !ok || err != nil {
+				f, n, ok := forkAnd(fa, ":")
+				if !ok {
 					return fail("bad fork:first %q", fa)
 				}
 				forks, first = append(forks, f), append(first, uint32(n))
