@@ -137,14 +137,8 @@ func dropCellsPlot(r *exp.Report, cells []drop.DropCellRow) (*plot.Plot, error) 
 			p.Legend.Add(fmt.Sprintf("%s, %s", label, size), l, pts)
 		}
 	}
-	if len(ring) > 0 {
-		sc, err := plotter.NewScatter(ring)
-		if err != nil {
-			return nil, err
-		}
-		sc.Shape, sc.Radius, sc.Color = draw.RingGlyph{}, vg.Points(7), color.Black
-		p.Add(sc)
-		p.Legend.Add("extrapolated from a sample of the drops", sc)
+	if err := marks(p, ring, draw.RingGlyph{}, vg.Points(7), color.Black, "extrapolated from a sample of the drops"); err != nil {
+		return nil, err
 	}
 	if ymax <= 0 {
 		return nil, fmt.Errorf("drop report has no positive times to plot")
@@ -243,25 +237,29 @@ func dropSweepPlot(r *exp.Report) (*plot.Plot, error) {
 	pg.Color, pg.Width, pg.Dashes = color.Gray{Y: 60}, vg.Points(1.5), []vg.Length{vg.Points(2), vg.Points(3)}
 	p.Add(pg)
 	p.Legend.Add(fmt.Sprintf("PostgreSQL: lookup below NBuffers/%d", drop.PGDropThresholdK), pg)
-	if len(cross) > 0 {
-		sc, err := plotter.NewScatter(cross)
-		if err != nil {
-			return nil, err
-		}
-		sc.Shape, sc.Radius, sc.Color = draw.RingGlyph{}, vg.Points(6), color.Black
-		p.Add(sc)
-		p.Legend.Add(fmt.Sprintf("crossover found (%d B)", drop.BufferDescPadToSize), sc)
+	if err := marks(p, cross, draw.RingGlyph{}, vg.Points(6), color.Black, fmt.Sprintf("crossover found (%d B)", drop.BufferDescPadToSize)); err != nil {
+		return nil, err
 	}
-	if len(crossCompact) > 0 {
-		sc, err := plotter.NewScatter(crossCompact)
-		if err != nil {
-			return nil, err
-		}
-		sc.Shape, sc.Radius, sc.Color = draw.CrossGlyph{}, vg.Points(5), color.Gray{Y: 80}
-		p.Add(sc)
-		p.Legend.Add(fmt.Sprintf("what-if crossover (compact %d B)", drop.DescSize), sc)
+	if err := marks(p, crossCompact, draw.CrossGlyph{}, vg.Points(5), color.Gray{Y: 80}, fmt.Sprintf("what-if crossover (compact %d B)", drop.DescSize)); err != nil {
+		return nil, err
 	}
 	return p, nil
+}
+
+// marks adds the points xy, when there are any, as unconnected marks (a
+// glyph of radius r in colour c) with the legend entry label.
+func marks(p *plot.Plot, xy plotter.XYs, glyph draw.GlyphDrawer, r vg.Length, c color.Color, label string) error {
+	if len(xy) == 0 {
+		return nil
+	}
+	sc, err := plotter.NewScatter(xy)
+	if err != nil {
+		return err
+	}
+	sc.Shape, sc.Radius, sc.Color = glyph, r, c
+	p.Add(sc)
+	p.Legend.Add(label, sc)
+	return nil
 }
 
 // ratioTicks labels a logarithmic ratio axis between lo and hi at 1, 2, 3,

@@ -255,14 +255,9 @@ func MeasureFSMSearch(cfg harness.Config, nblocks uint32) (FSMSearchPoint, error
 			return p, err
 		}
 		reads := float64(s.Stats.Sub(before).Reads[bufmgr.FSMForkNum])
-		var runErr error
-		sum := harness.Measure(cfg, func(n int) {
-			if err := FSMSearchRun(s, h, n, linear); err != nil && runErr == nil {
-				runErr = err
-			}
-		})
-		if runErr != nil {
-			return p, runErr
+		sum, err := harness.MeasureErr(cfg, func(n int) error { return FSMSearchRun(s, h, n, linear) })
+		if err != nil {
+			return p, err
 		}
 		if linear {
 			p.Scan, p.ScanFSMRead = sum, reads

@@ -249,12 +249,10 @@ const (
 )
 
 func (pt *slruPoint) measure(cfg harness.Config) error {
-	var runErr error
-	s := harness.Measure(cfg, func(n int) {
-		if err := pt.sb.Run(n); err != nil && runErr == nil {
-			runErr = err
-		}
+	s, runErr := harness.MeasureErr(cfg, func(n int) error {
+		err := pt.sb.Run(n)
 		pt.ops += uint64(n)
+		return err
 	})
 	if runErr != nil {
 		return fmt.Errorf("slru %s bank %d: %w", pt.series, pt.bank, runErr)
