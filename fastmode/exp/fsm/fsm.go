@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"runtime"
-	"text/tabwriter"
 
 	"bufferlab/engine/bufmgr"
 	"bufferlab/engine/fsm"
@@ -392,7 +391,7 @@ func fsmTable(r *exp.Report, w io.Writer) {
 		}
 		return FSMSeedPoint{}
 	}
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	tw := exp.NewTable(w)
 	fmt.Fprintln(tw, "fillfactor\tblocks\talways ms\tsmall-skip ms\tsmall-skip vs always\tpages/table always\tpages/table small-skip\tbuffer reads always\tbuffer reads small-skip\tthread master ms\tthread patch ms\t")
 	for _, cell := range FSMSeedCells {
 		a, s := get(cell[0], cell[1], fsm.Always), get(cell[0], cell[1], fsm.SmallSkip)
@@ -408,7 +407,7 @@ func fsmTable(r *exp.Report, w io.Writer) {
 	fmt.Fprintln(w, "The thread's times are quoted (PostgreSQL on its poster's machine, fsync off), not measured here.")
 
 	fmt.Fprintln(w, "\nfinding the one page with room in a large heap (the last; the map up to date, all other pages full):")
-	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	tw = exp.NewTable(w)
 	fmt.Fprintln(tw, "heap blocks\tFSM search ns\tFSM pages read\tleaf scan ns\tleaf pages read\tsearch vs scan\t")
 	for _, size := range FSMSearchSizes {
 		s, ok1 := exp.Find(r, fmt.Sprintf("fsm_search heap_blocks=%d", size), FSMSeedSharedBuffers)

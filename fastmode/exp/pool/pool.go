@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io"
 	"runtime"
-	"text/tabwriter"
 
 	"bufferlab/engine/bufmgr"
 	"bufferlab/engine/scenario"
@@ -215,7 +214,7 @@ func runPool(o exp.Options, r *exp.Report) error {
 }
 
 func poolTable(r *exp.Report, w io.Writer) {
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	tw := exp.NewTable(w)
 	fmt.Fprintln(tw, "shared_buffers\tbuffers\thit ns/op\tmiss ns/op\tchase ns/load\tstream GB/s\thit vs miss\thit vs chase\t")
 	for _, s := range exp.Sizes(r) {
 		h, _ := exp.Find(r, "hit", s.SharedBuffers)
