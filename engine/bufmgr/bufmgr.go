@@ -252,14 +252,10 @@ func (b *Backend) pinBuffer(d *BufferDesc, strategy *Strategy) bool {
 		return b.pinBufferFast(d, strategy)
 	}
 	// Modelled path.
-	buf := Buffer(d.bufID + 1)
-	if ref := b.getPrivateRefCountEntry(buf); ref != nil {
-		// Backend-local: no yield, no load.
-		ref.refcount++
-		b.emit(trace.KPrivRef, sPinPrivate, trace.OBuffer, d.bufID, uint64(ref.refcount-1), uint64(ref.refcount), 0)
+	if b.pinAgain(d, sPinPrivate) {
 		return true
 	}
-	b.reservePrivateRefCountEntry()
+	buf := Buffer(d.bufID + 1)
 	b.step(sPinLoad)
 	old := d.state.Load()
 	b.emit(trace.KLoad, sPinLoad, trace.OBuffer, d.bufID, 0, uint64(old), 0)
@@ -271,6 +267,22 @@ func (b *Backend) pinBuffer(d *BufferDesc, strategy *Strategy) bool {
 	ref.refcount = 1
 	b.emit(trace.KPrivRef, sPinPrivate, trace.OBuffer, d.bufID, 0, 1, 0)
 	return s&BmValid != 0
+}
+
+// pinAgain is PinBuffer's first step, the same in PG 9.5 and 9.6+: if
+// this backend pins d already, only its private count goes up, at site
+// (backend-local: no yield, no shared load), and the buffer is taken as
+// valid ("if we previously pinned the buffer, it must surely be valid").
+// It reports whether that was the case; if not, it reserves the private
+// refcount entry (ReservePrivateRefCountEntry) for the shared pin to come.
+func (b *Backend) pinAgain(d *BufferDesc, site trace.Site) bool {
+	if ref := b.getPrivateRefCountEntry(Buffer(d.bufID + 1)); ref != nil {
+		ref.refcount++
+		b.emit(trace.KPrivRef, site, trace.OBuffer, d.bufID, uint64(ref.refcount-1), uint64(ref.refcount), 0)
+		return true
+	}
+	b.reservePrivateRefCountEntry()
+	return false
 }
 
 // casLoop is the compare-and-swap loop on the state word that PinBuffer,
@@ -365,15 +377,10 @@ func (b *Backend) unpinBuffer(d *BufferDesc) {
 		return
 	}
 	// Modelled path.
-	buf := Buffer(d.bufID + 1)
-	cnt, ok := b.decPrivateRef(buf)
-	if !ok || cnt < 0 {
-		b.unpinNotPinned(buf)
-	}
-	b.emit(trace.KPrivRef, sUnpinPrivate, trace.OBuffer, d.bufID, uint64(cnt+1), uint64(cnt), 0)
-	if cnt > 0 {
+	if !b.unpinPrivate(d, sUnpinPrivate) {
 		return
 	}
+	buf := Buffer(d.bufID + 1)
 	b.step(sUnpinLoad)
 	old := d.state.Load()
 	b.emit(trace.KLoad, sUnpinLoad, trace.OBuffer, d.bufID, 0, uint64(old), 0)
@@ -413,6 +420,20 @@ func (b *Backend) unpinBufferFast(d *BufferDesc) {
 		b.Stats.CASFailures++
 		old = d.state.Load()
 	}
+}
+
+// unpinPrivate is UnpinBuffer's first step, the same in PG 9.5 and 9.6+:
+// this backend's private count of d goes down, at site (backend-local: no
+// yield); a buffer it does not pin is unpinNotPinned's panic. It reports
+// whether that was the last private pin, when the shared count is to drop.
+func (b *Backend) unpinPrivate(d *BufferDesc, site trace.Site) bool {
+	buf := Buffer(d.bufID + 1)
+	cnt, ok := b.decPrivateRef(buf)
+	if !ok || cnt < 0 {
+		b.unpinNotPinned(buf)
+	}
+	b.emit(trace.KPrivRef, site, trace.OBuffer, d.bufID, uint64(cnt+1), uint64(cnt), 0)
+	return cnt <= 0
 }
 
 func (b *Backend) unpinNotPinned(buf Buffer) {
