@@ -94,15 +94,11 @@ func kTicks(ks []int) plot.ConstantTicks {
 }
 
 func dropCellsPlot(r *exp.Report, cells []drop.DropCellRow) (*plot.Plot, error) {
-	p := plot.New()
-	p.Title.Text = fmt.Sprintf("recovery after VACUUM: drop NBuffers/k one-block relations (timer %s, %s/%s)", r.Timer.Source, r.Machine.GOOS, r.Machine.GOARCH)
-	p.X.Label.Text = "relations' total size (NBuffers/k blocks)"
-	p.Y.Label.Text = "time to drop them all (s)"
+	p := newChart(fmt.Sprintf("recovery after VACUUM: drop NBuffers/k one-block relations (timer %s, %s/%s)", r.Timer.Source, r.Machine.GOOS, r.Machine.GOARCH),
+		"relations' total size (NBuffers/k blocks)", "time to drop them all (s)", true)
 	p.X.Scale, p.Y.Scale = plot.LogScale{}, plot.LogScale{}
 	p.X.Tick.Marker = kTicks(drop.DropKs)
 	p.Y.Tick.Marker = plot.LogTicks{Prec: -1}
-	p.Legend.Top, p.Legend.Left = true, true
-	p.Add(plotter.NewGrid())
 	var ring plotter.XYs
 	ymin, ymax := 0.0, 0.0
 	for si, size := range dropSizes(cells) {
@@ -149,13 +145,8 @@ func dropCellsPlot(r *exp.Report, cells []drop.DropCellRow) (*plot.Plot, error) 
 }
 
 func dropSweepPlot(r *exp.Report) (*plot.Plot, error) {
-	p := plot.New()
-	p.Title.Text = "threshold finder: one relation of NBuffers/k blocks"
-	p.X.Label.Text = "relation size (NBuffers/k blocks)"
-	p.Y.Label.Text = "scan time / lookup time (> 1: the lookup wins)"
+	p := newChart("threshold finder: one relation of NBuffers/k blocks", "relation size (NBuffers/k blocks)", "scan time / lookup time (> 1: the lookup wins)", false)
 	p.X.Scale, p.Y.Scale = plot.LogScale{}, plot.LogScale{}
-	p.Legend.Top = true
-	p.Add(plotter.NewGrid())
 	pts := drop.DropSweepRows(r)
 	var sizes []string
 	ks := []int{drop.PGDropThresholdK}

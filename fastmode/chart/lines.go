@@ -10,6 +10,19 @@ import (
 	"gonum.org/v1/plot/vg"
 )
 
+// newChart is the frame every chart starts from: a plot titled title,
+// its axes labelled x and y, the legend at the top (and on the left when
+// left), and a grid under whatever is added next. The caller sets the
+// scales and ticks.
+func newChart(title, x, y string, left bool) *plot.Plot {
+	p := plot.New()
+	p.Title.Text = title
+	p.X.Label.Text, p.Y.Label.Text = x, y
+	p.Legend.Top, p.Legend.Left = true, left
+	p.Add(plotter.NewGrid())
+	return p
+}
+
 // series is one line of a chart.
 type series struct {
 	label string

@@ -17,14 +17,9 @@ func init() { Register("pin", plotPin) }
 // operations per second) against worker count, one line per variant, the
 // worker axis logarithmic with a tick at each measured count.
 func plotPin(r *exp.Report, file string) error {
-	p := plot.New()
-	p.Title.Text = fmt.Sprintf("bufferlab bench pin (timer %s, %s/%s, %d CPUs)", r.Timer.Source, r.Machine.GOOS, r.Machine.GOARCH, r.Machine.CPUs)
-	p.X.Label.Text = "workers (goroutines)"
-	p.Y.Label.Text = "throughput (M pin+unpin per second)"
+	p := newChart(fmt.Sprintf("bufferlab bench pin (timer %s, %s/%s, %d CPUs)", r.Timer.Source, r.Machine.GOOS, r.Machine.GOARCH, r.Machine.CPUs),
+		"workers (goroutines)", "throughput (M pin+unpin per second)", true)
 	p.X.Scale = plot.LogScale{}
-	p.Legend.Top = true
-	p.Legend.Left = true
-	p.Add(plotter.NewGrid())
 	ws := pin.PinWorkers(r)
 	if len(ws) == 0 {
 		return fmt.Errorf("pin report has no rows")
