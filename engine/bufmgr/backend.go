@@ -58,7 +58,7 @@ type Stats struct {
 	IOWaits                        uint64
 	Errors                         uint64
 
-	// Dropping a relation's buffers (drop.go, dlist.go).
+	// Dropping a relation's buffers (drop.go, dropfind.go, dlist.go).
 	DropDescsTouched   uint64 // descriptors whose tag a drop examined (scan pre-check, list node)
 	DropLookups        uint64 // BufTableLookup calls of the per-block lookup
 	DropPartitionLocks uint64 // mapping partition locks taken by drops (lookup and InvalidateBuffer)

@@ -50,9 +50,7 @@ var (
 )
 
 func benchRel(n int) *bufmgr.Relation {
-	r := &bufmgr.Relation{Name: "bench", Number: bufmgr.FirstNormalObjectId, Permanent: true}
-	r.NBlocks[bufmgr.MainForkNum] = 1<<30 - 1 // the largest block a packed tag holds
-	return r
+	return testRel("bench", bufmgr.FirstNormalObjectId, 1<<30-1) // the largest block a packed tag holds
 }
 
 func mustRead(tb testing.TB, bp *benchPool, blk uint32, wantHit bool) {
@@ -80,14 +78,8 @@ func getBenchPool(b *testing.B, kind, size string) *benchPool {
 	if err != nil {
 		b.Fatal(err)
 	}
-	p, err := bufmgr.NewPool(n, nil)
-	if err != nil {
-		b.Fatal(err)
-	}
-	be, err := p.NewBackend("bench")
-	if err != nil {
-		b.Fatal(err)
-	}
+	p := testPool(b, n, nil, bufmgr.Options{})
+	be := testBackend(b, p, "bench")
 	bp := &benchPool{p: p, b: be, rel: benchRel(n)}
 	for blk := 0; blk < n; blk++ {
 		mustRead(b, bp, uint32(blk), false)

@@ -47,6 +47,19 @@ func (b *Backend) ReadBuffer(rel *Relation, f ForkNumber, blk uint32, strategy *
 	return buf, false, nil
 }
 
+// pinFound is what BufferAlloc does, in both places, with a buffer the
+// mapping table already holds for the tag (the lookup's hit, and the
+// insert that collides with another backend's entry): pin it, release the
+// partition lock (at unlockSite) and, if it is not valid yet, try
+// StartBufferIO. It reports found: false when the caller must read the
+// block (StartBufferIO succeeded), true when it is valid or another
+// backend's read finished meanwhile.
+func (b *Backend) pinFound(d *BufferDesc, strategy *Strategy, part int, unlockSite trace.Site) bool {
+	valid := b.pinBuffer(d, strategy)
+	b.partitionUnlock(part, unlockSite)
+	return valid || !b.startBufferIO(d, true)
+}
+
 // bufferAlloc is BufferAlloc (bufmgr.c, PG15 order: insert the new mapping
 // entry before deleting the old, holding both partition locks). It returns
 // the buffer pinned; found is false when the caller must read the block
@@ -59,13 +72,7 @@ func (b *Backend) bufferAlloc(rel *Relation, newTag BufferTag, strategy *Strateg
 	b.partitionLock(newPart, LWShared, sAllocLockShared)
 	if id := b.bufTableLookup(newTag, newPart, sAllocLookup); id >= 0 {
 		d := &p.descs[id]
-		valid := b.pinBuffer(d, strategy)
-		b.partitionUnlock(newPart, sAllocHitUnlock)
-		found := true
-		if !valid && b.startBufferIO(d, true) {
-			found = false
-		}
-		return d, found, nil
+		return d, b.pinFound(d, strategy, newPart, sAllocHitUnlock), nil
 	}
 	b.partitionUnlock(newPart, sAllocMissUnlock)
 
@@ -123,13 +130,7 @@ func (b *Backend) bufferAlloc(rel *Relation, newTag BufferTag, strategy *Strateg
 				b.partitionUnlock(oldPart, sAllocCollideUnlockOld)
 			}
 			d = &p.descs[id]
-			valid := b.pinBuffer(d, strategy)
-			b.partitionUnlock(newPart, sAllocCollideUnlockNew)
-			found := true
-			if !valid && b.startBufferIO(d, true) {
-				found = false
-			}
-			return d, found, nil
+			return d, b.pinFound(d, strategy, newPart, sAllocCollideUnlockNew), nil
 		}
 
 		s = b.lockBufHdr(d, sAllocRecheckLock)
@@ -251,36 +252,62 @@ func (b *Backend) pinBuffer(d *BufferDesc, strategy *Strategy) bool {
 		return b.pinBufferFast(d, strategy)
 	}
 	// Modelled path.
-	buf := Buffer(d.bufID + 1)
-	if ref := b.getPrivateRefCountEntry(buf); ref != nil {
-		// Backend-local: no yield, no load.
-		ref.refcount++
-		b.emit(trace.KPrivRef, sPinPrivate, trace.OBuffer, d.bufID, uint64(ref.refcount-1), uint64(ref.refcount), 0)
+	if b.pinAgain(d, sPinPrivate) {
 		return true
 	}
-	b.reservePrivateRefCountEntry()
+	buf := Buffer(d.bufID + 1)
 	b.step(sPinLoad)
 	old := d.state.Load()
 	b.emit(trace.KLoad, sPinLoad, trace.OBuffer, d.bufID, 0, uint64(old), 0)
+	old, s := b.casLoop(d, old, sPinWait, sPinCAS, func(o uint32) uint32 { return pinnedState(o, strategy) })
+	// The entry exists (count 0) as the shared refcount goes up, as in
+	// PostgreSQL; the private count follows.
+	ref := b.newPrivateRefCountEntry(buf)
+	b.emit(trace.KCAS, sPinCAS, trace.OBuffer, d.bufID, uint64(old), uint64(s), 0)
+	ref.refcount = 1
+	b.emit(trace.KPrivRef, sPinPrivate, trace.OBuffer, d.bufID, 0, 1, 0)
+	return s&BmValid != 0
+}
+
+// pinAgain is PinBuffer's first step, the same in PG 9.5 and 9.6+: if
+// this backend pins d already, only its private count goes up, at site
+// (backend-local: no yield, no shared load), and the buffer is taken as
+// valid ("if we previously pinned the buffer, it must surely be valid").
+// It reports whether that was the case; if not, it reserves the private
+// refcount entry (ReservePrivateRefCountEntry) for the shared pin to come.
+func (b *Backend) pinAgain(d *BufferDesc, site trace.Site) bool {
+	if ref := b.getPrivateRefCountEntry(Buffer(d.bufID + 1)); ref != nil {
+		ref.refcount++
+		b.emit(trace.KPrivRef, site, trace.OBuffer, d.bufID, uint64(ref.refcount-1), uint64(ref.refcount), 0)
+		return true
+	}
+	b.reservePrivateRefCountEntry()
+	return false
+}
+
+// casLoop is the compare-and-swap loop on the state word that PinBuffer,
+// UnpinBuffer and MarkBufferDirty (bufmgr.c, PG 9.6–16) each write out,
+// modelled: from old (the word as loaded), wait out BM_LOCKED
+// (WaitBufHdrUnlocked, at waitSite), compute the new word with next, and
+// try the CAS, a step at casSite; a failed try reloads the word, counts
+// the failure and emits cas-fail at casSite (Before = the word expected,
+// After = the word found), then goes round again. It returns the word the
+// successful CAS replaced and the word it stored; the caller emits the
+// success, after whatever must precede that event.
+func (b *Backend) casLoop(d *BufferDesc, old uint32, waitSite, casSite trace.Site, next func(uint32) uint32) (uint32, uint32) {
 	for {
 		if old&BmLocked != 0 {
-			old = b.waitBufHdrUnlocked(d, old, sPinWait)
+			old = b.waitBufHdrUnlocked(d, old, waitSite)
 		}
-		s := pinnedState(old, strategy)
-		b.step(sPinCAS)
+		s := next(old)
+		b.step(casSite)
 		b.Stats.CASAttempts++
 		if d.state.CompareAndSwap(old, s) {
-			// The entry exists (count 0) as the shared refcount goes up,
-			// as in PostgreSQL; the private count follows.
-			ref := b.newPrivateRefCountEntry(buf)
-			b.emit(trace.KCAS, sPinCAS, trace.OBuffer, d.bufID, uint64(old), uint64(s), 0)
-			ref.refcount = 1
-			b.emit(trace.KPrivRef, sPinPrivate, trace.OBuffer, d.bufID, 0, 1, 0)
-			return s&BmValid != 0
+			return old, s
 		}
 		cur := d.state.Load()
 		b.Stats.CASFailures++
-		b.emit(trace.KCASFail, sPinCAS, trace.OBuffer, d.bufID, uint64(old), uint64(cur), 0)
+		b.emit(trace.KCASFail, casSite, trace.OBuffer, d.bufID, uint64(old), uint64(cur), 0)
 		old = cur
 	}
 }
@@ -350,36 +377,16 @@ func (b *Backend) unpinBuffer(d *BufferDesc) {
 		return
 	}
 	// Modelled path.
-	buf := Buffer(d.bufID + 1)
-	cnt, ok := b.decPrivateRef(buf)
-	if !ok || cnt < 0 {
-		b.unpinNotPinned(buf)
-	}
-	b.emit(trace.KPrivRef, sUnpinPrivate, trace.OBuffer, d.bufID, uint64(cnt+1), uint64(cnt), 0)
-	if cnt > 0 {
+	if !b.unpinPrivate(d, sUnpinPrivate) {
 		return
 	}
+	buf := Buffer(d.bufID + 1)
 	b.step(sUnpinLoad)
 	old := d.state.Load()
 	b.emit(trace.KLoad, sUnpinLoad, trace.OBuffer, d.bufID, 0, uint64(old), 0)
-	var s uint32
-	for {
-		if old&BmLocked != 0 {
-			old = b.waitBufHdrUnlocked(d, old, sUnpinWait)
-		}
-		s = old - BufRefcountOne
-		b.step(sUnpinCAS)
-		b.Stats.CASAttempts++
-		if d.state.CompareAndSwap(old, s) {
-			b.forgetPrivateRefCountEntry(buf)
-			b.emit(trace.KCAS, sUnpinCAS, trace.OBuffer, d.bufID, uint64(old), uint64(s), 0)
-			break
-		}
-		cur := d.state.Load()
-		b.Stats.CASFailures++
-		b.emit(trace.KCASFail, sUnpinCAS, trace.OBuffer, d.bufID, uint64(old), uint64(cur), 0)
-		old = cur
-	}
+	old, s := b.casLoop(d, old, sUnpinWait, sUnpinCAS, func(o uint32) uint32 { return o - BufRefcountOne })
+	b.forgetPrivateRefCountEntry(buf)
+	b.emit(trace.KCAS, sUnpinCAS, trace.OBuffer, d.bufID, uint64(old), uint64(s), 0)
 	if s&BmPinCountWaiter != 0 {
 		b.wakePinCountWaiter(d)
 	}
@@ -413,6 +420,20 @@ func (b *Backend) unpinBufferFast(d *BufferDesc) {
 		b.Stats.CASFailures++
 		old = d.state.Load()
 	}
+}
+
+// unpinPrivate is UnpinBuffer's first step, the same in PG 9.5 and 9.6+:
+// this backend's private count of d goes down, at site (backend-local: no
+// yield); a buffer it does not pin is unpinNotPinned's panic. It reports
+// whether that was the last private pin, when the shared count is to drop.
+func (b *Backend) unpinPrivate(d *BufferDesc, site trace.Site) bool {
+	buf := Buffer(d.bufID + 1)
+	cnt, ok := b.decPrivateRef(buf)
+	if !ok || cnt < 0 {
+		b.unpinNotPinned(buf)
+	}
+	b.emit(trace.KPrivRef, site, trace.OBuffer, d.bufID, uint64(cnt+1), uint64(cnt), 0)
+	return cnt <= 0
 }
 
 func (b *Backend) unpinNotPinned(buf Buffer) {
@@ -471,22 +492,8 @@ func (b *Backend) MarkBufferDirty(buf Buffer) error {
 	b.step(sDirtyLoad)
 	old := d.state.Load()
 	b.emit(trace.KLoad, sDirtyLoad, trace.OBuffer, d.bufID, 0, uint64(old), 0)
-	for {
-		if old&BmLocked != 0 {
-			old = b.waitBufHdrUnlocked(d, old, sDirtyWait)
-		}
-		s := old | BmDirty | BmJustDirtied
-		b.step(sDirtyCAS)
-		b.Stats.CASAttempts++
-		if d.state.CompareAndSwap(old, s) {
-			b.emit(trace.KDirty, sDirtyCAS, trace.OBuffer, d.bufID, uint64(old), uint64(s), 0)
-			break
-		}
-		cur := d.state.Load()
-		b.Stats.CASFailures++
-		b.emit(trace.KCASFail, sDirtyCAS, trace.OBuffer, d.bufID, uint64(old), uint64(cur), 0)
-		old = cur
-	}
+	old, s := b.casLoop(d, old, sDirtyWait, sDirtyCAS, func(o uint32) uint32 { return o | BmDirty | BmJustDirtied })
+	b.emit(trace.KDirty, sDirtyCAS, trace.OBuffer, d.bufID, uint64(old), uint64(s), 0)
 	b.contentUnlock(d.bufID, sLockBufferUnlock)
 	b.emitTag(trace.KOpDone, sLockBufferUnlock, trace.OBuffer, d.bufID, 0, 0, &d.tag)
 	return nil

@@ -1,6 +1,7 @@
 package bufmgr
 
 import (
+	"cmp"
 	"fmt"
 
 	"bufferlab/engine/trace"
@@ -31,7 +32,7 @@ import (
 //     are still held; InvalidateBuffer takes the list lock after the
 //     mapping lock and before relocking the header, and unlinks the buffer
 //     just after clearing its tag;
-//   - the walk (dropListWalk in drop.go) holds the list lock shared only to
+//   - the walk (dropListWalk in dropfind.go) holds the list lock shared only to
 //     read a link, never while invalidating, and restarts from the head
 //     when the next buffer left the list meanwhile (evicted by another
 //     backend): the list only shrinks during a drop, because the dropper
@@ -72,22 +73,12 @@ func (r *Relation) RelFileNode() RelFileNode {
 func compareRelFileNode(a, b RelFileNode) int {
 	switch {
 	case a.RelNode != b.RelNode:
-		return cmp3(a.RelNode, b.RelNode)
+		return cmp.Compare(a.RelNode, b.RelNode)
 	case a.DbNode != b.DbNode:
-		return cmp3(a.DbNode, b.DbNode)
+		return cmp.Compare(a.DbNode, b.DbNode)
 	default:
-		return cmp3(a.SpcNode, b.SpcNode)
+		return cmp.Compare(a.SpcNode, b.SpcNode)
 	}
-}
-
-func cmp3(a, b uint32) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 // relList is one relation's list head in the shared table.
@@ -346,4 +337,26 @@ func (p *Pool) dlistInTransition(i int, valid bool) bool {
 		return true
 	}
 	return false
+}
+
+// dlistUnlinkInvalidated unlinks d, just invalidated, from list k, whose
+// lock the caller holds exclusively. Event: a cas at inval.unlink (class
+// rel, Obj = relation, Before = the previous neighbour, After = the next,
+// Arg = buffer id).
+func (b *Backend) dlistUnlinkInvalidated(d *BufferDesc, k int32) {
+	dl := b.pool.dl
+	id := d.bufID
+	switch dl.owner[id] {
+	case k:
+	case relListNone:
+		return // never linked (cannot happen for a buffer with a valid tag)
+	default:
+		panic(fmt.Sprintf("bufmgr: InvalidateBuffer of buffer %d: it is on the list of %d, not %d",
+			id, dl.lists[dl.owner[id]].rnode.RelNode, dl.lists[k].rnode.RelNode))
+	}
+	b.step(sInvalUnlink)
+	p, n := dl.prev[id], dl.next[id]
+	dl.unlink(id)
+	b.Stats.DListUnlinks++
+	b.emit(trace.KCAS, sInvalUnlink, trace.ORelation, int32(dl.lists[k].rnode.RelNode), uint64(int64(p)), uint64(int64(n)), uint64(id))
 }

@@ -50,17 +50,17 @@ func getDropBenchPool(b *testing.B, size string, dlist bool) *dropBenchPool {
 	if err != nil {
 		b.Fatal(err)
 	}
-	p := dropPool(b, n, nil, bufmgr.Options{DropList: dlist})
-	be := dropBackend(b, p, "bench")
-	big := dropRel("big", bufmgr.FirstNormalObjectId, uint32(n-dropBenchVictims))
+	p := testPool(b, n, nil, bufmgr.Options{DropList: dlist})
+	be := testBackend(b, p, "bench")
+	big := testRel("big", bufmgr.FirstNormalObjectId, uint32(n-dropBenchVictims))
 	for blk := uint32(0); blk < big.NBlocks[0]; blk++ {
-		dropReadRelease(b, be, big, bufmgr.MainForkNum, blk, false)
+		readRelease(b, be, big, bufmgr.MainForkNum, blk, false)
 	}
 	bp := &dropBenchPool{p: p, be: be}
 	for i := 0; i < dropBenchVictims; i++ {
-		r := dropRel(fmt.Sprintf("v%d", i), uint32(bufmgr.FirstNormalObjectId+1+i), 1)
+		r := testRel(fmt.Sprintf("v%d", i), uint32(bufmgr.FirstNormalObjectId+1+i), 1)
 		bp.victims = append(bp.victims, r)
-		dropReadRelease(b, be, r, bufmgr.MainForkNum, 0, false)
+		readRelease(b, be, r, bufmgr.MainForkNum, 0, false)
 	}
 	dropBenchPools[key] = bp
 	b.Logf("setup of the %s pool (%d buffers, dlist %v): %v", size, n, dlist, time.Since(start))
@@ -78,7 +78,7 @@ func runDropBench(b *testing.B, st bufmgr.DropStrategy) {
 				if bp.next == len(bp.victims) {
 					b.StopTimer()
 					for _, r := range bp.victims {
-						dropReadRelease(b, bp.be, r, bufmgr.MainForkNum, 0, false)
+						readRelease(b, bp.be, r, bufmgr.MainForkNum, 0, false)
 					}
 					bp.next = 0
 					b.StartTimer()
@@ -112,11 +112,11 @@ func BenchmarkDListUpkeep(b *testing.B) {
 		for _, dlist := range []bool{false, true} {
 			b.Run(fmt.Sprintf("%s/dlist=%v", kind, dlist), func(b *testing.B) {
 				const n = 16384
-				p := dropPool(b, n, nil, bufmgr.Options{DropList: dlist})
-				be := dropBackend(b, p, "bench")
-				rel := dropRel("big", bufmgr.FirstNormalObjectId, 2*n)
+				p := testPool(b, n, nil, bufmgr.Options{DropList: dlist})
+				be := testBackend(b, p, "bench")
+				rel := testRel("big", bufmgr.FirstNormalObjectId, 2*n)
 				for blk := uint32(0); blk < n; blk++ {
-					dropReadRelease(b, be, rel, bufmgr.MainForkNum, blk, false)
+					readRelease(b, be, rel, bufmgr.MainForkNum, blk, false)
 				}
 				before := be.Stats
 				next := uint32(n)

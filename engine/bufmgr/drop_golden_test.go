@@ -2,7 +2,6 @@ package bufmgr_test
 
 import (
 	"fmt"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -10,6 +9,7 @@ import (
 	"github.com/cockroachdb/datadriven"
 
 	"bufferlab/engine/bufmgr"
+	"bufferlab/engine/internal/goldentest"
 	"bufferlab/engine/trace"
 )
 
@@ -33,24 +33,24 @@ import (
 //
 //	go test ./engine/bufmgr -run DropGolden -rewrite
 func TestDropGolden(t *testing.T) {
-	files, err := filepath.Glob("testdata/drop/*.txt")
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no golden files: %v", err)
-	}
-	for _, path := range files {
-		t.Run(filepath.Base(path), func(t *testing.T) {
-			datadriven.RunTest(t, path, func(t *testing.T, d *datadriven.TestData) string {
-				if d.Cmd != "run" {
-					t.Fatalf("%s: unknown directive %q", d.Pos, d.Cmd)
-				}
-				out, err := runDropScript(d.Input)
-				if err != nil {
-					t.Fatalf("%s: %v", d.Pos, err)
-				}
-				return out
-			})
-		})
-	}
+	goldentest.Run(t, "testdata/drop/*.txt", func(t *testing.T, d *datadriven.TestData) string {
+		if d.Cmd != "run" {
+			t.Fatalf("%s: unknown directive %q", d.Pos, d.Cmd)
+		}
+		out, err := runDropScript(d.Input)
+		if err != nil {
+			t.Fatalf("%s: %v", d.Pos, err)
+		}
+		return out
+	})
+}
+
+// forkAnd reads FORK<sep>N (main=4, fsm:2): a fork name and a number.
+func forkAnd(s, sep string) (bufmgr.ForkNumber, int, bool) {
+	fs, ns, _ := strings.Cut(s, sep)
+	f, ok := bufmgr.ParseFork(fs)
+	n, err := strconv.Atoi(ns)
+	return f, n, ok && err == nil
 }
 
 func runDropScript(script string) (string, error) {
@@ -62,7 +62,7 @@ func runDropScript(script string) (string, error) {
 		backends = map[string]*bufmgr.Backend{}
 		tracing  = -1
 		out      strings.Builder
-		inv      error
+		inv      = func() error { return nil } // until the pool exists
 	)
 	names := func(n uint32) string {
 		if s, ok := relNames[n]; ok {
@@ -93,17 +93,23 @@ func runDropScript(script string) (string, error) {
 		}
 		return r, f, nil
 	}
-	strategyOf := func(words []string) ([]string, bufmgr.DropStrategy, error) {
-		last := words[len(words)-1]
+	// dropLine reads "drop B ARG... strategy=S" (or dropall): the backend,
+	// the arguments and the strategy.
+	dropLine := func(w []string) (*bufmgr.Backend, []string, bufmgr.DropStrategy, error) {
+		b, err := backend(w[1])
+		if err != nil {
+			return nil, nil, 0, err
+		}
+		last := w[len(w)-1]
 		v, ok := strings.CutPrefix(last, "strategy=")
 		if !ok {
-			return nil, 0, fmt.Errorf("want strategy=S last, found %q", last)
+			return nil, nil, 0, fmt.Errorf("want strategy=S last, found %q", last)
 		}
 		st, ok := bufmgr.ParseDropStrategy(v)
 		if !ok {
-			return nil, 0, fmt.Errorf("unknown strategy %q", v)
+			return nil, nil, 0, fmt.Errorf("unknown strategy %q", v)
 		}
-		return words[:len(words)-1], st, nil
+		return b, w[2 : len(w)-1], st, nil
 	}
 	result := func(res bufmgr.DropResult) {
 		blocks := "not cached"
@@ -144,18 +150,12 @@ func runDropScript(script string) (string, error) {
 			if p, err = bufmgr.NewPoolWith(n, log, opt); err != nil {
 				return fail("%v", err)
 			}
-			log.OnAppend = func(e trace.Event) {
-				if err := p.CheckInvariants(); err != nil && inv == nil {
-					inv = fmt.Errorf("after event %v: %w", e, err)
-				}
-			}
+			inv = watchInvariants(log, p)
 		case "rel":
 			r := &bufmgr.Relation{Name: w[1], Number: uint32(bufmgr.FirstNormalObjectId + len(rels)), Permanent: true}
 			for _, kv := range w[2:] {
-				k, v, _ := strings.Cut(kv, "=")
-				f, ok := bufmgr.ParseFork(k)
-				n, err := strconv.Atoi(v)
-				if !ok || err != nil {
+				f, n, ok := forkAnd(kv, "=")
+				if !ok {
 					return fail("bad fork size %q", kv)
 				}
 				r.NBlocks[f] = uint32(n)
@@ -191,11 +191,7 @@ func runDropScript(script string) (string, error) {
 		case "trace":
 			tracing = log.Len()
 		case "drop":
-			b, err := backend(w[1])
-			if err != nil {
-				return fail("%v", err)
-			}
-			args, st, err := strategyOf(w[2:])
+			b, args, st, err := dropLine(w)
 			if err != nil {
 				return fail("%v", err)
 			}
@@ -206,10 +202,8 @@ func runDropScript(script string) (string, error) {
 			var forks []bufmgr.ForkNumber
 			var first []uint32
 			for _, fa := range args[1:] {
-				fs, bs, _ := strings.Cut(fa, ":")
-				f, ok := bufmgr.ParseFork(fs)
-				n, err := strconv.Atoi(bs)
-				if !ok || err != nil {
+				f, n, ok := forkAnd(fa, ":")
+				if !ok {
 					return fail("bad fork:first %q", fa)
 				}
 				forks, first = append(forks, f), append(first, uint32(n))
@@ -220,11 +214,7 @@ func runDropScript(script string) (string, error) {
 			}
 			result(res)
 		case "dropall":
-			b, err := backend(w[1])
-			if err != nil {
-				return fail("%v", err)
-			}
-			args, st, err := strategyOf(w[2:])
+			b, args, st, err := dropLine(w)
 			if err != nil {
 				return fail("%v", err)
 			}
@@ -244,8 +234,8 @@ func runDropScript(script string) (string, error) {
 			return fail("unknown command")
 		}
 	}
-	if inv != nil {
-		return "", inv
+	if err := inv(); err != nil {
+		return "", err
 	}
 	if err := p.CheckQuiescent(); err != nil {
 		return "", err

@@ -24,57 +24,12 @@ import (
 // eviction and drops, DropRelationsAllBuffers with 19, 20 and 21
 // relations, and the fast path against the modelled one.
 
-// dropRel builds a relation numbered num with the given fork sizes (main,
-// fsm, vm, init; missing ones are 0).
-func dropRel(name string, num uint32, sizes ...uint32) *bufmgr.Relation {
-	r := &bufmgr.Relation{Name: name, Number: num, Permanent: true}
-	for f, n := range sizes {
-		r.NBlocks[f] = n
-	}
-	return r
-}
-
-func dropPool(tb testing.TB, nbuffers int, log *trace.Log, opt bufmgr.Options) *bufmgr.Pool {
-	tb.Helper()
-	p, err := bufmgr.NewPoolWith(nbuffers, log, opt)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	return p
-}
-
-func dropBackend(tb testing.TB, p *bufmgr.Pool, name string) *bufmgr.Backend {
-	tb.Helper()
-	b, err := p.NewBackend(name)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	return b
-}
-
-// dropReadRelease reads a block and releases it (optionally dirtying it).
-func dropReadRelease(tb testing.TB, b *bufmgr.Backend, rel *bufmgr.Relation, f bufmgr.ForkNumber, blk uint32, dirty bool) {
-	tb.Helper()
-	buf, _, err := b.ReadBuffer(rel, f, blk, nil)
-	if err != nil {
-		tb.Fatalf("reading %s/%v/%d: %v", rel.Name, f, blk, err)
-	}
-	if dirty {
-		if err := b.MarkBufferDirty(buf); err != nil {
-			tb.Fatal(err)
-		}
-	}
-	if err := b.ReleaseBuffer(buf); err != nil {
-		tb.Fatal(err)
-	}
-}
-
 // dropReadAll reads every block of every fork of rel.
 func dropReadAll(tb testing.TB, b *bufmgr.Backend, rel *bufmgr.Relation) {
 	tb.Helper()
 	for f := bufmgr.MainForkNum; f <= bufmgr.MaxForkNum; f++ {
 		for blk := uint32(0); blk < rel.NBlocks[f]; blk++ {
-			dropReadRelease(tb, b, rel, f, blk, blk%3 == 1)
+			readRelease(tb, b, rel, f, blk, blk%3 == 1)
 		}
 	}
 }
@@ -106,10 +61,10 @@ func TestDropAutoBoundary(t *testing.T) {
 		for _, rec := range []bool{false, true} {
 			for _, size := range []int{thr - 1, thr} {
 				t.Run(fmt.Sprintf("nbuffers=%d/recovery=%v/blocks=%d", nb, rec, size), func(t *testing.T) {
-					p := dropPool(t, nb, nil, bufmgr.Options{InRecovery: rec})
-					be := dropBackend(t, p, "startup")
-					rel := dropRel("t", bufmgr.FirstNormalObjectId, uint32(size))
-					other := dropRel("u", bufmgr.FirstNormalObjectId+1, 8)
+					p := testPool(t, nb, nil, bufmgr.Options{InRecovery: rec})
+					be := testBackend(t, p, "startup")
+					rel := testRel("t", bufmgr.FirstNormalObjectId, uint32(size))
+					other := testRel("u", bufmgr.FirstNormalObjectId+1, 8)
 					dropReadAll(t, be, rel)
 					dropReadAll(t, be, other)
 					res, err := be.DropRelationBuffers(rel, nil, nil, bufmgr.DropAuto)
@@ -156,10 +111,10 @@ func TestDropAutoBoundary(t *testing.T) {
 	thr := uint32(nb / 32)
 	for _, total := range []uint32{thr - 1, thr} {
 		for _, rec := range []bool{false, true} {
-			p := dropPool(t, nb, nil, bufmgr.Options{InRecovery: rec})
-			be := dropBackend(t, p, "startup")
-			a := dropRel("a", 20000, total-10, 3) // main + fsm
-			b := dropRel("b", 20001, 5, 0, 2)     // main + vm
+			p := testPool(t, nb, nil, bufmgr.Options{InRecovery: rec})
+			be := testBackend(t, p, "startup")
+			a := testRel("a", 20000, total-10, 3) // main + fsm
+			b := testRel("b", 20001, 5, 0, 2)     // main + vm
 			if got := a.NBlocks[0] + a.NBlocks[1] + b.NBlocks[0] + b.NBlocks[2]; got != total {
 				t.Fatalf("setup: %d blocks", got)
 			}
@@ -183,9 +138,9 @@ func TestDropAutoBoundary(t *testing.T) {
 	}
 
 	// A truncation counts only the blocks at and after firstDelBlock.
-	p := dropPool(t, nb, nil, bufmgr.Options{InRecovery: true})
-	be := dropBackend(t, p, "startup")
-	rel := dropRel("t", 20002, thr+4)
+	p := testPool(t, nb, nil, bufmgr.Options{InRecovery: true})
+	be := testBackend(t, p, "startup")
+	rel := testRel("t", 20002, thr+4)
 	dropReadAll(t, be, rel)
 	res, err := be.DropRelationBuffers(rel, []bufmgr.ForkNumber{bufmgr.MainForkNum}, []uint32{5}, bufmgr.DropAuto)
 	if err != nil || res.Strategy != bufmgr.DropLookup || res.BlocksToInvalidate != uint64(thr-1) || res.Invalidated != uint64(thr-1) {
@@ -197,7 +152,7 @@ func TestDropAutoBoundary(t *testing.T) {
 
 	// The known gap: in recovery, a relation whose main fork is empty has
 	// no cached size, so even dropping nothing takes the full scan.
-	empty := dropRel("e", 20003)
+	empty := testRel("e", 20003)
 	for _, all := range []bool{false, true} {
 		var res bufmgr.DropResult
 		var err error
@@ -215,9 +170,9 @@ func TestDropAutoBoundary(t *testing.T) {
 // TestDropCallerMistakes: bad input is an error, before any event.
 func TestDropCallerMistakes(t *testing.T) {
 	log := trace.NewLog()
-	p := dropPool(t, 16, log, bufmgr.Options{})
-	be := dropBackend(t, p, "A")
-	rel := dropRel("t", 16384, 3, 2)
+	p := testPool(t, 16, log, bufmgr.Options{})
+	be := testBackend(t, p, "A")
+	rel := testRel("t", 16384, 3, 2)
 	dropReadAll(t, be, rel)
 	n := log.Len()
 	main := []bufmgr.ForkNumber{bufmgr.MainForkNum}
@@ -283,15 +238,10 @@ func TestDropCallerMistakes(t *testing.T) {
 func TestDropOwnPin(t *testing.T) {
 	for _, st := range []bufmgr.DropStrategy{bufmgr.DropScan, bufmgr.DropLookup, bufmgr.DropDList} {
 		log := trace.NewLog()
-		p := dropPool(t, 16, log, bufmgr.Options{DropList: true})
-		var inv error
-		log.OnAppend = func(e trace.Event) {
-			if err := p.CheckInvariants(); err != nil && inv == nil {
-				inv = fmt.Errorf("after %v: %w", e, err)
-			}
-		}
-		be := dropBackend(t, p, "A")
-		rel := dropRel("t", 16384, 4)
+		p := testPool(t, 16, log, bufmgr.Options{DropList: true})
+		inv := watchInvariants(log, p)
+		be := testBackend(t, p, "A")
+		rel := testRel("t", 16384, 4)
 		dropReadAll(t, be, rel)
 		buf, _, err := be.ReadBuffer(rel, bufmgr.MainForkNum, 2, nil)
 		if err != nil {
@@ -307,8 +257,8 @@ func TestDropOwnPin(t *testing.T) {
 		if err := be.ReleaseBuffer(buf); err != nil {
 			t.Fatal(err)
 		}
-		if err := p.CheckQuiescent(); err != nil || inv != nil {
-			t.Fatalf("%v: %v %v", st, err, inv)
+		if err := p.CheckQuiescent(); err != nil || inv() != nil {
+			t.Fatalf("%v: %v %v", st, err, inv())
 		}
 		// Without the pin the drop completes.
 		if _, err := be.DropRelationBuffers(rel, nil, nil, st); err != nil || dropResident(p, rel, -1, 0) != 0 {
@@ -344,16 +294,11 @@ func TestDropWaitsForPin(t *testing.T) {
 	for _, st := range []bufmgr.DropStrategy{bufmgr.DropScan, bufmgr.DropLookup, bufmgr.DropDList} {
 		t.Run(st.String(), func(t *testing.T) {
 			log := trace.NewLog()
-			p := dropPool(t, 16, log, bufmgr.Options{DropList: true, InRecovery: true})
-			var inv error
-			log.OnAppend = func(e trace.Event) {
-				if err := p.CheckInvariants(); err != nil && inv == nil {
-					inv = fmt.Errorf("after %v: %w", e, err)
-				}
-			}
-			d := dropBackend(t, p, "D")
-			r := dropBackend(t, p, "R")
-			rel := dropRel("t", 16384, 4)
+			p := testPool(t, 16, log, bufmgr.Options{DropList: true, InRecovery: true})
+			inv := watchInvariants(log, p)
+			d := testBackend(t, p, "D")
+			r := testBackend(t, p, "R")
+			rel := testRel("t", 16384, 4)
 			dropReadAll(t, d, rel)
 			pinned, _, err := r.ReadBuffer(rel, bufmgr.MainForkNum, 1, nil)
 			if err != nil {
@@ -383,8 +328,8 @@ func TestDropWaitsForPin(t *testing.T) {
 					t.Fatalf("%s: %v", pr.Name, pr.Err())
 				}
 			}
-			if inv != nil {
-				t.Fatal(inv)
+			if err := inv(); err != nil {
+				t.Fatal(err)
 			}
 			wait, unpin, clear := -1, -1, -1
 			for i, e := range log.Events() {
@@ -519,14 +464,14 @@ func drawDropPlan(seed uint64, rng intDrawer) dropPlan {
 	pl := dropPlan{seed: seed, nbuffers: nb, strategy: bufmgr.DropStrategy(rng.IntN(4))}
 	pl.opt.DropList = pl.strategy == bufmgr.DropDList || rng.IntN(2) == 0
 	pl.opt.InRecovery = rng.IntN(2) == 0
-	pl.rels = append(pl.rels, dropRel("filler", 16384, uint32(2*nb)))
+	pl.rels = append(pl.rels, testRel("filler", 16384, uint32(2*nb)))
 	nrels := 2 + rng.IntN(4)
 	for i := 1; i <= nrels; i++ {
 		size := rng.IntN(5) // small, so that auto meets the lookup's threshold in big pools
 		if rng.IntN(2) == 0 {
 			size = rng.IntN(max(3, nb/4))
 		}
-		r := dropRel(fmt.Sprintf("r%d", i), uint32(16384+i), uint32(size))
+		r := testRel(fmt.Sprintf("r%d", i), uint32(16384+i), uint32(size))
 		for f := bufmgr.FSMForkNum; f <= bufmgr.MaxForkNum; f++ {
 			if rng.IntN(3) == 0 {
 				r.NBlocks[f] = uint32(1 + rng.IntN(3))
@@ -979,24 +924,43 @@ func TestDListConsistency(t *testing.T) {
 	}
 }
 
+// readRandomBlock reads a random block of r with b and releases it: of
+// fork rng.IntN(nforks), or the main fork when that one is empty; dirtied
+// first one time in dirtyOneIn (never when 0). A pool with no unpinned
+// buffer left aborts b's transaction instead, as the ERROR would. The
+// draws from rng: the fork, the block, then (after a read that succeeded,
+// with dirtyOneIn > 0) whether to dirty.
+func readRandomBlock(b *bufmgr.Backend, r *bufmgr.Relation, rng *rand.Rand, nforks, dirtyOneIn int) error {
+	f := bufmgr.ForkNumber(rng.IntN(nforks))
+	if r.NBlocks[f] == 0 {
+		f = bufmgr.MainForkNum
+	}
+	buf, _, err := b.ReadBuffer(r, f, uint32(rng.IntN(int(r.NBlocks[f]))), nil)
+	if errCodeOf(err) == bufmgr.ErrNoUnpinnedBuffers {
+		b.AbortTransaction()
+		return nil
+	} else if err != nil {
+		return err
+	}
+	if dirtyOneIn > 0 && rng.IntN(dirtyOneIn) == 0 {
+		if err := b.MarkBufferDirty(buf); err != nil {
+			return err
+		}
+	}
+	return b.ReleaseBuffer(buf)
+}
+
 func runDListConsistency(seed uint64, nb int) (err error) {
 	log := trace.NewLog()
 	p, err := bufmgr.NewPoolWith(nb, log, bufmgr.Options{DropList: true, InRecovery: seed%2 == 0})
 	if err != nil {
 		return err
 	}
-	var inv error
-	log.OnAppend = func(e trace.Event) {
-		if inv == nil {
-			if err := p.CheckInvariants(); err != nil {
-				inv = fmt.Errorf("after event %v: %w", e, err)
-			}
-		}
-	}
-	shared := []*bufmgr.Relation{dropRel("shared0", 16384, uint32(nb), 2), dropRel("shared1", 16385, 5)}
+	inv := watchInvariants(log, p)
+	shared := []*bufmgr.Relation{testRel("shared0", 16384, uint32(nb), 2), testRel("shared1", 16385, 5)}
 	var own []*bufmgr.Relation
 	for i := 0; i < 4; i++ {
-		own = append(own, dropRel(fmt.Sprintf("own%d", i), uint32(17000+i), uint32(3+i*2), uint32(i%2), uint32(i%3)))
+		own = append(own, testRel(fmt.Sprintf("own%d", i), uint32(17000+i), uint32(3+i*2), uint32(i%2), uint32(i%3)))
 	}
 	d, _ := p.NewBackend("D")
 	s := sched.New(sched.NewRandom(seed))
@@ -1018,18 +982,7 @@ func runDListConsistency(seed uint64, nb int) (err error) {
 		for it := 0; it < 40; it++ {
 			r := own[rng.IntN(len(own))]
 			for k := 0; k < 1+rng.IntN(4); k++ {
-				f := bufmgr.ForkNumber(rng.IntN(4))
-				if r.NBlocks[f] == 0 {
-					f = bufmgr.MainForkNum
-				}
-				buf, _, err := d.ReadBuffer(r, f, uint32(rng.IntN(int(r.NBlocks[f]))), nil)
-				if errCodeOf(err) == bufmgr.ErrNoUnpinnedBuffers {
-					d.AbortTransaction()
-					continue
-				} else if err != nil {
-					return err
-				}
-				if err := d.ReleaseBuffer(buf); err != nil {
+				if err := readRandomBlock(d, r, rng, 4, 0); err != nil {
 					return err
 				}
 			}
@@ -1074,24 +1027,7 @@ func runDListConsistency(seed uint64, nb int) (err error) {
 			rb.SetYield(y)
 			defer rb.SetYield(nil)
 			for op := 0; op < 60; op++ {
-				r := shared[rrng.IntN(len(shared))]
-				f := bufmgr.ForkNumber(rrng.IntN(2))
-				if r.NBlocks[f] == 0 {
-					f = bufmgr.MainForkNum
-				}
-				buf, _, err := rb.ReadBuffer(r, f, uint32(rrng.IntN(int(r.NBlocks[f]))), nil)
-				if errCodeOf(err) == bufmgr.ErrNoUnpinnedBuffers {
-					rb.AbortTransaction()
-					continue
-				} else if err != nil {
-					return err
-				}
-				if rrng.IntN(4) == 0 {
-					if err := rb.MarkBufferDirty(buf); err != nil {
-						return err
-					}
-				}
-				if err := rb.ReleaseBuffer(buf); err != nil {
+				if err := readRandomBlock(rb, shared[rrng.IntN(len(shared))], rrng, 2, 4); err != nil {
 					return err
 				}
 			}
@@ -1106,8 +1042,8 @@ func runDListConsistency(seed uint64, nb int) (err error) {
 			return fmt.Errorf("seed %#x: backend %s: %w", seed, pr.Name, pr.Err())
 		}
 	}
-	if inv != nil {
-		return fmt.Errorf("seed %#x: %w", seed, inv)
+	if err := inv(); err != nil {
+		return fmt.Errorf("seed %#x: %w", seed, err)
 	}
 	if err := p.CheckQuiescent(); err != nil {
 		return fmt.Errorf("seed %#x: %w", seed, err)
@@ -1143,12 +1079,12 @@ func runDListConsistency(seed uint64, nb int) (err error) {
 func TestDropManyRelations(t *testing.T) {
 	const nb = 256
 	build := func(log *trace.Log) (*bufmgr.Pool, *bufmgr.Backend, []*bufmgr.Relation) {
-		p := dropPool(t, nb, log, bufmgr.Options{DropList: true})
-		be := dropBackend(t, p, "A")
+		p := testPool(t, nb, log, bufmgr.Options{DropList: true})
+		be := testBackend(t, p, "A")
 		var rels []*bufmgr.Relation
 		// Numbers in a scrambled order, so that sorting them matters.
 		for i := 0; i < 26; i++ {
-			r := dropRel(fmt.Sprintf("r%d", i), uint32(16384+(i*7)%26), uint32(1+i%4), uint32(i%2))
+			r := testRel(fmt.Sprintf("r%d", i), uint32(16384+(i*7)%26), uint32(1+i%4), uint32(i%2))
 			rels = append(rels, r)
 			dropReadAll(t, be, r)
 		}
@@ -1229,8 +1165,8 @@ func TestDropFastPathMatchesModelled(t *testing.T) {
 				log = trace.NewLog()
 			}
 			rng := rand.New(rand.NewPCG(seed, 7))
-			p := dropPool(t, 64, log, bufmgr.Options{DropList: seed%2 == 0, InRecovery: seed%3 == 0})
-			be := dropBackend(t, p, "A")
+			p := testPool(t, 64, log, bufmgr.Options{DropList: seed%2 == 0, InRecovery: seed%3 == 0})
+			be := testBackend(t, p, "A")
 			if w == 2 {
 				be.SetYield(func(sched.Point) {})
 			}
@@ -1239,13 +1175,13 @@ func TestDropFastPathMatchesModelled(t *testing.T) {
 			}
 			var rels []*bufmgr.Relation
 			for k := 0; k < 6; k++ {
-				rels = append(rels, dropRel(fmt.Sprintf("r%d", k), uint32(16384+k), uint32(2+rng.IntN(20)), uint32(rng.IntN(3))))
+				rels = append(rels, testRel(fmt.Sprintf("r%d", k), uint32(16384+k), uint32(2+rng.IntN(20)), uint32(rng.IntN(3))))
 			}
 			var out strings.Builder
 			for op := 0; op < 30; op++ {
 				r := rels[rng.IntN(len(rels))]
 				for k := 0; k < 6; k++ {
-					dropReadRelease(t, be, r, bufmgr.MainForkNum, uint32(rng.IntN(int(r.NBlocks[0]))), rng.IntN(3) == 0)
+					readRelease(t, be, r, bufmgr.MainForkNum, uint32(rng.IntN(int(r.NBlocks[0]))), rng.IntN(3) == 0)
 				}
 				st := bufmgr.DropStrategy(rng.IntN(4))
 				if st == bufmgr.DropDList && !p.DropListEnabled() {
@@ -1277,9 +1213,9 @@ func TestDropFastPathMatchesModelled(t *testing.T) {
 // TestDropDescribe: every event a drop emits has a decoded description.
 func TestDropDescribe(t *testing.T) {
 	log := trace.NewLog()
-	p := dropPool(t, 16, log, bufmgr.Options{DropList: true, InRecovery: true})
-	be := dropBackend(t, p, "A")
-	rel := dropRel("t", 16384, 3)
+	p := testPool(t, 16, log, bufmgr.Options{DropList: true, InRecovery: true})
+	be := testBackend(t, p, "A")
+	rel := testRel("t", 16384, 3)
 	dropReadAll(t, be, rel)
 	if _, err := be.DropRelationBuffers(rel, nil, nil, bufmgr.DropDList); err != nil {
 		t.Fatal(err)
@@ -1310,9 +1246,9 @@ func TestDropDescribe(t *testing.T) {
 // other buffer as it was, and refuses a buffer, relation or fork that does
 // not exist.
 func TestDropBufferLocked(t *testing.T) {
-	p := dropPool(t, 16, nil, bufmgr.Options{InRecovery: true})
-	be := dropBackend(t, p, "startup")
-	rel, other := dropRel("t", 16384, 3), dropRel("u", 16385, 2)
+	p := testPool(t, 16, nil, bufmgr.Options{InRecovery: true})
+	be := testBackend(t, p, "startup")
+	rel, other := testRel("t", 16384, 3), testRel("u", 16385, 2)
 	dropReadAll(t, be, rel)
 	dropReadAll(t, be, other)
 	id := func(r *bufmgr.Relation, blk uint32) int {

@@ -27,28 +27,38 @@ var exploreCases = []exploreCase{
 	{"3 backends pin", 3, false},
 }
 
+// explorePool is the pool the explorations run on: 16 buffers in pin
+// variant pins, the invariants checked after every event (inv reports the
+// first broken).
+func explorePool(pins bufmgr.PinsMode) (pool *bufmgr.Pool, log *trace.Log, inv func() error, err error) {
+	log = trace.NewLog()
+	if pool, err = bufmgr.NewPoolWith(16, log, bufmgr.Options{Pins: pins}); err != nil {
+		return nil, nil, nil, err
+	}
+	return pool, log, watchInvariants(log, pool), nil
+}
+
+// settled is the end of an explored run: no invariant was broken on the
+// way and the pool is quiescent.
+func settled(pool *bufmgr.Pool, inv func() error) error {
+	if err := inv(); err != nil {
+		return err
+	}
+	return pool.CheckQuiescent()
+}
+
 // exploreRun builds a pool whose buffer 0 holds a valid page (read and
 // released by a setup backend), runs the case's backends under policy p and
 // describes the outcome: the final state word, the CAS failures and spins
 // of the explored run, and the order in which the backends' shared pins
 // (then unpins) took effect.
 func exploreRun(pins bufmgr.PinsMode, c exploreCase, p sched.Policy) (string, error) {
-	log := trace.NewLog()
-	pool, err := bufmgr.NewPoolWith(16, log, bufmgr.Options{Pins: pins})
+	pool, log, inv, err := explorePool(pins)
 	if err != nil {
 		return "", err
 	}
-	var inv error
-	log.OnAppend = func(e trace.Event) {
-		if inv == nil {
-			if err := pool.CheckInvariants(); err != nil {
-				inv = fmt.Errorf("after %v: %w", e, err)
-			}
-		}
-	}
 	setup, _ := pool.NewBackend("S")
-	rel := &bufmgr.Relation{Name: "t", Number: bufmgr.FirstNormalObjectId, Permanent: true}
-	rel.NBlocks[bufmgr.MainForkNum] = 1
+	rel := testRel("t", bufmgr.FirstNormalObjectId, 1)
 	buf, _, err := setup.ReadBuffer(rel, bufmgr.MainForkNum, 0, nil)
 	if err != nil {
 		return "", err
@@ -79,10 +89,7 @@ func exploreRun(pins bufmgr.PinsMode, c exploreCase, p sched.Policy) (string, er
 	if err := s.Run(); err != nil {
 		return "", err
 	}
-	if inv != nil {
-		return "", inv
-	}
-	if err := pool.CheckQuiescent(); err != nil {
+	if err := settled(pool, inv); err != nil {
 		return "", err
 	}
 	// No pin lost: every pin still held is counted, once, in the word.
@@ -190,23 +197,13 @@ func TestExplorePins(t *testing.T) {
 func TestExploreCleanup(t *testing.T) {
 	for _, pins := range []bufmgr.PinsMode{bufmgr.PinsAtomic, bufmgr.PinsSpinlock} {
 		outs, runs, err := sched.Explore(200000, func(p sched.Policy) (string, error) {
-			log := trace.NewLog()
-			pool, err := bufmgr.NewPoolWith(16, log, bufmgr.Options{Pins: pins})
+			pool, log, inv, err := explorePool(pins)
 			if err != nil {
 				return "", err
 			}
-			var inv error
-			log.OnAppend = func(e trace.Event) {
-				if inv == nil {
-					if err := pool.CheckInvariants(); err != nil {
-						inv = fmt.Errorf("after %v: %w", e, err)
-					}
-				}
-			}
 			a, _ := pool.NewBackend("A")
 			b, _ := pool.NewBackend("B")
-			rel := &bufmgr.Relation{Name: "t", Number: bufmgr.FirstNormalObjectId, Permanent: true}
-			rel.NBlocks[bufmgr.MainForkNum] = 1
+			rel := testRel("t", bufmgr.FirstNormalObjectId, 1)
 			buf, _, err := a.ReadBuffer(rel, bufmgr.MainForkNum, 0, nil)
 			if err != nil {
 				return "", err
@@ -243,10 +240,7 @@ func TestExploreCleanup(t *testing.T) {
 					return "", p.Err()
 				}
 			}
-			if inv != nil {
-				return "", inv
-			}
-			if err := pool.CheckQuiescent(); err != nil {
+			if err := settled(pool, inv); err != nil {
 				return "", err
 			}
 			waits, wakes := 0, 0

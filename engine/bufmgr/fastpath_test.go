@@ -77,10 +77,7 @@ func newFastPathWorld(t *testing.T, name string, cfg streamConfig, logged, yield
 	if logged {
 		w.log = trace.NewLog()
 	}
-	p, err := bufmgr.NewPool(cfg.NBuffers, w.log)
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := testPool(t, cfg.NBuffers, w.log, bufmgr.Options{})
 	w.p = p
 	for i := range cfg.Ops {
 		b, err := p.NewBackend(fmt.Sprintf("B%d", i+1))
@@ -122,17 +119,7 @@ func (w *fastPathWorld) do(bi int, op streamOp, rels []*bufmgr.Relation, holdCap
 		return buf
 	}
 
-	rel := rels[int(op.Rel)%len(rels)]
-	f := bufmgr.MainForkNum
-	if op.Fork != 0 {
-		for k := 0; k < 3; k++ {
-			if g := bufmgr.ForkNumber(1 + (int(op.Fork)+k)%3); rel.NBlocks[g] > 0 {
-				f = g
-				break
-			}
-		}
-	}
-	blk := op.Blk % rel.NBlocks[f]
+	rel, f, blk := op.target(rels)
 	switch op.Kind {
 	case sopReadRelease, sopReadDirtyRelease, sopRingRead, sopReadHold:
 		var s *bufmgr.Strategy
@@ -290,7 +277,7 @@ func lineDiff(a, b string) string {
 // scheduler cannot wait, so both paths must stop with the same panic and
 // leave the pool in the same state.
 func TestFastPathFallsBack(t *testing.T) {
-	rel := oneRel(100)
+	rel := testRel("t", bufmgr.FirstNormalObjectId, 100)
 	cases := []struct {
 		name string
 		run  func(p *bufmgr.Pool, a, b *bufmgr.Backend, kept bufmgr.Buffer)
@@ -317,10 +304,7 @@ func TestFastPathFallsBack(t *testing.T) {
 				if logged {
 					log = trace.NewLog()
 				}
-				p, err := bufmgr.NewPool(16, log)
-				if err != nil {
-					t.Fatal(err)
-				}
+				p := testPool(t, 16, log, bufmgr.Options{})
 				a, _ := p.NewBackend("A")
 				b, _ := p.NewBackend("B")
 				for blk := uint32(0); blk < 4; blk++ {

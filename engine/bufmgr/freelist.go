@@ -233,3 +233,23 @@ func (b *Backend) lwReleaseSpin(site trace.Site) {
 	b.pool.strategyLock.Release(b.Actor)
 	b.emit(trace.KSpinRelease, site, trace.OStrategy, 0, uint64(b.Actor), 0, 0)
 }
+
+// strategyFreeBuffer is StrategyFreeBuffer (freelist.c, PG 9.5–18): put d
+// at the head of the freelist unless it is on it already (the clock sweep
+// can reuse a buffer without taking it off the list). Event: freelist-push
+// at free.push (Before = old head, After = new head = d); none when d was
+// on the list already.
+func (b *Backend) strategyFreeBuffer(d *BufferDesc) {
+	p := b.pool
+	b.lwAcquireSpin(sFreeSpinAcquire)
+	if d.freeNext == FreeNextNotInList {
+		old := p.firstFreeBuffer
+		d.freeNext = old
+		if old < 0 {
+			p.lastFreeBuffer = d.bufID
+		}
+		p.firstFreeBuffer = d.bufID
+		b.emit(trace.KFreelistPush, sFreePush, trace.OBuffer, d.bufID, uint64(int64(old)), uint64(d.bufID), 0)
+	}
+	b.lwReleaseSpin(sFreeSpinRelease)
+}

@@ -2,12 +2,12 @@ package bufmgr_test
 
 import (
 	"fmt"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/cockroachdb/datadriven"
 
+	"bufferlab/engine/internal/goldentest"
 	"bufferlab/engine/scenario"
 )
 
@@ -22,17 +22,7 @@ import (
 //
 // Regenerate with: go test ./engine/bufmgr -run Golden -rewrite
 func TestGolden(t *testing.T) {
-	files, err := filepath.Glob("testdata/*.txt")
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no golden files: %v", err)
-	}
-	for _, path := range files {
-		t.Run(filepath.Base(path), func(t *testing.T) { runGolden(t, path) })
-	}
-}
-
-func runGolden(t *testing.T, path string) {
-	datadriven.RunTest(t, path, func(t *testing.T, d *datadriven.TestData) string {
+	goldentest.Run(t, "testdata/*.txt", func(t *testing.T, d *datadriven.TestData) string {
 		name := "scenario"
 		r, out, err := scenario.Run(name, d.Input, true)
 		switch d.Cmd {

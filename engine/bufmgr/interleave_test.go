@@ -35,23 +35,14 @@ type driver struct {
 	log *trace.Log
 	d   *drivePolicy
 	s   *sched.Scheduler
-	inv error
+	inv func() error
 }
 
 func newDriver(t *testing.T, nbuffers int) *driver {
 	dr := &driver{t: t, log: trace.NewLog(), d: &drivePolicy{}}
-	p, err := bufmgr.NewPool(nbuffers, dr.log)
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := testPool(t, nbuffers, dr.log, bufmgr.Options{})
 	dr.p = p
-	dr.log.OnAppend = func(e trace.Event) {
-		if dr.inv == nil {
-			if err := p.CheckInvariants(); err != nil {
-				dr.inv = fmt.Errorf("after event %v: %w", e, err)
-			}
-		}
-	}
+	dr.inv = watchInvariants(dr.log, p)
 	dr.s = sched.New(dr.d)
 	return dr
 }
@@ -94,8 +85,8 @@ func (dr *driver) until(pr *sched.Proc, what string, cond func() bool) {
 		if _, err := dr.s.Step(); err != nil {
 			dr.t.Fatalf("stepping %s towards %s: %v", pr.Name, what, err)
 		}
-		if dr.inv != nil {
-			dr.t.Fatal(dr.inv)
+		if err := dr.inv(); err != nil {
+			dr.t.Fatal(err)
 		}
 	}
 }
@@ -124,27 +115,48 @@ func (dr *driver) count(k trace.Kind, s trace.Site) int {
 	return n
 }
 
-func oneRel(nblocks uint32) *bufmgr.Relation {
-	r := &bufmgr.Relation{Name: "t", Number: bufmgr.FirstNormalObjectId, Permanent: true}
-	r.NBlocks[bufmgr.MainForkNum] = nblocks
-	return r
-}
-
 type readResult struct {
 	buf bufmgr.Buffer
 	hit bool
+}
+
+// spawnRead spawns b reading block blk of rel's main fork (and keeping it
+// pinned); the result lands in the returned readResult when b finishes.
+func (dr *driver) spawnRead(b *bufmgr.Backend, rel *bufmgr.Relation, blk uint32) (*readResult, *sched.Proc) {
+	r := &readResult{}
+	pr := dr.spawn(b, func() (err error) { r.buf, r.hit, err = b.ReadBuffer(rel, bufmgr.MainForkNum, blk, nil); return })
+	return r, pr
+}
+
+// twoReaders is the start that the interleavings of two reads of one
+// block share: a 16-buffer pool, a 4-block relation, and backends A and B
+// spawned reading its block 0 (results ra and rb, processes pa and pb).
+func twoReaders(t *testing.T) (dr *driver, A, B *bufmgr.Backend, ra, rb *readResult, pa, pb *sched.Proc) {
+	dr = newDriver(t, 16)
+	rel := testRel("t", bufmgr.FirstNormalObjectId, 4)
+	A, B = dr.backend("A"), dr.backend("B")
+	ra, pa = dr.spawnRead(A, rel, 0)
+	rb, pb = dr.spawnRead(B, rel, 0)
+	return dr, A, B, ra, rb, pa, pb
+}
+
+// end aborts the backends' transactions (releasing their pins) and checks
+// that the pool is left quiescent.
+func (dr *driver) end(bs ...*bufmgr.Backend) {
+	dr.t.Helper()
+	for _, b := range bs {
+		b.AbortTransaction()
+	}
+	if err := dr.p.CheckQuiescent(); err != nil {
+		dr.t.Fatal(err)
+	}
 }
 
 // A misses block 0 and is reading it (BM_IO_IN_PROGRESS) when B looks it
 // up: B pins the buffer, finds it not valid, waits in WaitIO, and returns a
 // hit once A's TerminateBufferIO sets BM_VALID. Only A reads.
 func TestInterleaveWaitForRead(t *testing.T) {
-	dr := newDriver(t, 16)
-	rel := oneRel(4)
-	A, B := dr.backend("A"), dr.backend("B")
-	var ra, rb readResult
-	pa := dr.spawn(A, func() (err error) { ra.buf, ra.hit, err = A.ReadBuffer(rel, bufmgr.MainForkNum, 0, nil); return })
-	pb := dr.spawn(B, func() (err error) { rb.buf, rb.hit, err = B.ReadBuffer(rel, bufmgr.MainForkNum, 0, nil); return })
+	dr, A, B, ra, rb, pa, pb := twoReaders(t)
 
 	dr.untilSite(pa, "read.smgrread")
 	s := dr.p.Desc(0).State()
@@ -163,11 +175,7 @@ func TestInterleaveWaitForRead(t *testing.T) {
 	if s := dr.p.Desc(0).State(); bufmgr.StateRefcount(s) != 2 || s&bufmgr.BmValid == 0 || bufmgr.StateUsagecount(s) != 2 {
 		t.Fatalf("buffer 0 pinned by both: %s, want rc=2 usage=2 VALID", bufmgr.StateString(s))
 	}
-	A.AbortTransaction()
-	B.AbortTransaction()
-	if err := dr.p.CheckQuiescent(); err != nil {
-		t.Fatal(err)
-	}
+	dr.end(A, B)
 }
 
 // A has inserted block 0's mapping and released the partition lock but not
@@ -176,12 +184,7 @@ func TestInterleaveWaitForRead(t *testing.T) {
 // whose StartBufferIO then waits and finds BM_VALID, reports a hit —
 // PostgreSQL 15's BufferAlloc/StartBufferIO hand-over.
 func TestInterleaveReadTakenOver(t *testing.T) {
-	dr := newDriver(t, 16)
-	rel := oneRel(4)
-	A, B := dr.backend("A"), dr.backend("B")
-	var ra, rb readResult
-	pa := dr.spawn(A, func() (err error) { ra.buf, ra.hit, err = A.ReadBuffer(rel, bufmgr.MainForkNum, 0, nil); return })
-	pb := dr.spawn(B, func() (err error) { rb.buf, rb.hit, err = B.ReadBuffer(rel, bufmgr.MainForkNum, 0, nil); return })
+	dr, A, B, ra, rb, pa, pb := twoReaders(t)
 
 	dr.untilSite(pa, "startio.lock")
 	dr.untilSite(pb, "read.smgrread")
@@ -194,11 +197,7 @@ func TestInterleaveReadTakenOver(t *testing.T) {
 	if A.Stats.Hits != 1 || B.Stats.Misses != 1 || A.Stats.IOWaits == 0 || dr.count(trace.KIORead, 0) != 1 {
 		t.Fatalf("A %+v, B %+v, reads %d", A.Stats, B.Stats, dr.count(trace.KIORead, 0))
 	}
-	A.AbortTransaction()
-	B.AbortTransaction()
-	if err := dr.p.CheckQuiescent(); err != nil {
-		t.Fatal(err)
-	}
+	dr.end(A, B)
 }
 
 // A and B both miss block 0. B has looked it up (not found) and waits for
@@ -207,12 +206,7 @@ func TestInterleaveReadTakenOver(t *testing.T) {
 // PG16+), B's victim, taken from the freelist, is neither tagged nor put
 // back on the freelist: only the clock sweep can find it again.
 func TestInterleaveInsertCollision(t *testing.T) {
-	dr := newDriver(t, 16)
-	rel := oneRel(4)
-	A, B := dr.backend("A"), dr.backend("B")
-	var ra, rb readResult
-	pa := dr.spawn(A, func() (err error) { ra.buf, ra.hit, err = A.ReadBuffer(rel, bufmgr.MainForkNum, 0, nil); return })
-	pb := dr.spawn(B, func() (err error) { rb.buf, rb.hit, err = B.ReadBuffer(rel, bufmgr.MainForkNum, 0, nil); return })
+	dr, A, B, ra, rb, pa, pb := twoReaders(t)
 
 	dr.untilSite(pa, "alloc.lock-new")     // A has its victim, no partition lock
 	dr.untilSite(pb, "alloc.lock-new")     // B has looked up (miss) and has its victim
@@ -239,11 +233,7 @@ func TestInterleaveInsertCollision(t *testing.T) {
 	if fl := dr.p.Freelist(); len(fl) != 14 || fl[0] != 2 || dr.p.Desc(1).FreeNext() != bufmgr.FreeNextNotInList {
 		t.Fatalf("freelist %v after the collision: want buffers 2..15 only", fl)
 	}
-	A.AbortTransaction()
-	B.AbortTransaction()
-	if err := dr.p.CheckQuiescent(); err != nil {
-		t.Fatal(err)
-	}
+	dr.end(A, B)
 }
 
 // fillPool reads blocks 0..n-1 of rel once each with an unscheduled
@@ -267,12 +257,11 @@ func fillPool(t *testing.T, b *bufmgr.Backend, rel *bufmgr.Relation, n int) {
 // mapping entry, unpins and takes another victim (buffer 1).
 func TestInterleaveRecheckGivesUp(t *testing.T) {
 	dr := newDriver(t, 16)
-	rel := oneRel(100)
+	rel := testRel("t", bufmgr.FirstNormalObjectId, 100)
 	A, B, F := dr.backend("A"), dr.backend("B"), dr.backend("fill")
 	fillPool(t, F, rel, 16)
-	var ra, rb readResult
-	pa := dr.spawn(A, func() (err error) { ra.buf, ra.hit, err = A.ReadBuffer(rel, bufmgr.MainForkNum, 50, nil); return })
-	pb := dr.spawn(B, func() (err error) { rb.buf, rb.hit, err = B.ReadBuffer(rel, bufmgr.MainForkNum, 0, nil); return })
+	ra, pa := dr.spawnRead(A, rel, 50)
+	rb, pb := dr.spawnRead(B, rel, 0)
 
 	dr.untilSite(pa, "alloc.lock-first") // victim chosen and pinned, partitions not locked yet
 	if s := dr.p.Desc(0).State(); bufmgr.StateRefcount(s) != 1 || bufmgr.StateUsagecount(s) != 0 {
@@ -301,11 +290,7 @@ func TestInterleaveRecheckGivesUp(t *testing.T) {
 	if _, ok := dr.p.Lookup(rel.Tag(bufmgr.MainForkNum, 1)); ok {
 		t.Fatalf("block 1 should have been evicted")
 	}
-	A.AbortTransaction()
-	B.AbortTransaction()
-	if err := dr.p.CheckQuiescent(); err != nil {
-		t.Fatal(err)
-	}
+	dr.end(A, B)
 }
 
 // Every buffer but buffer 0 is pinned by H; buffer 0 is dirty, so A's sweep
@@ -316,7 +301,7 @@ func TestInterleaveRecheckGivesUp(t *testing.T) {
 // available".
 func TestInterleaveConditionalContentLockFails(t *testing.T) {
 	dr := newDriver(t, 16)
-	rel := oneRel(100)
+	rel := testRel("t", bufmgr.FirstNormalObjectId, 100)
 	A, B, H := dr.backend("A"), dr.backend("B"), dr.backend("H")
 	fillPool(t, H, rel, 16)
 	buf0, _, err := H.ReadBuffer(rel, bufmgr.MainForkNum, 0, nil)
@@ -359,12 +344,7 @@ func TestInterleaveConditionalContentLockFails(t *testing.T) {
 	if s := dr.p.Desc(0).State(); s&bufmgr.BmDirty == 0 || bufmgr.StateRefcount(s) != 1 {
 		t.Fatalf("buffer 0 after B dirtied it: %s", bufmgr.StateString(s))
 	}
-	A.AbortTransaction()
-	B.AbortTransaction()
-	H.AbortTransaction()
-	if err := dr.p.CheckQuiescent(); err != nil {
-		t.Fatal(err)
-	}
+	dr.end(A, B, H)
 }
 
 // A backend waiting for a content lock keeps its pointer to the lock across
@@ -373,7 +353,7 @@ func TestInterleaveConditionalContentLockFails(t *testing.T) {
 // free, so the waiter took an orphaned lock and its release panicked).
 func TestContentLockWaiterBug(t *testing.T) {
 	dr := newDriver(t, 16)
-	rel := oneRel(4)
+	rel := testRel("t", bufmgr.FirstNormalObjectId, 4)
 	A, B := dr.backend("A"), dr.backend("B")
 	buf, _, err := A.ReadBuffer(rel, bufmgr.MainForkNum, 0, nil)
 	if err != nil {
@@ -396,9 +376,5 @@ func TestContentLockWaiterBug(t *testing.T) {
 	if s := dr.p.Desc(0).State(); s&bufmgr.BmDirty == 0 {
 		t.Fatalf("buffer 0 not dirty: %s", bufmgr.StateString(s))
 	}
-	A.AbortTransaction()
-	B.AbortTransaction()
-	if err := dr.p.CheckQuiescent(); err != nil {
-		t.Fatal(err)
-	}
+	dr.end(A, B)
 }

@@ -79,15 +79,10 @@ func (o OldLayout) String() string {
 // pinBuffer95 is PinBuffer (bufmgr.c, PG 9.5): the shared counts change
 // under the buffer header spinlock. It returns whether the buffer is valid.
 func (b *Backend) pinBuffer95(d *BufferDesc, strategy *Strategy) bool {
-	buf := Buffer(d.bufID + 1)
-	if ref := b.getPrivateRefCountEntry(buf); ref != nil {
-		// "If we previously pinned the buffer, it must surely be valid":
-		// 9.5 does not look at the header at all.
-		ref.refcount++
-		b.emit(trace.KPrivRef, sPin95Private, trace.OBuffer, d.bufID, uint64(ref.refcount-1), uint64(ref.refcount), 0)
+	if b.pinAgain(d, sPin95Private) { // 9.5 does not look at the header at all
 		return true
 	}
-	b.reservePrivateRefCountEntry()
+	buf := Buffer(d.bufID + 1)
 	s := b.lockBufHdr(d, sPin95Lock)
 	// buf->refcount++ and the usage rule: BM_LOCKED is outside both fields.
 	s = pinnedState(s, strategy)
@@ -107,15 +102,10 @@ func (b *Backend) pinBuffer95(d *BufferDesc, strategy *Strategy) bool {
 // only a LockBufferForCleanup waiter's pin, clear BM_PIN_COUNT_WAITER and
 // signal it after the release.
 func (b *Backend) unpinBuffer95(d *BufferDesc) {
-	buf := Buffer(d.bufID + 1)
-	cnt, ok := b.decPrivateRef(buf)
-	if !ok || cnt < 0 {
-		b.unpinNotPinned(buf)
-	}
-	b.emit(trace.KPrivRef, sUnpin95Private, trace.OBuffer, d.bufID, uint64(cnt+1), uint64(cnt), 0)
-	if cnt > 0 {
+	if !b.unpinPrivate(d, sUnpin95Private) {
 		return
 	}
+	buf := Buffer(d.bufID + 1)
 	s := b.lockBufHdr(d, sUnpin95Lock)
 	if StateRefcount(s) == 0 {
 		panic(fmt.Sprintf("bufmgr: buffer %d refcount is 0 at UnpinBuffer (backend %s)", d.bufID, b.Name))

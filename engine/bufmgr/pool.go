@@ -5,6 +5,7 @@ import (
 	"sort"
 	"sync/atomic"
 
+	"bufferlab/engine/internal/enum"
 	"bufferlab/engine/internal/lwlock"
 	"bufferlab/engine/internal/pgsize"
 	"bufferlab/engine/sched"
@@ -118,23 +119,12 @@ const (
 	PinsSpinlock
 )
 
-func (m PinsMode) String() string {
-	if m == PinsSpinlock {
-		return "spinlock"
-	}
-	return "atomic"
-}
+var pinsModeNames = [...]string{PinsAtomic: "atomic", PinsSpinlock: "spinlock"}
+
+func (m PinsMode) String() string { return enum.Name(pinsModeNames[:], m, "pins") }
 
 // ParsePins parses a pins= setting: atomic or spinlock.
-func ParsePins(s string) (PinsMode, bool) {
-	switch s {
-	case "atomic":
-		return PinsAtomic, true
-	case "spinlock":
-		return PinsSpinlock, true
-	}
-	return 0, false
-}
+func ParsePins(s string) (PinsMode, bool) { return enum.Parse[PinsMode](pinsModeNames[:], s) }
 
 // Options are a pool's variant choices. The zero value is PostgreSQL's
 // current behaviour (what NewPool builds).

@@ -70,6 +70,24 @@ func (o streamOp) String() string {
 	return fmt.Sprintf("%v(rel %d fork %d blk %d pick %d)", o.Kind, o.Rel, o.Fork, o.Blk, o.Pick)
 }
 
+// target is the block o names among rels: relation Rel (modulo), the main
+// fork when Fork is 0, else the first of the other forks with blocks,
+// counting from Fork (modulo 3; the main fork if none has any), and block
+// Blk modulo that fork's size.
+func (o streamOp) target(rels []*bufmgr.Relation) (*bufmgr.Relation, bufmgr.ForkNumber, uint32) {
+	rel := rels[int(o.Rel)%len(rels)]
+	f := bufmgr.MainForkNum
+	if o.Fork != 0 {
+		for k := 0; k < 3; k++ {
+			if g := bufmgr.ForkNumber(1 + (int(o.Fork)+k)%3); rel.NBlocks[g] > 0 {
+				f = g
+				break
+			}
+		}
+	}
+	return rel, f, o.Blk % rel.NBlocks[f]
+}
+
 type streamConfig struct {
 	Seed     uint64 // for the schedule and for messages
 	NBuffers int
@@ -465,17 +483,7 @@ func runStreamBackend(p *bufmgr.Pool, b *bufmgr.Backend, y sched.Yield, guard *c
 	}
 
 	for i, op := range ops {
-		rel := rels[int(op.Rel)%len(rels)]
-		f := bufmgr.MainForkNum
-		if op.Fork != 0 {
-			for k := 0; k < 3; k++ {
-				if g := bufmgr.ForkNumber(1 + (int(op.Fork)+k)%3); rel.NBlocks[g] > 0 {
-					f = g
-					break
-				}
-			}
-		}
-		blk := op.Blk % rel.NBlocks[f]
+		rel, f, blk := op.target(rels)
 		hs := sortedHeld()
 		var err error
 		switch op.Kind {

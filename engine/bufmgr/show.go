@@ -278,3 +278,82 @@ func (p *Pool) picture(names RelNamer, all bool) string {
 	}
 	return b.String()
 }
+
+// DescribeDrop decodes the events of the drop functions and of the dlist
+// variant that Describe does not know: it returns Describe's layout and
+// true for them, and "", false for any other event.
+func DescribeDrop(e trace.Event, names RelNamer) (string, bool) {
+	return DescribeDropWith(e, names, trace.ActorName)
+}
+
+// DescribeDropWith is DescribeDrop with backends named by actor, as
+// DescribeWith.
+func DescribeDropWith(e trace.Event, names RelNamer, actor func(trace.Actor) string) (string, bool) {
+	detail, ok := dropDetail(e, names)
+	if !ok {
+		return "", false
+	}
+	obj := fmt.Sprintf("%s %d", e.Class, int32(e.Obj))
+	switch e.Class {
+	case trace.ORelation:
+		obj = "rel " + names.relName(e.Obj)
+	case trace.OStrategy:
+		obj = "strategy"
+	case trace.ONone:
+		obj = fmt.Sprintf("%d relations", e.Obj)
+	}
+	return fmt.Sprintf("%05d %-3s %-13s %-24s %s%s", e.Seq, actor(e.Actor), e.Kind, e.Site, obj, detail), true
+}
+
+func (n RelNamer) relName(rel uint32) string {
+	if n != nil {
+		return n(rel)
+	}
+	return fmt.Sprint(rel)
+}
+
+func idOrNone(v uint64) string {
+	if int64(v) < 0 {
+		return "none"
+	}
+	return fmt.Sprintf("buf %d", v)
+}
+
+// dropDetail is DescribeDrop's text after the object, for the events it
+// knows.
+func dropDetail(e trace.Event, names RelNamer) (string, bool) {
+	switch {
+	case e.Kind == trace.KOp && (e.Site == sDropBegin || e.Site == sDropAllBegin):
+		blocks := "sizes not cached"
+		if e.Arg != uint64(InvalidBlockNumber) {
+			blocks = fmt.Sprintf("%d blocks to drop", e.Arg)
+		}
+		return fmt.Sprintf(": strategy %s -> %s, %s", DropStrategy(e.Before), DropStrategy(e.After), blocks), true
+	case e.Kind == trace.KOpDone && (e.Site == sDropLookupDone || e.Site == sDropScanDone || e.Site == sDropAllLookupDone ||
+		e.Site == sDropAllScanDone || e.Site == sDListDone):
+		return fmt.Sprintf(": %d buffers invalidated", e.After), true
+	case e.Kind == trace.KLoad && (e.Site == sDropPrecheck || e.Site == sDropAllLinear || e.Site == sDropAllBSearch):
+		tag := "none"
+		if e.Arg != 0 {
+			tag = names.tag(UnpackTag(e.Arg))
+		}
+		return fmt.Sprintf(": tag %s, %s", tag, StateString(uint32(e.After))), true
+	case e.Kind == trace.KLoad && (e.Site == sDListHead || e.Site == sDListRestart):
+		return fmt.Sprintf(": head %s, %d on the list", idOrNone(e.After), e.Arg), true
+	case e.Kind == trace.KLoad && e.Site == sDListNext:
+		return fmt.Sprintf(": next %s, %s", idOrNone(e.Arg), StateString(uint32(e.After))), true
+	case e.Kind == trace.KCAS && (e.Site == sDListAllocLink):
+		return fmt.Sprintf(": link buf %d at the head (was %s)", e.Arg, idOrNone(e.Before)), true
+	case e.Kind == trace.KCAS && (e.Site == sDListAllocUnlink || e.Site == sInvalUnlink):
+		return fmt.Sprintf(": unlink buf %d (between %s and %s)", e.Arg, idOrNone(e.Before), idOrNone(e.After)), true
+	case e.Kind == trace.KRetag && e.After == noTag:
+		return fmt.Sprintf(": %s -> (none)", names.tag(UnpackTag(e.Before))), true
+	case e.Kind == trace.KFreelistPush:
+		return fmt.Sprintf(": first free %d -> %d", int64(e.Before), int64(e.After)), true
+	case e.Kind == trace.KIOWait && e.Site == sInvalWait:
+		return fmt.Sprintf(": pinned, wait: %s", StateString(uint32(e.After))), true
+	case e.Kind == trace.KError && e.Arg == uint64(ErrPinnedInInvalidate):
+		return ": buffer is pinned in InvalidateBuffer", true
+	}
+	return "", false
+}

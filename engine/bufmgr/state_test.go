@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"bufferlab/engine/bufmgr"
+	"bufferlab/engine/internal/pghash"
 )
 
 // The constants below are quoted from reference/postgres-internals.md,
@@ -204,10 +205,7 @@ func TestNewPoolBounds(t *testing.T) {
 			t.Errorf("NewPool(%d) succeeded", n)
 		}
 	}
-	p, err := bufmgr.NewPool(16, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := testPool(t, 16, nil, bufmgr.Options{})
 	// InitBufferPool: every buffer on the freelist in order, state 0.
 	fl := p.Freelist()
 	if len(fl) != 16 {
@@ -259,10 +257,7 @@ func TestGetAccessStrategy(t *testing.T) {
 		{2621440, bufmgr.BASBulkWrite, 2048}, // 20GB
 		{bufmgr.MinNBuffers, bufmgr.BASVacuum, 2},
 	} {
-		p, err := bufmgr.NewPool(c.nbuffers, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
+		p := testPool(t, c.nbuffers, nil, bufmgr.Options{})
 		s := p.GetAccessStrategy(c.kind)
 		if s == nil {
 			t.Fatalf("GetAccessStrategy(%v) at %d buffers = nil", c.kind, c.nbuffers)
@@ -281,74 +276,8 @@ func TestGetAccessStrategy(t *testing.T) {
 	}
 }
 
-// hashBytesRef is an independent, byte-oriented rendering of PostgreSQL's
-// hash_bytes (common/hashfn.c, Bob Jenkins' lookup3 with the initial value
-// 0x9e3779b9 + len + 3923095) for inputs whose length is a multiple of 4,
-// reading each word little-endian as the aligned path does on x86.
-func hashBytesRef(k []byte) uint32 {
-	rot := func(x uint32, n uint) uint32 { return x<<n | x>>(32-n) }
-	word := func(i int) uint32 {
-		return uint32(k[i]) | uint32(k[i+1])<<8 | uint32(k[i+2])<<16 | uint32(k[i+3])<<24
-	}
-	n := len(k)
-	a := uint32(0x9e3779b9) + uint32(n) + 3923095
-	b, c := a, a
-	off := 0
-	for n >= 12 {
-		a += word(off)
-		b += word(off + 4)
-		c += word(off + 8)
-		// mix(a, b, c)
-		a -= c
-		a ^= rot(c, 4)
-		c += b
-		b -= a
-		b ^= rot(a, 6)
-		a += c
-		c -= b
-		c ^= rot(b, 8)
-		b += a
-		a -= c
-		a ^= rot(c, 16)
-		c += b
-		b -= a
-		b ^= rot(a, 19)
-		a += c
-		c -= b
-		c ^= rot(b, 4)
-		b += a
-		off += 12
-		n -= 12
-	}
-	switch n {
-	case 8:
-		b += word(off + 4)
-		a += word(off)
-	case 4:
-		a += word(off)
-	case 0:
-		// nothing left to add; PostgreSQL still runs final()
-	default:
-		panic("hashBytesRef: length not a multiple of 4")
-	}
-	// final(a, b, c)
-	c ^= b
-	c -= rot(b, 14)
-	a ^= c
-	a -= rot(c, 11)
-	b ^= a
-	b -= rot(a, 25)
-	c ^= b
-	c -= rot(b, 16)
-	a ^= c
-	a -= rot(c, 4)
-	b ^= a
-	b -= rot(a, 14)
-	c ^= b
-	c -= rot(b, 24)
-	return c
-}
-
+// tagLEBytes is the tag's 20-byte in-memory image written out apart from
+// BufferTag.Bytes: the key hash_bytes reads.
 func tagLEBytes(t bufmgr.BufferTag) []byte {
 	var out []byte
 	for _, w := range []uint32{t.SpcNode, t.DbNode, t.RelNode, uint32(t.ForkNum), t.BlockNum} {
@@ -381,12 +310,14 @@ func TestBufTableHashCode(t *testing.T) {
 		if got := bufmgr.BufTableHashCode(g.tag); got != g.want {
 			t.Errorf("BufTableHashCode(%+v) = %d, PostgreSQL 15 says %d", g.tag, got, g.want)
 		}
-		if got := hashBytesRef(tagLEBytes(g.tag)); got != g.want {
-			t.Fatalf("test's reference hash_bytes(%+v) = %d, PostgreSQL says %d", g.tag, got, g.want)
+		if got := pghash.Bytes(tagLEBytes(g.tag)); got != g.want {
+			t.Fatalf("hash_bytes(%+v) = %d, PostgreSQL says %d", g.tag, got, g.want)
 		}
 	}
 
-	// Differential against the reference over random tags, and determinism.
+	// Differential against hash_bytes (pghash.Bytes, checked against
+	// PostgreSQL and an independent rendering in its own tests) over random
+	// tags, and determinism.
 	rng := rand.New(rand.NewPCG(1, 2))
 	for i := 0; i < 20000; i++ {
 		tag := bufmgr.BufferTag{SpcNode: rng.Uint32(), DbNode: rng.Uint32(), RelNode: rng.Uint32(),
@@ -395,7 +326,10 @@ func TestBufTableHashCode(t *testing.T) {
 		if h2 := bufmgr.BufTableHashCode(tag); h2 != h {
 			t.Fatalf("BufTableHashCode(%+v) not deterministic: %d then %d", tag, h, h2)
 		}
-		if want := hashBytesRef(tagLEBytes(tag)); h != want {
+		if img := tag.Bytes(); string(img[:]) != string(tagLEBytes(tag)) {
+			t.Fatalf("BufferTag(%+v).Bytes() = %x, want %x", tag, img, tagLEBytes(tag))
+		}
+		if want := pghash.Bytes(tagLEBytes(tag)); h != want {
 			t.Fatalf("BufTableHashCode(%+v) = %d, reference hash_bytes %d", tag, h, want)
 		}
 		if p := bufmgr.BufTableHashPartition(h); p != int(h%128) || p != int(h&127) {

@@ -136,14 +136,8 @@ func testMappingTable(t *testing.T, n int, logged bool, seed uint64) {
 			}
 		}
 	}
-	p, err := bufmgr.NewPool(n, log)
-	if err != nil {
-		t.Fatal(err)
-	}
-	be, err := p.NewBackend("A")
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := testPool(t, n, log, bufmgr.Options{})
+	be := testBackend(t, p, "A")
 	rels := relsForPool(n)
 	rng := rand.New(rand.NewPCG(seed, 0xfeed))
 	ring := p.GetAccessStrategy(bufmgr.BASBulkRead)
@@ -617,25 +611,14 @@ func TestReplacementPolicyAgainstReferenceModel(t *testing.T) {
 
 func testReference(t *testing.T, n, ops int, logged bool, seed uint64) {
 	var log *trace.Log
-	var p *bufmgr.Pool
-	var invErr error
 	if logged {
 		log = trace.NewLog()
-		log.OnAppend = func(e trace.Event) {
-			if invErr == nil {
-				if err := p.CheckInvariants(); err != nil {
-					invErr = fmt.Errorf("after event %v: %w", e, err)
-				}
-			}
-		}
 	}
-	p, err := bufmgr.NewPool(n, log)
-	if err != nil {
-		t.Fatal(err)
-	}
-	be, err := p.NewBackend("A")
-	if err != nil {
-		t.Fatal(err)
+	p := testPool(t, n, log, bufmgr.Options{})
+	be := testBackend(t, p, "A")
+	invErr := func() error { return nil } // unlogged: nothing to watch
+	if logged {
+		invErr = watchInvariants(log, p)
 	}
 	m := newRefModel(n)
 	rels := relsForPool(n)
@@ -768,8 +751,8 @@ func testReference(t *testing.T, n, ops int, logged bool, seed uint64) {
 			m.abort()
 			held = held[:0]
 		}
-		if invErr != nil {
-			t.Fatalf("%s: %v", where, invErr)
+		if err := invErr(); err != nil {
+			t.Fatalf("%s: %v", where, err)
 		}
 		compareRef(t, p, be, m, where)
 		if err := p.CheckQuiescent(); err != nil {
@@ -802,13 +785,9 @@ func TestFactColdScanLeavesRing(t *testing.T) {
 	if err != nil || nb != 16384 { // fact 1
 		t.Fatalf("128MB = %d buffers, %v", nb, err)
 	}
-	p, err := bufmgr.NewPool(nb, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := testPool(t, nb, nil, bufmgr.Options{})
 	be, _ := p.NewBackend("A")
-	rel := &bufmgr.Relation{Name: "big", Number: bufmgr.FirstNormalObjectId, Permanent: true}
-	rel.NBlocks[bufmgr.MainForkNum] = 5070
+	rel := testRel("big", bufmgr.FirstNormalObjectId, 5070)
 	if err := be.SeqScan(rel); err != nil {
 		t.Fatal(err)
 	}
@@ -861,13 +840,9 @@ func TestFactColdScanLeavesRing(t *testing.T) {
 func TestFactUsageCountPerScan(t *testing.T) {
 	// Fact 2: scanning a 1-page table gives usagecount 1, after 2 scans 2,
 	// after ≥5 scans 5 (fact 3: never more).
-	p, err := bufmgr.NewPool(16384, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := testPool(t, 16384, nil, bufmgr.Options{})
 	be, _ := p.NewBackend("A")
-	rel := &bufmgr.Relation{Name: "one", Number: bufmgr.FirstNormalObjectId, Permanent: true}
-	rel.NBlocks[bufmgr.MainForkNum] = 1
+	rel := testRel("one", bufmgr.FirstNormalObjectId, 1)
 	for scan := 1; scan <= 8; scan++ {
 		if err := be.SeqScan(rel); err != nil {
 			t.Fatal(err)
@@ -901,13 +876,9 @@ func TestFactUsageCountPerScan(t *testing.T) {
 // so that entries spill into the hash and come back, and checks the
 // private and shared counts throughout.
 func TestPrivateRefCountOverflow(t *testing.T) {
-	p, err := bufmgr.NewPool(64, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := testPool(t, 64, nil, bufmgr.Options{})
 	be, _ := p.NewBackend("A")
-	rel := &bufmgr.Relation{Name: "t", Number: bufmgr.FirstNormalObjectId, Permanent: true}
-	rel.NBlocks[bufmgr.MainForkNum] = 40
+	rel := testRel("t", bufmgr.FirstNormalObjectId, 40)
 	want := map[bufmgr.Buffer]int{}
 	rng := rand.New(rand.NewPCG(5, 6))
 	maxPinned := 0

@@ -1,6 +1,11 @@
 package bufmgr
 
-import "fmt"
+import (
+	"fmt"
+
+	"bufferlab/engine/internal/enum"
+	"bufferlab/engine/internal/pghash"
+)
 
 // BLCKSZ is PostgreSQL's block size (a compile-time constant, 8192 by default).
 const BLCKSZ = 8192
@@ -19,22 +24,10 @@ const (
 
 var forkNames = [...]string{"main", "fsm", "vm", "init"}
 
-func (f ForkNumber) String() string {
-	if f >= 0 && f <= MaxForkNum {
-		return forkNames[f]
-	}
-	return fmt.Sprintf("fork(%d)", int32(f))
-}
+func (f ForkNumber) String() string { return enum.Name(forkNames[:], f, "fork") }
 
 // ParseFork returns the fork named s ("main", "fsm", "vm", "init").
-func ParseFork(s string) (ForkNumber, bool) {
-	for i, n := range forkNames {
-		if n == s {
-			return ForkNumber(i), true
-		}
-	}
-	return 0, false
-}
+func ParseFork(s string) (ForkNumber, bool) { return enum.Parse[ForkNumber](forkNames[:], s) }
 
 // The tablespace and database of every simulated relation: pg_default and
 // the OID a first user database usually gets.
@@ -96,125 +89,26 @@ func UnpackTag(p uint64) BufferTag {
 const NumBufferPartitions = 128
 
 // BufTableHashCode hashes a tag as the shared buffer lookup table does:
-// dynahash's tag_hash, i.e. hash_bytes (Bob Jenkins' lookup3, common/hashfn.c)
-// over the 20 bytes of the tag read as five aligned little-endian words.
+// dynahash's tag_hash, i.e. hash_bytes (Bob Jenkins' lookup3, common/hashfn.c;
+// engine/internal/pghash) over the 20 bytes of the tag read as five aligned
+// little-endian words, unrolled: pghash.Bytes(t.Bytes()) without the bytes.
 func BufTableHashCode(t BufferTag) uint32 {
-	const length = 20
-	a := uint32(0x9e3779b9 + length + 3923095)
+	a := pghash.Init(20)
 	b, c := a, a
 	// One whole 12-byte chunk: spcNode, dbNode, relNode.
 	a += t.SpcNode
 	b += t.DbNode
 	c += t.RelNode
-	a, b, c = hashMix(a, b, c)
+	a, b, c = pghash.Mix(a, b, c)
 	// Eight bytes left (case 8 of the aligned path): forkNum, blockNum.
 	b += t.BlockNum
 	a += uint32(t.ForkNum)
-	_, _, c = hashFinal(a, b, c)
+	_, _, c = pghash.Final(a, b, c)
 	return c
-}
-
-func rotl(x uint32, k uint) uint32 { return x<<k | x>>(32-k) }
-
-// hashMix is lookup3's mix().
-func hashMix(a, b, c uint32) (uint32, uint32, uint32) {
-	a -= c
-	a ^= rotl(c, 4)
-	c += b
-	b -= a
-	b ^= rotl(a, 6)
-	a += c
-	c -= b
-	c ^= rotl(b, 8)
-	b += a
-	a -= c
-	a ^= rotl(c, 16)
-	c += b
-	b -= a
-	b ^= rotl(a, 19)
-	a += c
-	c -= b
-	c ^= rotl(b, 4)
-	b += a
-	return a, b, c
-}
-
-// hashFinal is lookup3's final().
-func hashFinal(a, b, c uint32) (uint32, uint32, uint32) {
-	c ^= b
-	c -= rotl(b, 14)
-	a ^= c
-	a -= rotl(c, 11)
-	b ^= a
-	b -= rotl(a, 25)
-	c ^= b
-	c -= rotl(b, 16)
-	a ^= c
-	a -= rotl(c, 4)
-	b ^= a
-	b -= rotl(a, 14)
-	c ^= b
-	c -= rotl(b, 24)
-	return a, b, c
 }
 
 // BufTableHashPartition is BufTableHashPartition(): hashcode % NUM_BUFFER_PARTITIONS.
 func BufTableHashPartition(hash uint32) int { return int(hash % NumBufferPartitions) }
-
-// HashBytes is hash_bytes (common/hashfn.c) over any byte string, reading
-// words little-endian as PostgreSQL does on x86 and arm64. BufTableHashCode
-// is the same function unrolled for a 20-byte tag.
-func HashBytes(k []byte) uint32 {
-	word := func(p []byte) uint32 {
-		return uint32(p[0]) | uint32(p[1])<<8 | uint32(p[2])<<16 | uint32(p[3])<<24
-	}
-	a := uint32(0x9e3779b9) + uint32(len(k)) + 3923095
-	b, c := a, a
-	for len(k) >= 12 {
-		a += word(k[0:])
-		b += word(k[4:])
-		c += word(k[8:])
-		a, b, c = hashMix(a, b, c)
-		k = k[12:]
-	}
-	// The last 0–11 bytes; the lowest byte of c is reserved for the length.
-	switch len(k) {
-	case 11:
-		c += uint32(k[10]) << 24
-		fallthrough
-	case 10:
-		c += uint32(k[9]) << 16
-		fallthrough
-	case 9:
-		c += uint32(k[8]) << 8
-		fallthrough
-	case 8:
-		b += uint32(k[7]) << 24
-		fallthrough
-	case 7:
-		b += uint32(k[6]) << 16
-		fallthrough
-	case 6:
-		b += uint32(k[5]) << 8
-		fallthrough
-	case 5:
-		b += uint32(k[4])
-		fallthrough
-	case 4:
-		a += uint32(k[3]) << 24
-		fallthrough
-	case 3:
-		a += uint32(k[2]) << 16
-		fallthrough
-	case 2:
-		a += uint32(k[1]) << 8
-		fallthrough
-	case 1:
-		a += uint32(k[0])
-	}
-	_, _, c = hashFinal(a, b, c)
-	return c
-}
 
 // Bytes is the tag's 20-byte in-memory image (little-endian), the key that
 // dynahash hashes.

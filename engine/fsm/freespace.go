@@ -412,14 +412,9 @@ func (s *Session) fsmSearch(h *Heap, minCat uint8) (uint32, error) {
 				s.dirty(buf)
 				s.release(buf)
 				s.emit(trace.KLoad, sFSMSearchBeyondEOF, trace.OFSMRel, rel, uint64(h.NBlocks()), uint64(blk), PackAddr(bufmgr.MainForkNum, blk, NodePage))
-				r := restarts
-				restarts++
-				if r > FSMRestartLimit {
-					s.emit(trace.KLoad, sFSMSearchGiveUp, trace.OFSMRel, rel, 0, uint64(restarts), 0)
+				if !s.searchRestart(rel, &restarts, sFSMSearchEOFRestart) {
 					return InvalidBlockNumber, nil
 				}
-				s.Stats.Restarts++
-				s.emit(trace.KLoad, sFSMSearchEOFRestart, trace.OFSMRel, rel, 0, uint64(restarts), 0)
 				a = RootAddress
 			} else {
 				s.release(buf)
@@ -436,17 +431,29 @@ func (s *Session) fsmSearch(h *Heap, minCat uint8) (uint32, error) {
 			if _, err := s.setAndSearch(h, parent, pslot, maxAvail, 0); err != nil {
 				return InvalidBlockNumber, err
 			}
-			r := restarts
-			restarts++
-			if r > FSMRestartLimit {
-				s.emit(trace.KLoad, sFSMSearchGiveUp, trace.OFSMRel, rel, 0, uint64(restarts), 0)
+			if !s.searchRestart(rel, &restarts, sFSMSearchRestart) {
 				return InvalidBlockNumber, nil
 			}
-			s.Stats.Restarts++
-			s.emit(trace.KLoad, sFSMSearchRestart, trace.OFSMRel, rel, 0, uint64(restarts), 0)
 			a = RootAddress
 		}
 	}
+}
+
+// searchRestart is fsm_search's "if (restarts++ > 10000) return
+// InvalidBlockNumber" before each of its two restarts from the root: it
+// counts the restart and reports false, after a give-up event, when the
+// search is to give up. Events: a load at site (the restart, After = the
+// restarts so far) or at fsmsearch.give-up.
+func (s *Session) searchRestart(rel uint32, restarts *int, site trace.Site) bool {
+	r := *restarts
+	*restarts++
+	if r > FSMRestartLimit {
+		s.emit(trace.KLoad, sFSMSearchGiveUp, trace.OFSMRel, rel, 0, uint64(*restarts), 0)
+		return false
+	}
+	s.Stats.Restarts++
+	s.emit(trace.KLoad, site, trace.OFSMRel, rel, 0, uint64(*restarts), 0)
+	return true
 }
 
 func (s *Session) vacuumRange(h *Heap, start, end uint32) error {

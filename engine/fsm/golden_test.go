@@ -1,8 +1,8 @@
 package fsm_test
 
 import (
+	"errors"
 	"fmt"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -11,6 +11,7 @@ import (
 
 	"bufferlab/engine/bufmgr"
 	"bufferlab/engine/fsm"
+	"bufferlab/engine/internal/goldentest"
 	"bufferlab/engine/trace"
 )
 
@@ -46,17 +47,9 @@ import (
 //
 // Regenerate with: go test ./engine/fsm -run Golden -rewrite
 func TestGolden(t *testing.T) {
-	files, err := filepath.Glob("testdata/*.txt")
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no golden files: %v", err)
-	}
-	for _, path := range files {
-		t.Run(filepath.Base(path), func(t *testing.T) {
-			datadriven.RunTest(t, path, func(t *testing.T, d *datadriven.TestData) string {
-				return runGoldenCase(t, d)
-			})
-		})
-	}
+	goldentest.Run(t, "testdata/*.txt", func(t *testing.T, d *datadriven.TestData) string {
+		return runGoldenCase(t, d)
+	})
 }
 
 type goldenRun struct {
@@ -195,11 +188,20 @@ func (g *goldenRun) do(f []string) error {
 			pos = append(pos, w)
 		}
 	}
-	num := func(i int) (int, error) {
-		if i >= len(pos) {
-			return 0, fmt.Errorf("missing argument %d", i+1)
+	// nums reads the n numbers after the heap's name; any missing or not
+	// a number is the error usage.
+	nums := func(n int, usage string) ([]int, error) {
+		v := make([]int, n)
+		for i := range v {
+			if i+1 >= len(pos) {
+				return nil, errors.New(usage)
+			}
+			var err error
+			if v[i], err = strconv.Atoi(pos[i+1]); err != nil {
+				return nil, errors.New(usage)
+			}
 		}
-		return strconv.Atoi(pos[i])
+		return v, nil
 	}
 	heap := func() (*fsm.Heap, error) {
 		if len(pos) == 0 {
@@ -276,68 +278,69 @@ func (g *goldenRun) do(f []string) error {
 			}
 		}
 	case "delete":
-		blk, err1 := num(1)
-		off, err2 := num(2)
-		if err1 != nil || err2 != nil {
-			return fmt.Errorf("delete NAME BLOCK OFFSET")
+		a, err := nums(2, "delete NAME BLOCK OFFSET")
+		if err != nil {
+			return err
 		}
+		blk, off := a[0], a[1]
 		return s.HeapDelete(h, fsm.TID{Block: uint32(blk), Offset: uint16(off)})
 	case "vacuum":
 		return s.Vacuum(h)
 	case "fsmvacuum":
 		return s.FreeSpaceMapVacuum(h)
 	case "record":
-		blk, err1 := num(1)
-		avail, err2 := num(2)
-		if err1 != nil || err2 != nil {
-			return fmt.Errorf("record NAME BLOCK AVAIL")
+		a, err := nums(2, "record NAME BLOCK AVAIL")
+		if err != nil {
+			return err
 		}
+		blk, avail := a[0], a[1]
 		return s.RecordPageWithFreeSpace(h, uint32(blk), avail)
 	case "get":
-		need, err := num(1)
+		a, err := nums(1, "get NAME NEEDED")
 		if err != nil {
-			return fmt.Errorf("get NAME NEEDED")
+			return err
 		}
+		need := a[0]
 		blk, err := s.GetPageWithFreeSpace(h, need)
 		if err != nil {
 			return err
 		}
 		fmt.Fprintf(&g.out, "get %s %d -> %s\n", pos[0], need, blkText(blk))
 	case "recordget":
-		blk, err1 := num(1)
-		avail, err2 := num(2)
-		need, err3 := num(3)
-		if err1 != nil || err2 != nil || err3 != nil {
-			return fmt.Errorf("recordget NAME BLOCK AVAIL NEEDED")
+		a, err := nums(3, "recordget NAME BLOCK AVAIL NEEDED")
+		if err != nil {
+			return err
 		}
+		blk, avail, need := a[0], a[1], a[2]
 		r, err := s.RecordAndGetPageWithFreeSpace(h, uint32(blk), avail, need)
 		if err != nil {
 			return err
 		}
 		fmt.Fprintf(&g.out, "recordget %s %d %d %d -> %s\n", pos[0], blk, avail, need, blkText(r))
 	case "free":
-		blk, err := num(1)
+		a, err := nums(1, "free NAME BLOCK")
 		if err != nil {
-			return fmt.Errorf("free NAME BLOCK")
+			return err
 		}
+		blk := a[0]
 		v, err := s.GetRecordedFreeSpace(h, uint32(blk))
 		if err != nil {
 			return err
 		}
 		fmt.Fprintf(&g.out, "free %s %d -> %d\n", pos[0], blk, v)
 	case "tear":
-		phys, err1 := num(1)
-		node, err2 := num(2)
-		v, err3 := num(3)
-		if err1 != nil || err2 != nil || err3 != nil {
-			return fmt.Errorf("tear NAME FSMBLOCK NODE VALUE")
+		a, err := nums(3, "tear NAME FSMBLOCK NODE VALUE")
+		if err != nil {
+			return err
 		}
+		phys, node, v := a[0], a[1], a[2]
 		return h.TearFSMNode(uint32(phys), node, uint8(v))
 	case "tearheader":
-		phys, err := num(1)
+		a, err := nums(1, "tearheader NAME FSMBLOCK")
 		if err != nil {
-			return fmt.Errorf("tearheader NAME FSMBLOCK")
+			return err
 		}
+		phys := a[0]
 		return h.TearFSMHeader(uint32(phys))
 	default:
 		return fmt.Errorf("unknown command %q", f[0])

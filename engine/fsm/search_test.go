@@ -21,6 +21,16 @@ func genCats(t *rapid.T) (uint32, map[uint32]uint8) {
 	return nb, cats
 }
 
+// builtMap is a new heap of e whose map BuildFSM wrote for nb blocks
+// recorded as cats (full where cats has none).
+func builtMap(rt *rapid.T, e *env, nb uint32, cats map[uint32]uint8) *Heap {
+	h := e.heap(100, 0)
+	if err := h.BuildFSM(nb, func(b uint32) uint8 { return cats[b] }); err != nil {
+		rt.Fatal(err)
+	}
+	return h
+}
+
 // GetPageWithFreeSpace against a linear scan of the leaf level: on a map
 // whose upper levels are up to date and whose fp_next_slots are 0 (as
 // VACUUM leaves it), the tree search returns the first heap block with
@@ -30,10 +40,7 @@ func TestTreeSearchMatchesLinearScan(t *testing.T) {
 	rapid.Check(t, func(rt *rapid.T) {
 		nb, cats := genCats(rt)
 		e := newEnv(t, Options{}, 64)
-		h := e.heap(100, 0)
-		if err := h.BuildFSM(nb, func(b uint32) uint8 { return cats[b] }); err != nil {
-			rt.Fatal(err)
-		}
+		h := builtMap(rt, e, nb, cats)
 		need := rapid.IntRange(0, MaxFSMRequestSize).Draw(rt, "need")
 		want, err := e.s.LinearSearch(h, need)
 		e.ok(err)
@@ -60,10 +67,7 @@ func TestRecordAndVacuumBuildTheSameMap(t *testing.T) {
 			e.ok(e.s.RecordPageWithFreeSpace(a, blk, CatToAvail(c)))
 		}
 		e.ok(e.s.FreeSpaceMapVacuum(a))
-		b := e.heap(100, 0)
-		if err := b.BuildFSM(nb, func(blk uint32) uint8 { return cats[blk] }); err != nil {
-			rt.Fatal(err)
-		}
+		b := builtMap(rt, e, nb, cats)
 		if len(cats) == 0 {
 			return // RecordPageWithFreeSpace never ran: no fork at all
 		}
@@ -87,10 +91,7 @@ func TestTreeSearchWithStaleParents(t *testing.T) {
 	rapid.Check(t, func(rt *rapid.T) {
 		nb, cats := genCats(rt)
 		e := newEnv(t, Options{}, 64)
-		h := e.heap(100, 0)
-		if err := h.BuildFSM(nb, func(b uint32) uint8 { return cats[b] }); err != nil {
-			rt.Fatal(err)
-		}
+		h := builtMap(rt, e, nb, cats)
 		for i := rapid.IntRange(0, 20).Draw(rt, "nchanges"); i > 0; i-- {
 			blk := uint32(rapid.IntRange(0, int(nb)-1).Draw(rt, "blk"))
 			e.ok(e.s.RecordPageWithFreeSpace(h, blk, rapid.IntRange(0, BLCKSZ).Draw(rt, "avail")))

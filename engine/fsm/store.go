@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"bufferlab/engine/bufmgr"
+	"bufferlab/engine/internal/enum"
 	"bufferlab/engine/trace"
 )
 
@@ -25,23 +26,12 @@ const (
 	SmallSkip
 )
 
-func (v Variant) String() string {
-	if v == SmallSkip {
-		return "small-skip"
-	}
-	return "always"
-}
+var variantNames = [...]string{Always: "always", SmallSkip: "small-skip"}
+
+func (v Variant) String() string { return enum.Name(variantNames[:], v, "variant") }
 
 // ParseVariant parses "always" or "small-skip".
-func ParseVariant(s string) (Variant, bool) {
-	switch s {
-	case "always":
-		return Always, true
-	case "small-skip":
-		return SmallSkip, true
-	}
-	return 0, false
-}
+func ParseVariant(s string) (Variant, bool) { return enum.Parse[Variant](variantNames[:], s) }
 
 // Options are a store's variant choices; the zero value is PostgreSQL 15.
 type Options struct {

@@ -9,28 +9,22 @@ import (
 	"bufferlab/engine/trace"
 )
 
-// yielder yields n times and appends its name to *out after each resume.
-func yielder(name string, n int, out *[]string) Body {
-	return func(y Yield) error {
-		for i := 0; i < n; i++ {
-			y(Point{})
-			*out = append(*out, name)
-		}
-		return nil
+// yieldOrder runs, under p, one backend per name (actors 1, 2, ...), each
+// yielding n times (body), and returns the order in which they resumed.
+func yieldOrder(p Policy, names []string, n int) (string, error) {
+	var order []string
+	s := New(p)
+	for i, name := range names {
+		s.Spawn(trace.Actor(i+1), name, body(name, n, &order))
 	}
+	if err := s.Run(); err != nil {
+		return "", err
+	}
+	return strings.Join(order, ""), nil
 }
 
 func TestExploreTwoByTwo(t *testing.T) {
-	outs, runs, err := Explore(100, func(p Policy) (string, error) {
-		var order []string
-		s := New(p)
-		s.Spawn(1, "A", yielder("A", 2, &order))
-		s.Spawn(2, "B", yielder("B", 2, &order))
-		if err := s.Run(); err != nil {
-			return "", err
-		}
-		return strings.Join(order, ""), nil
-	})
+	outs, runs, err := Explore(100, func(p Policy) (string, error) { return yieldOrder(p, []string{"A", "B"}, 2) })
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -42,30 +36,14 @@ func TestExploreTwoByTwo(t *testing.T) {
 
 func TestExploreThreeBackends(t *testing.T) {
 	// 3 backends × 2 yields: 6!/(2!2!2!) = 90 schedules, all distinct.
-	outs, runs, err := Explore(1000, func(p Policy) (string, error) {
-		var order []string
-		s := New(p)
-		for i, n := range []string{"A", "B", "C"} {
-			s.Spawn(trace.Actor(i+1), n, yielder(n, 2, &order))
-		}
-		if err := s.Run(); err != nil {
-			return "", err
-		}
-		return strings.Join(order, ""), nil
-	})
+	outs, runs, err := Explore(1000, func(p Policy) (string, error) { return yieldOrder(p, []string{"A", "B", "C"}, 2) })
 	if err != nil || runs != 90 || len(outs) != 90 {
 		t.Fatalf("runs %d outcomes %d err %v, want 90 and 90", runs, len(outs), err)
 	}
 }
 
 func TestExploreLimit(t *testing.T) {
-	_, runs, err := Explore(5, func(p Policy) (string, error) {
-		var order []string
-		s := New(p)
-		s.Spawn(1, "A", yielder("A", 2, &order))
-		s.Spawn(2, "B", yielder("B", 2, &order))
-		return strings.Join(order, ""), s.Run()
-	})
+	_, runs, err := Explore(5, func(p Policy) (string, error) { return yieldOrder(p, []string{"A", "B"}, 2) })
 	if !errors.Is(err, ErrExploreLimit) || runs != 5 {
 		t.Fatalf("runs %d err %v, want 5 and ErrExploreLimit", runs, err)
 	}

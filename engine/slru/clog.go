@@ -3,6 +3,7 @@ package slru
 import (
 	"fmt"
 
+	"bufferlab/engine/internal/enum"
 	"bufferlab/engine/trace"
 )
 
@@ -50,20 +51,13 @@ const (
 
 var xidStatusNames = [...]string{"in-progress", "committed", "aborted", "sub-committed"}
 
-func (st XidStatus) String() string {
-	if int(st) < len(xidStatusNames) {
-		return xidStatusNames[st]
-	}
-	return fmt.Sprintf("status(%d)", uint8(st))
-}
+func (st XidStatus) String() string { return enum.Name(xidStatusNames[:], st, "status") }
 
 // ParseXidStatus parses "in-progress", "committed", "aborted" or
 // "sub-committed".
 func ParseXidStatus(s string) (XidStatus, error) {
-	for i, n := range xidStatusNames {
-		if n == s {
-			return XidStatus(i), nil
-		}
+	if st, ok := enum.Parse[XidStatus](xidStatusNames[:], s); ok {
+		return st, nil
 	}
 	return 0, fmt.Errorf("unknown transaction status %q (want in-progress, committed, aborted or sub-committed)", s)
 }

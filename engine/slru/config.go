@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/bits"
 
+	"bufferlab/engine/internal/enum"
 	"bufferlab/engine/internal/pgsize"
 )
 
@@ -56,22 +57,15 @@ const (
 
 var variantNames = [numVariants]string{"banks", "single", "banks+hash"}
 
-func (v Variant) String() string {
-	if v < numVariants {
-		return variantNames[v]
-	}
-	return fmt.Sprintf("variant(%d)", uint8(v))
-}
+func (v Variant) String() string { return enum.Name(variantNames[:], v, "variant") }
 
 // Variants lists every variant in report order: single, banks, banks+hash.
 var Variants = []Variant{Single, Banks, BanksHash}
 
 // ParseVariant parses a slru= setting: single, banks or banks+hash.
 func ParseVariant(s string) (Variant, error) {
-	for i, n := range variantNames {
-		if n == s {
-			return Variant(i), nil
-		}
+	if v, ok := enum.Parse[Variant](variantNames[:], s); ok {
+		return v, nil
 	}
 	return 0, fmt.Errorf("slru: unknown variant %q (want single, banks or banks+hash)", s)
 }
@@ -87,12 +81,9 @@ const (
 	BankMask
 )
 
-func (r BankRule) String() string {
-	if r == BankMask {
-		return "mask"
-	}
-	return "modulo"
-}
+var bankRuleNames = [...]string{BankModulo: "modulo", BankMask: "mask"}
+
+func (r BankRule) String() string { return enum.Name(bankRuleNames[:], r, "bank-rule") }
 
 // HashTable selects the banks+hash table's implementation.
 type HashTable uint8
@@ -105,12 +96,9 @@ const (
 	HashGoMap
 )
 
-func (h HashTable) String() string {
-	if h == HashGoMap {
-		return "gomap"
-	}
-	return "dynahash"
-}
+var hashTableNames = [...]string{HashDynahash: "dynahash", HashGoMap: "gomap"}
+
+func (h HashTable) String() string { return enum.Name(hashTableNames[:], h, "hash-table") }
 
 // Config describes one SLRU. The zero value with Slots set is the
 // PostgreSQL 17.3+ commit log.

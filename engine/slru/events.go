@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"bufferlab/engine/internal/enum"
 	"bufferlab/engine/trace"
 )
 
@@ -96,12 +97,7 @@ const (
 var opNames = [numOps]string{"", "get", "set", "extend", "boot", "read-only", "read", "zero", "write-all"}
 
 // OpName names an operation code.
-func OpName(op uint64) string {
-	if op < numOps && op != 0 {
-		return opNames[op]
-	}
-	return fmt.Sprintf("op(%d)", op)
-}
+func OpName(op uint64) string { return enum.Name(opNames[:], op, "op") }
 
 // ErrCode numbers the PostgreSQL-level errors; KError events carry it in Arg.
 type ErrCode uint8
@@ -118,12 +114,7 @@ const (
 
 var errCodeNames = [...]string{"", "read failed", "illegal status change", "zero under I/O", "would wait unscheduled", "invalid xid", "bad page number"}
 
-func (c ErrCode) String() string {
-	if int(c) < len(errCodeNames) && c != 0 {
-		return errCodeNames[c]
-	}
-	return fmt.Sprintf("error(%d)", uint8(c))
-}
+func (c ErrCode) String() string { return enum.Name(errCodeNames[:], c, "error") }
 
 // PGError is an ERROR raised by modelled PostgreSQL code (or a caller
 // mistake, for ErrWouldWait and ErrBadPageNumber). Like ereport(ERROR) it

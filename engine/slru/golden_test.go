@@ -1,12 +1,12 @@
 package slru_test
 
 import (
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/cockroachdb/datadriven"
 
+	"bufferlab/engine/internal/goldentest"
 	"bufferlab/engine/trace"
 )
 
@@ -23,52 +23,44 @@ import (
 //
 //	go test ./engine/slru -run Golden -rewrite
 func TestGolden(t *testing.T) {
-	files, err := filepath.Glob("testdata/*.txt")
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no golden files: %v", err)
-	}
-	for _, path := range files {
-		t.Run(filepath.Base(path), func(t *testing.T) {
-			datadriven.RunTest(t, path, func(t *testing.T, d *datadriven.TestData) string {
-				var args []string
-				for _, a := range d.CmdArgs {
-					args = append(args, a.String())
-				}
-				sc, err := parseScript(args, d.Input)
-				if err != nil {
-					if d.Cmd == "error" {
-						return err.Error() + "\n"
-					}
-					t.Fatalf("%s: %v", d.Pos, err)
-				}
-				log := trace.NewLog()
-				s, results, err := sc.run(t, log)
-				if d.Cmd == "error" {
-					if err == nil {
-						t.Fatalf("%s: expected an error", d.Pos)
-					}
-					return err.Error() + "\n"
-				}
-				if err != nil {
-					t.Fatalf("%s: %v", d.Pos, err)
-				}
-				if err := s.CheckQuiescent(); err != nil {
-					t.Fatalf("%s: after the script: %v\n%s", d.Pos, err, s.Picture())
-				}
-				var b strings.Builder
-				switch d.Cmd {
-				case "events":
-					b.WriteString(eventText(log))
-				case "picture":
-				default:
-					t.Fatalf("%s: unknown directive %q", d.Pos, d.Cmd)
-				}
-				for _, r := range results {
-					b.WriteString(r + "\n")
-				}
-				b.WriteString(s.Picture())
-				return b.String()
-			})
-		})
-	}
+	goldentest.Run(t, "testdata/*.txt", func(t *testing.T, d *datadriven.TestData) string {
+		var args []string
+		for _, a := range d.CmdArgs {
+			args = append(args, a.String())
+		}
+		sc, err := parseScript(args, d.Input)
+		if err != nil {
+			if d.Cmd == "error" {
+				return err.Error() + "\n"
+			}
+			t.Fatalf("%s: %v", d.Pos, err)
+		}
+		log := trace.NewLog()
+		s, results, err := sc.run(t, log)
+		if d.Cmd == "error" {
+			if err == nil {
+				t.Fatalf("%s: expected an error", d.Pos)
+			}
+			return err.Error() + "\n"
+		}
+		if err != nil {
+			t.Fatalf("%s: %v", d.Pos, err)
+		}
+		if err := s.CheckQuiescent(); err != nil {
+			t.Fatalf("%s: after the script: %v\n%s", d.Pos, err, s.Picture())
+		}
+		var b strings.Builder
+		switch d.Cmd {
+		case "events":
+			b.WriteString(eventText(log))
+		case "picture":
+		default:
+			t.Fatalf("%s: unknown directive %q", d.Pos, d.Cmd)
+		}
+		for _, r := range results {
+			b.WriteString(r + "\n")
+		}
+		b.WriteString(s.Picture())
+		return b.String()
+	})
 }

@@ -1,6 +1,10 @@
 package slru
 
-import "fmt"
+import (
+	"fmt"
+
+	"bufferlab/engine/internal/pghash"
+)
 
 // The banks+hash variant's table from page number to slot.
 //
@@ -73,26 +77,14 @@ func newDynaTable(nelem int) dynaTable {
 }
 
 // hashPage is hash_bytes over the 8 bytes of a page number (little-endian,
-// as on x86 and arm64): the length-8 case, then lookup3's final().
+// as on x86 and arm64): the length-8 case, then lookup3's final();
+// pghash.Bytes of those 8 bytes, unrolled.
 func hashPage(page int64) uint32 {
-	a := uint32(0x9e3779b9 + 8 + 3923095)
+	a := pghash.Init(8)
 	b, c := a, a
 	b += uint32(uint64(page) >> 32)
 	a += uint32(uint64(page))
-	c ^= b
-	c -= b<<14 | b>>18
-	a ^= c
-	a -= c<<11 | c>>21
-	b ^= a
-	b -= a<<25 | a>>7
-	c ^= b
-	c -= b<<16 | b>>16
-	a ^= c
-	a -= c<<4 | c>>28
-	b ^= a
-	b -= a<<14 | a>>18
-	c ^= b
-	c -= b<<24 | b>>8
+	_, _, c = pghash.Final(a, b, c)
 	return c
 }
 

@@ -6,74 +6,14 @@ import (
 	"sort"
 	"testing"
 
+	"bufferlab/engine/internal/pghash"
 	"bufferlab/engine/slru"
 )
 
-// hashBytesRef is hash_bytes (common/hashfn.c, Bob Jenkins' lookup3) over
-// any byte string, written out byte by byte as the unaligned path does, to
-// check hashPage's 8-byte special case against.
-func hashBytesRef(k []byte) uint32 {
-	rot := func(x uint32, n uint) uint32 { return x<<n | x>>(32-n) }
-	word := func(p []byte) uint32 { return uint32(p[0]) | uint32(p[1])<<8 | uint32(p[2])<<16 | uint32(p[3])<<24 }
-	a := uint32(0x9e3779b9) + uint32(len(k)) + 3923095
-	b, c := a, a
-	for len(k) >= 12 {
-		a += word(k)
-		b += word(k[4:])
-		c += word(k[8:])
-		a -= c
-		a ^= rot(c, 4)
-		c += b
-		b -= a
-		b ^= rot(a, 6)
-		a += c
-		c -= b
-		c ^= rot(b, 8)
-		b += a
-		a -= c
-		a ^= rot(c, 16)
-		c += b
-		b -= a
-		b ^= rot(a, 19)
-		a += c
-		c -= b
-		c ^= rot(b, 4)
-		b += a
-		k = k[12:]
-	}
-	var tail [12]byte
-	copy(tail[:], k)
-	if len(k) > 8 {
-		c += uint32(tail[8])<<8 | uint32(tail[9])<<16 | uint32(tail[10])<<24
-	}
-	if len(k) > 4 {
-		b += word(tail[4:])
-	}
-	if len(k) > 0 {
-		a += word(tail[:])
-	}
-	c ^= b
-	c -= rot(b, 14)
-	a ^= c
-	a -= rot(c, 11)
-	b ^= a
-	b -= rot(a, 25)
-	c ^= b
-	c -= rot(b, 16)
-	a ^= c
-	a -= rot(c, 4)
-	b ^= a
-	b -= rot(a, 14)
-	c ^= b
-	c -= rot(b, 24)
-	return c
-}
-
 // hashPage is hash_bytes over the page number's 8 little-endian bytes (as
 // tag_hash hashes a HASH_BLOBS key). The pinned values were computed with
-// bufmgr.HashBytes, which its own tests check against PostgreSQL's
-// buffer-tag hashes (this test does not import bufmgr: its sites would
-// shift this package's site numbers and so the golden trace hash).
+// hash_bytes (pghash.Bytes, which its own tests check against PostgreSQL);
+// the random pages are checked against pghash.Bytes itself.
 func TestHashPageIsHashBytes(t *testing.T) {
 	for _, c := range []struct {
 		page int64
@@ -88,7 +28,7 @@ func TestHashPageIsHashBytes(t *testing.T) {
 		p := r.Int64N(1 << 48)
 		var b [8]byte
 		binary.LittleEndian.PutUint64(b[:], uint64(p))
-		if got, want := slru.HashPage(p), hashBytesRef(b[:]); got != want {
+		if got, want := slru.HashPage(p), pghash.Bytes(b[:]); got != want {
 			t.Fatalf("page %d: hashPage %#x, hash_bytes %#x", p, got, want)
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"bufferlab/engine/internal/enum"
 	"bufferlab/engine/trace"
 )
 
@@ -31,13 +32,8 @@ func ParseOp(text string) (Op, error) {
 	if len(f) == 0 {
 		return Op{}, fmt.Errorf("empty operation")
 	}
-	code := uint64(0)
-	for i, n := range opNames {
-		if n != "" && n == f[0] {
-			code = uint64(i)
-		}
-	}
-	if code == 0 {
+	code, ok := enum.Parse[uint64](opNames[:], f[0])
+	if !ok {
 		return Op{}, fmt.Errorf("unknown operation %q (want get, set, extend, boot, read-only, read, zero or write-all)", f[0])
 	}
 	o := Op{Code: code}

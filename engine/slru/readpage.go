@@ -201,11 +201,7 @@ func (b *Backend) readOnly(page int64, xid uint32) (int, error) {
 	}
 	slot := -1
 	if s.useHash {
-		b.step(ro.scan)
-		m, compared := s.mapLookup(bank, page)
-		b.Stats.Probes++
-		b.emit(trace.KMapLookup, ro.scan, ClassBank, bank, uint64(compared), slotOrNone(m), uint64(page))
-		if m >= 0 {
+		if m := b.probe(bank, page, ro.scan); m >= 0 {
 			b.step(ro.check)
 			b.emit(trace.KLoad, ro.check, ClassSlot, m, 0, s.slotWord(m), uint64(page))
 			if s.status[m] != PageReadInProgress {
@@ -235,6 +231,19 @@ func (b *Backend) readOnly(page int64, xid uint32) (int, error) {
 		return -1, err
 	}
 	return b.readPage(page, true, xid)
+}
+
+// probe is the banks+hash variant's lookup of page in its bank's table,
+// the same in SimpleLruReadPage_ReadOnly and SlruSelectLRUPage: a step at
+// site, then a map-lookup event (class bank; Before = the entries
+// compared, After = the slot or none, Arg = page). It returns the slot
+// mapped to page, -1 for none.
+func (b *Backend) probe(bank int, page int64, site trace.Site) int {
+	b.step(site)
+	m, compared := b.s.mapLookup(bank, page)
+	b.Stats.Probes++
+	b.emit(trace.KMapLookup, site, ClassBank, bank, uint64(compared), slotOrNone(m), uint64(page))
+	return m
 }
 
 // --- SlruRecentlyUsed ---
@@ -276,11 +285,7 @@ func (b *Backend) selectLRUPage(page int64) (int, error) {
 	for {
 		// Is the page here already?
 		if s.useHash {
-			b.step(sel.probe)
-			m, compared := s.mapLookup(bank, page)
-			b.Stats.Probes++
-			b.emit(trace.KMapLookup, sel.probe, ClassBank, bank, uint64(compared), slotOrNone(m), uint64(page))
-			if m >= 0 {
+			if m := b.probe(bank, page, sel.probe); m >= 0 {
 				return m, nil
 			}
 		} else {

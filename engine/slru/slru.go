@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 
+	"bufferlab/engine/internal/enum"
 	"bufferlab/engine/sched"
 	"bufferlab/engine/trace"
 )
@@ -26,12 +27,7 @@ const (
 
 var statusNames = [...]string{"EMPTY", "READ_IN_PROGRESS", "VALID", "WRITE_IN_PROGRESS"}
 
-func (s PageStatus) String() string {
-	if int(s) < len(statusNames) {
-		return statusNames[s]
-	}
-	return fmt.Sprintf("status(%d)", uint8(s))
-}
+func (s PageStatus) String() string { return enum.Name(statusNames[:], s, "status") }
 
 // SLRU is one simple-LRU cache: SlruCtlData and SlruSharedData (slru.h,
 // PG 17) with the simulated disk behind it. The per-slot arrays are

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"hash/fnv"
 	"strings"
+
+	"bufferlab/engine/internal/enum"
 )
 
 // Actor identifies who performed an event: 0 is the system (initialisation,
@@ -117,12 +119,7 @@ var kindNames = [numKinds]string{
 	KLocalMapSize: "local-map-size", KForkSize: "fork-size", KTarget: "target-block",
 }
 
-func (k Kind) String() string {
-	if k < numKinds {
-		return kindNames[k]
-	}
-	return fmt.Sprintf("kind(%d)", uint8(k))
-}
+func (k Kind) String() string { return enum.Name(kindNames[:], k, "kind") }
 
 // ObjClass says what kind of object Event.Obj names.
 type ObjClass uint8
@@ -172,12 +169,7 @@ const (
 
 var mechanismNames = [numMechanisms]string{"none", "pool", "slru", "fsm"}
 
-func (m Mechanism) String() string {
-	if m < numMechanisms {
-		return mechanismNames[m]
-	}
-	return fmt.Sprintf("mechanism(%d)", uint8(m))
-}
+func (m Mechanism) String() string { return enum.Name(mechanismNames[:], m, "mechanism") }
 
 // classOwner is each class's mechanism, beside the class list above.
 var classOwner = [numObjClasses]Mechanism{
@@ -208,12 +200,7 @@ func (c ObjClass) IsSLRU() bool { return c.Owner() == MSLRU }
 // heap insert path, which no buffer-pool view reads.
 func (c ObjClass) IsFSM() bool { return c.Owner() == MFSM }
 
-func (c ObjClass) String() string {
-	if c < numObjClasses {
-		return objNames[c]
-	}
-	return fmt.Sprintf("obj(%d)", uint8(c))
-}
+func (c ObjClass) String() string { return enum.Name(objNames[:], c, "obj") }
 
 // NoBuffer is the value recorded for "no buffer" (PostgreSQL's -1).
 const NoBuffer = ^uint64(0)

@@ -13,6 +13,20 @@ import (
 	"bufferlab/fastmode/harness"
 )
 
+// plotted plots r into file (PNG or SVG by its extension) and returns
+// what was written, failing t on an error.
+func plotted(t *testing.T, r *exp.Report, file string) []byte {
+	t.Helper()
+	if err := Plot(r, file); err != nil {
+		t.Fatalf("%s: %v", r.Experiment, err)
+	}
+	b, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
 func row(name string, median float64, perOp map[string]float64) exp.Row {
 	return exp.Row{Name: name, Unit: "ns", Summary: harness.Summary{Median: median}, PerOp: perOp}
 }
@@ -34,15 +48,7 @@ func TestPlotSlruAndFSM(t *testing.T) {
 			row("leaf_scan heap_blocks=x", n/3, map[string]float64{"heap_blocks": n}))
 	}
 	for _, r := range []*exp.Report{slru, fsmR} {
-		f := filepath.Join(dir, r.Experiment+".png")
-		if err := Plot(r, f); err != nil {
-			t.Fatalf("%s: %v", r.Experiment, err)
-		}
-		b, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		img, err := png.Decode(bytes.NewReader(b))
+		img, err := png.Decode(bytes.NewReader(plotted(t, r, filepath.Join(dir, r.Experiment+".png"))))
 		if err != nil || img.Bounds().Dx() < 400 {
 			t.Fatalf("%s: not a chart: %v", r.Experiment, err)
 		}

@@ -1,6 +1,7 @@
 package chart
 
 import (
+	"cmp"
 	"fmt"
 	"image/color"
 	"math"
@@ -93,15 +94,11 @@ func kTicks(ks []int) plot.ConstantTicks {
 }
 
 func dropCellsPlot(r *exp.Report, cells []drop.DropCellRow) (*plot.Plot, error) {
-	p := plot.New()
-	p.Title.Text = fmt.Sprintf("recovery after VACUUM: drop NBuffers/k one-block relations (timer %s, %s/%s)", r.Timer.Source, r.Machine.GOOS, r.Machine.GOARCH)
-	p.X.Label.Text = "relations' total size (NBuffers/k blocks)"
-	p.Y.Label.Text = "time to drop them all (s)"
+	p := newChart(fmt.Sprintf("recovery after VACUUM: drop NBuffers/k one-block relations (timer %s, %s/%s)", r.Timer.Source, r.Machine.GOOS, r.Machine.GOARCH),
+		"relations' total size (NBuffers/k blocks)", "time to drop them all (s)", true)
 	p.X.Scale, p.Y.Scale = plot.LogScale{}, plot.LogScale{}
 	p.X.Tick.Marker = kTicks(drop.DropKs)
 	p.Y.Tick.Marker = plot.LogTicks{Prec: -1}
-	p.Legend.Top, p.Legend.Left = true, true
-	p.Add(plotter.NewGrid())
 	var ring plotter.XYs
 	ymin, ymax := 0.0, 0.0
 	for si, size := range dropSizes(cells) {
@@ -124,13 +121,10 @@ func dropCellsPlot(r *exp.Report, cells []drop.DropCellRow) (*plot.Plot, error) 
 			if len(xy) == 0 {
 				continue
 			}
-			slices.SortFunc(xy, func(a, b plotter.XY) int { return cmpFloat(a.X, b.X) })
-			l, pts, err := plotter.NewLinePoints(xy)
+			l, pts, err := linePoints(xy, sj, si, plotutil.Dashes(sj))
 			if err != nil {
 				return nil, err
 			}
-			l.Color, l.Dashes, l.Width = plotutil.Color(sj), plotutil.Dashes(sj), vg.Points(1.5)
-			pts.Color, pts.Shape = plotutil.Color(sj), plotutil.Shape(si)
 			p.Add(l, pts)
 			label := st
 			if st == "scan" {
@@ -139,14 +133,8 @@ func dropCellsPlot(r *exp.Report, cells []drop.DropCellRow) (*plot.Plot, error) 
 			p.Legend.Add(fmt.Sprintf("%s, %s", label, size), l, pts)
 		}
 	}
-	if len(ring) > 0 {
-		sc, err := plotter.NewScatter(ring)
-		if err != nil {
-			return nil, err
-		}
-		sc.Shape, sc.Radius, sc.Color = draw.RingGlyph{}, vg.Points(7), color.Black
-		p.Add(sc)
-		p.Legend.Add("extrapolated from a sample of the drops", sc)
+	if err := marks(p, ring, draw.RingGlyph{}, vg.Points(7), color.Black, "extrapolated from a sample of the drops"); err != nil {
+		return nil, err
 	}
 	if ymax <= 0 {
 		return nil, fmt.Errorf("drop report has no positive times to plot")
@@ -156,24 +144,9 @@ func dropCellsPlot(r *exp.Report, cells []drop.DropCellRow) (*plot.Plot, error) 
 	return p, nil
 }
 
-func cmpFloat(a, b float64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
-}
-
 func dropSweepPlot(r *exp.Report) (*plot.Plot, error) {
-	p := plot.New()
-	p.Title.Text = "threshold finder: one relation of NBuffers/k blocks"
-	p.X.Label.Text = "relation size (NBuffers/k blocks)"
-	p.Y.Label.Text = "scan time / lookup time (> 1: the lookup wins)"
+	p := newChart("threshold finder: one relation of NBuffers/k blocks", "relation size (NBuffers/k blocks)", "scan time / lookup time (> 1: the lookup wins)", false)
 	p.X.Scale, p.Y.Scale = plot.LogScale{}, plot.LogScale{}
-	p.Legend.Top = true
-	p.Add(plotter.NewGrid())
 	pts := drop.DropSweepRows(r)
 	var sizes []string
 	ks := []int{drop.PGDropThresholdK}
@@ -205,17 +178,14 @@ func dropSweepPlot(r *exp.Report) (*plot.Plot, error) {
 		if len(xy) == 0 {
 			continue
 		}
-		slices.SortFunc(xy, func(a, b plotter.XY) int { return cmpFloat(a.X, b.X) })
-		l, lp, err := plotter.NewLinePoints(xy)
+		l, lp, err := linePoints(xy, si, si, nil)
 		if err != nil {
 			return nil, err
 		}
-		l.Color, l.Width = plotutil.Color(si), vg.Points(1.5)
-		lp.Color, lp.Shape = plotutil.Color(si), plotutil.Shape(si)
 		p.Add(l, lp)
 		p.Legend.Add(fmt.Sprintf("%s, %d B descriptors (PostgreSQL's layout)", size, drop.BufferDescPadToSize), l, lp)
 		if len(xyc) > 0 {
-			slices.SortFunc(xyc, func(a, b plotter.XY) int { return cmpFloat(a.X, b.X) })
+			slices.SortFunc(xyc, func(a, b plotter.XY) int { return cmp.Compare(a.X, b.X) })
 			lc, err := plotter.NewLine(xyc)
 			if err != nil {
 				return nil, err
@@ -258,25 +228,29 @@ func dropSweepPlot(r *exp.Report) (*plot.Plot, error) {
 	pg.Color, pg.Width, pg.Dashes = color.Gray{Y: 60}, vg.Points(1.5), []vg.Length{vg.Points(2), vg.Points(3)}
 	p.Add(pg)
 	p.Legend.Add(fmt.Sprintf("PostgreSQL: lookup below NBuffers/%d", drop.PGDropThresholdK), pg)
-	if len(cross) > 0 {
-		sc, err := plotter.NewScatter(cross)
-		if err != nil {
-			return nil, err
-		}
-		sc.Shape, sc.Radius, sc.Color = draw.RingGlyph{}, vg.Points(6), color.Black
-		p.Add(sc)
-		p.Legend.Add(fmt.Sprintf("crossover found (%d B)", drop.BufferDescPadToSize), sc)
+	if err := marks(p, cross, draw.RingGlyph{}, vg.Points(6), color.Black, fmt.Sprintf("crossover found (%d B)", drop.BufferDescPadToSize)); err != nil {
+		return nil, err
 	}
-	if len(crossCompact) > 0 {
-		sc, err := plotter.NewScatter(crossCompact)
-		if err != nil {
-			return nil, err
-		}
-		sc.Shape, sc.Radius, sc.Color = draw.CrossGlyph{}, vg.Points(5), color.Gray{Y: 80}
-		p.Add(sc)
-		p.Legend.Add(fmt.Sprintf("what-if crossover (compact %d B)", drop.DescSize), sc)
+	if err := marks(p, crossCompact, draw.CrossGlyph{}, vg.Points(5), color.Gray{Y: 80}, fmt.Sprintf("what-if crossover (compact %d B)", drop.DescSize)); err != nil {
+		return nil, err
 	}
 	return p, nil
+}
+
+// marks adds the points xy, when there are any, as unconnected marks (a
+// glyph of radius r in colour c) with the legend entry label.
+func marks(p *plot.Plot, xy plotter.XYs, glyph draw.GlyphDrawer, r vg.Length, c color.Color, label string) error {
+	if len(xy) == 0 {
+		return nil
+	}
+	sc, err := plotter.NewScatter(xy)
+	if err != nil {
+		return err
+	}
+	sc.Shape, sc.Radius, sc.Color = glyph, r, c
+	p.Add(sc)
+	p.Legend.Add(label, sc)
+	return nil
 }
 
 // ratioTicks labels a logarithmic ratio axis between lo and hi at 1, 2, 3,

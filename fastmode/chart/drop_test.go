@@ -3,7 +3,6 @@ package chart
 import (
 	"bytes"
 	"image/png"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -59,26 +58,11 @@ func dropReport() *exp.Report {
 func TestPlotDrop(t *testing.T) {
 	dir := t.TempDir()
 	r := dropReport()
-	f := filepath.Join(dir, "drop.png")
-	if err := Plot(r, f); err != nil {
-		t.Fatal(err)
-	}
-	b, err := os.ReadFile(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	img, err := png.Decode(bytes.NewReader(b))
+	img, err := png.Decode(bytes.NewReader(plotted(t, r, filepath.Join(dir, "drop.png"))))
 	if err != nil || img.Bounds().Dx() < 800 {
 		t.Fatalf("not a two-panel chart: %v", err)
 	}
-	svg := filepath.Join(dir, "drop.svg")
-	if err := Plot(r, svg); err != nil {
-		t.Fatal(err)
-	}
-	text, err := os.ReadFile(svg)
-	if err != nil {
-		t.Fatal(err)
-	}
+	text := plotted(t, r, filepath.Join(dir, "drop.svg"))
 	for _, want := range []string{"recovery after VACUUM", "threshold finder", "N/512", "N/16", "scan (64 B descriptors), 1GB", "lookup, 128MB", "dlist, 1GB",
 		"extrapolated from a sample", "PostgreSQL: lookup below NBuffers/32", "crossover found (64 B)",
 		"1GB, 64 B descriptors (PostgreSQL&#39;s layout)", "128MB, what-if: compact 36 B descriptors", "what-if crossover (compact 36 B)"} {

@@ -16,14 +16,10 @@ func init() { Register("fsm", plotFSM) }
 // space through the three-level FSM against a linear scan of the leaf
 // level, by heap size (both axes logarithmic).
 func plotFSM(r *exp.Report, file string) error {
-	p := plot.New()
-	p.Title.Text = fmt.Sprintf("bufferlab bench fsm (timer %s, %s/%s): finding a page with free space", r.Timer.Source, r.Machine.GOOS, r.Machine.GOARCH)
-	p.X.Label.Text = "heap size (blocks)"
-	p.Y.Label.Text = "time per search (ns)"
+	p := newChart(fmt.Sprintf("bufferlab bench fsm (timer %s, %s/%s): finding a page with free space", r.Timer.Source, r.Machine.GOOS, r.Machine.GOARCH),
+		"heap size (blocks)", "time per search (ns)", true)
 	p.X.Scale, p.Y.Scale = plot.LogScale{}, plot.LogScale{}
 	p.X.Tick.Marker, p.Y.Tick.Marker = plot.LogTicks{Prec: -1}, plot.LogTicks{Prec: -1}
-	p.Legend.Top, p.Legend.Left = true, true
-	p.Add(plotter.NewGrid())
 	search := series{label: "fsm_search_avail through the tree of FSM pages"}
 	scan := series{label: "linear scan of the leaf level"}
 	for _, row := range r.Rows {

@@ -1,13 +1,27 @@
 package chart
 
 import (
-	"sort"
+	"cmp"
+	"slices"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/plotutil"
 	"gonum.org/v1/plot/vg"
 )
+
+// newChart is the frame every chart starts from: a plot titled title,
+// its axes labelled x and y, the legend at the top (and on the left when
+// left), and a grid under whatever is added next. The caller sets the
+// scales and ticks.
+func newChart(title, x, y string, left bool) *plot.Plot {
+	p := plot.New()
+	p.Title.Text = title
+	p.X.Label.Text, p.Y.Label.Text = x, y
+	p.Legend.Top, p.Legend.Left = true, left
+	p.Add(plotter.NewGrid())
+	return p
+}
 
 // series is one line of a chart.
 type series struct {
@@ -21,13 +35,10 @@ func lines(p *plot.Plot, ss []series) (ymax float64, err error) {
 		if len(s.xy) == 0 {
 			continue
 		}
-		sort.Slice(s.xy, func(a, b int) bool { return s.xy[a].X < s.xy[b].X })
-		l, pts, err := plotter.NewLinePoints(s.xy)
+		l, pts, err := linePoints(s.xy, i, i, plotutil.Dashes(i))
 		if err != nil {
 			return 0, err
 		}
-		l.Color, l.Dashes, l.Width = plotutil.Color(i), plotutil.Dashes(i), vg.Points(1.5)
-		pts.Color, pts.Shape = plotutil.Color(i), plotutil.Shape(i)
 		p.Add(l, pts)
 		p.Legend.Add(s.label, l, pts)
 		for _, pt := range s.xy {
@@ -35,4 +46,22 @@ func lines(p *plot.Plot, ss []series) (ymax float64, err error) {
 		}
 	}
 	return ymax, nil
+}
+
+// linePoints is the line through xy, sorted by X in place, with a mark at
+// each point, as every chart draws a measured series: 1.5 pt wide in
+// gonum's palette colour c, dashed as dashes (nil: the default solid
+// line), the marks in colour c and shape shape.
+func linePoints(xy plotter.XYs, c, shape int, dashes []vg.Length) (*plotter.Line, *plotter.Scatter, error) {
+	slices.SortFunc(xy, func(a, b plotter.XY) int { return cmp.Compare(a.X, b.X) })
+	l, pts, err := plotter.NewLinePoints(xy)
+	if err != nil {
+		return nil, nil, err
+	}
+	l.Color, l.Width = plotutil.Color(c), vg.Points(1.5)
+	if dashes != nil {
+		l.Dashes = dashes
+	}
+	pts.Color, pts.Shape = plotutil.Color(c), plotutil.Shape(shape)
+	return l, pts, nil
 }

@@ -5,7 +5,6 @@ import (
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
-	"gonum.org/v1/plot/plotutil"
 	"gonum.org/v1/plot/vg"
 
 	"bufferlab/fastmode/exp"
@@ -18,14 +17,9 @@ func init() { Register("pin", plotPin) }
 // operations per second) against worker count, one line per variant, the
 // worker axis logarithmic with a tick at each measured count.
 func plotPin(r *exp.Report, file string) error {
-	p := plot.New()
-	p.Title.Text = fmt.Sprintf("bufferlab bench pin (timer %s, %s/%s, %d CPUs)", r.Timer.Source, r.Machine.GOOS, r.Machine.GOARCH, r.Machine.CPUs)
-	p.X.Label.Text = "workers (goroutines)"
-	p.Y.Label.Text = "throughput (M pin+unpin per second)"
+	p := newChart(fmt.Sprintf("bufferlab bench pin (timer %s, %s/%s, %d CPUs)", r.Timer.Source, r.Machine.GOOS, r.Machine.GOARCH, r.Machine.CPUs),
+		"workers (goroutines)", "throughput (M pin+unpin per second)", true)
 	p.X.Scale = plot.LogScale{}
-	p.Legend.Top = true
-	p.Legend.Left = true
-	p.Add(plotter.NewGrid())
 	ws := pin.PinWorkers(r)
 	if len(ws) == 0 {
 		return fmt.Errorf("pin report has no rows")
@@ -35,33 +29,22 @@ func plotPin(r *exp.Report, file string) error {
 		ticks = append(ticks, plot.Tick{Value: float64(w), Label: fmt.Sprint(w)})
 	}
 	p.X.Tick.Marker = plot.ConstantTicks(ticks)
-	ymax := 0.0
-	for i, v := range pin.PinVariants {
-		var xy plotter.XYs
+	var ss []series
+	for _, v := range pin.PinVariants {
+		s := series{label: "atomic state word (9.6+)"}
+		if v == pin.PinSpinlock {
+			s.label = "header spinlock (pre-9.6)"
+		}
 		for _, row := range r.Rows {
 			if row.Name == v.String() && row.Workers > 0 && row.Median > 0 {
-				xy = append(xy, plotter.XY{X: float64(row.Workers), Y: row.Median / 1e6})
-				ymax = max(ymax, row.Median/1e6)
+				s.xy = append(s.xy, plotter.XY{X: float64(row.Workers), Y: row.Median / 1e6})
 			}
 		}
-		if len(xy) == 0 {
-			continue
-		}
-		l, pts, err := plotter.NewLinePoints(xy)
-		if err != nil {
-			return err
-		}
-		l.Color = plotutil.Color(i)
-		l.Dashes = plotutil.Dashes(i)
-		l.Width = vg.Points(1.5)
-		pts.Color = plotutil.Color(i)
-		pts.Shape = plotutil.Shape(i)
-		p.Add(l, pts)
-		lbl := "atomic state word (9.6+)"
-		if v == pin.PinSpinlock {
-			lbl = "header spinlock (pre-9.6)"
-		}
-		p.Legend.Add(lbl, l, pts)
+		ss = append(ss, s)
+	}
+	ymax, err := lines(p, ss)
+	if err != nil {
+		return err
 	}
 	xmin, xmax := float64(ws[0]), float64(ws[len(ws)-1])
 	if xmin == xmax {

@@ -19,13 +19,9 @@ func init() { Register("slru", plotSlru) }
 // against the thread's hash table (and a Go map), with the crossover the
 // run found.
 func plotSlru(r *exp.Report, file string) error {
-	p := plot.New()
-	p.Title.Text = fmt.Sprintf("bufferlab bench slru (timer %s, %s/%s): crossover at %.0f slots", r.Timer.Source, r.Machine.GOOS, r.Machine.GOARCH, r.Summary["crossover_slots"])
-	p.X.Label.Text = "slots per bank"
-	p.Y.Label.Text = "time per lookup (ns)"
+	p := newChart(fmt.Sprintf("bufferlab bench slru (timer %s, %s/%s): crossover at %.0f slots", r.Timer.Source, r.Machine.GOOS, r.Machine.GOARCH, r.Summary["crossover_slots"]),
+		"slots per bank", "time per lookup (ns)", true)
 	p.X.Scale = plot.LogScale{}
-	p.Legend.Top, p.Legend.Left = true, true
-	p.Add(plotter.NewGrid())
 	var ss []series
 	ticks := map[int]bool{}
 	for _, name := range []string{slru.SlruLinear, slru.SlruHash, slru.SlruGoMap} {

@@ -1,5 +1,10 @@
 package exp
 
+import (
+	"io"
+	"text/tabwriter"
+)
+
 // DescBytes is the size of PostgreSQL's padded BufferDesc: one cache line.
 const DescBytes = 64
 
@@ -25,4 +30,11 @@ func Sizes(r *Report) []Row {
 		}
 	}
 	return out
+}
+
+// NewTable is the tabwriter every experiment's text tables go through:
+// cells right-aligned, two spaces apart; each row ends with a tab. Flush
+// it when the table is done.
+func NewTable(w io.Writer) *tabwriter.Writer {
+	return tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 }

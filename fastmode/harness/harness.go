@@ -47,6 +47,19 @@ func Summarise(xs []float64) Summary {
 	return Summary{Median: q[0], P10: q[1], P90: q[2], Samples: len(xs)}
 }
 
+// MeasureErr is Measure for an f that can fail: every call is still a
+// sample, and the first error f returned comes back with the Summary
+// (which the caller then discards).
+func MeasureErr(cfg Config, f func(n int) error) (Summary, error) {
+	var first error
+	s := Measure(cfg, func(n int) {
+		if err := f(n); err != nil && first == nil {
+			first = err
+		}
+	})
+	return s, first
+}
+
 // Measure runs f(n), which must perform n operations, and returns the
 // time per operation in nanoseconds. Each call of f is one sample; n is
 // chosen by doubling until a call lasts cfg.SampleNs (and at least 1000

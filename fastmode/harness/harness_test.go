@@ -2,6 +2,7 @@ package harness
 
 import (
 	"bytes"
+	"errors"
 	"math"
 	"testing"
 )
@@ -30,6 +31,30 @@ func TestMeasure(t *testing.T) {
 	})
 	if !(s.Median > 0) || s.P10 > s.Median || s.Median > s.P90 || s.Samples != 5 || s.Batch < 1 {
 		t.Fatalf("got %+v", s)
+	}
+}
+
+// MeasureErr returns the first error f returned, and still measures.
+func TestMeasureErr(t *testing.T) {
+	cfg := Quick
+	cfg.Samples = 3
+	calls := 0
+	first, second := errors.New("first"), errors.New("second")
+	s, err := MeasureErr(cfg, func(n int) error {
+		calls++
+		switch calls {
+		case 2:
+			return first
+		case 3:
+			return second
+		}
+		return nil
+	})
+	if err != first || s.Samples != 3 {
+		t.Fatalf("MeasureErr = %+v, %v; want 3 samples and the first error", s, err)
+	}
+	if _, err := MeasureErr(cfg, func(int) error { return nil }); err != nil {
+		t.Fatalf("MeasureErr of an f that never fails: %v", err)
 	}
 }
 

@@ -15,16 +15,15 @@ type machTimebaseInfo struct {
 
 // platformClock reads mach_absolute_time from libSystem through purego,
 // scaled by mach_timebase_info.
-func platformClock() (oc *osClock, err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			oc, err = nil, fmt.Errorf("mach_absolute_time: %v", r)
-		}
-	}()
-	lib, err := purego.Dlopen("/usr/lib/libSystem.B.dylib", purego.RTLD_NOW|purego.RTLD_GLOBAL)
-	if err != nil {
-		return nil, err
-	}
+func platformClock() (*osClock, error) {
+	return libClock("mach_absolute_time", func() (uintptr, error) {
+		return purego.Dlopen("/usr/lib/libSystem.B.dylib", purego.RTLD_NOW|purego.RTLD_GLOBAL)
+	}, machClock)
+}
+
+// machClock registers mach_absolute_time and mach_timebase_info from lib
+// (libSystem) and builds the clock, its tick scaled by the timebase.
+func machClock(lib uintptr) (*osClock, error) {
 	var machAbsoluteTime func() uint64
 	var machTimebase func(info *machTimebaseInfo) int32
 	purego.RegisterLibFunc(&machAbsoluteTime, lib, "mach_absolute_time")

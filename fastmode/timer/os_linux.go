@@ -17,16 +17,15 @@ type timespec struct {
 
 // platformClock reads clock_gettime(CLOCK_MONOTONIC_RAW) from the C
 // library through purego (works with CGO_ENABLED=0 and 1).
-func platformClock() (oc *osClock, err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			oc, err = nil, fmt.Errorf("clock_gettime: %v", r)
-		}
-	}()
-	lib, err := purego.Dlopen("libc.so.6", purego.RTLD_NOW|purego.RTLD_GLOBAL)
-	if err != nil {
-		return nil, err
-	}
+func platformClock() (*osClock, error) {
+	return libClock("clock_gettime", func() (uintptr, error) {
+		return purego.Dlopen("libc.so.6", purego.RTLD_NOW|purego.RTLD_GLOBAL)
+	}, clockGettimeClock)
+}
+
+// clockGettimeClock registers clock_gettime from lib (the C library) and
+// builds the clock after one successful call; a tick is a nanosecond.
+func clockGettimeClock(lib uintptr) (*osClock, error) {
 	var clockGettime func(id int32, ts *timespec) int32
 	purego.RegisterLibFunc(&clockGettime, lib, "clock_gettime")
 	var ts timespec

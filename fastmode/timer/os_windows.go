@@ -11,19 +11,20 @@ import (
 
 // platformClock reads QueryPerformanceCounter from kernel32 through purego,
 // scaled by QueryPerformanceFrequency.
-func platformClock() (oc *osClock, err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			oc, err = nil, fmt.Errorf("QueryPerformanceCounter: %v", r)
-		}
-	}()
-	h, err := syscall.LoadLibrary("kernel32.dll")
-	if err != nil {
-		return nil, err
-	}
+func platformClock() (*osClock, error) {
+	return libClock("QueryPerformanceCounter", func() (uintptr, error) {
+		h, err := syscall.LoadLibrary("kernel32.dll")
+		return uintptr(h), err
+	}, qpcClock)
+}
+
+// qpcClock registers QueryPerformanceCounter and QueryPerformanceFrequency
+// from lib (kernel32) and builds the clock, its tick scaled by the
+// frequency.
+func qpcClock(lib uintptr) (*osClock, error) {
 	var qpc, qpf func(v *int64) int32
-	purego.RegisterLibFunc(&qpc, uintptr(h), "QueryPerformanceCounter")
-	purego.RegisterLibFunc(&qpf, uintptr(h), "QueryPerformanceFrequency")
+	purego.RegisterLibFunc(&qpc, lib, "QueryPerformanceCounter")
+	purego.RegisterLibFunc(&qpf, lib, "QueryPerformanceFrequency")
 	var freq int64
 	if qpf(&freq) == 0 || freq <= 0 {
 		return nil, fmt.Errorf("QueryPerformanceFrequency failed")

@@ -30,11 +30,8 @@ type Hooks interface {
 // stop, yield as a waiter and try again. It returns whether a holds l.
 func Acquire[H Hooks](h H, l *Lock, a trace.Actor, m Mode, site trace.Site) bool {
 	for wait := false; ; wait = true {
-		h.Yield(site, wait)
-		before := l.HolderWord()
-		if l.TryAcquire(a, m) {
-			h.Acquired(site)
-			h.Event(trace.KLWAcquire, site, before, l.HolderWord(), m)
+		ok, before := try(h, l, a, m, site, wait)
+		if ok {
 			return true
 		}
 		again := h.Waited(site)
@@ -49,15 +46,26 @@ func Acquire[H Hooks](h H, l *Lock, a trace.Actor, m Mode, site trace.Site) bool
 // once; on success Acquired and a KLWAcquire event, on failure a
 // KLWCondFail event. It returns whether a holds l.
 func ConditionalAcquire[H Hooks](h H, l *Lock, a trace.Actor, m Mode, site trace.Site) bool {
-	h.Yield(site, false)
-	before := l.HolderWord()
-	if l.TryAcquire(a, m) {
-		h.Acquired(site)
-		h.Event(trace.KLWAcquire, site, before, l.HolderWord(), m)
-		return true
+	ok, before := try(h, l, a, m, site, false)
+	if !ok {
+		h.Event(trace.KLWCondFail, site, before, before, m)
 	}
-	h.Event(trace.KLWCondFail, site, before, before, m)
-	return false
+	return ok
+}
+
+// try is one attempt, the same in both paths: yield (as a waiter when
+// wait), try, and on success Acquired and the KLWAcquire event. It
+// returns whether a now holds l, and the holder word before the try, for
+// the failure's event.
+func try[H Hooks](h H, l *Lock, a trace.Actor, m Mode, site trace.Site, wait bool) (bool, uint64) {
+	h.Yield(site, wait)
+	before := l.HolderWord()
+	if !l.TryAcquire(a, m) {
+		return false, before
+	}
+	h.Acquired(site)
+	h.Event(trace.KLWAcquire, site, before, l.HolderWord(), m)
+	return true, before
 }
 
 // Release is LWLockRelease's modelled path: yield, release, Released, a

@@ -38,7 +38,13 @@ func (r recorder) Waited(site trace.Site) bool {
 
 func (r recorder) Released(site trace.Site) { r.add("released %d", site) }
 
-func lines(s ...string) string { return strings.Join(s, "\n") }
+// wantCalls fails t unless the recorded calls are want, in order.
+func wantCalls(t *testing.T, got []string, want ...string) {
+	t.Helper()
+	if g, w := strings.Join(got, "\n"), strings.Join(want, "\n"); g != w {
+		t.Errorf("calls:\n%s\nwant:\n%s", g, w)
+	}
+}
 
 func TestAcquireFree(t *testing.T) {
 	var got []string
@@ -46,13 +52,10 @@ func TestAcquireFree(t *testing.T) {
 	if !Acquire(recorder{log: &got, canWait: true}, &l, 1, Exclusive, 7) {
 		t.Fatal("Acquire of a free lock failed")
 	}
-	want := lines(
+	wantCalls(t, got,
 		"yield 7 wait=false",
 		"acquired 7",
 		fmt.Sprintf("event %v 7 none -> A(X) exclusive", trace.KLWAcquire))
-	if s := strings.Join(got, "\n"); s != want {
-		t.Errorf("calls:\n%s\nwant:\n%s", s, want)
-	}
 }
 
 // TestAcquireWaits: an exclusive waiter behind two shared holders retries,
@@ -74,13 +77,10 @@ func TestAcquireWaits(t *testing.T) {
 		t.Fatal("Acquire gave up")
 	}
 	wait := fmt.Sprintf("event %v 4", trace.KLWWait)
-	want := lines(
+	wantCalls(t, got,
 		"yield 4 wait=false", "waited 4", wait+" B C -> B C exclusive",
 		"yield 4 wait=true", "waited 4", wait+" C -> C exclusive",
 		"yield 4 wait=true", "acquired 4", fmt.Sprintf("event %v 4 none -> A(X) exclusive", trace.KLWAcquire))
-	if s := strings.Join(got, "\n"); s != want {
-		t.Errorf("calls:\n%s\nwant:\n%s", s, want)
-	}
 	if l.ModeOf(1) != Exclusive {
 		t.Errorf("after Acquire: holders %s", l)
 	}
@@ -95,10 +95,7 @@ func TestAcquireCannotWait(t *testing.T) {
 	if Acquire(recorder{log: &got}, &l, 1, Shared, 5) {
 		t.Fatal("Acquire of a held lock succeeded")
 	}
-	want := lines("yield 5 wait=false", "waited 5", fmt.Sprintf("event %v 5 B(X) -> B(X) shared", trace.KLWWait))
-	if s := strings.Join(got, "\n"); s != want {
-		t.Errorf("calls:\n%s\nwant:\n%s", s, want)
-	}
+	wantCalls(t, got, "yield 5 wait=false", "waited 5", fmt.Sprintf("event %v 5 B(X) -> B(X) shared", trace.KLWWait))
 	if l.Holds(1) || l.Excl != 2 {
 		t.Errorf("holders changed: %s", l)
 	}
@@ -114,12 +111,9 @@ func TestConditionalAcquire(t *testing.T) {
 	if ConditionalAcquire(h, &l, 2, Exclusive, 3) {
 		t.Fatal("exclusive try beside a shared holder succeeded")
 	}
-	want := lines(
+	wantCalls(t, got,
 		"yield 3 wait=false", "acquired 3", fmt.Sprintf("event %v 3 none -> A shared", trace.KLWAcquire),
 		"yield 3 wait=false", fmt.Sprintf("event %v 3 A -> A exclusive", trace.KLWCondFail))
-	if s := strings.Join(got, "\n"); s != want {
-		t.Errorf("calls:\n%s\nwant:\n%s", s, want)
-	}
 }
 
 func TestRelease(t *testing.T) {
@@ -130,8 +124,5 @@ func TestRelease(t *testing.T) {
 	if m := Release(recorder{log: &got}, &l, 2, 9); m != Shared {
 		t.Errorf("Release = %v, want shared", m)
 	}
-	want := lines("yield 9 wait=false", "released 9", fmt.Sprintf("event %v 9 A B -> A shared", trace.KLWRelease))
-	if s := strings.Join(got, "\n"); s != want {
-		t.Errorf("calls:\n%s\nwant:\n%s", s, want)
-	}
+	wantCalls(t, got, "yield 9 wait=false", "released 9", fmt.Sprintf("event %v 9 A B -> A shared", trace.KLWRelease))
 }

@@ -728,11 +728,7 @@ func BenchmarkDropUpkeep(b *testing.B) {
 				if err != nil {
 					b.Fatal(err)
 				}
-				b.ReportAllocs()
-				b.ResetTimer()
-				if err := u.Run(b.N); err != nil {
-					b.Fatal(err)
-				}
+				exptest.Time(b, u.Run)
 				b.StopTimer()
 				if err := u.Check(); err != nil {
 					b.Fatal(err)

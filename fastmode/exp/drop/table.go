@@ -5,7 +5,6 @@ import (
 	"io"
 	"slices"
 	"strings"
-	"text/tabwriter"
 
 	"bufferlab/fastmode/exp"
 )
@@ -72,7 +71,7 @@ func dropTable(r *exp.Report, w io.Writer) {
 		}
 	}
 	fmt.Fprintln(w)
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	tw := exp.NewTable(w)
 	fmt.Fprintf(tw, "shared_buffers\trelation size\trelations\tscan (%d B)\tlookup\tdlist\tlookup vs scan\tdlist vs scan\tthread master / patched (quoted)\t\n", BufferDescPadToSize)
 	extrap := 0
 	for _, s := range sizes {
@@ -159,7 +158,7 @@ func dropTable(r *exp.Report, w io.Writer) {
 		fmt.Fprintf(w, "pre-check pass over %d-byte descriptors replaced by one over %d-byte ones (each timed alone, finding nothing); the locked half\n", DescSize, BufferDescPadToSize)
 		fmt.Fprintf(w, "stays on the line the pre-check read, as in PostgreSQL. what-if: the engine's scan over its compact %d-byte descriptors as it is,\n", DescSize)
 		fmt.Fprintf(w, "which streams %d/%d of the bytes - timed in the same rounds, not PostgreSQL's\n", DescSize, BufferDescPadToSize)
-		tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+		tw = exp.NewTable(w)
 		fmt.Fprintf(tw, "shared_buffers\tk\tblocks\tscan (%d B)\tlookup\tscan/lookup\twinner\twhat-if: scan (%d B)\tscan/lookup\t\n", BufferDescPadToSize, DescSize)
 		for _, pt := range pts {
 			win := "lookup " + exp.Faster(pt.LookupNs, pt.ScanNs)
@@ -216,7 +215,7 @@ func dropTable(r *exp.Report, w io.Writer) {
 		miss, _ := exp.Find(r, dropRowUpkeep+"miss/overhead", DropUpkeepSize)
 		fmt.Fprintf(w, "\nwhat the dlist's upkeep costs reads (seed 001's question): ReadBuffer + ReleaseBuffer at %s, without and with the lists,\n", DropUpkeepSize)
 		fmt.Fprintf(w, "in %d interleaved rounds (A/B, B/A, …); overhead = median over the rounds of (with / without − 1)\n", hit.Samples)
-		tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+		tw = exp.NewTable(w)
 		fmt.Fprintln(tw, "path\twithout lists ns\twith lists ns\toverhead\t(p10 – p90)\tlist links per read\t")
 		for _, x := range []struct {
 			path string
@@ -229,7 +228,7 @@ func dropTable(r *exp.Report, w io.Writer) {
 		tw.Flush()
 		fmt.Fprintln(w, "a hit does not touch the lists; a miss evicts a buffer of another relation and moves it between two lists under both list locks.")
 		fmt.Fprintln(w, "reported in the thread (seed 001, not measured here): pgbench -S -M prepared, tps, \"% reg\" = (master − patch) / master:")
-		tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+		tw = exp.NewTable(w)
 		fmt.Fprintln(tw, "clients\tshared_buffers\tmaster tps\tpatch tps\t% reg\t")
 		for _, s := range SeedDListTPS {
 			fmt.Fprintf(tw, "%d\t%s\t%.2f\t%.2f\t%.2f%%\t\n", s.Clients, s.SharedBuffers, s.Master, s.Patch, s.RegPct)

@@ -130,15 +130,13 @@ func MeasureUpkeep(cfg harness.Config, nbuffers, rounds int, step func(string)) 
 			for j := 0; j < 2; j++ {
 				d := j ^ (r & 1)
 				sd := sides[i][d]
-				var runErr error
-				s := harness.Measure(c, func(n int) {
-					if err := sd.u.Run(n); err != nil && runErr == nil {
-						runErr = err
-					}
+				s, err := harness.MeasureErr(c, func(n int) error {
+					err := sd.u.Run(n)
 					sd.ops += uint64(n)
+					return err
 				})
-				if runErr != nil {
-					return nil, runErr
+				if err != nil {
+					return nil, err
 				}
 				m[d] = s.Median
 				sd.med = append(sd.med, s.Median)

@@ -1,3 +1,5 @@
-// Package exptest holds what the experiments' testing.B twins share: the
-// sizes they run at and the conversion of a size to buffers.
+// Package exptest holds what the experiments' tests share: for the
+// testing.B twins, the sizes they run at, the conversion of a size to
+// buffers and the timing of a batch; for the checks against the threads,
+// the shared seed files.
 package exptest

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"runtime"
-	"text/tabwriter"
 
 	"bufferlab/engine/bufmgr"
 	"bufferlab/engine/fsm"
@@ -255,14 +254,9 @@ func MeasureFSMSearch(cfg harness.Config, nblocks uint32) (FSMSearchPoint, error
 			return p, err
 		}
 		reads := float64(s.Stats.Sub(before).Reads[bufmgr.FSMForkNum])
-		var runErr error
-		sum := harness.Measure(cfg, func(n int) {
-			if err := FSMSearchRun(s, h, n, linear); err != nil && runErr == nil {
-				runErr = err
-			}
-		})
-		if runErr != nil {
-			return p, runErr
+		sum, err := harness.MeasureErr(cfg, func(n int) error { return FSMSearchRun(s, h, n, linear) })
+		if err != nil {
+			return p, err
 		}
 		if linear {
 			p.Scan, p.ScanFSMRead = sum, reads
@@ -397,7 +391,7 @@ func fsmTable(r *exp.Report, w io.Writer) {
 		}
 		return FSMSeedPoint{}
 	}
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	tw := exp.NewTable(w)
 	fmt.Fprintln(tw, "fillfactor\tblocks\talways ms\tsmall-skip ms\tsmall-skip vs always\tpages/table always\tpages/table small-skip\tbuffer reads always\tbuffer reads small-skip\tthread master ms\tthread patch ms\t")
 	for _, cell := range FSMSeedCells {
 		a, s := get(cell[0], cell[1], fsm.Always), get(cell[0], cell[1], fsm.SmallSkip)
@@ -413,7 +407,7 @@ func fsmTable(r *exp.Report, w io.Writer) {
 	fmt.Fprintln(w, "The thread's times are quoted (PostgreSQL on its poster's machine, fsync off), not measured here.")
 
 	fmt.Fprintln(w, "\nfinding the one page with room in a large heap (the last; the map up to date, all other pages full):")
-	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	tw = exp.NewTable(w)
 	fmt.Fprintln(tw, "heap blocks\tFSM search ns\tFSM pages read\tleaf scan ns\tleaf pages read\tsearch vs scan\t")
 	for _, size := range FSMSearchSizes {
 		s, ok1 := exp.Find(r, fmt.Sprintf("fsm_search heap_blocks=%d", size), FSMSeedSharedBuffers)

@@ -7,7 +7,6 @@ import (
 	"runtime"
 	"sync"
 	"sync/atomic"
-	"text/tabwriter"
 
 	"bufferlab/engine/bufmgr"
 	"bufferlab/fastmode/exp"
@@ -197,7 +196,7 @@ func runLimits(o exp.Options, r *exp.Report) error {
 }
 
 func limitsTable(r *exp.Report, w io.Writer) {
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	tw := exp.NewTable(w)
 	fmt.Fprintln(tw, "shared_buffers\tbuffers\tarray\tstream GB/s\t(p10–p90)\tchase ns/load\t(p10–p90)\t")
 	for _, s := range exp.Sizes(r) {
 		st, _ := exp.Find(r, "stream", s.SharedBuffers)
@@ -207,7 +206,7 @@ func limitsTable(r *exp.Report, w io.Writer) {
 	}
 	tw.Flush()
 	fmt.Fprintln(w)
-	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	tw = exp.NewTable(w)
 	fmt.Fprintln(tw, "CAS\tns/op\t(p10–p90)\t")
 	un, _ := exp.Find(r, "cas", "")
 	con, _ := exp.Find(r, "cas_contended", "")

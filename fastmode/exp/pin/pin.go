@@ -11,7 +11,6 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
-	"text/tabwriter"
 
 	"bufferlab/fastmode/exp"
 	"bufferlab/fastmode/exp/limits"
@@ -502,7 +501,7 @@ func mops(v float64) string { return exp.Num(v / 1e6) }
 
 func pinTable(r *exp.Report, w io.Writer) {
 	fmt.Fprintf(w, "native pgbench -S-like loop: %d hot blocks, %d mapping partitions (RWMutex, shared), 64-byte descriptors; each op = lookup, pin, read page bytes, unpin\n\n", PinHotBuffers, PinPartitions)
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	tw := exp.NewTable(w)
 	fmt.Fprintln(tw, "workers\tatomic Mops/s\tspinlock Mops/s\tatomic vs spinlock\tatomic CAS fail/op\tatomic delays/op\tspinlock spins/op\tspinlock delays/op\t")
 	for _, n := range PinWorkers(r) {
 		a, _ := findPin(r, PinAtomic, n)
@@ -519,7 +518,7 @@ func pinTable(r *exp.Report, w io.Writer) {
 	fmt.Fprintf(w, "%s (seed 003, pgsql-hackers, %s)\n", th.Subject, th.Author)
 	fmt.Fprintf(w, "test: %s\n", th.Command)
 	fmt.Fprintf(w, "pgbench tps on the poster's machine; every row runs the atomic pin/unpin patch (no spinlock baseline in these figures), so they are not comparable with the ops/s above.\n")
-	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	tw = exp.NewTable(w)
 	fmt.Fprintf(tw, "patch\t%d clients tps\t%d clients tps\t\n", th.Clients[0], th.Clients[1])
 	for _, row := range th.Rows {
 		fmt.Fprintf(tw, "%s\t%d\t%d\t\n", row.Patch, row.TPS[0], row.TPS[1])

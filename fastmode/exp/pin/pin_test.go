@@ -2,13 +2,12 @@ package pin
 
 import (
 	"fmt"
-	"os"
-	"path/filepath"
 	"sync"
 	"testing"
 	"unsafe"
 
 	"bufferlab/fastmode/exp"
+	"bufferlab/fastmode/exp/exptest"
 	"bufferlab/fastmode/timer"
 )
 
@@ -114,19 +113,8 @@ func TestPinThread(t *testing.T) {
 	if th.Command == "" || th.Author != "Amit Kapila" {
 		t.Errorf("command %q author %q", th.Command, th.Author)
 	}
-	files, _ := filepath.Glob("../../../../shared/seeds/003_*.txt")
-	if len(files) == 0 {
-		if os.Getenv("CI") != "" {
-			t.Fatal("../shared/seeds is missing: CI runs with shared/ beside the clone")
-		}
-		t.Skip("shared seeds not present")
-	}
-	b, err := os.ReadFile(files[0])
-	if err != nil {
-		t.Fatal(err)
-	}
-	if string(b) != pinThreadText {
-		t.Errorf("embedded seed003_pin_thread.txt differs from %s", files[0])
+	if exptest.Seed(t, "003_*.txt") != pinThreadText {
+		t.Errorf("embedded seed003_pin_thread.txt differs from the shared seed 003")
 	}
 }
 

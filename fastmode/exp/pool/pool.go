@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io"
 	"runtime"
-	"text/tabwriter"
 
 	"bufferlab/engine/bufmgr"
 	"bufferlab/engine/scenario"
@@ -140,14 +139,9 @@ func measurePool(cfg harness.Config, size string, nb int, miss bool) (exp.Row, e
 		name = "miss"
 	}
 	before := bp.Backend.Stats
-	var runErr error
-	s := harness.Measure(cfg, func(n int) {
-		if err := bp.Run(n); err != nil && runErr == nil {
-			runErr = err
-		}
-	})
-	if runErr != nil {
-		return exp.Row{}, runErr
+	s, err := harness.MeasureErr(cfg, bp.Run)
+	if err != nil {
+		return exp.Row{}, err
 	}
 	d := bp.Backend.Stats
 	row := exp.Row{Name: name, SharedBuffers: size, NBuffers: nb, Unit: "ns/op", Summary: s}
@@ -194,16 +188,17 @@ func runPool(o exp.Options, r *exp.Report) error {
 	if err != nil {
 		return err
 	}
-	var runErr error
-	s := harness.Measure(o.Config, func(n int) {
+	s, err := harness.MeasureErr(o.Config, func(n int) error {
+		var first error
 		for i := 0; i < n; i++ {
-			if _, err := RunStep(script); err != nil && runErr == nil {
-				runErr = err
+			if _, err := RunStep(script); err != nil && first == nil {
+				first = err
 			}
 		}
+		return first
 	})
-	if runErr != nil {
-		return runErr
+	if err != nil {
+		return err
 	}
 	per := s
 	per.Median, per.P10, per.P90 = s.Median/float64(events), s.P10/float64(events), s.P90/float64(events)
@@ -219,7 +214,7 @@ func runPool(o exp.Options, r *exp.Report) error {
 }
 
 func poolTable(r *exp.Report, w io.Writer) {
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	tw := exp.NewTable(w)
 	fmt.Fprintln(tw, "shared_buffers\tbuffers\thit ns/op\tmiss ns/op\tchase ns/load\tstream GB/s\thit vs miss\thit vs chase\t")
 	for _, s := range exp.Sizes(r) {
 		h, _ := exp.Find(r, "hit", s.SharedBuffers)

@@ -6,7 +6,6 @@ import (
 	"math"
 	"math/rand/v2"
 	"strconv"
-	"text/tabwriter"
 
 	"bufferlab/engine/slru"
 	"bufferlab/fastmode/exp"
@@ -249,12 +248,10 @@ const (
 )
 
 func (pt *slruPoint) measure(cfg harness.Config) error {
-	var runErr error
-	s := harness.Measure(cfg, func(n int) {
-		if err := pt.sb.Run(n); err != nil && runErr == nil {
-			runErr = err
-		}
+	s, runErr := harness.MeasureErr(cfg, func(n int) error {
+		err := pt.sb.Run(n)
 		pt.ops += uint64(n)
+		return err
 	})
 	if runErr != nil {
 		return fmt.Errorf("slru %s bank %d: %w", pt.series, pt.bank, runErr)
@@ -449,7 +446,7 @@ func runSlru(o exp.Options, r *exp.Report) error {
 
 func slruTable(r *exp.Report, w io.Writer) {
 	fmt.Fprintf(w, "read-only status lookups of a present page (benchmark_slru_page_readonly): SimpleLruReadPage_ReadOnly + LWLockRelease,\n%d banks, pages in random order; linear = PG 17's search of the bank, hash = the thread's table (dynahash-like), gomap = a Go map\n\n", SlruBanks)
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	tw := exp.NewTable(w)
 	fmt.Fprintln(tw, "bank slots\tlinear ns\thash ns\tgomap ns\tlinear Mlookups/s\thash Mlookups/s\thash/linear time\twinner\tslots compared\t")
 	lin, _ := slruSeries(r, SlruLinear)
 	hash, _ := slruSeries(r, SlruHash)
@@ -475,7 +472,7 @@ func slruTable(r *exp.Report, w io.Writer) {
 		fmt.Fprintf(w, "\ncrossover: the hash table becomes faster at about %s slots per bank on this machine; the seed thread found it between 16 and 32\n", exp.Num(cross))
 	}
 	fmt.Fprintln(w)
-	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	tw = exp.NewTable(w)
 	fmt.Fprintln(tw, "bank slots\tmixed linear ns/op\tmixed hash ns/op\thash/linear time\tmisses/op\tpages written/op\t")
 	ml, _ := slruSeries(r, SlruMixedLinear)
 	mh, _ := slruSeries(r, SlruMixedHash)
@@ -491,7 +488,7 @@ func slruTable(r *exp.Report, w io.Writer) {
 	fmt.Fprintf(w, "\n---- reported in the thread (seed 004, not measured here) ----\n")
 	fmt.Fprintf(w, "benchmark_slru_page_readonly, seconds (Dilip Kumar, 2023-11-06); Andrey Borodin's first run: %.1f s without, %.1f s with the hash table\n",
 		SeedSlruBorodinNoHashS, SeedSlruBorodinHashS)
-	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	tw = exp.NewTable(w)
 	fmt.Fprintln(tw, "nslots\tno hash s\thash s\thash/no-hash time\t")
 	for _, row := range SeedSlruTable {
 		fmt.Fprintf(tw, "%d\t%g\t%g\t%.2f\t\n", row.Slots, row.NoHashS, row.HashS, row.HashS/row.NoHashS)

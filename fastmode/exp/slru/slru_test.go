@@ -3,13 +3,12 @@ package slru
 import (
 	"fmt"
 	"math"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"bufferlab/engine/slru"
 	"bufferlab/fastmode/exp"
+	"bufferlab/fastmode/exp/exptest"
 	"bufferlab/fastmode/harness"
 )
 
@@ -131,18 +130,7 @@ func TestSlruReport(t *testing.T) {
 
 // The thread's figures quoted in SeedSlruTable are the seed's.
 func TestSlruSeedFigures(t *testing.T) {
-	files, _ := filepath.Glob("../../../../shared/seeds/004_*.txt")
-	if len(files) == 0 {
-		if os.Getenv("CI") != "" {
-			t.Fatal("../shared/seeds is missing: CI runs with shared/ beside the clone")
-		}
-		t.Skip("shared seeds not present")
-	}
-	b, err := os.ReadFile(files[0])
-	if err != nil {
-		t.Fatal(err)
-	}
-	text := string(b)
+	text := exptest.Seed(t, "004_*.txt")
 	for _, row := range SeedSlruTable {
 		line := fmt.Sprintf("%d %gs %gs", row.Slots, row.NoHashS, row.HashS)
 		if !strings.Contains(text, line) {
@@ -175,11 +163,7 @@ func benchSlru(b *testing.B, mixed bool) {
 				if err != nil {
 					b.Fatal(err)
 				}
-				b.ReportAllocs()
-				b.ResetTimer()
-				if err := sb.Run(b.N); err != nil {
-					b.Fatal(err)
-				}
+				exptest.Time(b, sb.Run)
 			})
 		}
 	}
