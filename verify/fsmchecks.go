@@ -234,18 +234,27 @@ func checkFSMCreatedByVacuum(ctx context.Context, e *env) (outcome, error) {
 	if err != nil {
 		return outcome{}, err
 	}
-	if err := e.exec(ctx, "VACUUM "+t); err != nil {
+	engBefore := engineForkSizes(h)
+	if err := e.vacuum(ctx, t, s, h); err != nil {
 		return outcome{}, err
 	}
 	after, err := e.forkSizes(ctx, t)
 	if err != nil {
 		return outcome{}, err
 	}
-	engBefore := engineForkSizes(h)
-	if err := s.Vacuum(h); err != nil {
-		return outcome{}, fmt.Errorf("engine: %w", err)
-	}
 	return outcome{engine: engBefore + " → " + engineForkSizes(h), server: before + " → " + after}, nil
+}
+
+// vacuum runs VACUUM on table t on the server, then on heap h as session
+// s on the engine (lazy_scan_heap's FSM updates, FreeSpaceMapVacuum).
+func (e *env) vacuum(ctx context.Context, t string, s *fsm.Session, h *fsm.Heap) error {
+	if err := e.exec(ctx, "VACUUM "+t); err != nil {
+		return err
+	}
+	if err := s.Vacuum(h); err != nil {
+		return fmt.Errorf("engine: %w", err)
+	}
+	return nil
 }
 
 // serverFreeSpace reads pg_freespace(table) as "blk:avail ...".
@@ -289,10 +298,19 @@ func engineFSM(s *fsm.Session, h *fsm.Heap) (fsmText, error) {
 	return fsmText{free, engineFSMPages(h)}, err
 }
 
-// compareFSM compares both sides' FSM pages (comparePages), the
-// summaries led by pg_freespace.
-func compareFSM(eng, srv fsmText) outcome {
-	return comparePages(eng.pages, srv.pages, "pg_freespace "+eng.free, "pg_freespace "+srv.free)
+// compareFSM reads table t's free space map on the server and heap h's
+// on the engine (as session s) and compares their pages (comparePages),
+// the summaries led by pg_freespace.
+func (e *env) compareFSM(ctx context.Context, t string, s *fsm.Session, h *fsm.Heap) (outcome, error) {
+	srv, err := e.serverFSM(ctx, t)
+	if err != nil {
+		return outcome{}, err
+	}
+	eng, err := engineFSM(s, h)
+	if err != nil {
+		return outcome{}, err
+	}
+	return comparePages(eng.pages, srv.pages, "pg_freespace "+eng.free, "pg_freespace "+srv.free), nil
 }
 
 func checkFSMOneRow(ctx context.Context, e *env) (outcome, error) {
@@ -300,21 +318,10 @@ func checkFSMOneRow(ctx context.Context, e *env) (outcome, error) {
 	if err != nil {
 		return outcome{}, err
 	}
-	if err := e.exec(ctx, "VACUUM "+t); err != nil {
+	if err := e.vacuum(ctx, t, s, h); err != nil {
 		return outcome{}, err
 	}
-	srv, err := e.serverFSM(ctx, t)
-	if err != nil {
-		return outcome{}, err
-	}
-	if err := s.Vacuum(h); err != nil {
-		return outcome{}, fmt.Errorf("engine: %w", err)
-	}
-	eng, err := engineFSM(s, h)
-	if err != nil {
-		return outcome{}, err
-	}
-	return compareFSM(eng, srv), nil
+	return e.compareFSM(ctx, t, s, h)
 }
 
 func checkFSM4069(ctx context.Context, e *env) (outcome, error) {
@@ -407,11 +414,8 @@ func (e *env) categoryTable(ctx context.Context, name string) (string, *fsm.Heap
 	if err := s.HeapDelete(h, deleteEng); err != nil {
 		return "", nil, nil, fmt.Errorf("engine: %w", err)
 	}
-	if err := e.exec(ctx, "VACUUM "+t); err != nil {
+	if err := e.vacuum(ctx, t, s, h); err != nil {
 		return "", nil, nil, err
-	}
-	if err := s.Vacuum(h); err != nil {
-		return "", nil, nil, fmt.Errorf("engine: %w", err)
 	}
 	for blk, r := range categoryRows {
 		if got := h.HeapPage(uint32(blk)).HeapFreeSpace(); got != r.free {
@@ -480,10 +484,6 @@ func checkFSMRootEmpty(ctx context.Context, e *env) (outcome, error) {
 	if err := e.exec(ctx, "INSERT INTO "+t+" SELECT i, repeat('x', 1000) FROM generate_series(1, 20) i"); err != nil {
 		return outcome{}, err
 	}
-	srv, err := e.serverFSM(ctx, t)
-	if err != nil {
-		return outcome{}, err
-	}
 	_, h, s, err := e.engineTable(100)
 	if err != nil {
 		return outcome{}, err
@@ -491,11 +491,7 @@ func checkFSMRootEmpty(ctx context.Context, e *env) (outcome, error) {
 	if err := insertRows(s, h, 20, fsm.HeapTupleLen(4+4+1000)); err != nil {
 		return outcome{}, err
 	}
-	eng, err := engineFSM(s, h)
-	if err != nil {
-		return outcome{}, err
-	}
-	return compareFSM(eng, srv), nil
+	return e.compareFSM(ctx, t, s, h)
 }
 
 // forkUsages prints the buffers of one fork block by block:

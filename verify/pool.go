@@ -209,13 +209,8 @@ func checkUsageCapCatalog(ctx context.Context, e *env) (outcome, error) {
 }
 
 func checkUsageAfterScans(ctx context.Context, e *env) (outcome, error) {
-	t, err := e.intTable(ctx, "usage", "", 1)
+	t, err := e.coldIntTable(ctx, "usage", "", 1)
 	if err != nil {
-		return outcome{}, err
-	}
-	// VACUUM FULL rewrites the table into a new relfilenode without going
-	// through shared buffers: the new file's block is cold.
-	if err := e.exec(ctx, "VACUUM FULL "+t); err != nil {
 		return outcome{}, err
 	}
 	var srv []string
@@ -246,16 +241,24 @@ func checkUsageAfterScans(ctx context.Context, e *env) (outcome, error) {
 	return outcome{engine: strings.Join(eng, " "), server: strings.Join(srv, " ")}, nil
 }
 
+// coldIntTable makes intTable's table of rows rows WITH opts, then
+// rewrites it with VACUUM FULL: into a new relfilenode without going
+// through shared buffers, so that none of its blocks is cached.
+func (e *env) coldIntTable(ctx context.Context, name, opts string, rows int) (string, error) {
+	t, err := e.intTable(ctx, name, opts, rows)
+	if err != nil {
+		return "", err
+	}
+	return t, e.exec(ctx, "VACUUM FULL "+t)
+}
+
 // coldTable makes a cold table of (about) blocks blocks: one int column
 // at fillfactor 10, as many rows as the engine says fill that many pages
-// (fsm.RowsPerPage), rewritten by VACUUM FULL so that none of its blocks
-// is in shared buffers. It returns the table's size in blocks.
+// (fsm.RowsPerPage), none of them in shared buffers (coldIntTable). It
+// returns the table's size in blocks.
 func (e *env) coldTable(ctx context.Context, name string, blocks int) (string, int64, error) {
-	t, err := e.intTable(ctx, name, "fillfactor = 10", blocks*fsm.RowsPerPage(intRow, 10))
+	t, err := e.coldIntTable(ctx, name, "fillfactor = 10", blocks*fsm.RowsPerPage(intRow, 10))
 	if err != nil {
-		return "", 0, err
-	}
-	if err := e.exec(ctx, "VACUUM FULL "+t); err != nil {
 		return "", 0, err
 	}
 	n, err := e.int(ctx, "SELECT pg_relation_size($1::regclass) / current_setting('block_size')::int", t)

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"image"
-	"image/png"
 	"os"
 	"slices"
 	"time"
@@ -12,6 +11,7 @@ import (
 	"github.com/hajimehoshi/ebiten/v2"
 
 	"bufferlab/cmd/desktop/internal/startup"
+	"bufferlab/internal/sceneshot"
 	"bufferlab/viz/app"
 )
 
@@ -68,17 +68,7 @@ func run(o *startup.Options) int {
 	ebiten.SetWindowResizingMode(ebiten.WindowResizingModeEnabled)
 	if o.Screenshot != "" {
 		out := o.Screenshot
-		a.CaptureAfterFrames(3, func(img image.Image) error {
-			f, err := os.Create(out)
-			if err != nil {
-				return err
-			}
-			if err := png.Encode(f, img); err != nil {
-				f.Close()
-				return err
-			}
-			return f.Close()
-		})
+		a.CaptureAfterFrames(3, func(img image.Image) error { return sceneshot.SavePNG(out, img) })
 	}
 	if o.Measure > 0 {
 		ebiten.SetVsyncEnabled(false)

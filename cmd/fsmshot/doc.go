@@ -1,4 +1,4 @@
-// Command fsmshot draws one frame of the FSM scene (viz/scene's
+// Command fsmshot draws one frame of the FSM scene (viz/scenedraw's
 // DrawFSMScene: the heap, the three levels of FSM pages, one page's tree
 // or the small-skip local map, the searches and the counters) at a
 // position of a free space map trace, saves it as a PNG and exits: a way

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
-	"strings"
 
 	"github.com/hajimehoshi/ebiten/v2"
 
@@ -22,12 +21,11 @@ import (
 func main() { os.Exit(run(os.Args[1:])) }
 
 type options struct {
-	variant, workload, table  string
-	threshold, tables, ff     int
-	blocks, ops, pos, buffers int
-	seed                      uint64
-	at, match, out            string
-	width, height             int
+	variant, workload, table string
+	threshold, tables, ff    int
+	blocks, ops, buffers     int
+	seed                     uint64
+	sceneshot.Flags
 }
 
 func run(args []string) int {
@@ -43,28 +41,15 @@ func run(args []string) int {
 	fs.IntVar(&o.buffers, "buffers", 64, "shared buffers")
 	fs.Uint64Var(&o.seed, "seed", 1, "seed of the random workload")
 	fs.StringVar(&o.table, "table", "", "the heap to draw (default: the current event's)")
-	fs.IntVar(&o.pos, "pos", -1, "events to apply (-1: all, or none before --at and --match)")
-	fs.StringVar(&o.at, "at", "", "then apply on to the first event of one of these kinds (comma-separated)")
-	fs.StringVar(&o.match, "match", "", "then apply on to the first event whose description (fsm.Describe) contains this")
-	fs.StringVar(&o.out, "out", "fsm.png", "PNG to write")
-	fs.IntVar(&o.width, "width", 1280, "window width")
-	fs.IntVar(&o.height, "height", 800, "window height")
-	if err := fs.Parse(args); err != nil {
-		return 2
-	}
-	sh, err := build(o)
-	if err != nil {
-		fmt.Fprintf(os.Stderr, "fsmshot: %v\n", err)
-		return 2
-	}
-	err = sceneshot.Run(sceneshot.Shot{Title: "BufferLab: FSM scene", Caption: sh.desc, Width: o.width, Height: o.height, Out: o.out,
-		Draw: func(c *ebiten.Image, r render.Rect, th *render.Theme) { scenedraw.DrawFSMScene(c, r, sh.v, sh.rel, th) }})
-	if err != nil {
-		fmt.Fprintf(os.Stderr, "fsmshot: %v\n", err)
-		return 1
-	}
-	fmt.Printf("%s: %s\n", o.out, sh.desc)
-	return 0
+	o.Register(fs, "fsm.png", "fsm.Describe", "events to apply (-1: all, or none before --at and --match)")
+	return sceneshot.Main("fsmshot", fs, &o.Flags, args, func() (sceneshot.Shot, error) {
+		sh, err := build(o)
+		if err != nil {
+			return sceneshot.Shot{}, err
+		}
+		return sceneshot.Shot{Title: "BufferLab: FSM scene", Caption: sh.desc,
+			Draw: func(c *ebiten.Image, r render.Rect, th *render.Theme) { scenedraw.DrawFSMScene(c, r, sh.v, sh.rel, th) }}, nil
+	})
 }
 
 // build runs the workload and returns the shot: the view at the chosen
@@ -107,27 +92,11 @@ func build(o options) (*shot, error) {
 		return fmt.Sprint(rel)
 	}
 	evs := log.Events()[mark:]
-	pos := o.pos
-	switch {
-	case pos < 0 && (o.at != "" || o.match != ""):
-		pos = 0 // search from the start
-	case pos < 0 || pos > len(evs):
-		pos = len(evs)
+	describe := func(e trace.Event) string { return fsm.Describe(e, names) }
+	if o.Pos < 0 && (o.At != "" || o.Match != "") {
+		o.Pos = 0 // search from the start
 	}
-	if o.at != "" {
-		want := map[string]bool{}
-		for _, k := range strings.Split(o.at, ",") {
-			want[strings.TrimSpace(k)] = true
-		}
-		for pos < len(evs) && !(pos > 0 && want[evs[pos-1].Kind.String()]) {
-			pos++
-		}
-	}
-	if o.match != "" {
-		for pos < len(evs) && !(pos > 0 && strings.Contains(fsm.Describe(evs[pos-1], names), o.match)) {
-			pos++
-		}
-	}
+	pos := o.Stop(evs, describe)
 	v := fsmview.New(setup)
 	for _, e := range evs[:pos] {
 		if err := v.ApplyChecked(e); err != nil {
@@ -154,11 +123,7 @@ func build(o options) (*shot, error) {
 			}
 		}
 	}
-	desc := fmt.Sprintf("%d of %d events", pos, len(evs))
-	if pos > 0 {
-		desc += ": " + strings.Join(strings.Fields(fsm.Describe(evs[pos-1], names)), " ")
-	}
-	return &shot{v: v, rel: rel, desc: desc}, nil
+	return &shot{v: v, rel: rel, desc: sceneshot.Caption(evs, pos, describe)}, nil
 }
 
 // random runs a random mix of operations on three heaps by three sessions

@@ -1,4 +1,4 @@
-// Command slrushot draws one frame of the SLRU scene (viz/scene's
+// Command slrushot draws one frame of the SLRU scene (viz/scenedraw's
 // DrawSLRUScene and DrawSLRUCounters) at a position of an SLRU trace, saves it
 // as a PNG and exits: a way to look at the scene before it is wired into
 // the app.

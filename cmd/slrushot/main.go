@@ -24,11 +24,10 @@ func main() { os.Exit(run(os.Args[1:])) }
 type options struct {
 	variant               string
 	slots, bank, backends int
-	ops, pages, pos       int
+	ops, pages            int
 	seed                  uint64
-	script, at, match     string
-	out                   string
-	width, height         int
+	script                string
+	sceneshot.Flags
 }
 
 func run(args []string) int {
@@ -42,32 +41,19 @@ func run(args []string) int {
 	fs.IntVar(&o.pages, "pages", 0, "pages on disk (0: twice the slots)")
 	fs.Uint64Var(&o.seed, "seed", 1, "seed of the workload and of the schedule")
 	fs.StringVar(&o.script, "script", "", `operations instead of the random workload: "A: get 100000; B: read-only 3"`)
-	fs.IntVar(&o.pos, "pos", -1, "events to apply (-1: all)")
-	fs.StringVar(&o.at, "at", "", "then apply on to the first event of one of these kinds (comma-separated)")
-	fs.StringVar(&o.match, "match", "", "then apply on to the first event whose description (slru.Describe) contains this")
-	fs.StringVar(&o.out, "out", "slru.png", "PNG to write")
-	fs.IntVar(&o.width, "width", 1280, "window width")
-	fs.IntVar(&o.height, "height", 800, "window height")
-	if err := fs.Parse(args); err != nil {
-		return 2
-	}
-	v, desc, err := build(o)
-	if err != nil {
-		fmt.Fprintf(os.Stderr, "slrushot: %v\n", err)
-		return 2
-	}
-	err = sceneshot.Run(sceneshot.Shot{Title: "BufferLab: SLRU scene", Caption: desc, Width: o.width, Height: o.height, Out: o.out,
-		Draw: func(c *ebiten.Image, r render.Rect, th *render.Theme) {
-			body, counters := r.SplitBottom(46)
-			scenedraw.DrawSLRUScene(c, body, v, th)
-			scenedraw.DrawSLRUCounters(c, counters.Inset(2), v, th)
-		}})
-	if err != nil {
-		fmt.Fprintf(os.Stderr, "slrushot: %v\n", err)
-		return 1
-	}
-	fmt.Printf("%s: %s\n", o.out, desc)
-	return 0
+	o.Register(fs, "slru.png", "slru.Describe", "events to apply (-1: all)")
+	return sceneshot.Main("slrushot", fs, &o.Flags, args, func() (sceneshot.Shot, error) {
+		v, desc, err := build(o)
+		if err != nil {
+			return sceneshot.Shot{}, err
+		}
+		return sceneshot.Shot{Title: "BufferLab: SLRU scene", Caption: desc,
+			Draw: func(c *ebiten.Image, r render.Rect, th *render.Theme) {
+				body, counters := r.SplitBottom(46)
+				scenedraw.DrawSLRUScene(c, body, v, th)
+				scenedraw.DrawSLRUCounters(c, counters.Inset(2), v, th)
+			}}, nil
+	})
 }
 
 // build runs the workload and returns the view at the chosen position and
@@ -123,35 +109,14 @@ func build(o options) (*slruview.View, string, error) {
 		}
 	}
 	evs := log.Events()
-	pos := o.pos
-	if pos < 0 || pos > len(evs) {
-		pos = len(evs)
-	}
-	if o.at != "" {
-		want := map[string]bool{}
-		for _, k := range strings.Split(o.at, ",") {
-			want[strings.TrimSpace(k)] = true
-		}
-		for pos < len(evs) && !(pos > 0 && want[evs[pos-1].Kind.String()]) {
-			pos++
-		}
-	}
-	if o.match != "" {
-		for pos < len(evs) && !(pos > 0 && strings.Contains(slru.Describe(evs[pos-1]), o.match)) {
-			pos++
-		}
-	}
+	pos := o.Stop(evs, slru.Describe)
 	v := slruview.New(g, names)
 	for _, e := range evs[:pos] {
 		if err := v.ApplyChecked(e); err != nil {
 			return nil, "", err
 		}
 	}
-	desc := fmt.Sprintf("%d of %d events", pos, len(evs))
-	if pos > 0 {
-		desc += ": " + strings.Join(strings.Fields(slru.Describe(evs[pos-1])), " ")
-	}
-	return v, desc, nil
+	return v, sceneshot.Caption(evs, pos, slru.Describe), nil
 }
 
 // workload returns each backend's operations and the lane names.

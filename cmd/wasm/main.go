@@ -144,6 +144,13 @@ func register(a *app.App) {
 	goAPI.Set("lessons", wrap(func([]js.Value) (any, string) { return a.Lessons(), "" }))
 	goAPI.Set("state", wrap(func([]js.Value) (any, string) { return a.State(), "" }))
 	goAPI.Set("menu", wrap(func([]js.Value) (any, string) { a.Menu(); return nil, "" }))
+	// state answers a call that changes the app: its state, or the error.
+	state := func(err error) (any, string) {
+		if err != nil {
+			return nil, err.Error()
+		}
+		return a.State(), ""
+	}
 	goAPI.Set("open", wrap(func(args []js.Value) (any, string) {
 		if len(args) < 1 || args[0].Type() != js.TypeString {
 			return nil, "open: expected a lesson name"
@@ -156,43 +163,29 @@ func register(a *app.App) {
 			}
 			step = n
 		}
-		if err := a.OpenLesson(args[0].String(), step); err != nil {
-			return nil, err.Error()
-		}
-		return a.State(), ""
+		return state(a.OpenLesson(args[0].String(), step))
 	}))
 	for name, f := range map[string]func(int) error{"step": a.Step, "seek": a.Seek, "goto": a.GotoStep} {
-		f := f
-		name := name
 		goAPI.Set(name, wrap(func(args []js.Value) (any, string) {
 			n, msg := intArg(args, 0, name)
 			if msg != "" {
 				return nil, msg
 			}
-			if err := f(n); err != nil {
-				return nil, err.Error()
-			}
-			return a.State(), ""
+			return state(f(n))
 		}))
 	}
-	goAPI.Set("fast", wrap(func(args []js.Value) (any, string) {
-		if len(args) < 1 || args[0].Type() != js.TypeString {
-			return nil, "fast: expected an experiment name (pool or limits)"
-		}
-		if err := a.StartFast(args[0].String()); err != nil {
-			return nil, err.Error()
-		}
-		return a.State(), ""
-	}))
-	goAPI.Set("pace", wrap(func(args []js.Value) (any, string) {
-		if len(args) < 1 || args[0].Type() != js.TypeString {
-			return nil, "pace: expected events or time"
-		}
-		if err := a.SetPacing(args[0].String()); err != nil {
-			return nil, err.Error()
-		}
-		return a.State(), ""
-	}))
+	// The calls that take one string, and what it names.
+	for name, c := range map[string]struct {
+		f    func(string) error
+		what string
+	}{"fast": {a.StartFast, "an experiment name (pool or limits)"}, "pace": {a.SetPacing, "events or time"}} {
+		goAPI.Set(name, wrap(func(args []js.Value) (any, string) {
+			if len(args) < 1 || args[0].Type() != js.TypeString {
+				return nil, name + ": expected " + c.what
+			}
+			return state(c.f(args[0].String()))
+		}))
+	}
 	goAPI.Set("answer", wrap(func(args []js.Value) (any, string) {
 		n, msg := intArg(args, 0, "answer")
 		if msg != "" {

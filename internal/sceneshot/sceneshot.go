@@ -50,7 +50,9 @@ type game struct {
 
 func (g *game) Update() error {
 	if g.frames >= 3 && g.canvas != nil {
-		g.err = save(g.canvas, g.s.Out)
+		rgba := image.NewRGBA(g.canvas.Bounds())
+		g.canvas.ReadPixels(rgba.Pix)
+		g.err = SavePNG(g.s.Out, rgba)
 		return ebiten.Termination
 	}
 	return nil
@@ -74,15 +76,14 @@ func (g *game) Draw(screen *ebiten.Image) {
 
 func (g *game) Layout(int, int) (int, int) { return g.s.Width, g.s.Height }
 
-// save writes img to path as a PNG.
-func save(img *ebiten.Image, path string) error {
-	rgba := image.NewRGBA(img.Bounds())
-	img.ReadPixels(rgba.Pix)
+// SavePNG writes img to path as a PNG: the screenshot commands' frame
+// and the desktop app's --screenshot.
+func SavePNG(path string, img image.Image) error {
 	f, err := os.Create(path)
 	if err != nil {
 		return err
 	}
-	if err := png.Encode(f, rgba); err != nil {
+	if err := png.Encode(f, img); err != nil {
 		f.Close()
 		return err
 	}

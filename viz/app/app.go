@@ -211,53 +211,53 @@ func (a *App) Menu() {
 // Step moves n events (negative: back). Like the arrow keys, it stops at an
 // unanswered question.
 func (a *App) Step(n int) error {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	if a.p == nil {
-		return errors.New("no lesson is open")
-	}
-	if n >= 0 {
-		a.p.Forward(n)
-	} else {
-		a.p.Back(-n)
-	}
-	return nil
+	return a.playing(func(p *player.Player) error {
+		if n >= 0 {
+			p.Forward(n)
+		} else {
+			p.Back(-n)
+		}
+		return nil
+	})
 }
 
 // Seek moves to event position i.
 func (a *App) Seek(i int) error {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	if a.p == nil {
-		return errors.New("no lesson is open")
-	}
-	a.p.Seek(i)
-	return nil
+	return a.playing(func(p *player.Player) error { p.Seek(i); return nil })
 }
 
 // GotoStep moves to the start of lesson step k.
 func (a *App) GotoStep(k int) error {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	if a.p == nil {
-		return errors.New("no lesson is open")
-	}
-	if k < 0 || k >= len(a.p.Steps) {
-		return fmt.Errorf("step %d out of range 0..%d", k, len(a.p.Steps)-1)
-	}
-	a.p.GotoStep(k)
-	return nil
+	return a.playing(func(p *player.Player) error {
+		if k < 0 || k >= len(p.Steps) {
+			return fmt.Errorf("step %d out of range 0..%d", k, len(p.Steps)-1)
+		}
+		p.GotoStep(k)
+		return nil
+	})
 }
 
 // Answer answers the current step's question (choice counts from 1, as on
 // screen).
 func (a *App) Answer(choice int) (bool, error) {
+	var ok bool
+	err := a.playing(func(p *player.Player) (err error) {
+		ok, err = p.Answer(choice - 1)
+		return err
+	})
+	return ok, err
+}
+
+// playing runs f on the open lesson's player under the lock: what the JS
+// API's calls that move a lesson share. In the menu it returns an error
+// and f does not run.
+func (a *App) playing(f func(p *player.Player) error) error {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	if a.p == nil {
-		return false, errors.New("no lesson is open")
+		return errors.New("no lesson is open")
 	}
-	return a.p.Answer(choice - 1)
+	return f(a.p)
 }
 
 // State is a snapshot for the JS API and tests.
@@ -405,13 +405,6 @@ func (a *App) ShowError(msg string) {
 	a.showError(msg)
 }
 
-func (a *App) showError(msg string) {
-	a.errMsg = msg
-	if a.opts.OnError != nil {
-		a.opts.OnError(msg)
-	}
-}
-
 // ShowNotice shows a notice: the app goes on. It goes to OnNotice when
 // set, else on the canvas (closed by a click or Esc).
 func (a *App) ShowNotice(msg string) {
@@ -420,10 +413,16 @@ func (a *App) ShowNotice(msg string) {
 	a.showNotice(msg)
 }
 
-func (a *App) showNotice(msg string) {
-	a.notice = msg
-	if a.opts.OnNotice != nil {
-		a.opts.OnNotice(msg)
+func (a *App) showError(msg string)  { report(&a.errMsg, a.opts.OnError, msg) }
+func (a *App) showNotice(msg string) { report(&a.notice, a.opts.OnNotice, msg) }
+
+// report keeps msg in *held (the error or the notice the app holds until
+// it is closed or a lesson opens) and hands it to hook when set (OnError,
+// OnNotice).
+func report(held *string, hook func(msg string), msg string) {
+	*held = msg
+	if hook != nil {
+		hook(msg)
 	}
 }
 

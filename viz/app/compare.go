@@ -90,17 +90,30 @@ func (a *App) drawCompare(dst *ebiten.Image, rest, bottom render.Rect) {
 		scenedraw.DrawLanes(clip(dst, lr), lr, v, th)
 		scenedraw.DrawCounterRow(dst, countersR.Inset(1), scene.PinCounters(v.Counters()), th)
 	}
-	narrR, codeR := right.SplitTop(right.H * 0.52)
+	narr := 0.52
 	if n > 2 {
-		narrR, codeR = right.SplitTop(right.H * 0.46)
+		narr = 0.46
 	}
+	a.drawCompareText(dst, right, bottom, narr, func(i int, cr render.Rect) {
+		scenedraw.DrawCode(clip(dst, cr), cr, p.PaneView(i), th)
+	})
+}
+
+// drawCompareText draws what a side-by-side scene shows beside and below
+// its panes: on the right the lesson text (the top narr of right) and
+// under it a code panel per pane, titled with its variant, whose inside
+// cr code draws for pane i; then the timeline and the flash in bottom.
+func (a *App) drawCompareText(dst *ebiten.Image, right, bottom render.Rect, narr float64, code func(i int, cr render.Rect)) {
+	th, p := a.th, a.p
+	n := p.Panes()
+	narrR, codeR := right.SplitTop(right.H * narr)
 	nr := scenedraw.Panel(dst, narrR.Inset(2), "Lesson", th)
 	a.drawNarration(clip(dst, nr), nr)
 	ch := codeR.H / float64(n)
 	for i := 0; i < n; i++ {
 		c := render.Rect{X: codeR.X, Y: codeR.Y + float64(i)*ch, W: codeR.W, H: ch}
 		cr := scenedraw.Panel(dst, c.Inset(2), "Code, "+p.PaneVariant(i).String(), th)
-		scenedraw.DrawCode(clip(dst, cr), cr, p.PaneView(i), th)
+		code(i, cr)
 	}
 	a.drawTimeline(dst, bottom.Inset(2))
 	a.drawFlash(dst, bottom)

@@ -31,15 +31,7 @@ func (a *App) drawSLRUPanes(dst *ebiten.Image, panes, right, bottom render.Rect)
 		scenedraw.DrawSLRUPane(clip(dst, banks), banks, v, th)
 		scenedraw.DrawCounterLine(dst, counters.Inset(1), scene.SLRUPaneCounters(v.Counters()), th)
 	}
-	narrR, codeR := right.SplitTop(right.H * 0.46)
-	nr := scenedraw.Panel(dst, narrR.Inset(2), "Lesson", th)
-	a.drawNarration(clip(dst, nr), nr)
-	ch := codeR.H / float64(n)
-	for i := 0; i < n; i++ {
-		c := render.Rect{X: codeR.X, Y: codeR.Y + float64(i)*ch, W: codeR.W, H: ch}
-		cr := scenedraw.Panel(dst, c.Inset(2), "Code, "+p.PaneVariant(i).String(), th)
+	a.drawCompareText(dst, right, bottom, 0.46, func(i int, cr render.Rect) {
 		a.drawMechCode(dst, cr, slruMech, p.PaneSLRUView(i))
-	}
-	a.drawTimeline(dst, bottom.Inset(2))
-	a.drawFlash(dst, bottom)
+	})
 }

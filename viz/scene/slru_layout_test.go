@@ -1,4 +1,4 @@
-package scene
+package scene_test
 
 import (
 	"fmt"
@@ -12,6 +12,7 @@ import (
 	"bufferlab/lessons"
 	"bufferlab/viz/layout"
 	"bufferlab/viz/player"
+	"bufferlab/viz/scene"
 	"bufferlab/viz/slruview"
 )
 
@@ -96,9 +97,9 @@ func TestSLRULayout(t *testing.T) {
 			var l layout.List
 			r := layout.Rect{W: w, H: h}
 			if d.HasArg("pane") {
-				LayoutSLRUPane(&l, r, v, layout.Light(scale))
+				scene.LayoutSLRUPane(&l, r, v, layout.Light(scale))
 			} else {
-				LayoutSLRUScene(&l, r, v, layout.Light(scale))
+				scene.LayoutSLRUScene(&l, r, v, layout.Light(scale))
 			}
 			return printLayout(&l, show, roles)
 		}
@@ -145,7 +146,7 @@ func slruAt(t *testing.T, p *player.Player, event, pane int) *slruview.View {
 // each backend's lookup.
 func slruState(v *slruview.View) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s\n", SLRUPaneTitle(v))
+	fmt.Fprintf(&b, "%s\n", scene.SLRUPaneTitle(v))
 	if e, ok := v.Current(); ok {
 		fmt.Fprintf(&b, "current: %s\n", slru.DescribeWith(e, v.LaneName))
 	}
@@ -215,16 +216,16 @@ func slruStates(t *testing.T) map[string]*slruview.View {
 func TestSLRULayoutWholeAndLegible(t *testing.T) {
 	for name, v := range slruStates(t) {
 		var l layout.List
-		LayoutSLRUScene(&l, layout.Rect{W: 1920, H: 1080}, v, layout.Light(1))
+		scene.LayoutSLRUScene(&l, layout.Rect{W: 1920, H: 1080}, v, layout.Light(1))
 		if m := l.MinTextSize(); m < 8 {
 			t.Errorf("%s at 1920×1080: a text run of %v px", name, m)
 		}
 		for k, r := range append(slruSizes, layout.Rect{W: 900, H: 160}) {
 			var l layout.List
 			if k < len(slruSizes) {
-				LayoutSLRUScene(&l, r, v, layout.Light(1))
+				scene.LayoutSLRUScene(&l, r, v, layout.Light(1))
 			} else {
-				LayoutSLRUPane(&l, r, v, layout.Light(1))
+				scene.LayoutSLRUPane(&l, r, v, layout.Light(1))
 			}
 			for i := 0; i < v.NumSlots(); i++ {
 				if ts := l.Texts(fmt.Sprintf("slot %d", i)); len(ts) == 0 || ts[0].Text != fmt.Sprintf("#%d", i) {
@@ -286,7 +287,7 @@ func checkWindowStable(t *testing.T, p, fp *player.Player, events []int) {
 		v := slruAt(t, fp, events[k], 0)
 		for _, r := range slruSizes {
 			var l layout.List
-			LayoutSLRUScene(&l, r, v, th)
+			scene.LayoutSLRUScene(&l, r, v, th)
 			fresh[fmt.Sprint(events[k], r)] = l.String()
 		}
 	}
@@ -296,10 +297,10 @@ func checkWindowStable(t *testing.T, p, fp *player.Player, events []int) {
 		for _, r := range slruSizes {
 			where := fmt.Sprintf("%d slots, event %d, at %vx%v", v.NumSlots(), event, r.W, r.H)
 			var first layout.List
-			LayoutSLRUScene(&first, r, v, th)
+			scene.LayoutSLRUScene(&first, r, v, th)
 			for k := 0; k < 10; k++ {
 				var again layout.List
-				LayoutSLRUScene(&again, r, v, th)
+				scene.LayoutSLRUScene(&again, r, v, th)
 				if again.String() != first.String() {
 					t.Fatalf("%s: the layout changed when laid out again", where)
 				}
@@ -309,25 +310,24 @@ func checkWindowStable(t *testing.T, p, fp *player.Player, events []int) {
 			}
 			checkWindowLaidOut(t, where, v, &first)
 
-			m := collectSLRUMarks(v, th)
-			ws, note := bankWindows(v, m, cur, hasCur, r.H/2)
+			ws, note, lookups := scene.BankWindows(v, th, r.H/2)
 			if note == "" {
 				t.Fatalf("%s: every slot shown in %v px", where, r.H/2)
 			}
-			if ws2, note2 := bankWindows(v, m, cur, hasCur, r.H/2); fmt.Sprint(ws, note) != fmt.Sprint(ws2, note2) {
+			if ws2, note2, _ := scene.BankWindows(v, th, r.H/2); fmt.Sprint(ws, note) != fmt.Sprint(ws2, note2) {
 				t.Fatalf("%s: bankWindows chose %v, then %v", where, ws, ws2)
 			}
 			in, shown := map[int]bool{}, map[int]bool{}
 			for _, w := range ws {
-				shown[w.bank] = true
-				for i := w.lo; i < w.hi; i++ {
+				shown[w.Bank] = true
+				for i := w.Lo; i < w.Hi; i++ {
 					in[i] = true
 				}
 			}
 			if hasCur && (cur.Class == trace.OSlot || cur.Class == trace.OSlotIO) && !in[int(cur.Obj)] {
 				t.Errorf("%s: the current event's slot %d is not in the window %v", where, cur.Obj, ws)
 			}
-			for b := range m.banks {
+			for b := range lookups {
 				if !shown[b] {
 					t.Errorf("%s: bank %d, where a lookup is, is not in the window %v", where, b, ws)
 				}
@@ -355,7 +355,7 @@ func checkWindowLaidOut(t *testing.T, where string, v *slruview.View, l *layout.
 		t.Fatalf("%s: no slot laid out", where)
 	}
 	if v.NumBanks() == 1 {
-		if hi-lo+1 != len(slots) || lo%slruPerLine != 0 || (len(slots)%slruPerLine != 0 && hi != v.NumSlots()-1) {
+		if hi-lo+1 != len(slots) || lo%scene.SLRUPerLine != 0 || (len(slots)%scene.SLRUPerLine != 0 && hi != v.NumSlots()-1) {
 			t.Errorf("%s: slots %d..%d laid out (%d of them): not a run of whole lines", where, lo, hi, len(slots))
 		}
 		if cur, ok := v.Current(); ok && (cur.Class == trace.OSlot || cur.Class == trace.OSlotIO) && !slots[int(cur.Obj)] {

@@ -14,30 +14,27 @@ import (
 // badges) and over it what the lookups in progress do with it (outlines,
 // the victim search's verdict, tabs naming who does what).
 
-// slotStateLabel is how a slot's state is written in its cell.
-func slotStateLabel(st slru.PageStatus) string {
-	switch st {
-	case slru.PageEmpty:
-		return "EMPTY"
-	case slru.PageReadInProgress:
-		return "READ I/O"
-	case slru.PageValid:
-		return "VALID"
-	case slru.PageWriteInProgress:
-		return "WRITE I/O"
-	}
-	return st.String()
+// slotStateWords is how each slot state is written in its cell: in full
+// ("READ I/O"), and in one short word for small cells ("READ").
+var slotStateWords = map[slru.PageStatus][2]string{
+	slru.PageEmpty:           {"EMPTY", "EMPTY"},
+	slru.PageReadInProgress:  {"READ I/O", "READ"},
+	slru.PageValid:           {"VALID", "VALID"},
+	slru.PageWriteInProgress: {"WRITE I/O", "WRITE"},
 }
 
-// slotStateShort is a slot's state in one short word, for small cells.
-func slotStateShort(st slru.PageStatus) string {
-	switch st {
-	case slru.PageReadInProgress:
-		return "READ"
-	case slru.PageWriteInProgress:
-		return "WRITE"
+// slotStateLabel is how a slot's state is written in its cell, in one
+// short word when short (slotStateWords; a state it does not list, as
+// its String).
+func slotStateLabel(st slru.PageStatus, short bool) string {
+	w, ok := slotStateWords[st]
+	switch {
+	case !ok:
+		return st.String()
+	case short:
+		return w[1]
 	}
-	return slotStateLabel(st)
+	return w[0]
 }
 
 // slotTypeSize is the type size of a cell's text: 14 at most, 9 at
@@ -98,7 +95,7 @@ func layoutSLRUSlot(l *layout.List, c layout.Rect, v *slruview.View, i int, m sl
 	if compact {
 		// The state after the number, in a letter when the word does not
 		// fit beside it (the fill colour says it too).
-		st := slotStateShort(s.Status)
+		st := slotStateLabel(s.Status, true)
 		if layout.Width(num, small)+layout.Width(st, small)+8 > c.W {
 			st = st[:1]
 		}
@@ -132,7 +129,7 @@ func layoutSLRUSlot(l *layout.List, c layout.Rect, v *slruview.View, i int, m sl
 	y += layout.LineHeight(bold) - 1
 	// Line 3: the state.
 	if !compact && y+lh <= c.Y+c.H {
-		textRoom(l, role, slotStateLabel(s.Status), small, c.X+c.W/2, y, c.W, tc, layout.Center)
+		textRoom(l, role, slotStateLabel(s.Status, false), small, c.X+c.W/2, y, c.W, tc, layout.Center)
 		y += layout.LineHeight(small)
 	}
 	// Line 4: LRU count and age, with the age bar.

@@ -3,8 +3,9 @@
 //
 // Every function here has the same shape: lay the scene out into a
 // *layout.List with scene's pure Layout function for the same arguments,
-// then paint the list (render.Paint, or a scene's own render.Painter when
-// it keeps a texture between frames, as the pool's heat map does). A
+// then paint the list (render.Paint, through the one helper paint, or a
+// scene's own render.Painter when it keeps a texture between frames, as
+// the pool's heat map does). A
 // wrapper decides nothing: what is drawn, where, and which text did not fit
 // are the layout's, and scene's golden tests check them without a display.
 //

@@ -37,33 +37,147 @@ func runDesktop(t *testing.T, xvfb, bin string, args ...string) (string, error) 
 	return string(out), err
 }
 
-// region is a named rectangle of a screenshot that must hold text.
+// region is a named rectangle of a screenshot and the test its pixels
+// must pass (nil: hasDarkText, it holds text).
 type region struct {
 	name string
 	r    image.Rectangle
+	test func(image.Image, image.Rectangle) error
 }
 
-// lessonShot runs the app at a lesson's step and event position (1280×800)
-// and checks that every region holds text and, when golden is not empty,
-// that the image matches testdata/golden within 2% (-update rewrites it).
-func lessonShot(t *testing.T, lesson string, step, event int, golden string, regions []region) {
-	t.Helper()
+// TestDesktopShots runs the app in a real window under Xvfb at a lesson's
+// step and event position, a scenario or the fast-mode panel (1280×800),
+// one subtest a screenshot: each region passes its test and, where
+// golden is set, the image matches testdata/golden within 2% (-update
+// rewrites it).
+func TestDesktopShots(t *testing.T) {
 	xvfb := xvfbtest.Run(t)
 	bin := buildDesktop(t)
-	shot := filepath.Join(t.TempDir(), lesson+".png")
-	out, err := runDesktop(t, xvfb, bin, "--lesson", lesson, "--step", fmt.Sprint(step), "--event", fmt.Sprint(event),
-		"--width", "1280", "--height", "800", "--screenshot", shot)
-	if err != nil {
-		t.Fatalf("desktop: %v\n%s", err, out)
+	dir := t.TempDir()
+	// The largest SLRU a scenario may ask for (see "huge-slru" below).
+	scn := filepath.Join(dir, "huge.scn")
+	src := "config slru=single,banks slru_buffers=131072 clog_pages=40\nbackend A: clog get 100000\nrun\n"
+	if err := os.WriteFile(scn, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
 	}
-	img := xvfbtest.LoadPNG(t, shot)
-	for _, rg := range regions {
-		if err := hasDarkText(img, rg.r); err != nil {
-			t.Errorf("%s: %v", rg.name, err)
-		}
+	shots := []struct {
+		name    string
+		args    []string // besides --width, --height and --screenshot
+		golden  string
+		regions []region
+	}{
+		// Lesson 1 at step 8: the pool's cells are coloured by usage
+		// count; the narration and code panels hold dark text.
+		{"lesson1-step8", []string{"--lesson", "shared-buffers", "--step", "8"}, "lesson1-step8.png", []region{
+			{"pool cells", image.Rect(20, 110, 750, 420), hasBlueCells},
+			{"narration text", image.Rect(775, 70, 1265, 400), nil},
+			{"code panel text", image.Rect(775, 440, 1265, 650), nil},
+			{"counters", image.Rect(10, 680, 1265, 720), nil},
+		}},
+		// Lesson 2 draws the two pin variants side by side in the middle
+		// of the step where the lock holder is descheduled (event 91: C's
+		// CAS has just failed on the left, B and C spin on the right):
+		// both panes hold their pool, state word and lanes.
+		{"lesson2-side-by-side", []string{"--lesson", "pinning", "--step", "3", "--event", "91"}, "lesson2-step3.png", []region{
+			{"atomic pane: pool", image.Rect(15, 60, 395, 250), nil},
+			{"atomic pane: lanes", image.Rect(15, 320, 395, 520), nil},
+			{"spinlock pane: pool", image.Rect(405, 60, 790, 250), nil},
+			{"spinlock pane: lanes", image.Rect(405, 320, 790, 520), nil},
+			{"narration", image.Rect(800, 60, 1270, 330), nil},
+		}},
+		// Lesson 3 races three drop strategies in three panes, in the
+		// middle of the scan (event 2150): each pane holds its pool and
+		// counters, the rule bar its text.
+		{"lesson3-race", []string{"--lesson", "dropping", "--step", "1", "--event", "2150"}, "lesson3-race.png", []region{
+			{"rule bar", image.Rect(15, 40, 900, 75), nil},
+			{"scan pane", image.Rect(15, 180, 300, 470), nil},
+			{"lookup pane", image.Rect(320, 180, 605, 470), nil},
+			{"dlist pane", image.Rect(625, 180, 910, 470), nil},
+			{"counters", image.Rect(15, 670, 910, 715), nil},
+		}},
+		// Lesson 4 draws the commit log's banks mid-search (event 446: B
+		// compares slot 20 of bank 1): the banks, the lookups, the code
+		// and the counters hold text.
+		{"lesson4-banks", []string{"--lesson", "slru-banks", "--step", "2", "--event", "446"}, "", []region{
+			{"bank 1", image.Rect(40, 165, 780, 230), nil},
+			{"lookups", image.Rect(15, 275, 780, 310), nil},
+			{"code", image.Rect(800, 440, 1265, 650), nil},
+			{"counters", image.Rect(10, 680, 1265, 715), nil},
+		}},
+		// Lesson 5 draws the heap, the FSM pages and one FSM page's tree
+		// in the middle of B's inserts (event 2600).
+		{"lesson5-fsm", []string{"--lesson", "free-space-map", "--step", "3", "--event", "2600"}, "", []region{
+			{"heap", image.Rect(20, 75, 455, 275), nil},
+			{"FSM pages", image.Rect(465, 75, 805, 275), nil},
+			{"tree", image.Rect(20, 290, 565, 575), nil},
+			{"counters", image.Rect(15, 640, 805, 710), nil},
+		}},
+		// Lesson 6 draws the free space map both ways side by side, in
+		// the middle of B's inserts (event 2500): both panes hold their
+		// heap, FSM pages and counters.
+		{"lesson6-side-by-side", []string{"--lesson", "small-table-skip", "--step", "1", "--event", "2500"}, "", []region{
+			{"left heap", image.Rect(20, 75, 225, 275), nil},
+			{"right heap", image.Rect(425, 75, 630, 275), nil},
+			{"left counters", image.Rect(15, 640, 400, 710), nil},
+			{"right counters", image.Rect(420, 640, 805, 710), nil},
+		}},
+		// Lesson 7 stacks three SLRUs (single, banks, banks+hash), here
+		// while B and C miss at once (event 3500): each pane keeps its
+		// rows of slots whole, a lookup line and its counters.
+		{"lesson7-three-slrus", []string{"--lesson", "slru-side-by-side", "--step", "4", "--event", "3500"}, "lesson7-step5.png", []region{
+			{"single: slots", image.Rect(160, 95, 910, 190), nil},
+			{"single: counters", image.Rect(15, 237, 910, 270), nil},
+			{"banks: slots", image.Rect(160, 315, 910, 400), nil},
+			{"banks: counters", image.Rect(15, 457, 910, 490), nil},
+			{"banks+hash: slots", image.Rect(160, 535, 910, 630), nil},
+			{"banks+hash: counters", image.Rect(15, 677, 910, 710), nil},
+			{"code panels", image.Rect(925, 360, 1265, 710), nil},
+		}},
+		// The largest SLRU a scenario may ask for (131072 slots: one bank
+		// of them for slru=single, 8192 banks of 16 with banks) draws at
+		// once, a window of slots around the search and the busy banks,
+		// with a note of what is left out, instead of drawing every slot
+		// each frame (which took minutes), and without a keyframe copy of
+		// the view every 256 of its 262144 events.
+		{"huge-slru", []string{"--scenario", scn, "--event", "40"}, "", []region{
+			{"single: the ControlLock's label", image.Rect(40, 95, 160, 160), nil},
+			{"single: the lookup", image.Rect(16, 336, 800, 352), nil},
+			{"banks: the labels of the banks shown", image.Rect(40, 420, 160, 645), nil},
+			{"banks: the lookup", image.Rect(16, 666, 800, 684), nil},
+		}},
+		// The fast-mode panel runs `bench pool --quick` in the app and
+		// draws its table and chart.
+		{"fast-mode", []string{"--fast", "pool"}, "", []region{
+			{"table", image.Rect(10, 110, 600, 270), nil},
+			{"chart bars", image.Rect(110, 300, 700, 460), hasBlue},
+		}},
 	}
-	if golden != "" {
-		matchGolden(t, img, shot, filepath.Join("testdata", golden))
+	for _, s := range shots {
+		t.Run(s.name, func(t *testing.T) {
+			shot := filepath.Join(dir, s.name+".png")
+			start := time.Now()
+			out, err := runDesktop(t, xvfb, bin, append(s.args, "--width", "1280", "--height", "800", "--screenshot", shot)...)
+			if err != nil {
+				t.Fatalf("desktop %q: %v\n%s", s.args, err, out)
+			}
+			t.Logf("started, drew and saved in %v", time.Since(start).Round(time.Millisecond))
+			img := xvfbtest.LoadPNG(t, shot)
+			if b := img.Bounds(); b.Dx() != 1280 || b.Dy() != 800 {
+				t.Fatalf("screenshot is %v, want 1280x800", b)
+			}
+			for _, rg := range s.regions {
+				test := rg.test
+				if test == nil {
+					test = hasDarkText
+				}
+				if err := test(img, rg.r); err != nil {
+					t.Errorf("%s: %v", rg.name, err)
+				}
+			}
+			if s.golden != "" {
+				matchGolden(t, img, shot, filepath.Join("testdata", s.golden))
+			}
+		})
 	}
 }
 
@@ -83,171 +197,6 @@ func matchGolden(t *testing.T, img image.Image, shot, golden string) {
 		t.Fatalf("%d of %d pixels differ from %s (more than 2%%); the new image is in %s", diff, total, golden, keep)
 	}
 	t.Logf("%d of %d pixels differ from the golden image", diff, total)
-}
-
-// The app renders lesson 1 at step 8 in a real window: the screenshot
-// shows the pool, the code panel and the narration, and matches the golden
-// image within a tolerance.
-func TestDesktopScreenshot(t *testing.T) {
-	xvfb := xvfbtest.Run(t)
-	bin := buildDesktop(t)
-	shot := filepath.Join(t.TempDir(), "shot.png")
-	out, err := runDesktop(t, xvfb, bin, "--lesson", "shared-buffers", "--step", "8", "--width", "1280", "--height", "800", "--screenshot", shot)
-	if err != nil {
-		t.Fatalf("desktop: %v\n%s", err, out)
-	}
-	img := xvfbtest.LoadPNG(t, shot)
-	if b := img.Bounds(); b.Dx() != 1280 || b.Dy() != 800 {
-		t.Fatalf("screenshot is %v, want 1280x800", b)
-	}
-	// Each region holds what it should: the pool's cells are coloured by
-	// usage count; the narration and code panels hold dark text.
-	regions := []struct {
-		name string
-		r    image.Rectangle
-		test func(image.Image, image.Rectangle) error
-	}{
-		{"pool cells", image.Rect(20, 110, 750, 420), hasBlueCells},
-		{"narration text", image.Rect(775, 70, 1265, 400), hasDarkText},
-		{"code panel text", image.Rect(775, 440, 1265, 650), hasDarkText},
-		{"counters", image.Rect(10, 680, 1265, 720), hasDarkText},
-	}
-	for _, rg := range regions {
-		if err := rg.test(img, rg.r); err != nil {
-			t.Errorf("%s: %v", rg.name, err)
-		}
-	}
-	matchGolden(t, img, shot, filepath.Join("testdata", "lesson1-step8.png"))
-}
-
-// Lesson 2 draws the two pin variants side by side in the middle of the
-// step where the lock holder is descheduled (event 91: C's CAS has just
-// failed on the left, B and C spin on the right): both panes hold their
-// pool, state word and lanes, and the image matches the golden one.
-func TestDesktopLesson2SideBySide(t *testing.T) {
-	lessonShot(t, "pinning", 3, 91, "lesson2-step3.png", []region{
-		{"atomic pane: pool", image.Rect(15, 60, 395, 250)},
-		{"atomic pane: lanes", image.Rect(15, 320, 395, 520)},
-		{"spinlock pane: pool", image.Rect(405, 60, 790, 250)},
-		{"spinlock pane: lanes", image.Rect(405, 320, 790, 520)},
-		{"narration", image.Rect(800, 60, 1270, 330)},
-	})
-}
-
-// Lesson 3 races three drop strategies in three panes, in the middle of
-// the scan (event 2150): each pane holds its pool and counters, the rule
-// bar its text, and the image matches the golden one.
-func TestDesktopLesson3Race(t *testing.T) {
-	lessonShot(t, "dropping", 1, 2150, "lesson3-race.png", []region{
-		{"rule bar", image.Rect(15, 40, 900, 75)},
-		{"scan pane", image.Rect(15, 180, 300, 470)},
-		{"lookup pane", image.Rect(320, 180, 605, 470)},
-		{"dlist pane", image.Rect(625, 180, 910, 470)},
-		{"counters", image.Rect(15, 670, 910, 715)},
-	})
-}
-
-// Lesson 4 draws the commit log's banks mid-search (event 446: B compares
-// slot 20 of bank 1): the banks, the lookups, the code and the counters
-// hold text.
-func TestDesktopLesson4Banks(t *testing.T) {
-	lessonShot(t, "slru-banks", 2, 446, "", []region{
-		{"bank 1", image.Rect(40, 165, 780, 230)},
-		{"lookups", image.Rect(15, 275, 780, 310)},
-		{"code", image.Rect(800, 440, 1265, 650)},
-		{"counters", image.Rect(10, 680, 1265, 715)},
-	})
-}
-
-// Lesson 5 draws the heap, the FSM pages and one FSM page's tree in the
-// middle of B's inserts (event 2600).
-func TestDesktopLesson5FSM(t *testing.T) {
-	lessonShot(t, "free-space-map", 3, 2600, "", []region{
-		{"heap", image.Rect(20, 75, 455, 275)},
-		{"FSM pages", image.Rect(465, 75, 805, 275)},
-		{"tree", image.Rect(20, 290, 565, 575)},
-		{"counters", image.Rect(15, 640, 805, 710)},
-	})
-}
-
-// Lesson 6 draws the free space map both ways side by side, in the
-// middle of B's inserts (event 2500): both panes hold their heap, FSM
-// pages and counters.
-func TestDesktopLesson6SideBySide(t *testing.T) {
-	lessonShot(t, "small-table-skip", 1, 2500, "", []region{
-		{"left heap", image.Rect(20, 75, 225, 275)},
-		{"right heap", image.Rect(425, 75, 630, 275)},
-		{"left counters", image.Rect(15, 640, 400, 710)},
-		{"right counters", image.Rect(420, 640, 805, 710)},
-	})
-}
-
-// Lesson 7 stacks three SLRUs (single, banks, banks+hash), here while B
-// and C miss at once (event 3500): each pane keeps its rows of slots whole,
-// a lookup line and its counters; the layout matches the golden image.
-func TestDesktopLesson7ThreeSLRUs(t *testing.T) {
-	lessonShot(t, "slru-side-by-side", 4, 3500, "lesson7-step5.png", []region{
-		{"single: slots", image.Rect(160, 95, 910, 190)},
-		{"single: counters", image.Rect(15, 237, 910, 270)},
-		{"banks: slots", image.Rect(160, 315, 910, 400)},
-		{"banks: counters", image.Rect(15, 457, 910, 490)},
-		{"banks+hash: slots", image.Rect(160, 535, 910, 630)},
-		{"banks+hash: counters", image.Rect(15, 677, 910, 710)},
-		{"code panels", image.Rect(925, 360, 1265, 710)},
-	})
-}
-
-// The largest SLRU a scenario may ask for (131072 slots: one bank of them
-// for slru=single, 8192 banks of 16 with banks) draws at once, a window of
-// slots around the search and the busy banks, with a note of what is left
-// out, instead of drawing every slot each frame (which took minutes), and
-// without a keyframe copy of the view every 256 of its 262144 events.
-func TestDesktopHugeSLRU(t *testing.T) {
-	xvfb := xvfbtest.Run(t)
-	bin := buildDesktop(t)
-	dir := t.TempDir()
-	scn := filepath.Join(dir, "huge.scn")
-	src := "config slru=single,banks slru_buffers=131072 clog_pages=40\nbackend A: clog get 100000\nrun\n"
-	if err := os.WriteFile(scn, []byte(src), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	shot := filepath.Join(dir, "huge.png")
-	start := time.Now()
-	out, err := runDesktop(t, xvfb, bin, "--scenario", scn, "--event", "40", "--width", "1280", "--height", "800", "--screenshot", shot)
-	if err != nil {
-		t.Fatalf("desktop: %v\n%s", err, out)
-	}
-	t.Logf("started, drew and saved in %v", time.Since(start).Round(time.Millisecond))
-	img := xvfbtest.LoadPNG(t, shot)
-	for _, rg := range []region{
-		{"single: the ControlLock's label", image.Rect(40, 95, 160, 160)},
-		{"single: the lookup", image.Rect(16, 336, 800, 352)},
-		{"banks: the labels of the banks shown", image.Rect(40, 420, 160, 645)},
-		{"banks: the lookup", image.Rect(16, 666, 800, 684)},
-	} {
-		if err := hasDarkText(img, rg.r); err != nil {
-			t.Errorf("%s: %v", rg.name, err)
-		}
-	}
-}
-
-// The fast-mode panel runs `bench pool --quick` in the app and draws its
-// table and chart.
-func TestDesktopFastMode(t *testing.T) {
-	xvfb := xvfbtest.Run(t)
-	bin := buildDesktop(t)
-	shot := filepath.Join(t.TempDir(), "fast.png")
-	out, err := runDesktop(t, xvfb, bin, "--fast", "pool", "--width", "1280", "--height", "800", "--screenshot", shot)
-	if err != nil {
-		t.Fatalf("desktop --fast: %v\n%s", err, out)
-	}
-	img := xvfbtest.LoadPNG(t, shot)
-	if err := hasDarkText(img, image.Rect(10, 110, 600, 270)); err != nil {
-		t.Errorf("table: %v", err)
-	}
-	if err := hasBlue(img, image.Rect(110, 300, 700, 460)); err != nil {
-		t.Errorf("chart bars: %v", err)
-	}
 }
 
 // Bad flags fail with a message and status 2, without opening a window.

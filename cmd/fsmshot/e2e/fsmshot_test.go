@@ -1,12 +1,10 @@
 package e2e
 
 import (
-	"bufferlab/internal/xvfbtest"
 	"image/color"
-	"os/exec"
-	"path/filepath"
-	"strings"
 	"testing"
+
+	"bufferlab/internal/sceneshot/shottest"
 )
 
 var (
@@ -20,60 +18,20 @@ var (
 )
 
 func TestFSMShots(t *testing.T) {
-	xvfb := xvfbtest.Run(t)
-	dir := t.TempDir()
-	bin := filepath.Join(dir, "fsmshot")
-	if out, err := exec.Command("go", "build", "-o", bin, "bufferlab/cmd/fsmshot").CombinedOutput(); err != nil {
-		t.Fatalf("building fsmshot: %v\n%s", err, out)
-	}
-	cases := []struct {
-		name string
-		args []string
-		want string // in the event described on stdout
-		min  map[color.RGBA]int
-	}{
+	shottest.Run(t, "bufferlab/cmd/fsmshot", []shottest.Case{
 		// The seed fill with the map: the first insert reads the three
 		// FSM pages, root first, and lights its path in the leaf page.
-		{"always-search", []string{"--match", "fsmsearch.found"},
-			"fsmsearch.found", map[color.RGBA]int{readFill: 20000, highlight: 1500, good: 100}},
+		{Name: "always-search", Args: []string{"--match", "fsmsearch.found"},
+			Want: "fsmsearch.found", Min: map[color.RGBA]int{readFill: 20000, highlight: 1500, good: 100}},
 		// A page tried and found too full.
-		{"always-full", []string{"--pos", "3000", "--at", "page-tried"},
-			"hio.full", map[color.RGBA]int{full: 1000}},
+		{Name: "always-full", Args: []string{"--pos", "3000", "--at", "page-tried"},
+			Want: "hio.full", Min: map[color.RGBA]int{full: 1000}},
 		// small-skip: no map; the local map's entries and the root page
 		// not read.
-		{"small-skip-local", []string{"--variant", "small-skip", "--threshold", "8", "--pos", "4000", "--match", "localsearch.check"},
-			"localsearch.check", map[color.RGBA]int{avail: 2000, skipFill: 20000}},
+		{Name: "small-skip-local", Args: []string{"--variant", "small-skip", "--threshold", "8", "--pos", "4000", "--match", "localsearch.check"},
+			Want: "localsearch.check", Min: map[color.RGBA]int{avail: 2000, skipFill: 20000}},
 		// VACUUM recording free space: fsm_set_avail's path written.
-		{"random-vacuum", []string{"--workload", "random", "--ops", "80", "--seed", "3", "--pos", "6000", "--at", "node-store"},
-			"setavail.parent", map[color.RGBA]int{written: 2000}},
-	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			out := filepath.Join(dir, c.name+".png")
-			args := append([]string{"-a", "-s", "-screen 0 1400x900x24", bin, "--out", out}, c.args...)
-			stdout, err := exec.Command(xvfb, args...).CombinedOutput()
-			if err != nil {
-				t.Fatalf("fsmshot %v: %v\n%s", c.args, err, stdout)
-			}
-			if !strings.Contains(string(stdout), c.want) {
-				t.Fatalf("fsmshot stopped at an unexpected event:\n%s", stdout)
-			}
-			img := xvfbtest.LoadPNG(t, out)
-			if b := img.Bounds(); b.Dx() != 1280 || b.Dy() != 800 {
-				t.Fatalf("the shot is %v, want 1280×800", b)
-			}
-			for col, n := range c.min {
-				got := xvfbtest.Count(img, col)
-				if got < n {
-					t.Errorf("%d pixels of %v, want at least %d", got, col, n)
-				}
-				t.Logf("%v: %d pixels (at least %d)", col, got, n)
-			}
-		})
-	}
-	// A bad setting is refused (exit status 2) before any window opens.
-	msg, err := exec.Command(xvfb, "-a", bin, "--variant", "nope").CombinedOutput()
-	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 2 || !strings.Contains(string(msg), "unknown variant") {
-		t.Fatalf("fsmshot --variant nope: %v\n%s", err, msg)
-	}
+		{Name: "random-vacuum", Args: []string{"--workload", "random", "--ops", "80", "--seed", "3", "--pos", "6000", "--at", "node-store"},
+			Want: "setavail.parent", Min: map[color.RGBA]int{written: 2000}},
+	})
 }
