@@ -79,13 +79,10 @@ func heapDiff(a, b *heapState) string {
 
 func (v *View) laneDiff(o *View, a trace.Actor) string {
 	x, y := v.Lane(a), o.Lane(a)
+	if d := x.LaneHead.Diff(y.LaneHead); d != "" {
+		return d
+	}
 	switch {
-	case x.Name != y.Name:
-		return fmt.Sprintf("name %q vs %q", x.Name, y.Name)
-	case x.HasLast != y.HasLast || x.Last != y.Last:
-		return fmt.Sprintf("last event %v vs %v", x.Last, y.Last)
-	case x.Stats != y.Stats:
-		return fmt.Sprintf("stats %+v vs %+v", x.Stats, y.Stats)
 	case !viewkit.WordsEqual(x.Search, y.Search, searchWords):
 		return fmt.Sprintf("search %+v vs %+v", x.Search, y.Search)
 	case x.LocalMap.NBlocks != y.LocalMap.NBlocks || x.LocalMap.Rel != y.LocalMap.Rel || !bytes.Equal(x.LocalMap.Entries, y.LocalMap.Entries):

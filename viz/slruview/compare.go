@@ -46,14 +46,10 @@ func (v *View) Diff(o *View) string {
 }
 
 func laneDiff(a, b Lane) string {
-	switch {
-	case a.Name != b.Name:
-		return fmt.Sprintf("name %q vs %q", a.Name, b.Name)
-	case a.HasLast != b.HasLast || a.Last != b.Last:
-		return fmt.Sprintf("last event %v vs %v", a.Last, b.Last)
-	case a.Stats != b.Stats:
-		return fmt.Sprintf("stats %+v vs %+v", a.Stats, b.Stats)
-	case !viewkit.WordsEqual(a.Lookup, b.Lookup, lookupWords):
+	if d := a.LaneHead.Diff(b.LaneHead); d != "" {
+		return d
+	}
+	if !viewkit.WordsEqual(a.Lookup, b.Lookup, lookupWords) {
 		return fmt.Sprintf("lookup %+v vs %+v", a.Lookup, b.Lookup)
 	}
 	return ""

@@ -130,3 +130,22 @@ func WordsEqual[T any](a, b T, words func(T, func(uint64))) bool {
 	words(b, func(w uint64) { wb = append(wb, w) })
 	return slices.Equal(wa, wb)
 }
+
+// Written is the value a view's mutate stores for e: the After e wrote,
+// or, undoing e, the Before it replaced.
+func Written(e trace.Event, undo bool) uint64 {
+	if undo {
+		return e.Before
+	}
+	return e.After
+}
+
+// Name is the String of a small enumeration of a view (a phase, an
+// operation, a candidate's kind): names[x] where that is not empty, else
+// kind(x), "phase(12)".
+func Name[T ~uint8](names []string, x T, kind string) string {
+	if int(x) < len(names) && names[x] != "" {
+		return names[x]
+	}
+	return fmt.Sprintf("%s(%d)", kind, uint8(x))
+}
