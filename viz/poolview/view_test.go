@@ -120,7 +120,7 @@ func perEvent(t *testing.T, name, src string, entries bool) (*scenario.Runner, [
 // Stronger: at every event index, the view after events [0..i] agrees with
 // the engine as it was right after event i.
 func TestEveryEventMatchesEngine(t *testing.T) {
-	covered := map[trace.Kind]int{}
+	covered := viewtest.Seen{}
 	collisions := 0
 	for name, src := range scenarios(t) {
 		t.Run(name, func(t *testing.T) {
@@ -211,29 +211,15 @@ func TestUnapplyMisuse(t *testing.T) {
 	r := run(t, "s", lessonScenarios(t)["seventeen-blocks.scn"])
 	evs := r.Log().Events()
 	v := newView(r)
-	mustPanic(t, "no history", func() { v.Unapply(evs[0]) })
+	viewtest.MustPanic(t, "no history", func() { v.Unapply(evs[0]) })
 	v.Apply(evs[0])
 	v.Apply(evs[1])
-	mustPanic(t, "last event applied", func() { v.Unapply(evs[0]) })
+	viewtest.MustPanic(t, "last event applied", func() { v.Unapply(evs[0]) })
 	if e, ok := v.UnapplyLast(); !ok || e != evs[1] {
 		t.Fatalf("UnapplyLast = %v, %v", e, ok)
 	}
 }
 
-func mustPanic(t *testing.T, want string, f func()) {
-	t.Helper()
-	defer func() {
-		t.Helper()
-		r := recover()
-		if r == nil {
-			t.Fatalf("no panic (want one mentioning %q)", want)
-		}
-		if s, _ := r.(string); !strings.Contains(s, want) {
-			t.Fatalf("panic %v, want one mentioning %q", r, want)
-		}
-	}()
-	f()
-}
 
 // Clones share chunks, partitions, pins and history copy-on-write: writes
 // to one never show in the other.
@@ -309,7 +295,7 @@ func TestTrimHistory(t *testing.T) {
 				t.Fatalf("trim %d: unapply %d differs:\n%s", keep, i, w.Diff(v))
 			}
 		}
-		mustPanic(t, "no history", func() { w.Unapply(evs[n-1-keep]) })
+		viewtest.MustPanic(t, "no history", func() { w.Unapply(evs[n-1-keep]) })
 		// and forward again
 		for i := n - keep; i < n; i++ {
 			w.Apply(evs[i])
@@ -393,7 +379,7 @@ func TestCheckRejects(t *testing.T) {
 			t.Errorf("a rejected %s event was applied", c.kind)
 		}
 	}
-	mustPanic(t, "names buffer", func() {
+	viewtest.MustPanic(t, "names buffer", func() {
 		e := evs[byKind[trace.KCAS]]
 		e.Obj = 999
 		at(0).Apply(e)

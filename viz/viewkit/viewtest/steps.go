@@ -3,6 +3,7 @@ package viewtest
 import (
 	"fmt"
 	"reflect"
+	"strings"
 	"testing"
 
 	"bufferlab/engine/trace"
@@ -45,15 +46,56 @@ func Span[K ~uint8](from, to K) []K {
 	return ks
 }
 
+// Seen counts the values a test's runs reached, of any comparable types
+// at once (event kinds, phases, candidate kinds, …): the coverage that
+// Covered checks. Keys of different types never collide.
+type Seen map[any]int
+
 // Covered fails t for every value of want that seen never counted, with
 // format (one %s, the value) saying what is missing.
-func Covered[K comparable](t testing.TB, seen map[K]int, want []K, format string) {
+func Covered[K comparable](t testing.TB, seen Seen, want []K, format string) {
 	t.Helper()
 	for _, k := range want {
 		if seen[k] == 0 {
 			t.Errorf(format, k)
 		}
 	}
+}
+
+// Ignores fails t unless v ignores every event of evs (another
+// mechanism's): Check accepts it, and Apply, Unapply and Apply again
+// change neither v's fingerprint nor Applied.
+func Ignores[S View[S]](t testing.TB, v S, evs []trace.Event) {
+	t.Helper()
+	before, applied := v.Fingerprint(), v.Applied()
+	for _, e := range evs {
+		if err := v.Check(e); err != nil {
+			t.Fatalf("Check(%v) = %v, want nil: not the view's event", e, err)
+		}
+		v.Apply(e)
+		v.Unapply(e)
+		v.Apply(e)
+		if v.Applied() != applied || v.Fingerprint() != before {
+			t.Fatalf("%v (class %s, owned by %s) changed the view", e, e.Class, e.Class.Owner())
+		}
+	}
+}
+
+// MustPanic fails t unless f panics with a message that contains want
+// (the views' Unapply of an event that is not the last applied, …).
+func MustPanic(t testing.TB, want string, f func()) {
+	t.Helper()
+	defer func() {
+		t.Helper()
+		r := recover()
+		if r == nil {
+			t.Fatalf("no panic (want one mentioning %q)", want)
+		}
+		if s, _ := r.(string); !strings.Contains(s, want) {
+			t.Fatalf("panic %v, want one mentioning %q", r, want)
+		}
+	}()
+	f()
 }
 
 // EncodesEveryField fails t unless words, a view's hand-written encoding
