@@ -220,7 +220,6 @@ func TestUnapplyMisuse(t *testing.T) {
 	}
 }
 
-
 // Clones share chunks, partitions, pins and history copy-on-write: writes
 // to one never show in the other.
 func TestCloneIndependence(t *testing.T) {
