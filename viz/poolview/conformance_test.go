@@ -6,6 +6,7 @@ import (
 	"bufferlab/engine/scenario"
 	"bufferlab/engine/trace"
 	view "bufferlab/viz/poolview"
+	"bufferlab/viz/poolview/pooltest"
 	"bufferlab/viz/viewkit/viewtest"
 )
 
@@ -23,8 +24,8 @@ func TestConformance(t *testing.T) {
 			// A first run names the backends and relations (the scenario
 			// declares backends as it goes); the second, identical, is
 			// compared event by event.
-			begin(newView(run(t, name, src)))
-			r := runHooked(t, name, src, func(r *scenario.Runner, e trace.Event) {
+			begin(pooltest.NewView(pooltest.Run(t, name, src)))
+			r := pooltest.RunHooked(t, name, src, func(r *scenario.Runner, e trace.Event) {
 				at(e, func(v *view.Pool) string { return compare(v, takeSnap(r.Pool(), true), nil, nil) })
 			})
 			return r.Log().Events()

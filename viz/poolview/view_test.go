@@ -10,6 +10,7 @@ import (
 	"bufferlab/engine/scenario"
 	"bufferlab/engine/trace"
 	view "bufferlab/viz/poolview"
+	"bufferlab/viz/poolview/pooltest"
 	"bufferlab/viz/viewkit/viewtest"
 )
 
@@ -77,8 +78,8 @@ func TestFinalStateMatchesEngine(t *testing.T) {
 	}
 	for name, src := range all {
 		t.Run(name, func(t *testing.T) {
-			r := run(t, name, src)
-			v := newView(r)
+			r := pooltest.Run(t, name, src)
+			v := pooltest.NewView(r)
 			for _, e := range r.Log().Events() {
 				if err := v.ApplyChecked(e); err != nil {
 					t.Fatal(err)
@@ -110,7 +111,7 @@ func TestFinalStateMatchesEngine(t *testing.T) {
 func perEvent(t *testing.T, name, src string, entries bool) (*scenario.Runner, []*snap) {
 	t.Helper()
 	var snaps []*snap
-	r := runHooked(t, name, src, func(r *scenario.Runner, _ trace.Event) { snaps = append(snaps, takeSnap(r.Pool(), entries)) })
+	r := pooltest.RunHooked(t, name, src, func(r *scenario.Runner, _ trace.Event) { snaps = append(snaps, takeSnap(r.Pool(), entries)) })
 	if len(snaps) != r.Log().Len() {
 		t.Fatalf("%d snapshots for %d events", len(snaps), r.Log().Len())
 	}
@@ -126,7 +127,7 @@ func TestEveryEventMatchesEngine(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			r, snaps := perEvent(t, name, src, true)
 			evs := r.Log().Events()
-			v := newView(r)
+			v := pooltest.NewView(r)
 			for i, e := range evs {
 				if err := v.ApplyChecked(e); err != nil {
 					t.Fatalf("event %d: %v", i, err)
@@ -164,9 +165,9 @@ func TestEveryEventMatchesEngine(t *testing.T) {
 func TestApplyUnapply(t *testing.T) {
 	for name, src := range scenarios(t) {
 		t.Run(name, func(t *testing.T) {
-			r := run(t, name, src)
+			r := pooltest.Run(t, name, src)
 			evs := r.Log().Events()
-			v := newView(r)
+			v := pooltest.NewView(r)
 			initial := v.Clone()
 			fps := []uint64{v.Fingerprint()}
 			for i, e := range evs {
@@ -208,9 +209,9 @@ func TestApplyUnapply(t *testing.T) {
 }
 
 func TestUnapplyMisuse(t *testing.T) {
-	r := run(t, "s", lessonScenarios(t)["seventeen-blocks.scn"])
+	r := pooltest.Run(t, "s", pooltest.Lessons(t)["seventeen-blocks.scn"])
 	evs := r.Log().Events()
-	v := newView(r)
+	v := pooltest.NewView(r)
 	viewtest.MustPanic(t, "no history", func() { v.Unapply(evs[0]) })
 	v.Apply(evs[0])
 	v.Apply(evs[1])
@@ -223,17 +224,17 @@ func TestUnapplyMisuse(t *testing.T) {
 // Clones share chunks, partitions, pins and history copy-on-write: writes
 // to one never show in the other.
 func TestCloneIndependence(t *testing.T) {
-	r := run(t, "c", contention(7))
+	r := pooltest.Run(t, "c", pooltest.Contention(7))
 	evs := r.Log().Events()
 	fresh := func(n int) *view.Pool {
-		v := newView(r)
+		v := pooltest.NewView(r)
 		for _, e := range evs[:n] {
 			v.Apply(e)
 		}
 		return v
 	}
 	rng := rand.New(rand.NewPCG(1, 2))
-	v := newView(r)
+	v := pooltest.NewView(r)
 	var clones []*view.Pool
 	var at []int
 	for i, e := range evs {
@@ -273,9 +274,9 @@ func TestCloneIndependence(t *testing.T) {
 }
 
 func TestTrimHistory(t *testing.T) {
-	r := run(t, "c", contention(3))
+	r := pooltest.Run(t, "c", pooltest.Contention(3))
 	evs := r.Log().Events()
-	v := newView(r)
+	v := pooltest.NewView(r)
 	fps := []uint64{v.Fingerprint()}
 	for _, e := range evs {
 		v.Apply(e)
@@ -319,7 +320,7 @@ func TestTrimHistory(t *testing.T) {
 
 // Check rejects events that do not fit the state.
 func TestCheckRejects(t *testing.T) {
-	r := run(t, "s", lessonScenarios(t)["seventeen-blocks.scn"])
+	r := pooltest.Run(t, "s", pooltest.Lessons(t)["seventeen-blocks.scn"])
 	evs := r.Log().Events()
 	byKind := map[trace.Kind]int{}
 	for i, e := range evs {
@@ -330,7 +331,7 @@ func TestCheckRejects(t *testing.T) {
 	// Replay each kind's first event with a corrupted value, on a view at
 	// the right position.
 	at := func(i int) *view.Pool {
-		w := newView(r)
+		w := pooltest.NewView(r)
 		for _, e := range evs[:i] {
 			w.Apply(e)
 		}
@@ -387,10 +388,10 @@ func TestCheckRejects(t *testing.T) {
 
 // Lanes: the current operation, scans, waits, errors and labels.
 func TestLanes(t *testing.T) {
-	src := lessonScenarios(t)["clock-sweep.scn"]
-	r := run(t, "clock-sweep", src)
+	src := pooltest.Lessons(t)["clock-sweep.scn"]
+	r := pooltest.Run(t, "clock-sweep", src)
 	evs := r.Log().Events()
-	v := newView(r)
+	v := pooltest.NewView(r)
 	sawScan, sawScanRead, sawErr := false, false, false
 	for i, e := range evs {
 		v.Apply(e)
@@ -447,8 +448,8 @@ func TestLanes(t *testing.T) {
 	// Waiting: in contention runs, every wait event leaves the lane waiting.
 	waits := 0
 	for _, seed := range []int{1, 2, 3, 7, 11, 13} {
-		r := run(t, "c", contention(seed))
-		v := newView(r)
+		r := pooltest.Run(t, "c", pooltest.Contention(seed))
+		v := pooltest.NewView(r)
 		for _, e := range r.Log().Events() {
 			v.Apply(e)
 			w := e.Kind == trace.KLWWait || e.Kind == trace.KSpin || e.Kind == trace.KIOWait
@@ -534,7 +535,7 @@ func TestFreelistPush(t *testing.T) {
 }
 
 func TestEffectOf(t *testing.T) {
-	r := run(t, "s", lessonScenarios(t)["seventeen-blocks.scn"])
+	r := pooltest.Run(t, "s", pooltest.Lessons(t)["seventeen-blocks.scn"])
 	for _, e := range r.Log().Events() {
 		c := view.EffectOf(e)
 		if c.Lane != e.Actor {
@@ -595,8 +596,8 @@ func TestEffectOf(t *testing.T) {
 
 // The mapping table listing is deterministic and agrees with Lookup.
 func TestMapping(t *testing.T) {
-	r := run(t, "c", contention(11))
-	v := newView(r)
+	r := pooltest.Run(t, "c", pooltest.Contention(11))
+	v := pooltest.NewView(r)
 	for _, e := range r.Log().Events() {
 		v.Apply(e)
 	}
@@ -635,8 +636,8 @@ func TestHolders(t *testing.T) {
 }
 
 func TestString(t *testing.T) {
-	r := run(t, "s", lessonScenarios(t)["clock-sweep.scn"])
-	v := newView(r)
+	r := pooltest.Run(t, "s", pooltest.Lessons(t)["clock-sweep.scn"])
+	v := pooltest.NewView(r)
 	evs := r.Log().Events()
 	for _, e := range evs[:len(evs)/2] {
 		v.Apply(e)
@@ -657,7 +658,7 @@ func TestString(t *testing.T) {
 // A synchronized scan's lane names where it starts: B joins A's paused
 // cursor at A's last reported location, block 16.
 func TestLaneSyncScanLabel(t *testing.T) {
-	r := run(t, "sync", `config shared_buffers=16
+	r := pooltest.Run(t, "sync", `config shared_buffers=16
 relation big blocks=20
 backend A: scan big pages=18
 run
@@ -666,7 +667,7 @@ run
 backend A: release all
 run
 `)
-	v := newView(r)
+	v := pooltest.NewView(r)
 	want := "scan big (20 blocks, ring 2, synchronized: starts at block 16)"
 	saw := false
 	for _, e := range r.Log().Events() {
