@@ -71,7 +71,7 @@ func slruLog(t *testing.T, v slru.Variant, seed uint64) []trace.Event {
 // change nothing the view shows, not its history, counters or current
 // event; an SLRU slot is never read as a buffer, a bank as a partition.
 func TestSLRUEventsLeavePoolUnchanged(t *testing.T) {
-	r := pooltest.Run(t, "cleanup", scenarios(t)["cleanup"])
+	r := pooltest.Run(t, "cleanup", pooltest.Scenarios(t)["cleanup"])
 	pool := r.Log().Events()
 	kinds := map[trace.Kind]bool{}
 	var slruEvents []trace.Event

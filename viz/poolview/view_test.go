@@ -72,8 +72,8 @@ func TestInitialState(t *testing.T) {
 // The key test: the view after the whole log agrees with the engine's final
 // state, for every scenario.
 func TestFinalStateMatchesEngine(t *testing.T) {
-	all := scenarios(t)
-	for name, src := range largeScenarios(t) {
+	all := pooltest.Scenarios(t)
+	for name, src := range pooltest.LargeScenarios(t) {
 		all[name] = src
 	}
 	for name, src := range all {
@@ -85,7 +85,7 @@ func TestFinalStateMatchesEngine(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			if d := compare(v, takeSnap(r.Pool(), true), nil, nil); d != "" {
+			if d := pooltest.Compare(v, pooltest.TakeSnap(r.Pool(), true), nil, nil); d != "" {
 				t.Fatalf("view and engine differ:\n  %s\nview:\n%s\nengine:\n%s", d, v, r.Pool().Picture(r.RelName))
 			}
 			if err := r.Pool().CheckQuiescent(); err != nil {
@@ -108,10 +108,10 @@ func TestFinalStateMatchesEngine(t *testing.T) {
 
 // perEvent runs a scenario with the log's OnAppend hook capturing the
 // engine state after every event.
-func perEvent(t *testing.T, name, src string, entries bool) (*scenario.Runner, []*snap) {
+func perEvent(t *testing.T, name, src string, entries bool) (*scenario.Runner, []*pooltest.Snap) {
 	t.Helper()
-	var snaps []*snap
-	r := pooltest.RunHooked(t, name, src, func(r *scenario.Runner, _ trace.Event) { snaps = append(snaps, takeSnap(r.Pool(), entries)) })
+	var snaps []*pooltest.Snap
+	r := pooltest.RunHooked(t, name, src, func(r *scenario.Runner, _ trace.Event) { snaps = append(snaps, pooltest.TakeSnap(r.Pool(), entries)) })
 	if len(snaps) != r.Log().Len() {
 		t.Fatalf("%d snapshots for %d events", len(snaps), r.Log().Len())
 	}
@@ -123,7 +123,7 @@ func perEvent(t *testing.T, name, src string, entries bool) (*scenario.Runner, [
 func TestEveryEventMatchesEngine(t *testing.T) {
 	covered := viewtest.Seen{}
 	collisions := 0
-	for name, src := range scenarios(t) {
+	for name, src := range pooltest.Scenarios(t) {
 		t.Run(name, func(t *testing.T) {
 			r, snaps := perEvent(t, name, src, true)
 			evs := r.Log().Events()
@@ -140,7 +140,7 @@ func TestEveryEventMatchesEngine(t *testing.T) {
 				if i+1 < len(evs) {
 					next = &evs[i+1]
 				}
-				if d := compare(v, snaps[i], &evs[i], next); d != "" {
+				if d := pooltest.Compare(v, snaps[i], &evs[i], next); d != "" {
 					t.Fatalf("after event %d (%s):\n  %s\nview:\n%s", i, r.DescribeEvent(e), d, v)
 				}
 			}
@@ -163,7 +163,7 @@ func TestEveryEventMatchesEngine(t *testing.T) {
 // Apply then Unapply restores the fingerprint for every event; the whole
 // log forward then backward returns to the initial state.
 func TestApplyUnapply(t *testing.T) {
-	for name, src := range scenarios(t) {
+	for name, src := range pooltest.Scenarios(t) {
 		t.Run(name, func(t *testing.T) {
 			r := pooltest.Run(t, name, src)
 			evs := r.Log().Events()

@@ -1,9 +1,12 @@
-// Package pooltest is what the tests of the pool view (viz/poolview) and
-// of the timeline (viz/timeline, which plays pool views) share: the
-// scenarios they replay (a seeded contention run, the embedded lessons),
-// running one, with or without a hook after every event, and the view of
-// a run's pool before its first event. It is test support: its functions
-// fail the test they are given instead of returning errors.
+// Package pooltest is the test support of the pool view (viz/poolview),
+// shared with the timeline's tests (viz/timeline, which plays pool
+// views): the scenarios they replay (a seeded contention run, the
+// embedded lessons, drops, a cleanup waiter: Scenarios), running one,
+// with or without a hook after every event, the view of a run's pool
+// before its first event, and the engine's state at one moment (Snap,
+// read through bufmgr's inspection API, never the view's) with Compare,
+// which says how a view differs from it. Its functions fail the test they
+// are given instead of returning errors.
 //
 // Usage:
 //
