@@ -14,9 +14,9 @@ import (
 // significantLanes is the number of lanes that take part in comparisons:
 // those given to New and any later one with events or state.
 func (v *View) significantLanes() int {
-	return viewkit.SignificantLanes(v.nInitial, len(v.lanes), func(a trace.Actor) bool {
+	return viewkit.SignificantLanes(&v.h, v.nInitial, len(v.lanes), func(a trace.Actor) bool {
 		l := &v.lanes[a]
-		return v.h.ActorTop(a) != nil || len(l.targets) > 0 || l.local.nblocks > 0
+		return len(l.targets) > 0 || l.local.nblocks > 0
 	})
 }
 

@@ -30,10 +30,7 @@ type workload struct {
 }
 
 func workloads() []workload {
-	ops := 180
-	if testing.Short() {
-		ops = 80
-	}
+	ops := viewtest.Size(180, 80)
 	return []workload{
 		{"always-1", fsm.Options{Variant: fsm.Always}, ops, 1, 24},
 		{"small-skip-2", fsm.Options{Variant: fsm.SmallSkip}, ops, 2, 24},

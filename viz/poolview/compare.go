@@ -14,9 +14,9 @@ import (
 // those given to New, and any later lane that holds pins or has events. (A
 // lane added for an unknown actor stays after Unapply, empty.)
 func (p *Pool) significantLanes() int {
-	return viewkit.SignificantLanes(p.nInitial, len(p.lanes), func(a trace.Actor) bool {
+	return viewkit.SignificantLanes(&p.h, p.nInitial, len(p.lanes), func(a trace.Actor) bool {
 		pm := p.lanes[a].pins
-		return p.h.ActorTop(a) != nil || (pm != nil && len(pm.m) > 0)
+		return pm != nil && len(pm.m) > 0
 	})
 }
 

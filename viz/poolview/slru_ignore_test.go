@@ -8,6 +8,7 @@ import (
 	"bufferlab/engine/slru"
 	"bufferlab/engine/trace"
 	"bufferlab/viz/poolview/pooltest"
+	"bufferlab/viz/viewkit/viewtest"
 )
 
 // slruLog runs a few backends on a small SLRU under a seeded random
@@ -55,14 +56,7 @@ func slruLog(t *testing.T, v slru.Variant, seed uint64) []trace.Event {
 			return nil
 		})
 	}
-	if err := sch.Run(); err != nil {
-		t.Fatal(err)
-	}
-	for _, p := range sch.Procs() {
-		if p.Err() != nil {
-			t.Fatalf("%s: %v", p.Name, p.Err())
-		}
-	}
+	viewtest.RunProcs(t, sch, s.Picture)
 	return log.Events()
 }
 

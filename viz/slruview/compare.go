@@ -13,7 +13,7 @@ import (
 // those given to New and any later one with events. (A lane added for an
 // unknown actor stays after Unapply, empty.)
 func (v *View) significantLanes() int {
-	return viewkit.SignificantLanes(v.nInitial, len(v.lanes), func(a trace.Actor) bool { return v.h.ActorTop(a) != nil })
+	return viewkit.SignificantLanes(&v.h, v.nInitial, len(v.lanes), nil)
 }
 
 // Diff describes how v and o differ (at most a dozen differences, one per

@@ -31,10 +31,7 @@ type workload struct {
 }
 
 func workloads() []workload {
-	ops := 90
-	if testing.Short() {
-		ops = 40
-	}
+	ops := viewtest.Size(90, 40)
 	return []workload{
 		{"banks-2x4", slru.Config{Variant: slru.Banks, Slots: 8, BankSize: 4}, 3, ops, 12, 1},
 		{"banks-4x2", slru.Config{Variant: slru.Banks, Slots: 8, BankSize: 2}, 4, ops, 10, 2},
@@ -116,14 +113,7 @@ func (w workload) run(t testing.TB, onEvent func(*slru.SLRU, *sched.Scheduler, t
 			return nil
 		})
 	}
-	if err := sch.Run(); err != nil {
-		t.Fatalf("%v\n%s", err, s.Picture())
-	}
-	for _, p := range sch.Procs() {
-		if p.Err() != nil {
-			t.Fatalf("%s: %v", p.Name, p.Err())
-		}
-	}
+	viewtest.RunProcs(t, sch, s.Picture)
 	if err := s.CheckQuiescent(); err != nil {
 		t.Fatal(err)
 	}

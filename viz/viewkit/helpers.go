@@ -97,14 +97,15 @@ func DiffTail[C comparable, D any](d *Diffs, lanes int, laneDiff func(trace.Acto
 	}
 }
 
-// SignificantLanes is the number of lanes that take part in comparisons:
-// the first initial ones (those a view was created with), and any later
-// one up to the last that busy says holds something (events, pins, …). A
-// lane added for an unknown actor stays after Unapply, empty, and must not
-// make two views differ.
-func SignificantLanes(initial, lanes int, busy func(a trace.Actor) bool) int {
+// SignificantLanes is the number of lanes that take part in comparisons
+// of the view whose history h is: the first initial ones (those the view
+// was created with), and any later one up to the last that has events in
+// h or that holds says holds something (pins, a target block, …; nil:
+// only events count). A lane added for an unknown actor stays after
+// Unapply, empty, and must not make two views differ.
+func SignificantLanes[D any](h *History[D], initial, lanes int, holds func(a trace.Actor) bool) int {
 	for a := lanes - 1; a >= initial; a-- {
-		if busy(trace.Actor(a)) {
+		if h.ActorTop(trace.Actor(a)) != nil || holds != nil && holds(trace.Actor(a)) {
 			return a + 1
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"bufferlab/engine/sched"
 	"bufferlab/engine/trace"
 	"bufferlab/viz/timeline"
 )
@@ -34,6 +35,32 @@ func ApplyUndo[S View[S]](v S, e trace.Event, what string, check func() string) 
 	}
 	v.Apply(e)
 	return ""
+}
+
+// Size is how large a test run is: full, or short under go test -short.
+func Size(full, short int) int {
+	if testing.Short() {
+		return short
+	}
+	return full
+}
+
+// RunProcs runs sch to the end and fails t when it fails (state, when not
+// nil, describes the engine for the message) or when any of its processes
+// returned an error.
+func RunProcs(t testing.TB, sch *sched.Scheduler, state func() string) {
+	t.Helper()
+	if err := sch.Run(); err != nil {
+		if state != nil {
+			t.Fatalf("%v\n%s", err, state())
+		}
+		t.Fatal(err)
+	}
+	for _, p := range sch.Procs() {
+		if p.Err() != nil {
+			t.Fatalf("%s: %v", p.Name, p.Err())
+		}
+	}
 }
 
 // Span lists from, from+1, … to: a range of event kinds or phases a

@@ -339,11 +339,7 @@ func seek[S View[S]](t *testing.T, p *played[S], k int) {
 		t.Fatal("a new timeline does not start at the initial view")
 	}
 	rng := rand.New(rand.NewPCG(uint64(n), 11))
-	moves := 120
-	if testing.Short() {
-		moves = 40
-	}
-	for m := 0; m < moves; m++ {
+	for m := range Size(120, 40) {
 		var what string
 		switch r := rng.IntN(10); {
 		case r < 4:
