@@ -11,14 +11,9 @@ import (
 	"bufferlab/viz/viewkit"
 )
 
-// significantLanes is the number of lanes that take part in comparisons:
-// those given to New and any later one with events or state.
-func (v *View) significantLanes() int {
-	return viewkit.SignificantLanes(&v.h, v.nInitial, len(v.lanes), func(a trace.Actor) bool {
-		l := &v.lanes[a]
-		return len(l.targets) > 0 || l.local.nblocks > 0
-	})
-}
+// significantLanes is the number of lanes that take part in comparisons
+// (viewkit.SignificantLanes).
+func (v *View) significantLanes() int { return viewkit.SignificantLanes(&v.h, v.nInitial, v.lanes) }
 
 // Diff describes how v and o differ (at most a dozen differences, one per
 // line), or returns "" when they show the same state. History is not

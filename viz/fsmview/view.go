@@ -239,6 +239,10 @@ type lane struct {
 	local   localMap
 }
 
+// Holds reports whether the backend caches a target block or has a local
+// map: its lane then takes part in comparisons even without events.
+func (l lane) Holds() bool { return len(l.targets) > 0 || l.local.nblocks > 0 }
+
 // View is the view model of the free space map and the heaps it
 // describes, derived from trace events only. See the package comment.
 type View struct {

@@ -9,12 +9,9 @@ import (
 	"bufferlab/viz/viewkit"
 )
 
-// significantLanes is the number of lanes that take part in comparisons:
-// those given to New and any later one with events. (A lane added for an
-// unknown actor stays after Unapply, empty.)
-func (v *View) significantLanes() int {
-	return viewkit.SignificantLanes(&v.h, v.nInitial, len(v.lanes), nil)
-}
+// significantLanes is the number of lanes that take part in comparisons
+// (viewkit.SignificantLanes).
+func (v *View) significantLanes() int { return viewkit.SignificantLanes(&v.h, v.nInitial, v.lanes) }
 
 // Diff describes how v and o differ (at most a dozen differences, one per
 // line), or returns "" when they show the same state. History is not

@@ -87,6 +87,9 @@ type lane struct {
 	stats Counters // what this backend's events counted
 }
 
+// Holds is false: an SLRU lane holds nothing its events do not show.
+func (lane) Holds() bool { return false }
+
 // View is the view model of one SLRU, derived from its events only. See
 // the package comment.
 type View struct {

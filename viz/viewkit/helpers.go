@@ -97,15 +97,20 @@ func DiffTail[C comparable, D any](d *Diffs, lanes int, laneDiff func(trace.Acto
 	}
 }
 
+// Lane is what SignificantLanes needs of a view's own lane type: Holds
+// reports whether the lane holds state beyond its backend's events (pins,
+// a target block, a local map, …).
+type Lane interface{ Holds() bool }
+
 // SignificantLanes is the number of lanes that take part in comparisons
-// of the view whose history h is: the first initial ones (those the view
-// was created with), and any later one up to the last that has events in
-// h or that holds says holds something (pins, a target block, …; nil:
-// only events count). A lane added for an unknown actor stays after
-// Unapply, empty, and must not make two views differ.
-func SignificantLanes[D any](h *History[D], initial, lanes int, holds func(a trace.Actor) bool) int {
-	for a := lanes - 1; a >= initial; a-- {
-		if h.ActorTop(trace.Actor(a)) != nil || holds != nil && holds(trace.Actor(a)) {
+// of the view whose history is h and whose lanes are lanes: the first
+// initial ones (those the view was created with), and any later one up to
+// the last that has events in h or that Holds something. A lane added for
+// an unknown actor stays after Unapply, empty, and must not make two
+// views differ.
+func SignificantLanes[D any, L Lane](h *History[D], initial int, lanes []L) int {
+	for a := len(lanes) - 1; a >= initial; a-- {
+		if h.ActorTop(trace.Actor(a)) != nil || lanes[a].Holds() {
 			return a + 1
 		}
 	}

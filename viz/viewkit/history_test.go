@@ -189,20 +189,20 @@ func TestDiffTail(t *testing.T) {
 	}
 }
 
+type holder bool
+
+func (h holder) Holds() bool { return bool(h) }
+
 // A lane counts from the first initial ones up to the last with events
-// or (holds) with something held.
+// or with something held.
 func TestSignificantLanes(t *testing.T) {
 	var h viewkit.History[int]
 	h.Push(trace.Event{Actor: 4}, 0)
-	held := map[trace.Actor]bool{1: true, 6: true}
-	holds := func(a trace.Actor) bool { return held[a] }
-	for _, c := range []struct {
-		initial, lanes int
-		holds          func(trace.Actor) bool
-		want           int
-	}{{3, 3, holds, 3}, {3, 10, holds, 7}, {3, 6, holds, 5}, {8, 10, holds, 8}, {3, 10, nil, 5}, {3, 4, nil, 3}, {5, 10, nil, 5}} {
-		if got := viewkit.SignificantLanes(&h, c.initial, c.lanes, c.holds); got != c.want {
-			t.Errorf("SignificantLanes(%d, %d, holds %v) = %d, want %d", c.initial, c.lanes, c.holds != nil, got, c.want)
+	lanes := make([]holder, 10)
+	lanes[1], lanes[6] = true, true
+	for _, c := range []struct{ initial, lanes, want int }{{3, 3, 3}, {3, 10, 7}, {3, 6, 5}, {8, 10, 8}, {3, 4, 3}} {
+		if got := viewkit.SignificantLanes(&h, c.initial, lanes[:c.lanes]); got != c.want {
+			t.Errorf("SignificantLanes(%d, %d lanes) = %d, want %d", c.initial, c.lanes, got, c.want)
 		}
 	}
 }
