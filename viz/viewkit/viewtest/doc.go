@@ -30,11 +30,10 @@
 //
 // The pieces a view package's own tests share stand beside Run:
 // Keyframes (a player's snapshots, seeks and steps back, written out),
-// Ignores (another mechanism's events change nothing), ApplyUndo (one
-// event's apply-check-undo step), MustPanic, Seen with Covered and Span
-// (the values a workload must reach), EncodesEveryField, Size (a run's
-// size under -short), RunProcs (a scheduler run that must not fail) and
-// Benchmarks.
+// Ignores (another mechanism's events change nothing), MustPanic, Seen
+// with Covered and Span (the values a workload must reach),
+// EncodesEveryField, Size (a run's size under -short), RunProcs (a
+// scheduler run that must not fail) and Benchmarks.
 //
 // Usage, in a view package's tests (the package's own specific tests stay):
 //

@@ -1,7 +1,6 @@
 package viewtest
 
 import (
-	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -11,31 +10,10 @@ import (
 	"bufferlab/viz/timeline"
 )
 
-// The pieces a view package's own engine tests share with the suite: one
-// event's apply-check-undo step, the coverage a workload must reach, the
-// encodings that must name every field, and the per-event benchmarks.
-
-// ApplyUndo is one event of a view's engine test: it applies e to v with
-// ApplyChecked, runs check (its result, when not empty, is the failure),
-// then requires Unapply(e) to give back exactly the view before e (Diff
-// empty, the same Fingerprint) and applies e again. It returns "" or what
-// went wrong; what names e in the message. It costs a Clone per event.
-func ApplyUndo[S View[S]](v S, e trace.Event, what string, check func() string) string {
-	prev := v.Clone()
-	fp := v.Fingerprint()
-	if err := v.ApplyChecked(e); err != nil {
-		return fmt.Sprintf("%v\nview:\n%v", err, v)
-	}
-	if d := check(); d != "" {
-		return d
-	}
-	v.Unapply(e)
-	if d := v.Diff(prev); d != "" || v.Fingerprint() != fp {
-		return fmt.Sprintf("Apply+Unapply of %s: %s", what, d)
-	}
-	v.Apply(e)
-	return ""
-}
+// The pieces a view package's own tests share beside the suite: a run's
+// size, a scheduler run, the coverage a workload must reach, another
+// mechanism's events, a panic, the encodings that must name every field,
+// and the per-event benchmarks.
 
 // Size is how large a test run is: full, or short under go test -short.
 func Size(full, short int) int {
