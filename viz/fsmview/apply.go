@@ -58,6 +58,24 @@ var (
 	sLocalCheck   = trace.SiteOf("localsearch.check")
 )
 
+// The counters fed by where an event is logged, a table for each kind
+// counted so: the pages a fork grew by (KForkSize: RelationAddBlocks,
+// fsm_extend, vm_extend), fsm_search's starts, restarts and fixed stale
+// parents (KLoad), the operations that ended (KOpDone).
+var extendCounts, loadCounts, doneCounts = func() (x, l, d viewkit.SiteCounts[Counters]) {
+	x, l, d = viewkit.SiteCounts[Counters]{}, viewkit.SiteCounts[Counters]{}, viewkit.SiteCounts[Counters]{}
+	x.Add(func(c *Counters) *uint64 { return &c.HeapExtends }, "hio.extend")
+	x.Add(func(c *Counters) *uint64 { return &c.FSMExtends }, "fsmext.extend")
+	x.Add(func(c *Counters) *uint64 { return &c.VMExtends }, "vm.extend")
+	l.Add(func(c *Counters) *uint64 { return &c.Searches }, "fsmsearch.begin")
+	l.Add(func(c *Counters) *uint64 { return &c.Restarts }, "fsmsearch.restart", "fsmsearch.eof-restart")
+	l.Add(func(c *Counters) *uint64 { return &c.StaleParents }, "fsmsearch.fix-parent")
+	d.Add(func(c *Counters) *uint64 { return &c.Inserts }, "heapins.done")
+	d.Add(func(c *Counters) *uint64 { return &c.Deletes }, "heapdel.done")
+	d.Add(func(c *Counters) *uint64 { return &c.Vacuums }, "vacuum.done")
+	return x, l, d
+}()
+
 // count adds d (1, or −1 as a wrapped uint64) to the counters e feeds.
 // known says whether a read's relation is one of the view's heaps, active
 // whether the backend was in an operation before e.
@@ -82,15 +100,7 @@ func (c *Counters) count(e trace.Event, d uint64, known, active bool) {
 	case trace.KForkSize:
 		_, b := fsm.UnpackForkWord(e.Before)
 		_, a := fsm.UnpackForkWord(e.After)
-		n := uint64(a-b) * d
-		switch e.Site {
-		case sHioExtend:
-			c.HeapExtends += n
-		case sFSMExtend:
-			c.FSMExtends += n
-		case sVMExtend:
-			c.VMExtends += n
-		}
+		extendCounts.Count(c, e, uint64(a-b)*d)
 	case trace.KFSMSkip:
 		c.FSMSkipped += d
 	case trace.KPageTried:
@@ -112,23 +122,9 @@ func (c *Counters) count(e trace.Event, d uint64, known, active bool) {
 			c.LocalMapBuilds += d
 		}
 	case trace.KLoad:
-		switch e.Site {
-		case sSearchBegin:
-			c.Searches += d
-		case sSearchRestart, sSearchEOFRst:
-			c.Restarts += d
-		case sSearchFix:
-			c.StaleParents += d
-		}
+		loadCounts.Count(c, e, d)
 	case trace.KOpDone:
-		switch e.Site {
-		case sHeapInsDone:
-			c.Inserts += d
-		case sHeapDelDone:
-			c.Deletes += d
-		case sVacDone:
-			c.Vacuums += d
-		}
+		doneCounts.Count(c, e, d)
 	}
 }
 
@@ -231,10 +227,7 @@ func (v *View) ApplyChecked(e trace.Event) error { return viewkit.ApplyChecked(v
 
 // mutate writes what e changed: After, or back to Before.
 func (v *View) mutate(e trace.Event, undo bool) {
-	val := e.After
-	if undo {
-		val = e.Before
-	}
+	val := viewkit.Written(e, undo)
 	switch e.Kind {
 	case trace.KNodeStore, trace.KCategory:
 		h := v.heap(e.Obj)

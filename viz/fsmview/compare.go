@@ -11,14 +11,9 @@ import (
 	"bufferlab/viz/viewkit"
 )
 
-// significantLanes is the number of lanes that take part in comparisons:
-// those given to New and any later one with events or state.
-func (v *View) significantLanes() int {
-	return viewkit.SignificantLanes(v.nInitial, len(v.lanes), func(a trace.Actor) bool {
-		l := &v.lanes[a]
-		return v.h.ActorTop(a) != nil || len(l.targets) > 0 || l.local.nblocks > 0
-	})
-}
+// significantLanes is the number of lanes that take part in comparisons
+// (viewkit.SignificantLanes).
+func (v *View) significantLanes() int { return viewkit.SignificantLanes(&v.h, v.nInitial, v.lanes) }
 
 // Diff describes how v and o differ (at most a dozen differences, one per
 // line), or returns "" when they show the same state. History is not
@@ -79,13 +74,10 @@ func heapDiff(a, b *heapState) string {
 
 func (v *View) laneDiff(o *View, a trace.Actor) string {
 	x, y := v.Lane(a), o.Lane(a)
+	if d := x.LaneHead.Diff(y.LaneHead); d != "" {
+		return d
+	}
 	switch {
-	case x.Name != y.Name:
-		return fmt.Sprintf("name %q vs %q", x.Name, y.Name)
-	case x.HasLast != y.HasLast || x.Last != y.Last:
-		return fmt.Sprintf("last event %v vs %v", x.Last, y.Last)
-	case x.Stats != y.Stats:
-		return fmt.Sprintf("stats %+v vs %+v", x.Stats, y.Stats)
 	case !viewkit.WordsEqual(x.Search, y.Search, searchWords):
 		return fmt.Sprintf("search %+v vs %+v", x.Search, y.Search)
 	case x.LocalMap.NBlocks != y.LocalMap.NBlocks || x.LocalMap.Rel != y.LocalMap.Rel || !bytes.Equal(x.LocalMap.Entries, y.LocalMap.Entries):

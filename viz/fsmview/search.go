@@ -6,6 +6,7 @@ import (
 	"bufferlab/engine/bufmgr"
 	"bufferlab/engine/fsm"
 	"bufferlab/engine/trace"
+	"bufferlab/viz/viewkit"
 )
 
 // OpKind is the operation a backend runs (the outermost KOp of the FSM
@@ -28,12 +29,7 @@ const (
 var opNames = [...]string{"none", "heap_insert", "heap_delete", "VACUUM", "GetPageWithFreeSpace",
 	"RecordPageWithFreeSpace", "RecordAndGetPageWithFreeSpace", "FreeSpaceMapVacuum", "RelationGetBufferForTuple"}
 
-func (o OpKind) String() string {
-	if int(o) < len(opNames) {
-		return opNames[o]
-	}
-	return fmt.Sprintf("op(%d)", uint8(o))
-}
+func (o OpKind) String() string { return viewkit.Name(opNames[:], o, "op") }
 
 // Phase is where an operation is.
 type Phase uint8
@@ -57,12 +53,7 @@ const (
 var phaseNames = [...]string{"none", "start", "fsm search", "local map", "try page", "extend", "record",
 	"put", "vacuum", "fsm vacuum", "done", "error"}
 
-func (p Phase) String() string {
-	if int(p) < len(phaseNames) {
-		return phaseNames[p]
-	}
-	return fmt.Sprintf("phase(%d)", uint8(p))
-}
+func (p Phase) String() string { return viewkit.Name(phaseNames[:], p, "phase") }
 
 // NotSearched is a Visit's Slot while the page was read but not (yet)
 // searched.
@@ -200,7 +191,6 @@ var (
 	sHeapInsPut    = trace.SiteOf("heapins.put")
 	sHeapInsDone   = trace.SiteOf("heapins.done")
 	sHeapDelBegin  = trace.SiteOf("heapdel.begin")
-	sHeapDelDone   = trace.SiteOf("heapdel.done")
 	sVacBegin      = trace.SiteOf("vacuum.begin")
 	sVacDone       = trace.SiteOf("vacuum.done")
 	sGPWFSBegin    = trace.SiteOf("gpwfs.begin")
@@ -220,8 +210,6 @@ var (
 	sHioUse        = trace.SiteOf("hio.use")
 	sHioExtend     = trace.SiteOf("hio.extend")
 	sHioExtended   = trace.SiteOf("hio.extended")
-	sFSMExtend     = trace.SiteOf("fsmext.extend")
-	sVMExtend      = trace.SiteOf("vm.extend")
 	sSearchBegin   = trace.SiteOf("fsmsearch.begin")
 	sSearchSlot    = trace.SiteOf("fsmsearch.slot")
 	sSearchFound   = trace.SiteOf("fsmsearch.found")

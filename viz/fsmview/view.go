@@ -239,6 +239,10 @@ type lane struct {
 	local   localMap
 }
 
+// Holds reports whether the backend caches a target block or has a local
+// map: its lane then takes part in comparisons even without events.
+func (l lane) Holds() bool { return len(l.targets) > 0 || l.local.nblocks > 0 }
+
 // View is the view model of the free space map and the heaps it
 // describes, derived from trace events only. See the package comment.
 type View struct {
@@ -540,33 +544,25 @@ type LocalMap struct {
 
 // Lane is what the view shows of one backend.
 type Lane struct {
-	Actor trace.Actor
-	Name  string
-	// Last is the backend's last event the view applied (HasLast false
-	// before its first).
-	Last    trace.Event
-	HasLast bool
+	// LaneHead: the backend, its last event the view applied, its
+	// counters (Stats.Stats gives the engine's fsm.Stats of its session).
+	viewkit.LaneHead[Counters]
 	// Search is the backend's operation in progress (or its last one,
 	// Phase PhaseDone or PhaseError): where the search for a page is.
-	Search Search
-	// Stats counts this backend's events (Counters.Stats gives the
-	// engine's fsm.Stats of its session).
-	Stats    Counters
+	Search   Search
 	LocalMap LocalMap
 }
 
 // Lane returns actor a's lane (an empty one for an actor never seen).
 func (v *View) Lane(a trace.Actor) Lane {
-	if int(a) >= len(v.lanes) {
-		return Lane{Actor: a, Name: trace.ActorName(a), Search: noSearch}
+	var l lane
+	if int(a) < len(v.lanes) {
+		l = v.lanes[a]
 	}
-	l := &v.lanes[a]
-	out := Lane{Actor: a, Name: l.name, Stats: l.stats, Search: noSearch}
+	out := Lane{LaneHead: viewkit.HeadOf(&v.h, a, v.LaneName(a), l.stats), Search: noSearch, LocalMap: l.local.show()}
 	if top := v.h.ActorTop(a); top != nil {
-		out.Last, out.HasLast = top.Ev, true
 		out.Search = *top.Data.search
 	}
-	out.LocalMap = l.local.show()
 	return out
 }
 

@@ -30,10 +30,7 @@ type workload struct {
 }
 
 func workloads() []workload {
-	ops := 180
-	if testing.Short() {
-		ops = 80
-	}
+	ops := viewtest.Size(180, 80)
 	return []workload{
 		{"always-1", fsm.Options{Variant: fsm.Always}, ops, 1, 24},
 		{"small-skip-2", fsm.Options{Variant: fsm.SmallSkip}, ops, 2, 24},
@@ -339,71 +336,46 @@ func checkSearch(v *fsmview.View, e trace.Event) string {
 	return ""
 }
 
-// The key test: a view applying a random run's events agrees with the
-// store after every one of them; Unapply right after Apply gives back
-// exactly the previous view; the searches follow the engine; and
-// unapplying the whole log returns to the initial view.
-func TestEveryEventMatchesEngine(t *testing.T) {
-	kinds := map[trace.Kind]int{}
-	phases := map[fsmview.Phase]int{}
-	ops := map[fsmview.OpKind]int{}
+// The key test, and the conformance suite every view passes (viewtest.Run),
+// on every workload (both variants): a view applying a random run's
+// events (the FSM's, and of the pool's the reads and errors) agrees with
+// the store after every one of them; the searches follow the engine; a
+// torn page is repaired; and the suite's round trip, clones, trimming and
+// seeks hold.
+func TestConformance(t *testing.T) {
+	seen := viewtest.Seen{}
 	var torn uint64
+	applies := func(e trace.Event) bool {
+		return e.Class.IsFSM() || e.Kind == trace.KHit || e.Kind == trace.KMiss || e.Kind == trace.KError
+	}
 	for _, w := range workloads() {
-		t.Run(w.name, func(t *testing.T) {
+		viewtest.Run(t, viewtest.Case[*fsmview.View]{Name: w.name, KeyframeEvery: 64, Applies: applies, Play: func(t testing.TB, begin func(*fsmview.View), at func(trace.Event, func(*fsmview.View) string)) []trace.Event {
 			r := w.setup(t)
-			setup := fsmview.SetupOf(r.store, r.sessions...)
-			v := fsmview.New(setup)
-			var failed bool
-			fail := func(format string, args ...any) {
-				if !failed {
-					failed = true
-					t.Errorf(format, args...)
-				}
-			}
+			begin(fsmview.New(fsmview.SetupOf(r.store, r.sessions...)))
+			var last *fsmview.View
 			n := 0
 			r.log.OnAppend = func(e trace.Event) {
-				if failed {
-					return
-				}
 				n++
-				if d := viewtest.ApplyUndo(v, e, fsm.Describe(e, nil), func() string {
-					kinds[e.Kind]++
+				at(e, func(v *fsmview.View) string {
+					last = v
+					seen[e.Kind]++
 					if d := compare(v, r, comparedPages(n, e), e.Class.IsFSM()); d != "" {
-						return fmt.Sprintf("after %s:\n  %s\nview:\n%s", fsm.Describe(e, nil), d, v)
+						return d
 					}
 					if d := checkSearch(v, e); d != "" {
-						return fmt.Sprintf("after %s: %s", fsm.Describe(e, nil), d)
+						return d
 					}
 					s := v.Lane(e.Actor).Search
-					phases[s.Phase]++
-					ops[s.Op]++
+					seen[s.Phase]++
+					seen[s.Op]++
 					return ""
-				}); d != "" {
-					fail("%s", d)
-				}
+				})
 			}
 			w.run(t, r)
-			if failed {
-				return
-			}
-			if d := compare(v, r, nil, true); d != "" {
-				t.Fatal(d)
-			}
-			evs := r.log.Events()
-			applied := 0
-			for _, e := range evs {
-				if e.Class.IsFSM() || e.Kind == trace.KHit || e.Kind == trace.KMiss || e.Kind == trace.KError {
-					applied++
+			if last != nil {
+				if d := compare(last, r, nil, true); d != "" {
+					t.Errorf("after the run: %s", d)
 				}
-			}
-			if v.Applied() != applied || v.HistoryLen() != applied {
-				t.Fatalf("applied %d, history %d, of %d events the view applies", v.Applied(), v.HistoryLen(), applied)
-			}
-			for i := len(evs) - 1; i >= 0; i-- {
-				v.Unapply(evs[i])
-			}
-			if d := v.Diff(fsmview.New(setup)); d != "" {
-				t.Fatalf("unapplied back to the start:\n%s", d)
 			}
 			var st fsm.Stats
 			for _, s := range r.sessions {
@@ -413,17 +385,18 @@ func TestEveryEventMatchesEngine(t *testing.T) {
 				t.Error("the scripted torn page was not repaired")
 			}
 			torn += st.TornRepairs
-			t.Logf("%d events, %+v", len(evs), st)
-		})
+			t.Logf("%d events, %+v", r.log.Len(), st)
+			return r.log.Events()
+		}})
 	}
 	// The runs reach every FSM kind, every phase and every operation.
-	viewtest.Covered(t, kinds, viewtest.Span(trace.KNodeStore, trace.KTarget), "no %s event in the workloads")
-	viewtest.Covered(t, phases, viewtest.Span(fsmview.PhaseStart, fsmview.PhaseError), "no search in phase %s")
-	viewtest.Covered(t, ops, []fsmview.OpKind{fsmview.OpInsert, fsmview.OpDelete, fsmview.OpVacuum, fsmview.OpGetPage, fsmview.OpRecord, fsmview.OpFSMVacuum}, "no %s operation")
+	viewtest.Covered(t, seen, viewtest.Span(trace.KNodeStore, trace.KTarget), "no %s event in the workloads")
+	viewtest.Covered(t, seen, viewtest.Span(fsmview.PhaseStart, fsmview.PhaseError), "no search in phase %s")
+	viewtest.Covered(t, seen, []fsmview.OpKind{fsmview.OpInsert, fsmview.OpDelete, fsmview.OpVacuum, fsmview.OpGetPage, fsmview.OpRecord, fsmview.OpFSMVacuum}, "no %s operation")
 	if torn == 0 {
 		t.Error("no torn page was repaired")
 	}
-	t.Logf("kinds %v\nphases %v", kinds, phases)
+	t.Logf("reached %v", seen)
 }
 
 // A view set up from a store in mid-life (the seed workload after its
@@ -500,67 +473,17 @@ func TestSetupOfSeed(t *testing.T) {
 	}
 }
 
-// Keyframes and seeks: snapshots every K events, a seek restores the
-// nearest one at or before the target and applies forward, and stepping
-// back unapplies; both equal a fresh replay. Snapshots share no mutable
-// state with the live view (FSM pages are copied on write).
+// Keyframes and seeks as a player keeps them (viewtest.Keyframes):
+// snapshots every K events with the live history trimmed, seeks from the
+// nearest one, steps back by Unapply; all equal the live view, and the
+// keyframes stay as taken (FSM pages are copied on write).
 func TestSnapshotsAndSeeks(t *testing.T) {
 	w := workloads()[1]
 	w.ops = 120
 	r := w.setup(t)
 	setup := fsmview.SetupOf(r.store, r.sessions...)
 	w.run(t, r)
-	evs := r.log.Events()
-	const k = 256
-	live := fsmview.New(setup)
-	var keys []*fsmview.View
-	fps := []uint64{live.Fingerprint()}
-	for i, e := range evs {
-		if i%k == 0 {
-			keys = append(keys, live.Snapshot())
-		}
-		live.Apply(e)
-		fps = append(fps, live.Fingerprint())
-		if i%k == k-1 {
-			live.TrimHistory(k / 2)
-		}
-	}
-	for _, key := range keys {
-		if key.HistoryLen() != 0 {
-			t.Fatal("a snapshot has history")
-		}
-	}
-	rng := rand.New(rand.NewPCG(9, 9))
-	for n := 0; n < 40; n++ {
-		p := rng.IntN(len(evs) + 1)
-		ki := min(p/k, len(keys)-1)
-		c := keys[ki].Clone()
-		for i := ki * k; i < p; i++ {
-			c.Apply(evs[i])
-		}
-		if c.Fingerprint() != fps[p] {
-			t.Fatalf("seek to %d: fingerprint %#x, want %#x", p, c.Fingerprint(), fps[p])
-		}
-		for i := 0; i < min(p-ki*k, 5); i++ {
-			c.Unapply(evs[p-1-i])
-			if c.Fingerprint() != fps[p-1-i] {
-				t.Fatalf("step back to %d from %d: fingerprint differs", p-1-i, p)
-			}
-		}
-	}
-	// The keyframes were not disturbed by the clones that wrote pages.
-	for i, key := range keys {
-		if key.Fingerprint() != fps[i*k] {
-			t.Fatalf("keyframe %d changed", i)
-		}
-	}
-	n := live.HistoryLen()
-	for i := 0; i < n; i++ {
-		live.UnapplyLast()
-	}
-	if _, ok := live.UnapplyLast(); ok {
-		t.Fatal("UnapplyLast beyond the trimmed history")
-	}
+	viewtest.Keyframes(t, fsmview.New(setup), r.log.Events(), 256, 40)
 }
 
 // The view ignores the buffer pool's other events and the SLRU's; Check
@@ -569,24 +492,14 @@ func TestSnapshotsAndSeeks(t *testing.T) {
 func TestIgnoresOtherEventsAndChecks(t *testing.T) {
 	r := workloads()[0].setup(t)
 	v := fsmview.New(fsmview.SetupOf(r.store, r.sessions...))
-	before := v.Fingerprint()
-	for _, e := range []trace.Event{
+	viewtest.Ignores(t, v, []trace.Event{
 		{Kind: trace.KCAS, Class: trace.OBuffer, Obj: 3, Before: 1, After: 2},
 		{Kind: trace.KLWAcquire, Class: trace.OPartition, Obj: 100, After: 1 << 48},
 		{Kind: trace.KSlotState, Class: trace.OSlot, Obj: 1, After: 0x302},
 		{Kind: trace.KHit, Class: trace.OSlot, Obj: 1, Arg: 3},
 		{Kind: trace.KOp, Class: trace.ORelation, Obj: bufmgr.FirstNormalObjectId},
-	} {
-		if err := v.Check(e); err != nil {
-			t.Fatal(err)
-		}
-		v.Apply(e)
-		v.Unapply(e)
-		v.Apply(e)
-	}
-	if v.Fingerprint() != before || v.Applied() != 0 {
-		t.Fatal("an event of another mechanism changed the view")
-	}
+	})
+	before := v.Fingerprint()
 	rel := uint32(bufmgr.FirstNormalObjectId)
 	for _, e := range []trace.Event{
 		{Actor: 1, Kind: trace.KCategory, Class: trace.OFSMNode, Obj: rel, Arg: fsm.PackAddr(bufmgr.FSMForkNum, 2, fsm.NonLeafNodesPerPage), After: 5},
@@ -614,12 +527,9 @@ func TestIgnoresOtherEventsAndChecks(t *testing.T) {
 		t.Fatal("unapplying the first event of a heap left it")
 	}
 	v.Apply(e)
-	defer func() {
-		if recover() == nil {
-			t.Fatal("Unapply of an event that is not the last applied did not panic")
-		}
-	}()
-	v.Unapply(trace.Event{Seq: 3, Actor: 1, Kind: trace.KTarget, Class: trace.OFSMRel, Obj: rel})
+	viewtest.MustPanic(t, "last event applied", func() {
+		v.Unapply(trace.Event{Seq: 3, Actor: 1, Kind: trace.KTarget, Class: trace.OFSMRel, Obj: rel})
+	})
 }
 
 // A target block made stale by a VACUUM comes back when the VACUUM is

@@ -41,23 +41,18 @@ type Counters struct {
 
 // dropCounters maps the drop code's sites to the counter its event adds
 // to (each site's event is emitted exactly where bufmgr counts).
-var dropCounters = func() map[trace.Site]func(*Counters) *uint64 {
-	m := map[trace.Site]func(*Counters) *uint64{}
-	add := func(f func(*Counters) *uint64, names ...string) {
-		for _, n := range names {
-			m[trace.SiteOf(n)] = f
-		}
-	}
-	add(func(c *Counters) *uint64 { return &c.DropDescsTouched },
+var dropCounters = func() viewkit.SiteCounts[Counters] {
+	m := viewkit.SiteCounts[Counters]{}
+	m.Add(func(c *Counters) *uint64 { return &c.DropDescsTouched },
 		"drop.precheck", "dropall.precheck-linear", "dropall.precheck-bsearch")
-	add(func(c *Counters) *uint64 { return &c.DropListHops }, "dlist.head", "dlist.restart")
-	add(func(c *Counters) *uint64 { return &c.DropLookups }, "lookup.lookup")
-	add(func(c *Counters) *uint64 { return &c.DropPartitionLocks }, "lookup.lock", "inval.lock-part")
-	add(func(c *Counters) *uint64 { return &c.DropInvalidated }, "inval.release")
-	add(func(c *Counters) *uint64 { return &c.DropPinWaits }, "inval.wait")
-	add(func(c *Counters) *uint64 { return &c.DListLinks }, "dlist.alloc-link")
-	add(func(c *Counters) *uint64 { return &c.DListUnlinks }, "dlist.alloc-unlink", "inval.unlink")
-	add(func(c *Counters) *uint64 { return &c.DListLocks }, "dlist.alloc-lock", "dlist.lock", "dlist.relock", "inval.lock-list")
+	m.Add(func(c *Counters) *uint64 { return &c.DropListHops }, "dlist.head", "dlist.restart")
+	m.Add(func(c *Counters) *uint64 { return &c.DropLookups }, "lookup.lookup")
+	m.Add(func(c *Counters) *uint64 { return &c.DropPartitionLocks }, "lookup.lock", "inval.lock-part")
+	m.Add(func(c *Counters) *uint64 { return &c.DropInvalidated }, "inval.release")
+	m.Add(func(c *Counters) *uint64 { return &c.DropPinWaits }, "inval.wait")
+	m.Add(func(c *Counters) *uint64 { return &c.DListLinks }, "dlist.alloc-link")
+	m.Add(func(c *Counters) *uint64 { return &c.DListUnlinks }, "dlist.alloc-unlink", "inval.unlink")
+	m.Add(func(c *Counters) *uint64 { return &c.DListLocks }, "dlist.alloc-lock", "dlist.lock", "dlist.relock", "inval.lock-list")
 	return m
 }()
 
@@ -78,10 +73,6 @@ func (c *Counters) countDrop(e trace.Event, d uint64) {
 		c.DropDescsTouched += d
 		return
 	}
-	f, ok := dropCounters[e.Site]
-	if !ok {
-		return
-	}
 	// The site's counted event: the acquire (not a wait) of a lock, the
 	// release that ends InvalidateBuffer, the list change.
 	switch e.Kind {
@@ -92,7 +83,7 @@ func (c *Counters) countDrop(e trace.Event, d uint64) {
 			return
 		}
 	}
-	*f(c) += d
+	dropCounters.Count(c, e, d)
 }
 
 // Stats returns the counters the engine keeps in bufmgr.Stats.
@@ -264,10 +255,7 @@ func (p *Pool) part(e trace.Event) int {
 
 // mutate changes the memory words e wrote: to After, or back to Before.
 func (p *Pool) mutate(e trace.Event, undo bool) {
-	v := e.After
-	if undo {
-		v = e.Before
-	}
+	v := viewkit.Written(e, undo)
 	switch e.Kind {
 	case trace.KCAS, trace.KLockHdr, trace.KUnlockHdr, trace.KDirty:
 		if e.Class == trace.OBuffer {

@@ -10,15 +10,9 @@ import (
 	"bufferlab/viz/viewkit"
 )
 
-// significantLanes is the number of lanes that take part in comparisons:
-// those given to New, and any later lane that holds pins or has events. (A
-// lane added for an unknown actor stays after Unapply, empty.)
-func (p *Pool) significantLanes() int {
-	return viewkit.SignificantLanes(p.nInitial, len(p.lanes), func(a trace.Actor) bool {
-		pm := p.lanes[a].pins
-		return p.h.ActorTop(a) != nil || (pm != nil && len(pm.m) > 0)
-	})
-}
+// significantLanes is the number of lanes that take part in comparisons
+// (viewkit.SignificantLanes).
+func (p *Pool) significantLanes() int { return viewkit.SignificantLanes(&p.h, p.nInitial, p.lanes) }
 
 func laneDiff(a, b Lane) string {
 	switch {

@@ -6,6 +6,7 @@ import (
 	"bufferlab/engine/scenario"
 	"bufferlab/engine/trace"
 	view "bufferlab/viz/poolview"
+	"bufferlab/viz/poolview/pooltest"
 	"bufferlab/viz/viewkit/viewtest"
 )
 
@@ -13,7 +14,7 @@ import (
 // runs (pins, CAS loops, header locks, rings, waits), the pre-9.6 pins,
 // drops with every strategy, a cleanup waiter and a lesson.
 func TestConformance(t *testing.T) {
-	all := scenarios(t)
+	all := pooltest.Scenarios(t)
 	for _, name := range []string{"contention-seed7", "contention-seed11", "spinlock-seed5", "drop-seed3", "cleanup", "clock-sweep.scn"} {
 		src, ok := all[name]
 		if !ok {
@@ -23,9 +24,9 @@ func TestConformance(t *testing.T) {
 			// A first run names the backends and relations (the scenario
 			// declares backends as it goes); the second, identical, is
 			// compared event by event.
-			begin(newView(run(t, name, src)))
-			r := runHooked(t, name, src, func(r *scenario.Runner, e trace.Event) {
-				at(e, func(v *view.Pool) string { return compare(v, takeSnap(r.Pool(), true), nil, nil) })
+			begin(pooltest.NewView(pooltest.Run(t, name, src)))
+			r := pooltest.RunHooked(t, name, src, func(r *scenario.Runner, e trace.Event) {
+				at(e, func(v *view.Pool) string { return pooltest.Compare(v, pooltest.TakeSnap(r.Pool(), true), nil, nil) })
 			})
 			return r.Log().Events()
 		}})

@@ -7,6 +7,7 @@ import (
 	"bufferlab/engine/fsm"
 	"bufferlab/engine/trace"
 	view "bufferlab/viz/poolview"
+	"bufferlab/viz/poolview/pooltest"
 )
 
 // fsmRun runs the seed workload of the free space map (tables pre-filled
@@ -14,20 +15,20 @@ import (
 // delete, a VACUUM and a direct search, on a small pool so that FSM, heap
 // and visibility map pages are evicted and read again. The pool is
 // snapshotted after every event.
-func fsmRun(t *testing.T, v fsm.Variant) (*bufmgr.Pool, []trace.Event, []*snap) {
+func fsmRun(t *testing.T, v fsm.Variant) (*bufmgr.Pool, []trace.Event, []*pooltest.Snap) {
 	t.Helper()
 	log := trace.NewLog()
 	w, err := fsm.NewSeed(fsm.SeedConfig{Tables: 1, FillFactor: 30, Blocks: 6, Options: fsm.Options{Variant: v}, NBuffers: 16, Log: log})
 	if err != nil {
 		t.Fatal(err)
 	}
-	var snaps []*snap
+	var snaps []*pooltest.Snap
 	// The events of NewSeed were logged before the hook: replaying them
 	// from the start is checked against the final snapshot of that part.
 	pre := log.Len()
-	snaps = make([]*snap, pre)
-	snaps[pre-1] = takeSnap(w.Pool, true)
-	log.OnAppend = func(trace.Event) { snaps = append(snaps, takeSnap(w.Pool, true)) }
+	snaps = make([]*pooltest.Snap, pre)
+	snaps[pre-1] = pooltest.TakeSnap(w.Pool, true)
+	log.OnAppend = func(trace.Event) { snaps = append(snaps, pooltest.TakeSnap(w.Pool, true)) }
 	if err := w.Fill(); err != nil {
 		t.Fatal(err)
 	}
@@ -93,7 +94,7 @@ func TestFSMEventsLeavePoolUnchanged(t *testing.T) {
 				if i+1 < len(evs) {
 					next = &evs[i+1]
 				}
-				if d := compare(all, s, &evs[i], next); d != "" {
+				if d := pooltest.Compare(all, s, &evs[i], next); d != "" {
 					t.Fatalf("%v: after %s:\n  %s", variant, fsm.Describe(e, nil), d)
 				}
 			}

@@ -63,6 +63,10 @@ type lane struct {
 	pins *pinMap
 }
 
+// Holds reports whether the backend pins a buffer: its lane then takes
+// part in comparisons even without events.
+func (l lane) Holds() bool { return l.pins != nil && len(l.pins.m) > 0 }
+
 // Pool is the view model of the shared buffer pool: everything the pool
 // scene draws, derived from trace events only. See the package comment.
 type Pool struct {

@@ -7,6 +7,8 @@ import (
 	"bufferlab/engine/sched"
 	"bufferlab/engine/slru"
 	"bufferlab/engine/trace"
+	"bufferlab/viz/poolview/pooltest"
+	"bufferlab/viz/viewkit/viewtest"
 )
 
 // slruLog runs a few backends on a small SLRU under a seeded random
@@ -54,14 +56,7 @@ func slruLog(t *testing.T, v slru.Variant, seed uint64) []trace.Event {
 			return nil
 		})
 	}
-	if err := sch.Run(); err != nil {
-		t.Fatal(err)
-	}
-	for _, p := range sch.Procs() {
-		if p.Err() != nil {
-			t.Fatalf("%s: %v", p.Name, p.Err())
-		}
-	}
+	viewtest.RunProcs(t, sch, s.Picture)
 	return log.Events()
 }
 
@@ -70,7 +65,7 @@ func slruLog(t *testing.T, v slru.Variant, seed uint64) []trace.Event {
 // change nothing the view shows, not its history, counters or current
 // event; an SLRU slot is never read as a buffer, a bank as a partition.
 func TestSLRUEventsLeavePoolUnchanged(t *testing.T) {
-	r := run(t, "cleanup", scenarios(t)["cleanup"])
+	r := pooltest.Run(t, "cleanup", pooltest.Scenarios(t)["cleanup"])
 	pool := r.Log().Events()
 	kinds := map[trace.Kind]bool{}
 	var slruEvents []trace.Event
@@ -92,8 +87,8 @@ func TestSLRUEventsLeavePoolUnchanged(t *testing.T) {
 	}
 
 	// An untouched view, the reference.
-	want := newView(r)
-	initial := newView(r)
+	want := pooltest.NewView(r)
+	initial := pooltest.NewView(r)
 	for _, e := range slruEvents {
 		if err := initial.Check(e); err != nil {
 			t.Fatalf("Check(%v) on the initial pool: %v", e, err)
@@ -110,7 +105,7 @@ func TestSLRUEventsLeavePoolUnchanged(t *testing.T) {
 
 	// Interleaved with the pool's events: after each pool event, a slice of
 	// the SLRU log is applied (and some of it unapplied again).
-	got := newView(r)
+	got := pooltest.NewView(r)
 	j := 0
 	for i, e := range pool {
 		want.Apply(e)
@@ -142,7 +137,7 @@ func TestSLRUEventsLeavePoolUnchanged(t *testing.T) {
 		got.Unapply(slruEvents[i%len(slruEvents)])
 		got.Unapply(pool[i])
 	}
-	if d := got.Diff(newView(r)); d != "" {
+	if d := got.Diff(pooltest.NewView(r)); d != "" {
 		t.Fatalf("unapplied back to the start: %s", d)
 	}
 	t.Logf("%d pool events, %d SLRU events", len(pool), len(slruEvents))

@@ -10,6 +10,7 @@ import (
 	"bufferlab/engine/scenario"
 	"bufferlab/engine/trace"
 	view "bufferlab/viz/poolview"
+	"bufferlab/viz/poolview/pooltest"
 	"bufferlab/viz/viewkit/viewtest"
 )
 
@@ -71,20 +72,20 @@ func TestInitialState(t *testing.T) {
 // The key test: the view after the whole log agrees with the engine's final
 // state, for every scenario.
 func TestFinalStateMatchesEngine(t *testing.T) {
-	all := scenarios(t)
-	for name, src := range largeScenarios(t) {
+	all := pooltest.Scenarios(t)
+	for name, src := range pooltest.LargeScenarios(t) {
 		all[name] = src
 	}
 	for name, src := range all {
 		t.Run(name, func(t *testing.T) {
-			r := run(t, name, src)
-			v := newView(r)
+			r := pooltest.Run(t, name, src)
+			v := pooltest.NewView(r)
 			for _, e := range r.Log().Events() {
 				if err := v.ApplyChecked(e); err != nil {
 					t.Fatal(err)
 				}
 			}
-			if d := compare(v, takeSnap(r.Pool(), true), nil, nil); d != "" {
+			if d := pooltest.Compare(v, pooltest.TakeSnap(r.Pool(), true), nil, nil); d != "" {
 				t.Fatalf("view and engine differ:\n  %s\nview:\n%s\nengine:\n%s", d, v, r.Pool().Picture(r.RelName))
 			}
 			if err := r.Pool().CheckQuiescent(); err != nil {
@@ -107,10 +108,10 @@ func TestFinalStateMatchesEngine(t *testing.T) {
 
 // perEvent runs a scenario with the log's OnAppend hook capturing the
 // engine state after every event.
-func perEvent(t *testing.T, name, src string, entries bool) (*scenario.Runner, []*snap) {
+func perEvent(t *testing.T, name, src string, entries bool) (*scenario.Runner, []*pooltest.Snap) {
 	t.Helper()
-	var snaps []*snap
-	r := runHooked(t, name, src, func(r *scenario.Runner, _ trace.Event) { snaps = append(snaps, takeSnap(r.Pool(), entries)) })
+	var snaps []*pooltest.Snap
+	r := pooltest.RunHooked(t, name, src, func(r *scenario.Runner, _ trace.Event) { snaps = append(snaps, pooltest.TakeSnap(r.Pool(), entries)) })
 	if len(snaps) != r.Log().Len() {
 		t.Fatalf("%d snapshots for %d events", len(snaps), r.Log().Len())
 	}
@@ -120,13 +121,13 @@ func perEvent(t *testing.T, name, src string, entries bool) (*scenario.Runner, [
 // Stronger: at every event index, the view after events [0..i] agrees with
 // the engine as it was right after event i.
 func TestEveryEventMatchesEngine(t *testing.T) {
-	covered := map[trace.Kind]int{}
+	covered := viewtest.Seen{}
 	collisions := 0
-	for name, src := range scenarios(t) {
+	for name, src := range pooltest.Scenarios(t) {
 		t.Run(name, func(t *testing.T) {
 			r, snaps := perEvent(t, name, src, true)
 			evs := r.Log().Events()
-			v := newView(r)
+			v := pooltest.NewView(r)
 			for i, e := range evs {
 				if err := v.ApplyChecked(e); err != nil {
 					t.Fatalf("event %d: %v", i, err)
@@ -139,7 +140,7 @@ func TestEveryEventMatchesEngine(t *testing.T) {
 				if i+1 < len(evs) {
 					next = &evs[i+1]
 				}
-				if d := compare(v, snaps[i], &evs[i], next); d != "" {
+				if d := pooltest.Compare(v, snaps[i], &evs[i], next); d != "" {
 					t.Fatalf("after event %d (%s):\n  %s\nview:\n%s", i, r.DescribeEvent(e), d, v)
 				}
 			}
@@ -162,11 +163,11 @@ func TestEveryEventMatchesEngine(t *testing.T) {
 // Apply then Unapply restores the fingerprint for every event; the whole
 // log forward then backward returns to the initial state.
 func TestApplyUnapply(t *testing.T) {
-	for name, src := range scenarios(t) {
+	for name, src := range pooltest.Scenarios(t) {
 		t.Run(name, func(t *testing.T) {
-			r := run(t, name, src)
+			r := pooltest.Run(t, name, src)
 			evs := r.Log().Events()
-			v := newView(r)
+			v := pooltest.NewView(r)
 			initial := v.Clone()
 			fps := []uint64{v.Fingerprint()}
 			for i, e := range evs {
@@ -208,47 +209,32 @@ func TestApplyUnapply(t *testing.T) {
 }
 
 func TestUnapplyMisuse(t *testing.T) {
-	r := run(t, "s", lessonScenarios(t)["seventeen-blocks.scn"])
+	r := pooltest.Run(t, "s", pooltest.Lessons(t)["seventeen-blocks.scn"])
 	evs := r.Log().Events()
-	v := newView(r)
-	mustPanic(t, "no history", func() { v.Unapply(evs[0]) })
+	v := pooltest.NewView(r)
+	viewtest.MustPanic(t, "no history", func() { v.Unapply(evs[0]) })
 	v.Apply(evs[0])
 	v.Apply(evs[1])
-	mustPanic(t, "last event applied", func() { v.Unapply(evs[0]) })
+	viewtest.MustPanic(t, "last event applied", func() { v.Unapply(evs[0]) })
 	if e, ok := v.UnapplyLast(); !ok || e != evs[1] {
 		t.Fatalf("UnapplyLast = %v, %v", e, ok)
 	}
 }
 
-func mustPanic(t *testing.T, want string, f func()) {
-	t.Helper()
-	defer func() {
-		t.Helper()
-		r := recover()
-		if r == nil {
-			t.Fatalf("no panic (want one mentioning %q)", want)
-		}
-		if s, _ := r.(string); !strings.Contains(s, want) {
-			t.Fatalf("panic %v, want one mentioning %q", r, want)
-		}
-	}()
-	f()
-}
-
 // Clones share chunks, partitions, pins and history copy-on-write: writes
 // to one never show in the other.
 func TestCloneIndependence(t *testing.T) {
-	r := run(t, "c", contention(7))
+	r := pooltest.Run(t, "c", pooltest.Contention(7))
 	evs := r.Log().Events()
 	fresh := func(n int) *view.Pool {
-		v := newView(r)
+		v := pooltest.NewView(r)
 		for _, e := range evs[:n] {
 			v.Apply(e)
 		}
 		return v
 	}
 	rng := rand.New(rand.NewPCG(1, 2))
-	v := newView(r)
+	v := pooltest.NewView(r)
 	var clones []*view.Pool
 	var at []int
 	for i, e := range evs {
@@ -288,9 +274,9 @@ func TestCloneIndependence(t *testing.T) {
 }
 
 func TestTrimHistory(t *testing.T) {
-	r := run(t, "c", contention(3))
+	r := pooltest.Run(t, "c", pooltest.Contention(3))
 	evs := r.Log().Events()
-	v := newView(r)
+	v := pooltest.NewView(r)
 	fps := []uint64{v.Fingerprint()}
 	for _, e := range evs {
 		v.Apply(e)
@@ -309,7 +295,7 @@ func TestTrimHistory(t *testing.T) {
 				t.Fatalf("trim %d: unapply %d differs:\n%s", keep, i, w.Diff(v))
 			}
 		}
-		mustPanic(t, "no history", func() { w.Unapply(evs[n-1-keep]) })
+		viewtest.MustPanic(t, "no history", func() { w.Unapply(evs[n-1-keep]) })
 		// and forward again
 		for i := n - keep; i < n; i++ {
 			w.Apply(evs[i])
@@ -334,7 +320,7 @@ func TestTrimHistory(t *testing.T) {
 
 // Check rejects events that do not fit the state.
 func TestCheckRejects(t *testing.T) {
-	r := run(t, "s", lessonScenarios(t)["seventeen-blocks.scn"])
+	r := pooltest.Run(t, "s", pooltest.Lessons(t)["seventeen-blocks.scn"])
 	evs := r.Log().Events()
 	byKind := map[trace.Kind]int{}
 	for i, e := range evs {
@@ -345,7 +331,7 @@ func TestCheckRejects(t *testing.T) {
 	// Replay each kind's first event with a corrupted value, on a view at
 	// the right position.
 	at := func(i int) *view.Pool {
-		w := newView(r)
+		w := pooltest.NewView(r)
 		for _, e := range evs[:i] {
 			w.Apply(e)
 		}
@@ -393,7 +379,7 @@ func TestCheckRejects(t *testing.T) {
 			t.Errorf("a rejected %s event was applied", c.kind)
 		}
 	}
-	mustPanic(t, "names buffer", func() {
+	viewtest.MustPanic(t, "names buffer", func() {
 		e := evs[byKind[trace.KCAS]]
 		e.Obj = 999
 		at(0).Apply(e)
@@ -402,10 +388,10 @@ func TestCheckRejects(t *testing.T) {
 
 // Lanes: the current operation, scans, waits, errors and labels.
 func TestLanes(t *testing.T) {
-	src := lessonScenarios(t)["clock-sweep.scn"]
-	r := run(t, "clock-sweep", src)
+	src := pooltest.Lessons(t)["clock-sweep.scn"]
+	r := pooltest.Run(t, "clock-sweep", src)
 	evs := r.Log().Events()
-	v := newView(r)
+	v := pooltest.NewView(r)
 	sawScan, sawScanRead, sawErr := false, false, false
 	for i, e := range evs {
 		v.Apply(e)
@@ -462,8 +448,8 @@ func TestLanes(t *testing.T) {
 	// Waiting: in contention runs, every wait event leaves the lane waiting.
 	waits := 0
 	for _, seed := range []int{1, 2, 3, 7, 11, 13} {
-		r := run(t, "c", contention(seed))
-		v := newView(r)
+		r := pooltest.Run(t, "c", pooltest.Contention(seed))
+		v := pooltest.NewView(r)
 		for _, e := range r.Log().Events() {
 			v.Apply(e)
 			w := e.Kind == trace.KLWWait || e.Kind == trace.KSpin || e.Kind == trace.KIOWait
@@ -549,7 +535,7 @@ func TestFreelistPush(t *testing.T) {
 }
 
 func TestEffectOf(t *testing.T) {
-	r := run(t, "s", lessonScenarios(t)["seventeen-blocks.scn"])
+	r := pooltest.Run(t, "s", pooltest.Lessons(t)["seventeen-blocks.scn"])
 	for _, e := range r.Log().Events() {
 		c := view.EffectOf(e)
 		if c.Lane != e.Actor {
@@ -610,8 +596,8 @@ func TestEffectOf(t *testing.T) {
 
 // The mapping table listing is deterministic and agrees with Lookup.
 func TestMapping(t *testing.T) {
-	r := run(t, "c", contention(11))
-	v := newView(r)
+	r := pooltest.Run(t, "c", pooltest.Contention(11))
+	v := pooltest.NewView(r)
 	for _, e := range r.Log().Events() {
 		v.Apply(e)
 	}
@@ -650,8 +636,8 @@ func TestHolders(t *testing.T) {
 }
 
 func TestString(t *testing.T) {
-	r := run(t, "s", lessonScenarios(t)["clock-sweep.scn"])
-	v := newView(r)
+	r := pooltest.Run(t, "s", pooltest.Lessons(t)["clock-sweep.scn"])
+	v := pooltest.NewView(r)
 	evs := r.Log().Events()
 	for _, e := range evs[:len(evs)/2] {
 		v.Apply(e)
@@ -672,7 +658,7 @@ func TestString(t *testing.T) {
 // A synchronized scan's lane names where it starts: B joins A's paused
 // cursor at A's last reported location, block 16.
 func TestLaneSyncScanLabel(t *testing.T) {
-	r := run(t, "sync", `config shared_buffers=16
+	r := pooltest.Run(t, "sync", `config shared_buffers=16
 relation big blocks=20
 backend A: scan big pages=18
 run
@@ -681,7 +667,7 @@ run
 backend A: release all
 run
 `)
-	v := newView(r)
+	v := pooltest.NewView(r)
 	want := "scan big (20 blocks, ring 2, synchronized: starts at block 16)"
 	saw := false
 	for _, e := range r.Log().Events() {

@@ -6,6 +6,7 @@ import (
 
 	"bufferlab/engine/bufmgr"
 	"bufferlab/engine/trace"
+	"bufferlab/viz/poolview/pooltest"
 )
 
 // Two backends pin the same resident buffer under round-robin: under the
@@ -22,8 +23,8 @@ run
 
 func TestLaneWordAndCounters(t *testing.T) {
 	for _, mode := range []string{"atomic", "spinlock"} {
-		r := run(t, mode, fmt.Sprintf(racePins, mode))
-		v := newView(r)
+		r := pooltest.Run(t, mode, fmt.Sprintf(racePins, mode))
+		v := pooltest.NewView(r)
 		const a, b = trace.Actor(1), trace.Actor(2)
 		sawFail, sawSpin := false, false
 		for _, e := range r.Log().Events() {

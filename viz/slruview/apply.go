@@ -159,10 +159,7 @@ func (v *View) setSlotWord(i int, w uint64) {
 
 // mutate writes what e changed: After, or back to Before.
 func (v *View) mutate(e trace.Event, undo bool) {
-	val := e.After
-	if undo {
-		val = e.Before
-	}
+	val := viewkit.Written(e, undo)
 	switch e.Kind {
 	case trace.KSlotState, trace.KDirty:
 		v.setSlotWord(int(e.Obj), val)

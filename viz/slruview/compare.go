@@ -9,12 +9,9 @@ import (
 	"bufferlab/viz/viewkit"
 )
 
-// significantLanes is the number of lanes that take part in comparisons:
-// those given to New and any later one with events. (A lane added for an
-// unknown actor stays after Unapply, empty.)
-func (v *View) significantLanes() int {
-	return viewkit.SignificantLanes(v.nInitial, len(v.lanes), func(a trace.Actor) bool { return v.h.ActorTop(a) != nil })
-}
+// significantLanes is the number of lanes that take part in comparisons
+// (viewkit.SignificantLanes).
+func (v *View) significantLanes() int { return viewkit.SignificantLanes(&v.h, v.nInitial, v.lanes) }
 
 // Diff describes how v and o differ (at most a dozen differences, one per
 // line), or returns "" when they show the same state. History is not
@@ -46,14 +43,10 @@ func (v *View) Diff(o *View) string {
 }
 
 func laneDiff(a, b Lane) string {
-	switch {
-	case a.Name != b.Name:
-		return fmt.Sprintf("name %q vs %q", a.Name, b.Name)
-	case a.HasLast != b.HasLast || a.Last != b.Last:
-		return fmt.Sprintf("last event %v vs %v", a.Last, b.Last)
-	case a.Stats != b.Stats:
-		return fmt.Sprintf("stats %+v vs %+v", a.Stats, b.Stats)
-	case !viewkit.WordsEqual(a.Lookup, b.Lookup, lookupWords):
+	if d := a.LaneHead.Diff(b.LaneHead); d != "" {
+		return d
+	}
+	if !viewkit.WordsEqual(a.Lookup, b.Lookup, lookupWords) {
 		return fmt.Sprintf("lookup %+v vs %+v", a.Lookup, b.Lookup)
 	}
 	return ""

@@ -6,6 +6,7 @@ import (
 
 	"bufferlab/engine/slru"
 	"bufferlab/engine/trace"
+	"bufferlab/viz/viewkit"
 )
 
 // Phase is where a backend's operation is, as its events tell it.
@@ -29,12 +30,7 @@ const (
 
 var phaseNames = [...]string{"idle", "start", "scan", "probe", "relock", "found", "victim", "read", "write", "wait-io", "done", "error"}
 
-func (p Phase) String() string {
-	if int(p) < len(phaseNames) {
-		return phaseNames[p]
-	}
-	return fmt.Sprintf("phase(%d)", uint8(p))
-}
+func (p Phase) String() string { return viewkit.Name(phaseNames[:], p, "phase") }
 
 // Result is what the operation's page search came to.
 type Result uint8
@@ -59,12 +55,7 @@ const (
 
 var candNames = [...]string{"", "empty", "valid", "busy", "latest"}
 
-func (k CandKind) String() string {
-	if int(k) < len(candNames) && k != 0 {
-		return candNames[k]
-	}
-	return fmt.Sprintf("cand(%d)", uint8(k))
-}
+func (k CandKind) String() string { return viewkit.Name(candNames[:], k, "cand") }
 
 // Candidate is one slot weighed by the victim search.
 type Candidate struct {

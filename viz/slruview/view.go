@@ -87,6 +87,9 @@ type lane struct {
 	stats Counters // what this backend's events counted
 }
 
+// Holds is false: an SLRU lane holds nothing its events do not show.
+func (lane) Holds() bool { return false }
+
 // View is the view model of one SLRU, derived from its events only. See
 // the package comment.
 type View struct {
@@ -288,11 +291,9 @@ func (v *View) NumLanes() int { return len(v.lanes) }
 
 // Lane is what the view shows of one backend.
 type Lane struct {
-	Actor trace.Actor
-	Name  string
-	// Last is the backend's last event (HasLast false before its first).
-	Last    trace.Event
-	HasLast bool
+	// LaneHead: the backend, its last event, its counters (Stats.Stats
+	// gives the engine's slru.Stats of the backend).
+	viewkit.LaneHead[Counters]
 	// Waiting is set while the last event is a KLWWait: the backend
 	// retries a bank lock (Class trace.OBank) or a slot's buffer lock
 	// (trace.OSlotIO, waiting for an I/O to end) given by WaitingFor.
@@ -300,20 +301,16 @@ type Lane struct {
 	WaitingFor trace.Event
 	// Lookup is the backend's operation and where its page search is.
 	Lookup Lookup
-	// Stats counts this backend's events (Counters.Stats gives the
-	// engine's slru.Stats of the backend).
-	Stats Counters
 }
 
 // Lane returns actor a's lane (an empty one for an actor never seen).
 func (v *View) Lane(a trace.Actor) Lane {
-	if int(a) >= len(v.lanes) {
-		return Lane{Actor: a, Name: trace.ActorName(a), Lookup: noLookup}
+	var stats Counters
+	if int(a) < len(v.lanes) {
+		stats = v.lanes[a].stats
 	}
-	l := &v.lanes[a]
-	out := Lane{Actor: a, Name: l.name, Stats: l.stats, Lookup: noLookup}
+	out := Lane{LaneHead: viewkit.HeadOf(&v.h, a, v.LaneName(a), stats), Lookup: noLookup}
 	if top := v.h.ActorTop(a); top != nil {
-		out.Last, out.HasLast = top.Ev, true
 		out.Lookup = *top.Data
 		if top.Ev.Kind == trace.KLWWait {
 			out.Waiting, out.WaitingFor = true, top.Ev

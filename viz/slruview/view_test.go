@@ -31,10 +31,7 @@ type workload struct {
 }
 
 func workloads() []workload {
-	ops := 90
-	if testing.Short() {
-		ops = 40
-	}
+	ops := viewtest.Size(90, 40)
 	return []workload{
 		{"banks-2x4", slru.Config{Variant: slru.Banks, Slots: 8, BankSize: 4}, 3, ops, 12, 1},
 		{"banks-4x2", slru.Config{Variant: slru.Banks, Slots: 8, BankSize: 2}, 4, ops, 10, 2},
@@ -116,14 +113,7 @@ func (w workload) run(t testing.TB, onEvent func(*slru.SLRU, *sched.Scheduler, t
 			return nil
 		})
 	}
-	if err := sch.Run(); err != nil {
-		t.Fatalf("%v\n%s", err, s.Picture())
-	}
-	for _, p := range sch.Procs() {
-		if p.Err() != nil {
-			t.Fatalf("%s: %v", p.Name, p.Err())
-		}
-	}
+	viewtest.RunProcs(t, sch, s.Picture)
 	if err := s.CheckQuiescent(); err != nil {
 		t.Fatal(err)
 	}
@@ -298,179 +288,88 @@ func checkLookup(v *slruview.View, s *slru.SLRU, e trace.Event) string {
 	return ""
 }
 
-// The key test: a view applying a random multi-backend run's events agrees
-// with the SLRU after every one of them; Unapply right after Apply gives
-// back exactly the previous view; the lookups follow the engine's search;
-// a backend shows as waiting exactly when the scheduler has it retrying a
-// lock; and unapplying the whole log returns to the initial view.
-func TestEveryEventMatchesEngine(t *testing.T) {
-	kinds := map[trace.Kind]int{}
-	phases := map[slruview.Phase]int{}
-	cands := map[slruview.CandKind]int{}
+// The key test, and the conformance suite every view passes (viewtest.Run),
+// on every workload (each variant: banks, one bank, banks+hash, the mask
+// rule): a view applying a random multi-backend run's events, all of
+// them, agrees with the SLRU after every one of them; the lookups follow
+// the engine's search; a backend shows as waiting exactly when the
+// scheduler has it retrying a lock; and the suite's round trip, clones,
+// trimming and seeks hold.
+func TestConformance(t *testing.T) {
+	seen := viewtest.Seen{}
 	for _, w := range workloads() {
-		t.Run(w.name, func(t *testing.T) {
-			var v *slruview.View
-			var failed bool
-			fail := func(format string, args ...any) {
-				if !failed {
-					failed = true
-					t.Errorf(format, args...)
-				}
-			}
-			onEvent := func(s *slru.SLRU, sch *sched.Scheduler, e trace.Event) {
-				if failed {
-					return
-				}
-				if v == nil {
-					v = slruview.New(slruview.GeometryOf(s), names(w.backends))
-				}
-				if d := viewtest.ApplyUndo(v, e, slru.Describe(e), func() string {
-					kinds[e.Kind]++
+		all := func(trace.Event) bool { return true } // an SLRU run logs only SLRU events
+		viewtest.Run(t, viewtest.Case[*slruview.View]{Name: w.name, Applies: all, Play: func(t testing.TB, begin func(*slruview.View), at func(trace.Event, func(*slruview.View) string)) []trace.Event {
+			// A first run gives the geometry as it is before the first
+			// event; the second, identical, is compared event by event.
+			_, _, g := w.run(t, nil)
+			begin(slruview.New(g, names(w.backends)))
+			var last *slruview.View
+			s, log, _ := w.run(t, func(s *slru.SLRU, sch *sched.Scheduler, e trace.Event) {
+				at(e, func(v *slruview.View) string {
+					last = v
+					seen[e.Kind]++
 					if d := compare(v, s); d != "" {
-						return fmt.Sprintf("after %s:\n  %s\nview:\n%s\nengine:\n%s", slru.Describe(e), d, v, s.Picture())
+						return fmt.Sprintf("%s\nengine:\n%s", d, s.Picture())
 					}
 					if d := checkLookup(v, s, e); d != "" {
-						return fmt.Sprintf("after %s: %s\nview:\n%s", slru.Describe(e), d, v)
+						return d
 					}
 					l := v.Lane(e.Actor).Lookup
-					phases[l.Phase]++
+					seen[l.Phase]++
 					for _, c := range l.Candidates {
-						cands[c.Kind]++
+						seen[c.Kind]++
 					}
 					for _, p := range sch.Procs() {
 						if p.Actor == e.Actor || p.Done() {
 							continue
 						}
 						if lw := v.Lane(p.Actor); lw.Waiting != p.Pending().Wait {
-							return fmt.Sprintf("after %s: view says %s waiting=%v, the scheduler %v", slru.Describe(e), lw.Name, lw.Waiting, p.Pending().Wait)
+							return fmt.Sprintf("view says %s waiting=%v, the scheduler %v", lw.Name, lw.Waiting, p.Pending().Wait)
 						}
 					}
 					return ""
-				}); d != "" {
-					fail("%s", d)
+				})
+			})
+			if last != nil {
+				if d := compare(last, s); d != "" {
+					t.Errorf("after the run: %s", d)
 				}
-			}
-			s, log, g := w.run(t, onEvent)
-			if failed {
-				return
-			}
-			if v.Applied() != log.Len() || v.HistoryLen() != log.Len() {
-				t.Fatalf("applied %d, history %d, of %d events", v.Applied(), v.HistoryLen(), log.Len())
-			}
-			if d := compare(v, s); d != "" {
-				t.Fatal(d)
-			}
-			for i := log.Len() - 1; i >= 0; i-- {
-				if e, ok := v.UnapplyLast(); !ok || e != log.At(i) {
-					t.Fatalf("UnapplyLast %d: %v %v", i, e, ok)
-				}
-			}
-			if d := v.Diff(slruview.New(g, names(w.backends))); d != "" {
-				t.Fatalf("unapplied back to the start:\n%s", d)
 			}
 			t.Logf("%d events, %+v", log.Len(), s.Stats())
-		})
+			return log.Events()
+		}})
 	}
 	// The runs reach every kind the view derives state from, every phase
 	// and every kind of candidate.
-	viewtest.Covered(t, kinds, []trace.Kind{trace.KSlotScan, trace.KSlotState, trace.KLRUCount, trace.KLRUTouch, trace.KCandidate,
+	viewtest.Covered(t, seen, []trace.Kind{trace.KSlotScan, trace.KSlotState, trace.KLRUCount, trace.KLRUTouch, trace.KCandidate,
 		trace.KSkipLatest, trace.KStore, trace.KDirty, trace.KLWAcquire, trace.KLWRelease, trace.KLWWait, trace.KMapLookup,
 		trace.KMapInsert, trace.KMapDelete, trace.KHit, trace.KMiss, trace.KVictim, trace.KIORead, trace.KIOWrite,
 		trace.KIOWait, trace.KError, trace.KOp, trace.KOpDone}, "no %s event in the workloads")
-	viewtest.Covered(t, phases, viewtest.Span(slruview.PhaseStart, slruview.PhaseError), "no lookup in phase %s")
-	viewtest.Covered(t, cands, viewtest.Span(slruview.CandEmpty, slruview.CandLatest), "no %s candidate")
-	t.Logf("kinds %v\nphases %v\ncandidates %v", kinds, phases, cands)
+	viewtest.Covered(t, seen, viewtest.Span(slruview.PhaseStart, slruview.PhaseError), "no lookup in phase %s")
+	viewtest.Covered(t, seen, viewtest.Span(slruview.CandEmpty, slruview.CandLatest), "no %s candidate")
+	t.Logf("reached %v", seen)
 }
 
-// Keyframes and seeks: snapshots every K events, a seek restores the
-// nearest one at or before the target and applies forward, and stepping
-// back unapplies; both equal a fresh replay. Snapshots do not share
-// mutable state with the live view.
+// Keyframes and seeks as a player keeps them (viewtest.Keyframes):
+// snapshots every K events with the live history trimmed, seeks from the
+// nearest one, steps back by Unapply; all equal the live view.
 func TestSnapshotsAndSeeks(t *testing.T) {
 	w := workloads()[3] // banks+hash
 	_, log, g := w.run(t, nil)
-	evs := log.Events()
-	const k = 64
-	live := slruview.New(g, names(w.backends))
-	var keys []*slruview.View
-	fps := []uint64{live.Fingerprint()}
-	for i, e := range evs {
-		if i%k == 0 {
-			keys = append(keys, live.Snapshot())
-		}
-		live.Apply(e)
-		fps = append(fps, live.Fingerprint())
-		if i%k == k-1 {
-			live.TrimHistory(k / 2)
-			if live.HistoryLen() != k/2 {
-				t.Fatalf("history %d after TrimHistory(%d)", live.HistoryLen(), k/2)
-			}
-		}
-	}
-	for _, key := range keys {
-		if key.HistoryLen() != 0 {
-			t.Fatal("a snapshot has history")
-		}
-	}
-	r := rand.New(rand.NewPCG(9, 9))
-	for n := 0; n < 60; n++ {
-		p := r.IntN(len(evs) + 1)
-		c := keys[min(p/k, len(keys)-1)].Clone()
-		for i := min(p/k, len(keys)-1) * k; i < p; i++ {
-			c.Apply(evs[i])
-		}
-		if c.Fingerprint() != fps[p] || c.Applied() != p {
-			t.Fatalf("seek to %d: fingerprint %#x, want %#x", p, c.Fingerprint(), fps[p])
-		}
-		// Step back a few events from there, then forward again.
-		back := min(p-min(p/k, len(keys)-1)*k, 5)
-		for i := 0; i < back; i++ {
-			c.Unapply(evs[p-1-i])
-			if c.Fingerprint() != fps[p-1-i] {
-				t.Fatalf("step back to %d from %d: fingerprint differs", p-1-i, p)
-			}
-		}
-	}
-	// The live view still unapplies what its trimmed history keeps.
-	end := live.Fingerprint()
-	for i := 0; i < live.HistoryLen(); i++ {
-	}
-	n := live.HistoryLen()
-	for i := 0; i < n; i++ {
-		live.Unapply(evs[len(evs)-1-i])
-	}
-	if live.Fingerprint() != fps[len(evs)-n] {
-		t.Fatal("unapplying the trimmed history does not give the earlier state")
-	}
-	if _, ok := live.UnapplyLast(); ok {
-		t.Fatal("UnapplyLast beyond the trimmed history")
-	}
-	if end == live.Fingerprint() && n > 0 {
-		t.Fatal("fingerprint did not change")
-	}
+	viewtest.Keyframes(t, slruview.New(g, names(w.backends)), log.Events(), 64, 60)
 }
 
 // The view ignores events of other mechanisms (the buffer pool's), and
 // Unapply of anything but the last event panics.
 func TestIgnoresOtherClassesAndChecksOrder(t *testing.T) {
 	v := slruview.New(slruview.Geometry{Variant: slru.Banks, Slots: 32}, nil)
-	before := v.Fingerprint()
-	for _, e := range []trace.Event{
+	viewtest.Ignores(t, v, []trace.Event{
 		{Kind: trace.KCAS, Class: trace.OBuffer, Obj: 3, Before: 1, After: 2},
 		{Kind: trace.KLWAcquire, Class: trace.OPartition, Obj: 100, After: 1 << 48},
 		{Kind: trace.KMapInsert, Class: trace.OPartition, Obj: 7, Arg: 99, After: trace.NoBuffer},
 		{Kind: trace.KHit, Class: trace.OBuffer, Obj: 1},
-	} {
-		if err := v.Check(e); err != nil {
-			t.Fatal(err)
-		}
-		v.Apply(e)
-		v.Unapply(e)
-		v.Apply(e)
-	}
-	if v.Fingerprint() != before || v.Applied() != 0 {
-		t.Fatal("a buffer-pool event changed the SLRU view")
-	}
+	})
 	if v.NumBanks() != 2 || v.BankSize() != 16 {
 		t.Fatalf("%d banks of %d", v.NumBanks(), v.BankSize())
 	}
@@ -493,10 +392,5 @@ func TestIgnoresOtherClassesAndChecksOrder(t *testing.T) {
 	if err := v.Check(trace.Event{Kind: trace.KSlotState, Class: trace.OSlot, Obj: 40}); err == nil {
 		t.Fatal("Check accepted slot 40 of 32")
 	}
-	defer func() {
-		if recover() == nil {
-			t.Fatal("Unapply of an event that is not the last applied did not panic")
-		}
-	}()
-	v.Unapply(e1)
+	viewtest.MustPanic(t, "last event applied", func() { v.Unapply(e1) })
 }

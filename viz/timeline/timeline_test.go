@@ -2,45 +2,20 @@ package timeline_test
 
 import (
 	"fmt"
-	"io/fs"
 	"math/rand/v2"
 	"runtime"
 	"sort"
 	"testing"
 
-	"bufferlab/engine/bufmgr"
 	"bufferlab/engine/scenario"
 	"bufferlab/engine/trace"
-	"bufferlab/lessons"
 	view "bufferlab/viz/poolview"
+	"bufferlab/viz/poolview/pooltest"
 	"bufferlab/viz/timeline"
 )
 
-// contention is a multi-backend scenario with a seeded random schedule:
-// four backends interleave on three hot blocks and scan a relation larger
-// than NBuffers/4 in a 16-buffer pool.
-func contention(seed int) string {
-	return fmt.Sprintf(`
-config shared_buffers=16 schedule=random seed=%d
-relation t blocks=24
-relation hot blocks=3
-backend A: touch hot 0..2; write hot 1; read t 0..3; touch hot 0..2; write hot 0..2; release t 0..3; scan t; touch hot 0..2
-backend B: touch hot 0..2; scan t; write hot 0..2; touch hot 0..2; read hot 1; dirty hot 1; release hot 1; touch t 30
-backend C: write hot 0..2; read t 5; read t 5; touch hot 0..2; touch t 10..20; release t 5; release t 5; touch hot 0..2
-backend D: touch hot 0..2; touch t 4..23; write hot 2; scan t; touch hot 0..2
-run
-`, seed)
-}
-
-func lesson(t testing.TB, name string) string {
-	t.Helper()
-	b, err := fs.ReadFile(lessons.Scenarios, "scenarios/"+name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(b)
-}
-
+// logRun is a scenario's run (pooltest: the contention scenario, the
+// lessons) and its log.
 type logRun struct {
 	r      *scenario.Runner
 	events []trace.Event
@@ -48,20 +23,13 @@ type logRun struct {
 
 func run(t testing.TB, name, src string) logRun {
 	t.Helper()
-	r, _, err := scenario.Run(name, src, true)
-	if err != nil {
-		t.Fatalf("%s: %v", name, err)
-	}
+	r := pooltest.Run(t, name, src)
 	return logRun{r, r.Log().Events()}
 }
 
-func (l logRun) initial() *view.Pool {
-	names := map[uint32]string{}
-	for n := uint32(bufmgr.FirstNormalObjectId); n < bufmgr.FirstNormalObjectId+16; n++ {
-		names[n] = l.r.RelName(n)
-	}
-	return view.New(l.r.Pool().NBuffers, names, l.r.BackendNames())
-}
+func lesson(t testing.TB, name string) string { return pooltest.Lessons(t)[name] }
+
+func (l logRun) initial() *view.Pool { return pooltest.NewView(l.r) }
 
 // fingerprints replays the log on a fresh view: fps[p] is the fingerprint
 // after p events.
@@ -101,10 +69,10 @@ func checkAt(t *testing.T, tl *timeline.Timeline, l logRun, fps []uint64, what s
 
 func TestSeekEqualsReplay(t *testing.T) {
 	logs := map[string]logRun{
-		"contention":   run(t, "contention", contention(7)),
+		"contention":   run(t, "contention", pooltest.Contention(7)),
 		"clock-sweep":  run(t, "clock-sweep", lesson(t, "clock-sweep.scn")),
 		"seventeen":    run(t, "seventeen", lesson(t, "seventeen-blocks.scn")),
-		"contention-2": run(t, "contention", contention(2)),
+		"contention-2": run(t, "contention", pooltest.Contention(2)),
 	}
 	for name, l := range logs {
 		fps := l.fingerprints()
@@ -146,7 +114,7 @@ func TestSeekEqualsReplay(t *testing.T) {
 }
 
 func TestStepping(t *testing.T) {
-	l := run(t, "contention", contention(11))
+	l := run(t, "contention", pooltest.Contention(11))
 	fps := l.fingerprints()
 	n := len(l.events)
 	tl := timeline.New(l.events, l.initial(), 64)
@@ -215,7 +183,7 @@ func TestStepping(t *testing.T) {
 
 // Stepping back by Unapply and restoring a keyframe give the same view.
 func TestUnapplyAndKeyframePathsAgree(t *testing.T) {
-	l := run(t, "contention", contention(13))
+	l := run(t, "contention", pooltest.Contention(13))
 	n := len(l.events)
 	a := timeline.New(l.events, l.initial(), 32)
 	b := timeline.New(l.events, l.initial(), 32)
@@ -355,7 +323,7 @@ func expectedOpEnd(evs []trace.Event, p int) int {
 }
 
 func TestPlayToOpEnd(t *testing.T) {
-	l := run(t, "contention", contention(1))
+	l := run(t, "contention", pooltest.Contention(1))
 	evs := l.events
 	n := len(evs)
 	fps := l.fingerprints()
@@ -430,7 +398,7 @@ func TestPlayToOpEnd(t *testing.T) {
 }
 
 func TestNextPrevOp(t *testing.T) {
-	l := run(t, "contention", contention(2))
+	l := run(t, "contention", pooltest.Contention(2))
 	evs := l.events
 	var bounds []int
 	for i, e := range evs {
@@ -617,7 +585,7 @@ run
 
 // Moving by hand while playing to an operation's end cancels the target.
 func TestSeekCancelsOpEnd(t *testing.T) {
-	l := run(t, "contention", contention(3))
+	l := run(t, "contention", pooltest.Contention(3))
 	tl := timeline.New(l.events, l.initial(), 0)
 	target := tl.PlayToOpEnd()
 	tl.Seek(target + 50)

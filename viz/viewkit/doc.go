@@ -18,11 +18,16 @@
 // Equal (Diff is empty), UnapplyLast (Unapply of History.Last). Diffs
 // collects the lines of a Diff (the first MaxDiffs), DiffTail adds what
 // every view compares last (lanes, counters, events applied, current
-// event), and SignificantLanes says how many lanes take part. NewLanes
-// and LaneOf set up and grow a view's lanes (one per backend, "sys" when
-// none is named); Hasher, PutHistory and PutLane write the parts of a
-// Fingerprint the views share; Bit and WordsEqual serve the hand-written
-// encodings of a lane's derived state.
+// event), and SignificantLanes says how many lanes take part (those with
+// events, and those whose Lane Holds something). NewLanes and LaneOf set
+// up and grow a view's lanes (one per backend, "sys" when none is named);
+// LaneHead is the start of the SLRU's and the FSM's Lane (HeadOf reads
+// it, its Diff compares it). Hasher, PutHistory and PutLane write the
+// parts of a Fingerprint the views share; Bit and WordsEqual serve the
+// hand-written encodings of a lane's derived state. Written is the value
+// a view's mutate stores (After, or Before when undoing); SiteCounts
+// counts events by the site that logged them; Name is the String of a
+// view's small enumerations.
 //
 // Apply and Unapply stay concrete: a view's hot path (one Apply per event
 // while playing) makes no interface call; Push and Pop are small methods

@@ -97,14 +97,20 @@ func DiffTail[C comparable, D any](d *Diffs, lanes int, laneDiff func(trace.Acto
 	}
 }
 
-// SignificantLanes is the number of lanes that take part in comparisons:
-// the first initial ones (those a view was created with), and any later
-// one up to the last that busy says holds something (events, pins, …). A
-// lane added for an unknown actor stays after Unapply, empty, and must not
-// make two views differ.
-func SignificantLanes(initial, lanes int, busy func(a trace.Actor) bool) int {
-	for a := lanes - 1; a >= initial; a-- {
-		if busy(trace.Actor(a)) {
+// Lane is what SignificantLanes needs of a view's own lane type: Holds
+// reports whether the lane holds state beyond its backend's events (pins,
+// a target block, a local map, …).
+type Lane interface{ Holds() bool }
+
+// SignificantLanes is the number of lanes that take part in comparisons
+// of the view whose history is h and whose lanes are lanes: the first
+// initial ones (those the view was created with), and any later one up to
+// the last that has events in h or that Holds something. A lane added for
+// an unknown actor stays after Unapply, empty, and must not make two
+// views differ.
+func SignificantLanes[D any, L Lane](h *History[D], initial int, lanes []L) int {
+	for a := len(lanes) - 1; a >= initial; a-- {
+		if h.ActorTop(trace.Actor(a)) != nil || lanes[a].Holds() {
 			return a + 1
 		}
 	}
@@ -129,4 +135,23 @@ func WordsEqual[T any](a, b T, words func(T, func(uint64))) bool {
 	words(a, func(w uint64) { wa = append(wa, w) })
 	words(b, func(w uint64) { wb = append(wb, w) })
 	return slices.Equal(wa, wb)
+}
+
+// Written is the value a view's mutate stores for e: the After e wrote,
+// or, undoing e, the Before it replaced.
+func Written(e trace.Event, undo bool) uint64 {
+	if undo {
+		return e.Before
+	}
+	return e.After
+}
+
+// Name is the String of a small enumeration of a view (a phase, an
+// operation, a candidate's kind): names[x] where that is not empty, else
+// kind(x), "phase(12)".
+func Name[T ~uint8](names []string, x T, kind string) string {
+	if int(x) < len(names) && names[x] != "" {
+		return names[x]
+	}
+	return fmt.Sprintf("%s(%d)", kind, uint8(x))
 }

@@ -189,12 +189,20 @@ func TestDiffTail(t *testing.T) {
 	}
 }
 
+type holder bool
+
+func (h holder) Holds() bool { return bool(h) }
+
+// A lane counts from the first initial ones up to the last with events
+// or with something held.
 func TestSignificantLanes(t *testing.T) {
-	busy := map[trace.Actor]bool{1: true, 6: true}
-	f := func(a trace.Actor) bool { return busy[a] }
-	for _, c := range []struct{ initial, lanes, want int }{{3, 3, 3}, {3, 10, 7}, {3, 6, 3}, {8, 10, 8}} {
-		if got := viewkit.SignificantLanes(c.initial, c.lanes, f); got != c.want {
-			t.Errorf("SignificantLanes(%d, %d) = %d, want %d", c.initial, c.lanes, got, c.want)
+	var h viewkit.History[int]
+	h.Push(trace.Event{Actor: 4}, 0)
+	lanes := make([]holder, 10)
+	lanes[1], lanes[6] = true, true
+	for _, c := range []struct{ initial, lanes, want int }{{3, 3, 3}, {3, 10, 7}, {3, 6, 5}, {8, 10, 8}, {3, 4, 3}} {
+		if got := viewkit.SignificantLanes(&h, c.initial, lanes[:c.lanes]); got != c.want {
+			t.Errorf("SignificantLanes(%d, %d lanes) = %d, want %d", c.initial, c.lanes, got, c.want)
 		}
 	}
 }

@@ -20,9 +20,20 @@
 //     random seeks, steps and jumps, the view a fresh replay of the first
 //     Pos events gives.
 //
+// With Case.Applies set, the engine check also requires ApplyChecked to
+// apply exactly the events the case names (the others are another
+// mechanism's).
+//
 // Fingerprints (one per position, recorded while the engine runs) make
 // the positions cheap to compare; Diff against a fresh replay says what
 // differs when one does not match.
+//
+// The pieces a view package's own tests share stand beside Run:
+// Keyframes (a player's snapshots, seeks and steps back, written out),
+// Ignores (another mechanism's events change nothing), MustPanic, Seen
+// with Covered and Span (the values a workload must reach),
+// EncodesEveryField, Size (a run's size under -short), RunProcs (a
+// scheduler run that must not fail) and Benchmarks.
 //
 // Usage, in a view package's tests (the package's own specific tests stay):
 //

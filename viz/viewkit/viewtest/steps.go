@@ -1,38 +1,44 @@
 package viewtest
 
 import (
-	"fmt"
 	"reflect"
+	"strings"
 	"testing"
 
+	"bufferlab/engine/sched"
 	"bufferlab/engine/trace"
 	"bufferlab/viz/timeline"
 )
 
-// The pieces a view package's own engine tests share with the suite: one
-// event's apply-check-undo step, the coverage a workload must reach, the
-// encodings that must name every field, and the per-event benchmarks.
+// The pieces a view package's own tests share beside the suite: a run's
+// size, a scheduler run, the coverage a workload must reach, another
+// mechanism's events, a panic, the encodings that must name every field,
+// and the per-event benchmarks.
 
-// ApplyUndo is one event of a view's engine test: it applies e to v with
-// ApplyChecked, runs check (its result, when not empty, is the failure),
-// then requires Unapply(e) to give back exactly the view before e (Diff
-// empty, the same Fingerprint) and applies e again. It returns "" or what
-// went wrong; what names e in the message. It costs a Clone per event.
-func ApplyUndo[S View[S]](v S, e trace.Event, what string, check func() string) string {
-	prev := v.Clone()
-	fp := v.Fingerprint()
-	if err := v.ApplyChecked(e); err != nil {
-		return fmt.Sprintf("%v\nview:\n%v", err, v)
+// Size is how large a test run is: full, or short under go test -short.
+func Size(full, short int) int {
+	if testing.Short() {
+		return short
 	}
-	if d := check(); d != "" {
-		return d
+	return full
+}
+
+// RunProcs runs sch to the end and fails t when it fails (state, when not
+// nil, describes the engine for the message) or when any of its processes
+// returned an error.
+func RunProcs(t testing.TB, sch *sched.Scheduler, state func() string) {
+	t.Helper()
+	if err := sch.Run(); err != nil {
+		if state != nil {
+			t.Fatalf("%v\n%s", err, state())
+		}
+		t.Fatal(err)
 	}
-	v.Unapply(e)
-	if d := v.Diff(prev); d != "" || v.Fingerprint() != fp {
-		return fmt.Sprintf("Apply+Unapply of %s: %s", what, d)
+	for _, p := range sch.Procs() {
+		if p.Err() != nil {
+			t.Fatalf("%s: %v", p.Name, p.Err())
+		}
 	}
-	v.Apply(e)
-	return ""
 }
 
 // Span lists from, from+1, … to: a range of event kinds or phases a
@@ -45,15 +51,56 @@ func Span[K ~uint8](from, to K) []K {
 	return ks
 }
 
+// Seen counts the values a test's runs reached, of any comparable types
+// at once (event kinds, phases, candidate kinds, …): the coverage that
+// Covered checks. Keys of different types never collide.
+type Seen map[any]int
+
 // Covered fails t for every value of want that seen never counted, with
 // format (one %s, the value) saying what is missing.
-func Covered[K comparable](t testing.TB, seen map[K]int, want []K, format string) {
+func Covered[K comparable](t testing.TB, seen Seen, want []K, format string) {
 	t.Helper()
 	for _, k := range want {
 		if seen[k] == 0 {
 			t.Errorf(format, k)
 		}
 	}
+}
+
+// Ignores fails t unless v ignores every event of evs (another
+// mechanism's): Check accepts it, and Apply, Unapply and Apply again
+// change neither v's fingerprint nor Applied.
+func Ignores[S View[S]](t testing.TB, v S, evs []trace.Event) {
+	t.Helper()
+	before, applied := v.Fingerprint(), v.Applied()
+	for _, e := range evs {
+		if err := v.Check(e); err != nil {
+			t.Fatalf("Check(%v) = %v, want nil: not the view's event", e, err)
+		}
+		v.Apply(e)
+		v.Unapply(e)
+		v.Apply(e)
+		if v.Applied() != applied || v.Fingerprint() != before {
+			t.Fatalf("%v (class %s, owned by %s) changed the view", e, e.Class, e.Class.Owner())
+		}
+	}
+}
+
+// MustPanic fails t unless f panics with a message that contains want
+// (the views' Unapply of an event that is not the last applied, …).
+func MustPanic(t testing.TB, want string, f func()) {
+	t.Helper()
+	defer func() {
+		t.Helper()
+		r := recover()
+		if r == nil {
+			t.Fatalf("no panic (want one mentioning %q)", want)
+		}
+		if s, _ := r.(string); !strings.Contains(s, want) {
+			t.Fatalf("panic %v, want one mentioning %q", r, want)
+		}
+	}()
+	f()
 }
 
 // EncodesEveryField fails t unless words, a view's hand-written encoding

@@ -7,6 +7,7 @@ import (
 
 	"bufferlab/engine/trace"
 	"bufferlab/viz/timeline"
+	"bufferlab/viz/viewkit"
 )
 
 // View is what the suite needs of a view type S (a pointer): a timeline
@@ -35,6 +36,10 @@ type Case[S any] struct {
 	Play func(t testing.TB, begin func(initial S), at func(e trace.Event, engine func(S) string)) []trace.Event
 	// KeyframeEvery is the timeline's K in the seek test (0: 16).
 	KeyframeEvery int
+	// Applies, when set, says which events of the log the view applies
+	// (the others it ignores): ApplyChecked must then add exactly those
+	// to Applied.
+	Applies func(trace.Event) bool
 }
 
 // played is what the engine run gave: the log, the initial view (a
@@ -139,6 +144,10 @@ func play[S View[S]](t *testing.T, c Case[S]) (*played[S], bool) {
 		prev, fp := v.Clone(), p.fps[i]
 		if err := v.ApplyChecked(e); err != nil {
 			fail("event %d: ApplyChecked: %v\nview:\n%v", i, err, v)
+			return
+		}
+		if c.Applies != nil && v.Applied()-prev.Applied() != int(viewkit.Bit(c.Applies(e))) {
+			fail("event %d (%v): ApplyChecked added %d to Applied; the case says the view applies it: %v", i, e, v.Applied()-prev.Applied(), c.Applies(e))
 			return
 		}
 		if engine != nil {
@@ -330,11 +339,7 @@ func seek[S View[S]](t *testing.T, p *played[S], k int) {
 		t.Fatal("a new timeline does not start at the initial view")
 	}
 	rng := rand.New(rand.NewPCG(uint64(n), 11))
-	moves := 120
-	if testing.Short() {
-		moves = 40
-	}
-	for m := 0; m < moves; m++ {
+	for m := range Size(120, 40) {
 		var what string
 		switch r := rng.IntN(10); {
 		case r < 4:
