@@ -11,6 +11,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"bufferlab/engine/bufmgr"
+	"bufferlab/internal/linediff"
 	"bufferlab/verify/pgserver"
 )
 
@@ -304,18 +305,8 @@ func firstLine(s string) string {
 
 // firstDiff says where two texts first differ, line by line.
 func firstDiff(engine, server string) string {
-	a, b := strings.Split(engine, "\n"), strings.Split(server, "\n")
-	for i := 0; i < max(len(a), len(b)); i++ {
-		var x, y string
-		if i < len(a) {
-			x = a[i]
-		}
-		if i < len(b) {
-			y = b[i]
-		}
-		if x != y {
-			return fmt.Sprintf("first difference at line %d: engine %q, server %q", i+1, x, y)
-		}
+	for n, d := range linediff.Differing(engine, server) {
+		return fmt.Sprintf("first difference at line %d: engine %q, server %q", n, d[0], d[1])
 	}
 	return ""
 }

@@ -10,6 +10,7 @@ import (
 	"bufferlab/engine/bufmgr"
 	"bufferlab/engine/sched"
 	"bufferlab/engine/trace"
+	"bufferlab/internal/linediff"
 )
 
 // TestFastPathMatchesModelled checks the fast path that backends with
@@ -254,19 +255,9 @@ func testFastPath(t *testing.T, cfg streamConfig) {
 
 // lineDiff lists the lines where a and b differ.
 func lineDiff(a, b string) string {
-	al, bl := strings.Split(a, "\n"), strings.Split(b, "\n")
 	var out strings.Builder
-	for i := 0; i < max(len(al), len(bl)); i++ {
-		var x, y string
-		if i < len(al) {
-			x = al[i]
-		}
-		if i < len(bl) {
-			y = bl[i]
-		}
-		if x != y {
-			fmt.Fprintf(&out, "  fast:  %s\n  other: %s\n", x, y)
-		}
+	for _, d := range linediff.Differing(a, b) {
+		fmt.Fprintf(&out, "  fast:  %s\n  other: %s\n", d[0], d[1])
 	}
 	return out.String()
 }
