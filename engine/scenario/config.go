@@ -135,6 +135,18 @@ func variantKey[T fmt.Stringer](key, want string, parse func(string) (T, bool), 
 	}
 }
 
+// variantsKey is the key of a mechanism whose values name variants: its
+// grammar is its variants' names ("atomic|spinlock[,…]"), so the two
+// cannot disagree; want ends its errors, parse and set as for
+// variantKey.
+func variantsKey[T fmt.Stringer](name, doc, want string, vs []VariantInfo, parse func(string) (T, bool), set func(st *ConfigStmt, first T)) Key {
+	names := make([]string, len(vs))
+	for i, v := range vs {
+		names[i] = v.Name
+	}
+	return Key{Name: name, Values: strings.Join(names, "|") + "[,…]", Doc: doc, Variants: vs, parse: variantKey(name, want, parse, set)}
+}
+
 // onOffKey is the parse function of a boolean config key; set stores the
 // value (false when it is not one).
 func onOffKey(key string, set func(st *ConfigStmt, on bool)) func(p *parser, st *ConfigStmt, t token, v string) error {

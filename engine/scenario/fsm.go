@@ -53,13 +53,11 @@ type fsmConfig struct {
 var fsmMechanism = Mechanism{
 	Name: "fsm", Title: "the free space map", Owner: trace.MFSM,
 	Keys: []Key{
-		{Name: "fsm", Values: "always|small-skip[,…]", Doc: "the free space map model, and heaps; both in pane order run side by side",
-			Variants: []VariantInfo{
+		variantsKey("fsm", "the free space map model, and heaps; both in pane order run side by side",
+			"always, small-skip or both in pane order (always,small-skip)", []VariantInfo{
 				{"always", "fsm=always: PostgreSQL 15, a map for every table", "fsm=always (PG 15)"},
 				{"small-skip", "fsm=small-skip: no map up to 4 pages (PG 12 devel, reverted)", "fsm=small-skip (reverted)"},
-			},
-			parse: variantKey("fsm", "always, small-skip or both in pane order (always,small-skip)", fsm.ParseVariant,
-				func(st *ConfigStmt, vr fsm.Variant) { st.FSM.On, st.FSM.Variant = true, vr })},
+			}, fsm.ParseVariant, func(st *ConfigStmt, vr fsm.Variant) { st.FSM.On, st.FSM.Variant = true, vr }),
 		{Name: "fsm_threshold", Values: "N", Doc: "small-skip's page count below which a heap has no map (default 4)",
 			parse: func(p *parser, st *ConfigStmt, t token, v string) error {
 				n, err := p.uint(t, v, 1<<20, "fsm_threshold")

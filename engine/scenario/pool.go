@@ -50,27 +50,24 @@ var poolMechanism = Mechanism{
 var pinsMechanism = Mechanism{
 	Name: "pins", Title: "pinning a buffer", Owner: trace.MPool,
 	Keys: []Key{
-		{Name: "pins", Values: "atomic|spinlock[,…]", Doc: "how PinBuffer changes the state word; both in pane order run side by side",
-			Variants: []VariantInfo{
+		variantsKey("pins", "how PinBuffer changes the state word; both in pane order run side by side",
+			"atomic, spinlock or both in pane order (atomic,spinlock)", []VariantInfo{
 				{"atomic", "pins=atomic: one CAS on the state word (PostgreSQL 9.6 to 18)", "pins=atomic: one CAS (PG 9.6+)"},
 				{"spinlock", "pins=spinlock: 9.5's header spinlock, drawn on the 9.6 state word", "pins=spinlock: 9.5 locking on the 9.6 word"},
-			},
-			parse: variantKey("pins", "atomic, spinlock or both in pane order (atomic,spinlock)", bufmgr.ParsePins,
-				func(st *ConfigStmt, m bufmgr.PinsMode) { st.Pins = m })},
+			}, bufmgr.ParsePins, func(st *ConfigStmt, m bufmgr.PinsMode) { st.Pins = m }),
 	},
 }
 
 var dropMechanism = Mechanism{
 	Name: "drop", Title: "dropping a relation's buffers", Owner: trace.MPool,
 	Keys: []Key{
-		{Name: "drop", Values: "auto|scan|lookup|dlist[,…]", Doc: "the strategy of every drop and truncate that names none; several in pane order run side by side",
-			Variants: []VariantInfo{
+		variantsKey("drop", "the strategy of every drop and truncate that names none; several in pane order run side by side",
+			"strategies among auto, scan, lookup, dlist in pane order (scan,lookup,dlist)", []VariantInfo{
 				{"scan", "drop=scan: every descriptor of the pool, checked in turn", "drop=scan: the full pool scan"},
 				{"lookup", "drop=lookup: each block looked up in the mapping table", "drop=lookup: per-block lookups"},
 				{"dlist", "drop=dlist: the relation's own list of buffers (reverted idea)", "drop=dlist: the relation's list"},
 				{"auto", "drop=auto: what PostgreSQL 15 chooses", "drop=auto: PostgreSQL's choice"},
-			},
-			parse: variantKey("drop", "strategies among auto, scan, lookup, dlist in pane order (scan,lookup,dlist)", bufmgr.ParseDropStrategy, nil)},
+			}, bufmgr.ParseDropStrategy, nil),
 		{Name: "in_recovery", Values: "on|off", Doc: "the dropping backend is the startup process replaying WAL (sizes cached: the lookup is allowed)",
 			parse: onOffKey("in_recovery", func(st *ConfigStmt, on bool) { st.InRecovery = on })},
 		{Name: "dlist", Values: "on|off", Doc: "keep the per-relation buffer lists of the dlist strategy",

@@ -44,14 +44,12 @@ type slruConfig struct {
 var slruMechanism = Mechanism{
 	Name: "slru", Title: "the commit log's SLRU", Owner: trace.MSLRU,
 	Keys: []Key{
-		{Name: "slru", Values: "single|banks|banks+hash[,…]", Doc: "the commit log's SLRU and how a page finds its slot; several in pane order run side by side",
-			Variants: []VariantInfo{
+		variantsKey("slru", "the commit log's SLRU and how a page finds its slot; several in pane order run side by side",
+			"single, banks, banks+hash or several in pane order (banks,banks+hash)", []VariantInfo{
 				{"single", "slru=single: one lock, every slot searched (PostgreSQL 16 and older)", "slru=single (PG ≤ 16)"},
 				{"banks", "slru=banks: a bank of 16 per page, searched slot by slot (PostgreSQL 17.3+)", "slru=banks (PG 17.3+)"},
 				{"banks+hash", "slru=banks+hash: the bank's hash table finds the slot (the 2023 patch, not committed)", "slru=banks+hash (not committed)"},
-			},
-			parse: variantKey("slru", "single, banks, banks+hash or several in pane order (banks,banks+hash)", parseSLRUVariant,
-				func(st *ConfigStmt, vr slru.Variant) { st.SLRU.On, st.SLRU.Variant = true, vr })},
+			}, parseSLRUVariant, func(st *ConfigStmt, vr slru.Variant) { st.SLRU.On, st.SLRU.Variant = true, vr }),
 		{Name: "slru_buffers", Values: "N", Doc: "its slots (default: PG 17's transaction_buffers rule, or PG 16's CLOG size for single)", parse: (*parser).slruSizeKey},
 		{Name: "bank_size", Values: "N", Doc: "slots per bank, a power of two (default SLRU_BANK_SIZE, 16)", parse: (*parser).slruSizeKey},
 		{Name: "clog_pages", Values: "N", Doc: "pg_xact pages on disk at the start (latest_page_number N−1)", parse: (*parser).slruSizeKey},

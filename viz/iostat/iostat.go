@@ -35,7 +35,7 @@ func init() {
 			if on, _ := r.Runner.Config().Ext[Name].(bool); !on {
 				return nil
 			}
-			return timeline.NewOf(r.Events, New(), 0)
+			return mech.NewTimeline(r, New(), 0)
 		},
 		Title: func(*View) string { return "pg_stat_io (PG 16+): shared buffers by context" },
 		Panel: Layout,

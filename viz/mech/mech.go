@@ -205,6 +205,13 @@ func Open(r Run) map[string]Track {
 	return out
 }
 
+// NewTimeline is a view's timeline over a run's events, with keyframes
+// spaced by KeyframeEvery for a view whose copies cost size (slots,
+// pages; 0: the default spacing).
+func NewTimeline[S timeline.State[S]](r Run, initial S, size int) *timeline.Of[S] {
+	return timeline.NewOf(r.Events, initial, KeyframeEvery(len(r.Events), size))
+}
+
 // KeyframeBudget bounds what a timeline's keyframes copy: keyframes × the
 // view's size (its slots, say) stays below it. A view of 131072 SLRU slots
 // over a quarter of a million events would otherwise keep a thousand

@@ -37,7 +37,7 @@ func init() {
 			for _, h := range st.Heaps() {
 				size += int(h.NBlocks()) + int(h.FSMBlocks())
 			}
-			return timeline.NewOf(r.Events, fsmview.New(setup), mech.KeyframeEvery(len(r.Events), size))
+			return mech.NewTimeline(r, fsmview.New(setup), size)
 		},
 		Title: func(v *fsmview.View) string {
 			if h, ok := v.Heap(FocusRel(v)); ok {

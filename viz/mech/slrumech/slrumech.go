@@ -23,7 +23,7 @@ func init() {
 			g := slruview.GeometryOf(s)
 			g.Latest = r.Runner.SLRUStartLatest()
 			// A keyframe copies every slot: the slots bound its size.
-			return timeline.NewOf(r.Events, slruview.New(g, r.Backends), mech.KeyframeEvery(len(r.Events), g.Slots))
+			return mech.NewTimeline(r, slruview.New(g, r.Backends), g.Slots)
 		},
 		Title: func(v *slruview.View) string { return "Commit log SLRU: " + v.Geometry().Variant.String() },
 		Scene: &mech.SceneDef[*slruview.View]{
