@@ -154,3 +154,27 @@ expect spinlock: pool cas=0 header_locks=6
 		t.Fatalf("spinlock run:\n%s", text)
 	}
 }
+
+// A single pins= value beside another key's variants is every pane's:
+// pins=spinlock drop=scan,lookup runs both drop panes on 9.5's header
+// spinlock (the panes' own choice, drop=, is the one that differs).
+func TestSinglePinsValueIsEveryPanes(t *testing.T) {
+	src := `config pins=spinlock drop=scan,lookup
+relation t blocks=2
+backend A: touch t 0..1
+run
+backend A: drop t
+run
+expect pool cas=0
+`
+	s := mustParse(t, src)
+	vs := Variants(s)
+	if len(vs) != 2 || vs[0].Key() != "drop" || vs[1].Name() != "lookup" {
+		t.Fatalf("variants %v: want drop=scan and drop=lookup", vs)
+	}
+	for i, r := range runVariants(t, src) {
+		if r.Pins() != bufmgr.PinsSpinlock || r.Pool().Pins() != bufmgr.PinsSpinlock {
+			t.Errorf("pane %d (%v) runs pins=%v on a %v pool, want spinlock", i, vs[i], r.Pins(), r.Pool().Pins())
+		}
+	}
+}
