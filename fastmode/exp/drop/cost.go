@@ -5,6 +5,7 @@ import (
 	"sort"
 
 	"bufferlab/engine/bufmgr"
+	"bufferlab/fastmode/exp"
 	"bufferlab/fastmode/timer"
 )
 
@@ -53,11 +54,8 @@ func MeasureDropCosts(nbuffers int) (DropCosts, error) {
 	}
 	rounds := min(dropCostRounds, nbuffers/4)
 	read := func(rel *bufmgr.Relation, blk uint32) error {
-		buf, _, err := be.ReadBuffer(rel, bufmgr.MainForkNum, blk, nil)
-		if err != nil {
-			return err
-		}
-		return be.ReleaseBuffer(buf)
+		_, _, err := exp.ReadRelease(be, rel, blk)
+		return err
 	}
 	big := &bufmgr.Relation{Name: "big", Number: bufmgr.FirstNormalObjectId, Permanent: true}
 	big.NBlocks[bufmgr.MainForkNum] = uint32(nbuffers - rounds)

@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"bufferlab/engine/bufmgr"
+	"bufferlab/fastmode/exp"
 	"bufferlab/fastmode/harness"
 )
 
@@ -77,11 +78,10 @@ func NewDropPool(nbuffers, tables int, dlist bool) (*DropPool, error) {
 }
 
 func (dp *DropPool) read(rel *bufmgr.Relation, blk uint32) (hit bool, err error) {
-	buf, hit, err := dp.Backend.ReadBuffer(rel, bufmgr.MainForkNum, blk, nil)
-	if err != nil {
+	buf, hit, err := exp.ReadRelease(dp.Backend, rel, blk)
+	if err != nil && buf == bufmgr.InvalidBuffer {
 		return false, err
 	}
-	err = dp.Backend.ReleaseBuffer(buf)
 	if dp.Padded != nil {
 		dp.syncPadded(int(buf) - 1) // the buffer's new tag (a miss may have evicted another)
 	}

@@ -5,6 +5,7 @@ import (
 	"strconv"
 
 	"bufferlab/engine/bufmgr"
+	"bufferlab/fastmode/exp"
 	"bufferlab/fastmode/harness"
 )
 
@@ -56,11 +57,7 @@ func (u *UpkeepBench) Run(n int) error {
 	be, nb := u.Backend, uint32(u.Pool.NBuffers)
 	rel, next := &u.rels[u.cur], u.next
 	for i := 0; i < n; i++ {
-		buf, _, err := be.ReadBuffer(rel, bufmgr.MainForkNum, next, nil)
-		if err != nil {
-			return err
-		}
-		if err := be.ReleaseBuffer(buf); err != nil {
+		if _, _, err := exp.ReadRelease(be, rel, next); err != nil {
 			return err
 		}
 		if next++; next == nb {

@@ -35,11 +35,8 @@ type BenchPool struct {
 }
 
 func (bp *BenchPool) read(blk uint32) (bool, error) {
-	buf, hit, err := bp.Backend.ReadBuffer(bp.Rel, bufmgr.MainForkNum, blk, nil)
-	if err != nil {
-		return false, err
-	}
-	return hit, bp.Backend.ReleaseBuffer(buf)
+	_, hit, err := exp.ReadRelease(bp.Backend, bp.Rel, blk)
+	return hit, err
 }
 
 // NewBenchPool builds a pool of nbuffers buffers (nil log), every buffer
@@ -87,11 +84,7 @@ func (bp *BenchPool) Run(n int) error {
 	nb := uint32(bp.Pool.NBuffers)
 	last := rel.NBlocks[bufmgr.MainForkNum]
 	for i := 0; i < n; i++ {
-		buf, _, err := be.ReadBuffer(rel, bufmgr.MainForkNum, next, nil)
-		if err != nil {
-			return err
-		}
-		if err := be.ReleaseBuffer(buf); err != nil {
+		if _, _, err := exp.ReadRelease(be, rel, next); err != nil {
 			return err
 		}
 		if next++; !bp.Miss && next == nb {
