@@ -195,7 +195,13 @@ func (b *Backend) dlistRetag(d *BufferDesc, newTag BufferTag) {
 	if second != relListNone {
 		b.listLock(second, LWExclusive, sDListAllocLock)
 	}
-	if oldK != relListNone {
+	// While this backend waited for the list locks, the buffer may have
+	// left its old list: a victim taken from the sweep just after
+	// InvalidateBuffer cleared its tag, but before that InvalidateBuffer
+	// unlinked it (it yields in between, holding the old list's lock,
+	// which this backend then waited for). Only InvalidateBuffer unlinks
+	// a buffer that is not its own, so it is on its old list or on none.
+	if oldK != relListNone && dl.owner[id] == oldK {
 		b.step(sDListAllocUnlink)
 		p, n := dl.prev[id], dl.next[id]
 		dl.unlink(id)

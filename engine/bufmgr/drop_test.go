@@ -1296,3 +1296,24 @@ func TestDropBufferLocked(t *testing.T) {
 		}
 	}
 }
+
+// TestDListVictimLeavesListWhileWaiting is the plan rapid shrank a panic
+// to (found by CI under WebAssembly, seed 17428110789115929321): a reader
+// takes from the sweep a buffer whose tag a dropper's InvalidateBuffer
+// has just cleared but not yet unlinked from its relation's list; the
+// reader's upkeep waits for that list's lock, and by the time it has it
+// the buffer is on no list. The upkeep must not unlink it again.
+func TestDListVictimLeavesListWhileWaiting(t *testing.T) {
+	r1 := testRel("r1", 16385, 3)
+	r1.NBlocks[bufmgr.VMForkNum], r1.NBlocks[bufmgr.InitForkNum] = 3, 1
+	pl := dropPlan{seed: 0xe, nbuffers: 16, opt: bufmgr.Options{DropList: true},
+		rels:  []*bufmgr.Relation{testRel("filler", 16384, 32), r1, testRel("r2", 16386, 1)},
+		drop:  []int{1}, forks: []bufmgr.ForkNumber{bufmgr.VMForkNum}, first: []uint32{0},
+		strategy: bufmgr.DropScan, pin: true, readers: 2, readOps: 29}
+	if got := pl.String(); !strings.Contains(got, "rels [filler[32 0 0 0] r1[3 0 3 1] r2[1 0 0 0]]") {
+		t.Fatalf("the plan is not the one rapid found: %s", got)
+	}
+	if _, err := runDropPlan(pl); err != nil {
+		t.Fatal(err)
+	}
+}
