@@ -1307,8 +1307,8 @@ func TestDListVictimLeavesListWhileWaiting(t *testing.T) {
 	r1 := testRel("r1", 16385, 3)
 	r1.NBlocks[bufmgr.VMForkNum], r1.NBlocks[bufmgr.InitForkNum] = 3, 1
 	pl := dropPlan{seed: 0xe, nbuffers: 16, opt: bufmgr.Options{DropList: true},
-		rels:  []*bufmgr.Relation{testRel("filler", 16384, 32), r1, testRel("r2", 16386, 1)},
-		drop:  []int{1}, forks: []bufmgr.ForkNumber{bufmgr.VMForkNum}, first: []uint32{0},
+		rels: []*bufmgr.Relation{testRel("filler", 16384, 32), r1, testRel("r2", 16386, 1)},
+		drop: []int{1}, forks: []bufmgr.ForkNumber{bufmgr.VMForkNum}, first: []uint32{0},
 		strategy: bufmgr.DropScan, pin: true, readers: 2, readOps: 29}
 	if got := pl.String(); !strings.Contains(got, "rels [filler[32 0 0 0] r1[3 0 3 1] r2[1 0 0 0]]") {
 		t.Fatalf("the plan is not the one rapid found: %s", got)
