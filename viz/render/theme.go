@@ -10,18 +10,6 @@ import (
 	"bufferlab/viz/layout"
 )
 
-// The Okabe–Ito palette (layout's).
-var (
-	Black     = layout.Black
-	Orange    = layout.Orange
-	SkyBlue   = layout.SkyBlue
-	Green     = layout.Green
-	Yellow    = layout.Yellow
-	Blue      = layout.Blue
-	Vermilion = layout.Vermilion
-	Purple    = layout.Purple
-)
-
 // Theme is the colours and type scale (a *layout.Theme, which layouts
 // read without Ebitengine) with the Ebitengine faces that paint them.
 type Theme struct{ *layout.Theme }

@@ -9,9 +9,9 @@ import (
 
 var (
 	readFill  = color.RGBA{0xfb, 0xe3, 0xb0, 0xff} // a page or node read by the search
-	highlight = color.RGBA{0xE6, 0x9F, 0x00, 0xff} // render.Orange: the pages read, in order
-	good      = color.RGBA{0x00, 0x9E, 0x73, 0xff} // render.Green: a node read with enough
-	full      = color.RGBA{0xD5, 0x5E, 0x00, 0xff} // render.Vermilion: a page tried and found full
+	highlight = color.RGBA{0xE6, 0x9F, 0x00, 0xff} // layout.Orange: the pages read, in order
+	good      = color.RGBA{0x00, 0x9E, 0x73, 0xff} // layout.Green: a node read with enough
+	full      = color.RGBA{0xD5, 0x5E, 0x00, 0xff} // layout.Vermilion: a page tried and found full
 	avail     = color.RGBA{0xcc, 0xec, 0xe1, 0xff} // a local map entry AVAIL
 	skipFill  = color.RGBA{0xee, 0xee, 0xea, 0xff} // an FSM page not read
 	written   = color.RGBA{0xf2, 0xd7, 0xe6, 0xff} // a node written

@@ -8,9 +8,9 @@ import (
 )
 
 var (
-	highlight = color.RGBA{0xE6, 0x9F, 0x00, 0xff} // render.Orange: the slot being compared
+	highlight = color.RGBA{0xE6, 0x9F, 0x00, 0xff} // layout.Orange: the slot being compared
 	compared  = color.RGBA{0xfb, 0xe3, 0xb0, 0xff} // the fill of the slots already compared
-	victim    = color.RGBA{0xD5, 0x5E, 0x00, 0xff} // render.Vermilion: the victim's outline
+	victim    = color.RGBA{0xD5, 0x5E, 0x00, 0xff} // layout.Vermilion: the victim's outline
 	hashStrip = color.RGBA{0x1a, 0x1a, 0x1a, 0xff} // text
 )
 
