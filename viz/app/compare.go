@@ -11,6 +11,7 @@ import (
 	"bufferlab/engine/scenario"
 	"bufferlab/engine/trace"
 	"bufferlab/fastmode/exp/drop"
+	"bufferlab/viz/mech"
 	view "bufferlab/viz/poolview"
 	"bufferlab/viz/render"
 	"bufferlab/viz/scene"
@@ -41,8 +42,8 @@ func (a *App) drawCompare(dst *ebiten.Image, rest, bottom render.Rect) {
 		frac = 0.72
 	}
 	panes, right := rest.SplitLeft(rest.W * frac)
-	if p.Variant.Key() == "slru" {
-		a.drawSLRUPanes(dst, panes, right, bottom)
+	if m, ok := mech.Lookup(p.Variant.Key()); ok && m.Scene != nil && m.Scene.Panes != nil {
+		a.drawMechPanes(dst, panes, right, bottom, m)
 		return
 	}
 	drops := p.Variant.Key() == "drop"
@@ -53,19 +54,7 @@ func (a *App) drawCompare(dst *ebiten.Image, rest, bottom render.Rect) {
 	}
 	small := th.Face(render.Regular, 11)
 	w := panes.W / float64(n)
-	if p.Variant.Key() == "fsm" {
-		for i := 0; i < n; i++ {
-			r := render.Rect{X: panes.X + float64(i)*w, Y: panes.Y, W: w, H: panes.H}
-			inner := scenedraw.Panel(dst, r.Inset(2), variantTitle(p.PaneVariant(i), th.Face(render.Bold, 12), r.W-20), th)
-			v := p.PaneFSMView(i)
-			var rel uint32
-			if hs := v.Heaps(); len(hs) > 0 {
-				rel = hs[0].Rel
-			}
-			scenedraw.DrawFSMScene(clip(dst, inner), inner, v, rel, th)
-		}
-	}
-	for i := 0; i < n && p.Variant.Key() != "fsm"; i++ {
+	for i := 0; i < n; i++ {
 		r := render.Rect{X: panes.X + float64(i)*w, Y: panes.Y, W: w, H: panes.H}
 		v := p.PaneView(i)
 		pool := &a.pool
@@ -90,11 +79,7 @@ func (a *App) drawCompare(dst *ebiten.Image, rest, bottom render.Rect) {
 		scenedraw.DrawLanes(clip(dst, lr), lr, v, th)
 		scenedraw.DrawCounterRow(dst, countersR.Inset(1), scene.PinCounters(v.Counters()), th)
 	}
-	narr := 0.52
-	if n > 2 {
-		narr = 0.46
-	}
-	a.drawCompareText(dst, right, bottom, narr, func(i int, cr render.Rect) {
+	a.drawCompareText(dst, right, bottom, compareNarr(n), func(i int, cr render.Rect) {
 		scenedraw.DrawCode(clip(dst, cr), cr, p.PaneView(i), th)
 	})
 }
@@ -299,4 +284,13 @@ func (a *App) SetPacing(mode string) error {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	return a.setPacing(mode)
+}
+
+// compareNarr is the lesson's share of the right column beside n panes
+// (the code panels, one a pane, take the rest).
+func compareNarr(n int) float64 {
+	if n > 2 {
+		return 0.46
+	}
+	return 0.52
 }

@@ -98,3 +98,61 @@ func (a *App) drawMechCode(dst *ebiten.Image, cr render.Rect, m *mech.Mechanism,
 	e, ok, desc := m.Scene.Code(state, mech.CodeContext{Event: e, HasEvent: ok, Actor: p.ActorName, RelName: p.View().RelName})
 	scenedraw.DrawCodeFor(clip(dst, cr), cr, e, ok, desc, a.th)
 }
+
+// drawMechPanes draws the variants of a mechanism that registers its
+// panes (mech.Panes): a titled panel a pane, side by side or stacked,
+// under the mechanism's legend line and over each pane's counter line;
+// on the right the lesson and a code panel a pane. Nothing here names a
+// mechanism.
+func (a *App) drawMechPanes(dst *ebiten.Image, panes, right, bottom render.Rect, m *mech.Mechanism) {
+	th, p := a.th, a.p
+	pd := m.Scene.Panes
+	n := p.Panes()
+	if pd.Legend != nil {
+		var legend render.Rect
+		legend, panes = panes.SplitTop(pd.LegendH(th.Theme))
+		var l layout.List
+		pd.Legend(&l, legend.Inset(2), th.Theme)
+		render.Paint(dst, &l)
+	}
+	states := make([]any, n)
+	for i := range n {
+		t := p.PaneTrack(i, m.Name)
+		if t == nil {
+			continue // cannot happen: every pane runs the variant's mechanism
+		}
+		states[i] = t.State()
+		r := render.Rect{X: panes.X + float64(i)*panes.W/float64(n), Y: panes.Y, W: panes.W / float64(n), H: panes.H}
+		if pd.Stacked {
+			r = render.Rect{X: panes.X, Y: panes.Y + float64(i)*panes.H/float64(n), W: panes.W, H: panes.H / float64(n)}
+		}
+		bold := th.Face(render.Bold, 12)
+		title := variantTitle(p.PaneVariant(i), bold, r.W-20)
+		if pd.TitleSuffix != nil {
+			suffix := pd.TitleSuffix(states[i])
+			title = render.Fit(variantTitle(p.PaneVariant(i), bold, r.W-20-render.TextWidth(suffix, bold))+suffix, bold, r.W-20)
+		}
+		inner := scenedraw.Panel(dst, r.Inset(2), title, th)
+		if pd.CounterLine != nil {
+			var counters render.Rect
+			inner, counters = inner.SplitBottom(pd.CounterLineH(th.Theme))
+			var l layout.List
+			pd.CounterLine(&l, counters.Inset(1), states[i], th.Theme)
+			render.Paint(dst, &l)
+		}
+		var l layout.List
+		pd.Layout(&l, inner, states[i], th.Theme)
+		render.Paint(clip(dst, inner), &l)
+	}
+	narr := pd.Narr
+	if narr == 0 {
+		narr = compareNarr(n)
+	}
+	a.drawCompareText(dst, right, bottom, narr, func(i int, cr render.Rect) {
+		if pd.OwnCode && states[i] != nil {
+			a.drawMechCode(dst, cr, m, states[i])
+			return
+		}
+		scenedraw.DrawCode(clip(dst, cr), cr, p.PaneView(i), th)
+	})
+}

@@ -76,6 +76,49 @@ type Scene struct {
 	// Code is the event the code panel shows and its description, from
 	// the view or from the player's position (c).
 	Code func(state any, c CodeContext) (e trace.Event, ok bool, desc string)
+	// Panes, when set, is how the scene shows several variants side by
+	// side (config slru=single,banks,banks+hash).
+	Panes *Panes
+}
+
+// Panes lays out a mechanism's variants side by side: a titled panel per
+// pane (the variant's title, then TitleSuffix), an optional legend line
+// over them and counter line in each; on the right the lesson and a code
+// panel per pane.
+type Panes struct {
+	// Stacked puts the panes one above another (a bank of SLRU slots is a
+	// wide row) instead of side by side.
+	Stacked bool
+	// Legend, when set, lays out a line over the panes, LegendH high.
+	Legend  func(l *layout.List, r layout.Rect, th *layout.Theme)
+	LegendH func(th *layout.Theme) float64
+	// TitleSuffix follows the variant's title in a pane's panel (the
+	// title is then shortened to fit with "…").
+	TitleSuffix func(state any) string
+	// Layout lays out one pane's scene.
+	Layout func(l *layout.List, r layout.Rect, state any, th *layout.Theme)
+	// CounterLine, when set, lays out a line of counters at the bottom of
+	// each pane, CounterLineH high.
+	CounterLine  func(l *layout.List, r layout.Rect, state any, th *layout.Theme)
+	CounterLineH func(th *layout.Theme) float64
+	// Narr is the lesson's share of the right column's height.
+	Narr float64
+	// OwnCode: each pane's code panel shows the scene's Code for that
+	// pane's view; otherwise the pool's code at that pane's position.
+	OwnCode bool
+}
+
+// PanesDef is the typed form of Panes.
+type PanesDef[S any] struct {
+	Stacked      bool
+	Legend       func(*layout.List, layout.Rect, *layout.Theme)
+	LegendH      func(*layout.Theme) float64
+	TitleSuffix  func(S) string
+	Layout       func(*layout.List, layout.Rect, S, *layout.Theme)
+	CounterLine  func(*layout.List, layout.Rect, S, *layout.Theme)
+	CounterLineH func(*layout.Theme) float64
+	Narr         float64
+	OwnCode      bool
 }
 
 // CodeContext is what a code panel may read besides the view: the
@@ -94,6 +137,7 @@ type SceneDef[S any] struct {
 	Layout   func(*layout.List, layout.Rect, S, *layout.Theme)
 	Counters func(*layout.List, layout.Rect, S, *layout.Theme)
 	Code     func(S, CodeContext) (trace.Event, bool, string)
+	Panes    *PanesDef[S]
 }
 
 // Def is the typed form of a registration over a view of type S.
@@ -147,6 +191,17 @@ func Add[S timeline.State[S]](d Def[S]) {
 			Code:   func(s any, c CodeContext) (trace.Event, bool, string) { return sd.Code(s.(S), c) }}
 		if sd.Counters != nil {
 			sc.Counters = func(l *layout.List, r layout.Rect, s any, th *layout.Theme) { sd.Counters(l, r, s.(S), th) }
+		}
+		if pd := sd.Panes; pd != nil {
+			sc.Panes = &Panes{Stacked: pd.Stacked, Legend: pd.Legend, LegendH: pd.LegendH, Narr: pd.Narr, OwnCode: pd.OwnCode,
+				CounterLineH: pd.CounterLineH,
+				Layout:       func(l *layout.List, r layout.Rect, s any, th *layout.Theme) { pd.Layout(l, r, s.(S), th) }}
+			if pd.TitleSuffix != nil {
+				sc.Panes.TitleSuffix = func(s any) string { return pd.TitleSuffix(s.(S)) }
+			}
+			if pd.CounterLine != nil {
+				sc.Panes.CounterLine = func(l *layout.List, r layout.Rect, s any, th *layout.Theme) { pd.CounterLine(l, r, s.(S), th) }
+			}
 		}
 		m.Scene = sc
 	}

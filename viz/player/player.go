@@ -68,6 +68,19 @@ type Alt struct {
 	SLRU    *timeline.Of[*slruview.View]
 }
 
+// PaneTrack is pane i's track of mechanism name at the current position
+// (nil when the pane's run has none of it).
+func (p *Player) PaneTrack(i int, name string) mech.Track {
+	if i == 0 {
+		return p.Track(name)
+	}
+	t := p.Alts[i-1].Tracks[name]
+	if t != nil {
+		t.Seek(p.TL.Pos())
+	}
+	return t
+}
+
 // PaneSLRUView is pane i's SLRU view at the current position (nil without
 // one).
 func (p *Player) PaneSLRUView(i int) *slruview.View {

@@ -46,6 +46,17 @@ func init() {
 			return "Heap and free space map"
 		},
 		Scene: &mech.SceneDef[*fsmview.View]{
+			// Side by side (fsm=always,small-skip), each pane lays out the
+			// first heap; the code panels show the pool's code.
+			Panes: &mech.PanesDef[*fsmview.View]{
+				Layout: func(l *layout.List, r layout.Rect, v *fsmview.View, th *layout.Theme) {
+					var rel uint32
+					if hs := v.Heaps(); len(hs) > 0 {
+						rel = hs[0].Rel
+					}
+					scene.LayoutFSMScene(l, r, v, rel, th)
+				},
+			},
 			Split: 0.64,
 			// The heap the current event is about, else the first one.
 			Layout: func(l *layout.List, r layout.Rect, v *fsmview.View, th *layout.Theme) {

@@ -6,6 +6,7 @@ package slrumech
 import (
 	"bufferlab/engine/slru"
 	"bufferlab/engine/trace"
+	"bufferlab/viz/layout"
 	"bufferlab/viz/mech"
 	"bufferlab/viz/scene"
 	"bufferlab/viz/slruview"
@@ -27,6 +28,23 @@ func init() {
 		},
 		Title: func(v *slruview.View) string { return "Commit log SLRU: " + v.Geometry().Variant.String() },
 		Scene: &mech.SceneDef[*slruview.View]{
+			// Side by side, the panes are stacked (a bank is a wide row
+			// of slots), each titled with its geometry and ending in a
+			// line of its counters, under the SLRU legend; each pane's
+			// code is its own.
+			Panes: &mech.PanesDef[*slruview.View]{
+				Stacked:     true,
+				Legend:      scene.LayoutSLRULegend,
+				LegendH:     func(th *layout.Theme) float64 { return layout.LineHeight(th.Font(layout.Regular, 12)) + 8 },
+				TitleSuffix: func(v *slruview.View) string { return " · " + scene.SLRUPaneTitle(v) },
+				Layout:      scene.LayoutSLRUPane,
+				CounterLine: func(l *layout.List, r layout.Rect, v *slruview.View, th *layout.Theme) {
+					scene.LayoutCounterLine(l, r, scene.SLRUPaneCounters(v.Counters()), th)
+				},
+				CounterLineH: func(th *layout.Theme) float64 { return layout.LineHeight(th.Font(layout.Bold, 13)) + 8 },
+				Narr:         0.46,
+				OwnCode:      true,
+			},
 			Split:    0.62,
 			Layout:   scene.LayoutSLRUScene,
 			Counters: scene.LayoutSLRUCounters,
