@@ -74,6 +74,8 @@ lessons-check:
 fmt-check:
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
 	if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
+	@missing=$$($(GO) list -f '{{.Dir}}' ./... | while read d; do [ -f "$$d/doc.go" ] || echo "$$d"; done); \
+	if [ -n "$$missing" ]; then echo "packages without a doc.go (house style: one in every package):"; echo "$$missing"; exit 1; fi
 
 vet:
 	$(GO) vet ./...
