@@ -216,9 +216,19 @@ var scenarioKeys = []Key{
 
 // onOff parses a boolean config value.
 func (p *parser) onOff(t token, k, v string) (bool, error) {
+	on, err := ParseOnOff(v)
+	if err != nil {
+		return false, p.errf(t.Pos, "%s: %v", k, err)
+	}
+	return on, nil
+}
+
+// ParseOnOff parses a boolean config value (on, off, true, false), for
+// keys registered here and from other packages (Key.Parse).
+func ParseOnOff(v string) (bool, error) {
 	on, ok := map[string]bool{"on": true, "off": false, "true": true, "false": false}[v]
 	if !ok {
-		return false, p.errf(t.Pos, "%s: expected on or off, found %q", k, v)
+		return false, fmt.Errorf("expected on or off, found %q", v)
 	}
 	return on, nil
 }

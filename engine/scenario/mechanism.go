@@ -96,7 +96,6 @@ type Subject struct {
 
 var registry struct {
 	mechs []*Mechanism
-	byKey map[string]*Mechanism
 	keys  map[string]*Key
 	ops   map[string]*OpSpec
 }
@@ -105,8 +104,8 @@ var registry struct {
 // another mechanism has (a programming error found at start-up, by every
 // test).
 func Register(m Mechanism) {
-	if registry.byKey == nil {
-		registry.byKey, registry.keys, registry.ops = map[string]*Mechanism{}, map[string]*Key{}, map[string]*OpSpec{}
+	if registry.keys == nil {
+		registry.keys, registry.ops = map[string]*Key{}, map[string]*OpSpec{}
 		for i := range scenarioKeys {
 			registry.keys[scenarioKeys[i].Name] = &scenarioKeys[i]
 		}
@@ -129,7 +128,6 @@ func Register(m Mechanism) {
 			panic(fmt.Sprintf("scenario: config key %q of %s has no parser", k.Name, m.Name))
 		}
 		registry.keys[k.Name] = k
-		registry.byKey[k.Name] = mp
 	}
 	for i := range mp.Ops {
 		o := &mp.Ops[i]
@@ -336,20 +334,6 @@ func (v Variant) Info() VariantInfo {
 		}
 	}
 	return VariantInfo{Name: v.Name(), Long: v.String(), Short: v.String()}
-}
-
-// Equal reports whether two variants make the same choices in the same
-// order.
-func (v Variant) Equal(o Variant) bool {
-	if len(v.Choices) != len(o.Choices) {
-		return false
-	}
-	for i := range v.Choices {
-		if v.Choices[i] != o.Choices[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // opSpecOf returns the registered operation of kind k (nil for none:

@@ -19,15 +19,7 @@ func init() {
 	scenario.Register(scenario.Mechanism{
 		Name: Name, Title: "pg_stat_io's counters", Owner: trace.MPool,
 		Keys: []scenario.Key{{Name: Name, Values: "on|off", Doc: "show a pg_stat_io-like panel of the run's shared-buffer I/O (PostgreSQL 16+)",
-			Parse: func(v string) (any, error) {
-				switch v {
-				case "on", "true":
-					return true, nil
-				case "off", "false":
-					return false, nil
-				}
-				return nil, fmt.Errorf("expected on or off, found %q", v)
-			}}},
+			Parse: func(v string) (any, error) { return scenario.ParseOnOff(v) }}},
 	})
 	mech.Add(mech.Def[*View]{
 		Name: Name,

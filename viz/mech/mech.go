@@ -21,12 +21,6 @@ type Track interface {
 	State() any
 }
 
-// Counter is one labelled number of a scene's counter row.
-type Counter struct {
-	Label string
-	V     uint64
-}
-
 // Run is what a mechanism's view is built from: one pane's runner (after
 // its run), its events (padded to the panes' common length when several
 // run side by side) and its backends' names by actor.
@@ -46,8 +40,6 @@ type Mechanism struct {
 	Open func(Run) Track
 	// Title heads its scene or panel for a state.
 	Title func(state any) string
-	// Counters are what its counter row shows for a state.
-	Counters func(state any) []Counter
 	// Scene, when set, is its main scene: what the app draws for a run
 	// of one pane that has its track (the pool's own scene is the app's
 	// default).
@@ -145,11 +137,10 @@ type Def[S timeline.State[S]] struct {
 	Name string
 	// Open returns the view's timeline over a run, nil without the
 	// mechanism. KeyframeEvery helps size its keyframes.
-	Open     func(Run) *timeline.Of[S]
-	Title    func(S) string
-	Counters func(S) []Counter
-	Panel    func(*layout.List, layout.Rect, S, *layout.Theme)
-	Scene    *SceneDef[S]
+	Open  func(Run) *timeline.Of[S]
+	Title func(S) string
+	Panel func(*layout.List, layout.Rect, S, *layout.Theme)
+	Scene *SceneDef[S]
 
 	Experiments, Checks []string
 }
@@ -178,9 +169,6 @@ func Add[S timeline.State[S]](d Def[S]) {
 	}
 	if d.Title != nil {
 		m.Title = func(s any) string { return d.Title(s.(S)) }
-	}
-	if d.Counters != nil {
-		m.Counters = func(s any) []Counter { return d.Counters(s.(S)) }
 	}
 	if d.Panel != nil {
 		m.Panel = func(l *layout.List, r layout.Rect, s any, th *layout.Theme) { d.Panel(l, r, s.(S), th) }
