@@ -95,10 +95,10 @@ func (a *App) drawPlayer(dst *ebiten.Image) {
 	scenedraw.DrawPartitions(dst, scenedraw.Panel(dst, partsR.Inset(2), "Mapping table: 128 partitions", th), v, th)
 
 	// Right: narration over code.
-	narrR, codeR := right.SplitTop(right.H * 0.58)
+	narrR, panelsR, codeR, ms, heights := a.splitRight(right)
 	nr := scenedraw.Panel(dst, narrR.Inset(2), "Lesson", th)
 	a.drawNarration(clip(dst, nr), nr)
-	codeR = a.drawMechPanels(dst, codeR)
+	a.drawMechPanels(dst, panelsR, ms, heights)
 	cr := scenedraw.Panel(dst, codeR.Inset(2), "Code: the modelled PostgreSQL function", th)
 	scenedraw.DrawCode(clip(dst, cr), cr, v, th)
 

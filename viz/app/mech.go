@@ -19,27 +19,58 @@ func (a *App) title(name string, state any) string {
 	return name
 }
 
-// drawMechPanels draws the side panel of every registered mechanism that
-// has one (mech.Mechanism.Panel) and whose track this run has, stacked at
-// the top of r, and returns what is left of r. Nothing here names a
-// mechanism: a new one's panel appears by registering.
-func (a *App) drawMechPanels(dst *ebiten.Image, r render.Rect) render.Rect {
+// mechPanels are the registered mechanisms with a side panel
+// (mech.Mechanism.Panel) whose track this run has, and the height each
+// asks for in a column w wide (its frame and title, and its content's own
+// height, or 30% of the column height h when it does not say). Nothing here
+// names a mechanism: a new one's panel appears by registering.
+func (a *App) mechPanels(w, h float64) (ms []*mech.Mechanism, heights []float64) {
 	for _, m := range mech.All() {
-		if m.Panel == nil {
+		if m.Panel == nil || a.p.Track(m.Name) == nil {
 			continue
 		}
-		t := a.p.Track(m.Name)
-		if t == nil {
-			continue
+		ph := h * 0.3
+		if m.PanelHeight != nil {
+			title := render.LineHeight(a.th.Face(render.Bold, 12)) + 8
+			ph = title + 12 + 4 + m.PanelHeight(a.th.Theme, w-16)
 		}
+		ms, heights = append(ms, m), append(heights, ph)
+	}
+	return ms, heights
+}
+
+// splitRight divides the right column of a one-pane scene: the lesson
+// text over the side panels over the code, the panels at the height they
+// ask for (at most 45% of the column together), the lesson and the code
+// sharing the rest 58:42 as they do without panels.
+func (a *App) splitRight(right render.Rect) (narr, panels, code render.Rect, ms []*mech.Mechanism, heights []float64) {
+	ms, heights = a.mechPanels(right.W, right.H)
+	total := 0.0
+	for _, h := range heights {
+		total += h
+	}
+	if limit := right.H * 0.45; total > limit {
+		for i := range heights {
+			heights[i] *= limit / total
+		}
+		total = limit
+	}
+	narr, rest := right.SplitTop((right.H - total) * 0.58)
+	panels, code = rest.SplitTop(total)
+	return narr, panels, code, ms, heights
+}
+
+// drawMechPanels draws the side panels ms, heights[i] each, stacked in r.
+func (a *App) drawMechPanels(dst *ebiten.Image, r render.Rect, ms []*mech.Mechanism, heights []float64) {
+	for i, m := range ms {
 		var pr render.Rect
-		pr, r = r.SplitTop(r.H * 0.45)
-		inner := scenedraw.Panel(dst, pr.Inset(2), a.title(m.Name, t.State()), a.th)
+		pr, r = r.SplitTop(heights[i])
+		state := a.p.Track(m.Name).State()
+		inner := scenedraw.Panel(dst, pr.Inset(2), a.title(m.Name, state), a.th)
 		var l layout.List
-		m.Panel(&l, inner, t.State(), a.th.Theme)
+		m.Panel(&l, inner, state, a.th.Theme)
 		render.Paint(clip(dst, inner), &l)
 	}
-	return r
 }
 
 // mainScene is the registered main scene of a one-pane run: that of the

@@ -29,8 +29,9 @@ func init() {
 			}
 			return mech.NewTimeline(r, New(), 0)
 		},
-		Title: func(*View) string { return "pg_stat_io (PG 16+): shared buffers by context" },
-		Panel: Layout,
+		Title:       func(*View) string { return "pg_stat_io (PG 16+): shared buffers by context" },
+		Panel:       Layout,
+		PanelHeight: Height,
 	})
 }
 
@@ -163,37 +164,71 @@ func (v *View) Clone() *View {
 	return c
 }
 
+// note says where the numbers come from, under the table.
+const note = "Counted from this run's events as bufmgr.c's pgstat_count_io_op counts them (PostgreSQL 16+)."
+
+// panelFonts are the table's header, number and note fonts, and a row's
+// height.
+func panelFonts(th *layout.Theme) (head, num, small layout.Font, rowH float64) {
+	head, num, small = th.Font(layout.Bold, 11), th.Font(layout.Mono, 12), th.Font(layout.Italic, 10)
+	return head, num, small, layout.LineHeight(num) + 4
+}
+
+// Height is what Layout needs at width w: the header and a row per
+// context, then the note.
+func Height(th *layout.Theme, w float64) float64 {
+	_, _, small, rowH := panelFonts(th)
+	return float64(numContexts+1)*rowH + 4 + float64(len(layout.Wrap(note, small, w)))*layout.LineHeight(small)
+}
+
 // Layout lays the panel out in r: a table with a row per context and a
-// column per counter, the header muted, the numbers in mono.
+// column per counter, the header muted, the numbers in mono, then the
+// note. A row or note line below r's bottom is recorded as an overflow.
 func Layout(l *layout.List, r layout.Rect, v *View, th *layout.Theme) {
-	head := th.Font(layout.Bold, 11)
-	num := th.Font(layout.Mono, 12)
+	head, num, small, lh := panelFonts(th)
 	cols := []string{"context", "reads", "hits", "writes", "evictions", "reuses"}
-	w := r.W / float64(len(cols))
-	lh := layout.LineHeight(num) + 4
-	for i, c := range cols {
-		x, a := r.X+float64(i)*w, layout.Right
-		if i == 0 {
-			a = layout.Left
-		} else {
-			x += w - 4
+	// The context column is as wide as its widest word; the counters share
+	// the rest.
+	cw := layout.Width(cols[0], head)
+	for c := Context(0); c < numContexts; c++ {
+		cw = max(cw, layout.Width(c.String(), num))
+	}
+	cw += 8
+	w := (r.W - cw) / float64(len(cols)-1)
+	colRight := func(i int) float64 { return r.X + cw + float64(i)*w - 2 } // counter column i's right edge (1-based)
+	fits := func(role, text string, y, h float64) bool {
+		if y+h <= r.Y+r.H+0.5 {
+			return true
 		}
-		l.Text("io_stats head", c, head, x, r.Y, w-4, th.Muted, a)
+		l.Overflows = append(l.Overflows, layout.Overflow{Role: role, Text: text, Axis: "h", Need: y + h - r.Y, Have: r.H})
+		return false
+	}
+	l.Text("io_stats head", cols[0], head, r.X, r.Y, cw, th.Muted, layout.Left)
+	for i, c := range cols[1:] {
+		// A column too narrow for its header shows it cut with "…"
+		// (recorded) rather than over its neighbour.
+		l.FitText("io_stats head", c, head, colRight(i+1), r.Y, w-2, th.Muted, layout.Right)
 	}
 	for ci := Context(0); ci < numContexts; ci++ {
 		row := v.rows[ci]
 		y := r.Y + float64(ci+1)*lh
+		if !fits("io_stats context", ci.String(), y, lh) {
+			continue
+		}
 		if ci%2 == 0 {
 			l.Fill("io_stats row", layout.Rect{X: r.X, Y: y - 2, W: r.W, H: lh}, th.Background)
 		}
 		vals := []uint64{row.Reads, row.Hits, row.Writes, row.Evictions, row.Reuses}
-		l.Text("io_stats context", ci.String(), num, r.X, y, w-4, th.Text, layout.Left)
+		l.Text("io_stats context", ci.String(), num, r.X, y, cw, th.Text, layout.Left)
 		for i, n := range vals {
-			l.Text("io_stats "+cols[i+1], fmt.Sprint(n), num, r.X+float64(i+2)*w-4, y, w-4, th.Text, layout.Right)
+			l.Text("io_stats "+cols[i+1], fmt.Sprint(n), num, colRight(i+1), y, w-2, th.Text, layout.Right)
 		}
 	}
-	note := "Counted from this run's events as bufmgr.c's pgstat_count_io_op counts them (PostgreSQL 16+)."
-	for i, line := range layout.Wrap(note, th.Font(layout.Italic, 10), r.W) {
-		l.Text("io_stats note", line, th.Font(layout.Italic, 10), r.X, r.Y+3*lh+4+float64(i)*layout.LineHeight(th.Font(layout.Italic, 10)), r.W, th.Muted, layout.Left)
+	y := r.Y + float64(numContexts+1)*lh + 4
+	for _, line := range layout.Wrap(note, small, r.W) {
+		if fits("io_stats note", line, y, layout.LineHeight(small)) {
+			l.Text("io_stats note", line, small, r.X, y, r.W, th.Muted, layout.Left)
+		}
+		y += layout.LineHeight(small)
 	}
 }

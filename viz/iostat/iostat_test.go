@@ -105,3 +105,35 @@ func TestPanelFollowsThePlayer(t *testing.T) {
 		t.Fatal("io_stats=maybe parsed")
 	}
 }
+
+// Height is what the panel needs: at that height, and at least the width
+// the right column has in a 1280-pixel window (460 px, presentation mode
+// included), every row and the note are laid out with nothing over; in
+// less, what is left out is recorded, never silently cut.
+func TestPanelHeight(t *testing.T) {
+	v := iostat.New()
+	for _, scale := range []float64{1, 1.45} {
+		th := layout.Light(scale)
+		for _, w := range []float64{460, 760, 900} {
+			h := iostat.Height(th, w)
+			var l layout.List
+			iostat.Layout(&l, layout.Rect{W: w, H: h}, v, th)
+			if len(l.Overflows) != 0 {
+				t.Errorf("scale %v, %v×%v (its Height): %v", scale, w, h, l.Overflows)
+			}
+			if n := len(l.Texts("io_stats context")); n != 2 {
+				t.Errorf("scale %v, width %v: %d context rows", scale, w, n)
+			}
+			var short layout.List
+			iostat.Layout(&short, layout.Rect{W: w, H: h / 2}, v, th)
+			if len(short.Overflows) == 0 || len(short.Texts("io_stats context"))+len(short.Texts("io_stats note")) >= len(l.Texts("io_stats context"))+len(l.Texts("io_stats note")) {
+				t.Errorf("scale %v, width %v at half height: %d overflows, nothing left out", scale, w, len(short.Overflows))
+			}
+			var narrow layout.List
+			iostat.Layout(&narrow, layout.Rect{W: 200, H: h}, v, th)
+			if len(narrow.Overflows) == 0 {
+				t.Errorf("scale %v at 200 px wide: no overflow recorded", scale)
+			}
+		}
+	}
+}

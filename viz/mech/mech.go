@@ -49,6 +49,9 @@ type Mechanism struct {
 	// statistics panel, say); nil for a mechanism drawn only as a main
 	// scene.
 	Panel func(l *layout.List, r layout.Rect, state any, th *layout.Theme)
+	// PanelHeight is the height the panel's content needs at width w (the
+	// app gives it that, up to most of the column it stands in).
+	PanelHeight func(th *layout.Theme, w float64) float64
 	// Experiments are the names of its `bufferlab bench` experiments
 	// (fastmode/exp), Checks those of its `bufferlab verify` checks.
 	Experiments, Checks []string
@@ -140,7 +143,9 @@ type Def[S timeline.State[S]] struct {
 	Open  func(Run) *timeline.Of[S]
 	Title func(S) string
 	Panel func(*layout.List, layout.Rect, S, *layout.Theme)
-	Scene *SceneDef[S]
+	// PanelHeight: see Mechanism.PanelHeight.
+	PanelHeight func(th *layout.Theme, w float64) float64
+	Scene       *SceneDef[S]
 
 	Experiments, Checks []string
 }
@@ -157,7 +162,7 @@ func Add[S timeline.State[S]](d Def[S]) {
 	if _, dup := Lookup(d.Name); dup {
 		panic(fmt.Sprintf("mech: %q registered twice", d.Name))
 	}
-	m := &Mechanism{Name: d.Name, Experiments: d.Experiments, Checks: d.Checks}
+	m := &Mechanism{Name: d.Name, PanelHeight: d.PanelHeight, Experiments: d.Experiments, Checks: d.Checks}
 	if d.Open != nil {
 		m.Open = func(r Run) Track {
 			tl := d.Open(r)
