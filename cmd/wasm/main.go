@@ -186,6 +186,14 @@ func register(a *app.App) {
 			return state(c.f(args[0].String()))
 		}))
 	}
+	goAPI.Set("layout", wrap(func([]js.Value) (any, string) { return a.LayoutInfo(), "" }))
+	goAPI.Set("presentation", wrap(func(args []js.Value) (any, string) {
+		if len(args) < 1 || args[0].Type() != js.TypeBoolean {
+			return nil, "presentation: expected true or false"
+		}
+		a.SetPresentation(args[0].Bool())
+		return a.State(), ""
+	}))
 	goAPI.Set("answer", wrap(func(args []js.Value) (any, string) {
 		n, msg := intArg(args, 0, "answer")
 		if msg != "" {

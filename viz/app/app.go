@@ -12,11 +12,11 @@ import (
 	"bufferlab/engine/bufmgr"
 	"bufferlab/fastmode/exp/drop"
 	"bufferlab/lessons"
+	"bufferlab/viz/frame"
+	"bufferlab/viz/layout"
 	"bufferlab/viz/player"
 	view "bufferlab/viz/poolview"
 	"bufferlab/viz/render"
-	"bufferlab/viz/scene"
-	"bufferlab/viz/scenedraw"
 	"bufferlab/viz/slruview"
 )
 
@@ -51,22 +51,19 @@ type App struct {
 
 	p    *player.Player // nil in the menu
 	fast *fastState     // the fast-mode panel, when shown
-	pool scenedraw.PoolScene
-	// altPools draw the further panes' pools in the side-by-side scene.
-	altPools []scenedraw.PoolScene
-	// dropProbe is the relation size the drop rule's control shows (0:
-	// the last drop's).
-	dropProbe uint64
 	// dropCosts are the native drop costs measured for pacing by time.
 	dropCosts *drop.DropCosts
-	prose     scenedraw.Prose
 
-	narrStep     int
-	narrScroll   float64
-	narrMax      float64
+	// The frame: its layout state (scrolls, tabs, zoom), the list the
+	// last frame laid out (painted, and hit-tested by the next Update),
+	// and the painter that keeps the heat maps' textures.
+	fr      frame.State
+	list    layout.List
+	painter render.Painter
+	plan    frame.Plan
+
 	help         bool
 	presentation bool
-	menuSel      int
 	errMsg       string
 	notice       string // the last notice (ShowNotice), until a lesson opens or it is closed
 	flash        string
@@ -104,7 +101,6 @@ func New(opts Options) (*App, error) {
 	if a.loadErr != nil {
 		return nil, a.loadErr
 	}
-	a.prose = scenedraw.Prose{Prose: scene.Prose{Size: 14}}
 	return a, nil
 }
 
@@ -185,12 +181,7 @@ func (a *App) OpenScenario(name, src string, event int) error {
 
 func (a *App) show(p *player.Player, step int) {
 	a.p, a.fast = p, nil
-	a.pool.Reset(p.View().NBuffers())
-	a.altPools = make([]scenedraw.PoolScene, len(p.Alts))
-	a.dropProbe = 0
-	for i := range a.altPools {
-		a.altPools[i].Reset(p.View().NBuffers())
-	}
+	a.fr.Reset(p)
 	a.errMsg, a.notice = "", ""
 	if step > 0 {
 		p.GotoStep(step)
@@ -478,11 +469,15 @@ func (a *App) StartMeasure(m *Measure) {
 	a.measure = m
 }
 
+// The smallest window the frame lays out for: a small phone held either
+// way (a smaller window is drawn at this size and scaled down).
+const minW, minH = 320, 320
+
 // Layout implements ebiten.Game: the logical screen is the window size.
 func (a *App) Layout(outsideWidth, outsideHeight int) (int, int) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	a.w, a.h = max(640, outsideWidth), max(400, outsideHeight)
+	a.w, a.h = max(minW, outsideWidth), max(minH, outsideHeight)
 	return a.w, a.h
 }
 
@@ -535,21 +530,13 @@ func (a *App) Draw(screen *ebiten.Image) {
 	}
 	a.canvas.Fill(a.th.Background)
 	a.ui.reset()
-	switch {
-	case a.fast != nil:
+	if a.fast != nil {
 		a.drawFast(a.canvas)
-	case a.p == nil:
-		a.drawMenu(a.canvas)
-	default:
-		a.drawPlayer(a.canvas)
-	}
-	if a.help {
-		a.drawHelp(a.canvas)
-	}
-	if a.errMsg != "" {
-		a.drawError(a.canvas)
-	} else if a.noticeOnCanvas() {
-		a.drawNotice(a.canvas)
+		if a.errMsg != "" {
+			a.drawError(a.canvas)
+		}
+	} else {
+		a.drawFrame(a.canvas)
 	}
 	screen.DrawImage(a.canvas, nil)
 	a.drawnIdle = a.fast == nil || !a.fast.running

@@ -16,11 +16,8 @@ type hit struct {
 
 type uiState struct {
 	hits    []hit
-	pool    render.Rect // where the pool scene is, for the mouse wheel
-	narr    render.Rect // the narration panel, which the wheel scrolls
-	scrub   render.Rect // the timeline scrub bar
-	mx, my  float64     // pointer position
-	touched bool
+	mx, my  float64 // pointer position
+	touched bool    // the last press was a touch: targets grow to 44 px
 }
 
 func (u *uiState) reset() { u.hits = u.hits[:0] }
@@ -48,10 +45,14 @@ func (a *App) handleInput() {
 	if inpututil.IsMouseButtonJustPressed(ebiten.MouseButtonLeft) {
 		points = append(points, [2]float64{float64(mx), float64(my)})
 	}
+	if len(points) > 0 {
+		a.ui.touched = false
+	}
 	for _, id := range inpututil.AppendJustPressedTouchIDs(nil) {
 		x, y := ebiten.TouchPosition(id)
 		points = append(points, [2]float64{float64(x), float64(y)})
 		a.ui.mx, a.ui.my = float64(x), float64(y)
+		a.ui.touched = true
 	}
 	for _, pt := range points {
 		a.click(pt[0], pt[1])
@@ -85,25 +86,19 @@ func (a *App) handleInput() {
 	if a.fast != nil {
 		return
 	}
+	a.wheel()
 	if a.p == nil {
 		a.menuKeys()
 		return
 	}
 	a.playerKeys()
-	if _, wy := ebiten.Wheel(); wy != 0 && a.ui.narr.Contains(a.ui.mx, a.ui.my) {
-		a.narrScroll = max(0, min(a.narrMax, a.narrScroll-wy*30))
-	}
-	if _, wy := ebiten.Wheel(); wy != 0 && a.ui.pool.Contains(a.ui.mx, a.ui.my) {
-		n := a.p.View().NBuffers()
-		centre := a.pool.First + a.pool.Zoom/2
-		if b, ok := a.pool.BufferAt(a.ui.mx, a.ui.my); ok {
-			centre = b
-		}
-		if wy > 0 {
-			a.pool.ZoomIn(n, centre)
-		} else {
-			a.pool.ZoomOut(n, centre)
-		}
+}
+
+// wheel scrolls the lesson text or the menu, or zooms the pool, under the
+// pointer.
+func (a *App) wheel() {
+	if _, wy := ebiten.Wheel(); wy != 0 && a.fast == nil {
+		a.fr.Wheel(a.ui.mx, a.ui.my, wy)
 	}
 }
 
@@ -116,15 +111,21 @@ func (a *App) click(x, y float64) {
 		a.notice = ""
 		return
 	}
-	for i := len(a.ui.hits) - 1; i >= 0; i-- {
-		if a.ui.hits[i].r.Contains(x, y) {
-			a.ui.hits[i].act()
-			return
+	if a.fast != nil {
+		for i := len(a.ui.hits) - 1; i >= 0; i-- {
+			if a.ui.hits[i].r.Contains(x, y) {
+				a.ui.hits[i].act()
+				return
+			}
 		}
+		return
 	}
-	if a.p != nil && a.ui.scrub.Contains(x, y) {
-		frac := (x - a.ui.scrub.X) / a.ui.scrub.W
-		a.p.Seek(int(frac*float64(a.p.Len()) + 0.5))
+	if t, ok := a.list.Hit(x, y); ok && t.Act != nil {
+		t.Act()
+		return
+	}
+	if pos, ok := a.fr.Scrub(x, y); ok && a.p != nil {
+		a.p.Seek(pos)
 	}
 }
 
@@ -132,12 +133,12 @@ func (a *App) menuKeys() {
 	n := len(a.lessons)
 	switch {
 	case repeat(ebiten.KeyDown):
-		a.menuSel = (a.menuSel + 1) % max(1, n)
+		a.fr.SelectMenu(1, n)
 	case repeat(ebiten.KeyUp):
-		a.menuSel = (a.menuSel + n - 1) % max(1, n)
+		a.fr.SelectMenu(-1, n)
 	case inpututil.IsKeyJustPressed(ebiten.KeyEnter), inpututil.IsKeyJustPressed(ebiten.KeySpace):
 		if n > 0 {
-			a.openFromMenu(a.menuSel)
+			a.openFromMenu(a.fr.MenuSel)
 		}
 	case inpututil.IsKeyJustPressed(ebiten.KeyF2):
 		if err := a.startFast("pool"); err != nil {
@@ -180,9 +181,9 @@ func (a *App) playerKeys() {
 	case inpututil.IsKeyJustPressed(ebiten.KeyPageUp), inpututil.IsKeyJustPressed(ebiten.KeyB):
 		p.PrevStep()
 	case repeat(ebiten.KeyArrowUp):
-		a.narrScroll = max(0, a.narrScroll-40)
+		a.fr.Scroll(-40 * a.th.Scale)
 	case repeat(ebiten.KeyArrowDown):
-		a.narrScroll = min(a.narrMax, a.narrScroll+40)
+		a.fr.Scroll(40 * a.th.Scale)
 	case inpututil.IsKeyJustPressed(ebiten.KeyO):
 		a.forwardOr(func() { p.ToOpEnd() })
 	case inpututil.IsKeyJustPressed(ebiten.KeyT) && p.Panes() > 1 && p.Variant.Key() == "drop":

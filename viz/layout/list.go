@@ -18,9 +18,11 @@ const (
 	KLine                     // a line from Pts[0] to Pts[1], Width wide
 	KTriangle                 // a filled triangle Pts[0..2]
 	KImage                    // an RGBA texture (Pixels, Cols×Rows) scaled into Rect
+	KClip                     // from here to the matching KUnclip, nothing is drawn outside Rect
+	KUnclip                   // ends the innermost KClip
 )
 
-var kindNames = [...]string{KFill: "fill", KStroke: "stroke", KText: "text", KLine: "line", KTriangle: "tri", KImage: "image"}
+var kindNames = [...]string{KFill: "fill", KStroke: "stroke", KText: "text", KLine: "line", KTriangle: "tri", KImage: "image", KClip: "clip", KUnclip: "unclip"}
 
 // Item is one thing to draw. Role names it for tests and goldens ("cell
 // 3", "counter hits"); items of one role share it.
@@ -53,10 +55,69 @@ type Overflow struct {
 	Need, Have float64
 }
 
-// List is a scene's layout: what to draw, in order, and what did not fit.
+// Target is a region that acts when clicked or tapped: a button, a
+// choice, a menu card. Role names it for tests; Label is what it says (or
+// does, for an icon), for a screen reader and the help. Act runs on the
+// UI goroutine that handles the click.
+type Target struct {
+	Role, Label string
+	Rect        Rect
+	Act         func()
+}
+
+// List is a scene's layout: what to draw, in order, what did not fit,
+// and what can be clicked (the last target added wins where targets
+// overlap: it is drawn on top).
 type List struct {
 	Items     []Item
 	Overflows []Overflow
+	Targets   []Target
+}
+
+// Clip starts a clipped group: what is added until the matching Unclip is
+// drawn only inside r (a panel's content cannot spill over its
+// neighbours). Groups nest; the painter intersects them.
+func (l *List) Clip(r Rect) { l.Items = append(l.Items, Item{Kind: KClip, Role: "clip", Rect: r}) }
+
+// Unclip ends the innermost clipped group.
+func (l *List) Unclip() { l.Items = append(l.Items, Item{Kind: KUnclip, Role: "clip"}) }
+
+// Target adds a clickable region.
+func (l *List) Target(role, label string, r Rect, act func()) {
+	if r.Empty() {
+		return
+	}
+	l.Targets = append(l.Targets, Target{Role: role, Label: label, Rect: r, Act: act})
+}
+
+// Hit returns the topmost target at (x, y).
+func (l *List) Hit(x, y float64) (Target, bool) {
+	for i := len(l.Targets) - 1; i >= 0; i-- {
+		if l.Targets[i].Rect.Contains(x, y) {
+			return l.Targets[i], true
+		}
+	}
+	return Target{}, false
+}
+
+// Metrics summarise a frame for its tests and window.bufferlab.layout():
+// how many text runs did not fit, the smallest text, and the smallest
+// target's smaller side (0 when there is none).
+type Metrics struct {
+	Overflow    int     `json:"overflow"`
+	MinTextPx   float64 `json:"min_text_px"`
+	MinTargetPx float64 `json:"min_target_px"`
+}
+
+// Metrics measures l.
+func (l *List) Metrics() Metrics {
+	m := Metrics{Overflow: len(l.Overflows), MinTextPx: l.MinTextSize()}
+	for _, t := range l.Targets {
+		if s := min(t.Rect.W, t.Rect.H); m.MinTargetPx == 0 || s < m.MinTargetPx {
+			m.MinTargetPx = s
+		}
+	}
+	return m
 }
 
 // Fill adds a filled rectangle (nothing for an empty one).
@@ -151,10 +212,48 @@ func (l *List) FitText(role, s string, f Font, x, y, maxW float64, c color.RGBA,
 	l.Items = append(l.Items, Item{Kind: KText, Role: role, Rect: Rect{left(x, w, a), y, w, LineHeight(f)}, Text: fit, Font: f, Align: a, Color: c})
 }
 
-// Append adds every item and overflow of o (a sub-layout) to l.
+// TextForms adds the first of forms that fits box (aligned by a,
+// vertically centred): the forms are the run's deliberate abbreviations,
+// longest first, defined by the caller next to the text, so using a
+// shorter one is no overflow. When none fits, the last is shortened with
+// "…" and recorded (FitText). It returns the form drawn.
+func (l *List) TextForms(role string, forms []string, f Font, box Rect, c color.RGBA, a Align) string {
+	for _, s := range forms {
+		if Width(s, f) <= box.W+0.5 {
+			l.TextIn(role, s, f, box, c, a)
+			return s
+		}
+	}
+	if len(forms) == 0 {
+		return ""
+	}
+	last := forms[len(forms)-1]
+	lh := LineHeight(f)
+	if lh > box.H+0.5 {
+		l.Overflows = append(l.Overflows, Overflow{Role: role, Text: last, Axis: "h", Need: lh, Have: box.H})
+	}
+	x := box.X
+	switch a {
+	case Center:
+		x = box.X + box.W/2
+	case Right:
+		x = box.X + box.W
+	}
+	l.FitText(role, last, f, x, box.Y+max(0, (box.H-lh)/2), box.W, c, a)
+	return Fit(last, f, box.W)
+}
+
+// Append adds every item, overflow and target of o (a sub-layout) to l.
 func (l *List) Append(o *List) {
 	l.Items = append(l.Items, o.Items...)
 	l.Overflows = append(l.Overflows, o.Overflows...)
+	l.Targets = append(l.Targets, o.Targets...)
+}
+
+// Reset empties l, keeping its storage.
+func (l *List) Reset() {
+	clear(l.Targets) // the closures
+	l.Items, l.Overflows, l.Targets = l.Items[:0], l.Overflows[:0], l.Targets[:0]
 }
 
 // Texts returns the text runs of a role ("" for all), in order.
@@ -225,6 +324,10 @@ func (it Item) String() string {
 		return fmt.Sprintf("%s %-14s %s %dx%d cells", k, it.Role, rect(it.Rect), it.Cols, it.Rows)
 	case KStroke:
 		return fmt.Sprintf("%s %-14s %s w%s %s", k, it.Role, rect(it.Rect), n(it.Width), hex(it.Color))
+	case KClip:
+		return fmt.Sprintf("%s %-14s %s", k, it.Role, rect(it.Rect))
+	case KUnclip:
+		return k
 	}
 	return fmt.Sprintf("%s %-14s %s %s", k, it.Role, rect(it.Rect), hex(it.Color))
 }

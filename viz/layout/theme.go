@@ -20,6 +20,13 @@ var (
 // for (Font, Px) is multiplied by it.
 type Theme struct {
 	Scale float64
+	// MinPx is the smallest text the frame allows, in pixels (0: no
+	// floor): Font never returns a smaller size, whatever a layout asks
+	// for. The frame sets it from the viewport and mode (viz/frame): 14
+	// CSS px on a laptop or phone, 24 in presentation mode at 1280×720. A
+	// layout that asked for less and no longer fits records the overflow,
+	// as for any run; it must then choose a shorter form or show less.
+	MinPx float64
 
 	Background, Panel, PanelEdge, Text, Muted, Highlight, Accent color.RGBA
 	Pinned, Dirty, Locked, IO, Free, Error, Good                 color.RGBA
@@ -56,7 +63,9 @@ func Light(scale float64) *Theme {
 
 // Font returns the font of a style at a size in points, scaled by the
 // theme.
-func (t *Theme) Font(s Style, size float64) Font { return Font{Style: s, Size: size * t.Scale} }
+func (t *Theme) Font(s Style, size float64) Font {
+	return Font{Style: s, Size: max(size*t.Scale, t.MinPx)}
+}
 
 // Px scales a length in unscaled pixels by the theme.
 func (t *Theme) Px(v float64) float64 { return v * t.Scale }

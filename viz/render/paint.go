@@ -23,9 +23,26 @@ type texture struct {
 // Paint draws every item of l in order: the thin paint step of a scene
 // whose layout step computed l. It decides nothing.
 func (p *Painter) Paint(dst *ebiten.Image, l *layout.List) {
+	base := dst
+	var clips []image.Rectangle // the clipped groups open, innermost last
 	for i := range l.Items {
 		it := &l.Items[i]
 		switch it.Kind {
+		case layout.KClip:
+			r := it.Rect.Image()
+			if len(clips) > 0 {
+				r = r.Intersect(clips[len(clips)-1])
+			}
+			clips = append(clips, r)
+			dst = base.SubImage(r).(*ebiten.Image)
+		case layout.KUnclip:
+			if len(clips) > 0 {
+				clips = clips[:len(clips)-1]
+			}
+			dst = base
+			if len(clips) > 0 {
+				dst = base.SubImage(clips[len(clips)-1]).(*ebiten.Image)
+			}
 		case layout.KFill:
 			Fill(dst, it.Rect, it.Color)
 		case layout.KStroke:

@@ -12,6 +12,9 @@ import (
 // code blocks, headings, rules) and its predict questions.
 type Prose struct {
 	Size float64 // body size in points
+	// MinTarget is the smallest height of a choice's box (0: its text's):
+	// 44 px on a touch screen.
+	MinTarget float64
 }
 
 func (p Prose) font(th *layout.Theme, st lessons.Style, code bool) layout.Font {
@@ -166,37 +169,65 @@ func (p Prose) LayoutQuestion(l *layout.List, r layout.Rect, y float64, q *lesso
 	}
 	y += h + 4
 	face := th.Font(layout.Regular, p.Size*0.95)
-	for i := range q.Choices {
-		role := fmt.Sprintf("choice %d", i+1)
-		label := fmt.Sprintf("%d  ", i+1)
-		spans := append([]lessons.Span{{Text: label, Style: lessons.Strong}}, q.ChoiceSpans[i]...)
-		cws, ch := p.layoutSpans(spans, th, r.X+10, r.W-20-70)
-		box := layout.Rect{X: r.X, Y: y, W: r.W - 4, H: ch + 8}
-		fill := th.Panel
-		if hover != nil && hover(box) && !revealed {
-			fill = hoverFill
+	markF := th.Font(layout.Bold, p.Size*0.9)
+	// Once revealed, the words keep room at the right for the mark.
+	markW := 0.0
+	if revealed {
+		markW = layout.Width("YOUR GUESS", markF) + 10
+	}
+	// Choices side by side, two a row, where the panel is wide enough
+	// for two choices of about 36 characters each.
+	cols := 1
+	if r.W >= 2*layout.Width(strings.Repeat("m", 24), face) && len(q.Choices) > 1 {
+		cols = 2
+	}
+	const gap = 4.0
+	colW := (r.W - 4 - gap*float64(cols-1)) / float64(cols)
+	for row := 0; row < len(q.Choices); row += cols {
+		type laid struct {
+			ws []word
+			h  float64
 		}
-		l.Fill(role, box, fill)
-		edge, width := th.PanelEdge, 1.0
-		mark := ""
-		if revealed {
-			switch {
-			case i == q.Answer:
-				edge, width, mark = th.Good, 3, "RIGHT"
-			case i == chosen:
-				edge, width, mark = th.Error, 3, "YOUR GUESS"
+		var cs []laid
+		rowH := p.MinTarget
+		for i := row; i < min(row+cols, len(q.Choices)); i++ {
+			x := r.X + float64(i-row)*(colW+gap)
+			label := fmt.Sprintf("%d  ", i+1)
+			spans := append([]lessons.Span{{Text: label, Style: lessons.Strong}}, q.ChoiceSpans[i]...)
+			cws, ch := p.layoutSpans(spans, th, x+10, colW-20-markW)
+			cs = append(cs, laid{cws, ch})
+			rowH = max(rowH, ch+8)
+		}
+		for k, c := range cs {
+			i := row + k
+			role := fmt.Sprintf("choice %d", i+1)
+			box := layout.Rect{X: r.X + float64(k)*(colW+gap), Y: y, W: colW, H: rowH}
+			dy := (box.H - c.h - 8) / 2 // the text centred in a taller box
+			fill := th.Panel
+			if hover != nil && hover(box) && !revealed {
+				fill = hoverFill
 			}
+			l.Fill(role, box, fill)
+			edge, width := th.PanelEdge, 1.0
+			mark := ""
+			if revealed {
+				switch {
+				case i == q.Answer:
+					edge, width, mark = th.Good, 3, "RIGHT"
+				case i == chosen:
+					edge, width, mark = th.Error, 3, "YOUR GUESS"
+				}
+			}
+			l.Stroke(role, box, width, edge)
+			for _, w := range c.ws {
+				l.Text(role, w.text, w.font, w.x, y+4+dy+w.y, max(0, box.X+box.W-10-markW-w.x), th.Text, layout.Left)
+			}
+			if mark != "" {
+				l.Text(role+" mark", mark, markF, box.X+box.W-6, y+4+dy, markW, edge, layout.Right)
+			}
+			ui.Choices = append(ui.Choices, box)
 		}
-		l.Stroke(role, box, width, edge)
-		// Words keep 70 px at the right for the mark.
-		for _, w := range cws {
-			l.Text(role, w.text, w.font, w.x, y+4+w.y, max(0, r.X+r.W-80-w.x), th.Text, layout.Left)
-		}
-		if mark != "" {
-			l.Text(role+" mark", mark, th.Font(layout.Bold, p.Size*0.9), box.X+box.W-6, y+4, 70, edge, layout.Right)
-		}
-		ui.Choices = append(ui.Choices, box)
-		y += box.H + 4
+		y += rowH + gap
 	}
 	if revealed {
 		y = p.LayoutBlocks(l, r, y+4, q.Explain, th)

@@ -20,6 +20,9 @@ type Options struct {
 	Measure          int
 }
 
+// The window sizes the app accepts: a small phone's to an 8K screen's.
+const MinSize, MaxSize = 320, 8192
+
 // Parsed holds the options of this run, parsed by the package's init
 // before the window library starts (nil under go test).
 var Parsed *Options
@@ -53,6 +56,7 @@ func Parse(args []string, stderr io.Writer) (*Options, int) {
 	fs.IntVar(&o.Event, "event", -1, "then go to this event position (as the timeline bar counts them; not held by a question)")
 	fs.IntVar(&o.Width, "width", 1280, "window width in pixels")
 	fs.IntVar(&o.Height, "height", 800, "window height in pixels")
+	size := fs.String("size", "", "window size WxH in pixels (instead of --width and --height), e.g. 390x844 for a phone")
 	fs.BoolVar(&o.Presentation, "presentation", false, "start in presentation mode (large type)")
 	fs.StringVar(&o.Screenshot, "screenshot", "", "render once, save a PNG to this file and exit")
 	fs.StringVar(&o.Fast, "fast", "", "open the fast-mode panel running this experiment (pool or limits) with --quick settings")
@@ -71,8 +75,20 @@ func Parse(args []string, stderr io.Writer) (*Options, int) {
 		fmt.Fprintf(stderr, "desktop: unexpected arguments %q\n", fs.Args())
 		return nil, 2
 	}
-	if o.Width < 640 || o.Width > 8192 || o.Height < 400 || o.Height > 8192 {
-		fmt.Fprintf(stderr, "desktop: --width and --height must be within 640..8192 and 400..8192, found %dx%d\n", o.Width, o.Height)
+	if *size != "" {
+		set := false
+		fs.Visit(func(f *flag.Flag) { set = set || f.Name == "width" || f.Name == "height" })
+		if set {
+			fmt.Fprintln(stderr, "desktop: give --size or --width and --height, not both")
+			return nil, 2
+		}
+		if n, err := fmt.Sscanf(*size, "%dx%d", &o.Width, &o.Height); n != 2 || err != nil || fmt.Sprintf("%dx%d", o.Width, o.Height) != *size {
+			fmt.Fprintf(stderr, "desktop: --size %q: expected WIDTHxHEIGHT in pixels, such as 1280x800\n", *size)
+			return nil, 2
+		}
+	}
+	if o.Width < MinSize || o.Width > MaxSize || o.Height < MinSize || o.Height > MaxSize {
+		fmt.Fprintf(stderr, "desktop: the window size must be within %d..%d pixels each way, found %dx%d\n", MinSize, MaxSize, o.Width, o.Height)
 		return nil, 2
 	}
 	if o.Lesson != "" && o.Scenario != "" {

@@ -12,6 +12,9 @@ func TestParse(t *testing.T) {
 	if o == nil || code != 0 || o.Lesson != "pinning" || o.Step != 3 || o.Width != 1400 || o.Height != 800 || o.Event != -1 || e.Len() != 0 {
 		t.Fatalf("%+v, exit %d, stderr %q", o, code, e.String())
 	}
+	if o, code := Parse([]string{"--size", "390x844"}, &e); o == nil || code != 0 || o.Width != 390 || o.Height != 844 {
+		t.Fatalf("--size 390x844: %+v, exit %d, stderr %q", o, code, e.String())
+	}
 	for _, c := range []struct {
 		args []string
 		code int
@@ -23,6 +26,10 @@ func TestParse(t *testing.T) {
 		{[]string{"extra"}, 2, `desktop: unexpected arguments ["extra"]`},
 		{[]string{"--height", "300"}, 2, "found 1280x300"},
 		{[]string{"--lesson", "a", "--scenario", "b"}, 2, "give --lesson or --scenario, not both"},
+		{[]string{"--size", "390x"}, 2, `--size "390x": expected WIDTHxHEIGHT`},
+		{[]string{"--size", "390x844junk"}, 2, `expected WIDTHxHEIGHT`},
+		{[]string{"--size", "100x844"}, 2, "within 320..8192 pixels each way, found 100x844"},
+		{[]string{"--size", "390x844", "--width", "500"}, 2, "give --size or --width and --height, not both"},
 	} {
 		e.Reset()
 		o, code := Parse(c.args, &e)

@@ -1,0 +1,298 @@
+package frame
+
+import (
+	"image/color"
+	"math"
+
+	"bufferlab/lessons"
+	"bufferlab/viz/layout"
+	"bufferlab/viz/player"
+	"bufferlab/viz/scene"
+)
+
+// Input is what the frame is laid out for: the viewport in CSS pixels (the
+// logical pixels Ebitengine's Layout gets), the mode and the pointer.
+type Input struct {
+	W, H         float64
+	Presentation bool
+	// Touch says the pointer is coarse (a finger): targets grow to 44 px
+	// even on a Desk-sized screen.
+	Touch bool
+	Mouse layout.Point
+	// Colours makes the theme's colours at a scale (nil: layout.Light).
+	Colours func(scale float64) *layout.Theme
+}
+
+// Class is the arrangement a viewport gets.
+type Class uint8
+
+// Classes, by viewport (see the package comment).
+const (
+	Phone Class = iota
+	Tablet
+	Desk
+)
+
+var classNames = [...]string{Phone: "phone", Tablet: "tablet", Desk: "desk"}
+
+func (c Class) String() string { return classNames[c] }
+
+// Plan is what a viewport gets: its class, the theme with its scale and
+// text floor, and the smallest target.
+type Plan struct {
+	Class        Class
+	Presentation bool
+	Theme        *layout.Theme
+	MinTarget    float64
+	W, H         float64
+}
+
+// Mode names the plan for window.bufferlab.layout(): "phone", "tablet",
+// "desk", with "-presentation" in presentation mode.
+func (p Plan) Mode() string {
+	if p.Presentation {
+		return p.Class.String() + "-presentation"
+	}
+	return p.Class.String()
+}
+
+// The breakpoints and floors.
+const (
+	phoneMaxW  = 600  // narrower: Phone
+	tabletMaxW = 1000 // narrower (or lower than tabletMaxH): Tablet
+	tabletMaxH = 600
+	bodyMinPx  = 14 // the smallest text on a phone or a laptop (CSS px)
+	showMinPx  = 24 // the smallest text in presentation mode at 1280×720
+	touchMinPx = 44 // the smallest target on a touch screen (Apple HIG, WCAG 2.5.5)
+	deskMinPx  = 30 // the smallest target with a mouse
+)
+
+// PlanFor chooses the class, the scale and the floors for in.
+//
+//	Desk:          scale = clamp(min(W/1280, H/800), 1, 2.5); floor 14·scale
+//	Desk, shown:   k = √clamp(min(W/1280, H/720), 1, 4); scale 1.75·k; floor 24·k
+//	Tablet, Phone: scale 1, floor 14, in either mode
+func PlanFor(in Input) Plan {
+	p := Plan{Presentation: in.Presentation, W: in.W, H: in.H, Class: Desk}
+	switch {
+	case in.W < phoneMaxW:
+		p.Class = Phone
+	case in.W < tabletMaxW || in.H < tabletMaxH:
+		p.Class = Tablet
+	}
+	scale, floor := 1.0, float64(bodyMinPx)
+	switch {
+	case p.Class != Desk:
+		// A phone is held close: presentation mode changes nothing
+		// there (a projector is Desk-sized).
+	case in.Presentation:
+		// The type grows more slowly than the screen: a larger projector
+		// is also seen from further away, but not in proportion.
+		k := math.Sqrt(clamp(min(in.W/1280, in.H/720), 1, 4))
+		scale, floor = 1.75*k, showMinPx*k
+	default:
+		scale = clamp(min(in.W/1280, in.H/800), 1, 2.5)
+		floor = bodyMinPx * scale
+	}
+	colours := in.Colours
+	if colours == nil {
+		colours = layout.Light
+	}
+	p.Theme = colours(scale)
+	p.Theme.MinPx = floor
+	p.MinTarget = deskMinPx * min(scale, 1.5)
+	if in.Touch || p.Class != Desk {
+		p.MinTarget = max(p.MinTarget, touchMinPx)
+	}
+	return p
+}
+
+func clamp(v, lo, hi float64) float64 { return max(lo, min(hi, v)) }
+
+// Tab is the region a Phone shows, or the right column of a Tablet.
+type Tab uint8
+
+// Tabs.
+const (
+	TabLesson Tab = iota
+	TabScene
+	TabCode
+)
+
+// Hooks are what the frame's targets ask of the app.
+type Hooks struct {
+	OpenLesson func(i int)
+	Menu       func()
+	Help       func() // toggle the help overlay
+	Fast       func() // fast mode from the menu
+	Pacing     func() // T: a drop race paced by events or by time
+	// Forward runs a move forward, or says why it cannot (an open
+	// question).
+	Forward func(move func())
+	Dismiss func() // close the error or the notice
+}
+
+// Screen is what is on screen: the menu (Player nil) or a lesson, and the
+// overlays.
+type Screen struct {
+	Lessons []*lessons.Lesson
+	Player  *player.Player
+	Help    bool
+	// Message is an error or a notice drawn on the canvas, titled
+	// MessageTitle ("Error", "Note"); MessageErr draws it as an error.
+	Message, MessageTitle string
+	MessageErr            bool
+	Flash                 string
+	// Pacing is the drop race's pacing line, when paced by time.
+	PacingLine string
+	// MenuNote is each lesson's progress line in the menu (by lesson
+	// name; absent: none).
+	MenuNote map[string]string
+	// Keys are the help overlay's rows.
+	Keys []Key
+}
+
+// Key is a row of the help overlay: the keys (or button) and what they do.
+type Key struct{ Keys, What string }
+
+// State is what the frame keeps between frames: scroll positions, the
+// tab, the pools' zoom and where things were (for the wheel and the
+// scrub bar).
+type State struct {
+	MenuSel    int
+	menuFollow bool // scroll the selection into view on the next frame
+	menuScroll float64
+	menuMax    float64
+	menuRect   layout.Rect
+
+	Tab        Tab
+	narrScroll float64
+	narrMax    float64
+	narrRect   layout.Rect
+	step       int  // the step the narration was laid out for (-1: none yet)
+	revealed   bool // the step's question was revealed at the last frame
+	player     *player.Player
+
+	// Pools are the pool scenes of the panes (zoom, hit testing).
+	Pools     []scene.PoolScene
+	DropProbe uint64
+
+	poolRect  layout.Rect
+	scrubRect layout.Rect
+	plan      Plan
+}
+
+// Plan is the plan of the last frame built.
+func (s *State) Plan() Plan { return s.plan }
+
+// Reset forgets what a lesson's frame kept: a new lesson is shown.
+func (s *State) Reset(p *player.Player) {
+	s.player = p
+	s.step = -1
+	s.narrScroll, s.narrMax = 0, 0
+	s.Tab = TabLesson
+	s.DropProbe = 0
+	s.Pools = nil
+	if p != nil {
+		s.Pools = make([]scene.PoolScene, p.Panes())
+		for i := range s.Pools {
+			s.Pools[i].Reset(p.View().NBuffers())
+		}
+	}
+}
+
+// Wheel scrolls what is under (x, y) by dy (the wheel's notches, up
+// positive): the lesson text or the menu; over the pool it zooms (in for
+// up). It reports whether anything took it.
+func (s *State) Wheel(x, y, dy float64) bool {
+	step := 40 * s.plan.Theme.Scale
+	switch {
+	case s.player == nil && s.menuRect.Contains(x, y):
+		s.menuScroll = clamp(s.menuScroll-dy*step, 0, s.menuMax)
+	case s.player != nil && s.narrRect.Contains(x, y):
+		s.narrScroll = clamp(s.narrScroll-dy*step, 0, s.narrMax)
+	case s.player != nil && s.poolRect.Contains(x, y) && len(s.Pools) > 0:
+		ps := &s.Pools[0]
+		n := s.player.View().NBuffers()
+		centre := ps.First + ps.Zoom/2
+		if b, ok := ps.BufferAt(x, y); ok {
+			centre = b
+		}
+		if dy > 0 {
+			ps.ZoomIn(n, centre)
+		} else {
+			ps.ZoomOut(n, centre)
+		}
+	default:
+		return false
+	}
+	return true
+}
+
+// Scroll scrolls the lesson text (or the menu) by dy pixels, down
+// positive: the arrow keys.
+func (s *State) Scroll(dy float64) {
+	if s.player == nil {
+		s.menuScroll = clamp(s.menuScroll+dy, 0, s.menuMax)
+		return
+	}
+	s.narrScroll = clamp(s.narrScroll+dy, 0, s.narrMax)
+}
+
+// Scrub returns the event position at x when (x, y) is on the scrub bar.
+func (s *State) Scrub(x, y float64) (int, bool) {
+	if s.player == nil || !s.scrubRect.Contains(x, y) {
+		return 0, false
+	}
+	frac := (x - s.scrubRect.X) / s.scrubRect.W
+	return int(frac*float64(s.player.Len()) + 0.5), true
+}
+
+// SelectMenu moves the menu's selection by d (wrapping) and keeps it in
+// view.
+func (s *State) SelectMenu(d, n int) {
+	if n == 0 {
+		return
+	}
+	s.MenuSel = ((s.MenuSel+d)%n + n) % n
+	s.menuFollow = true
+}
+
+// Build lays out a frame of sc for in, keeping what it must in s.
+func Build(l *layout.List, s *State, sc *Screen, in Input, h Hooks) Plan {
+	s.plan = PlanFor(in)
+	b := &builder{l: l, s: s, sc: sc, in: in, h: h, plan: s.plan, th: s.plan.Theme}
+	full := layout.Rect{W: in.W, H: in.H}
+	l.Fill("background", full, b.th.Background)
+	if sc.Player == nil {
+		b.menu(full)
+	} else {
+		if s.player != sc.Player {
+			s.Reset(sc.Player)
+		}
+		b.lesson(full)
+	}
+	if sc.Help {
+		b.help(full)
+	}
+	if sc.Message != "" {
+		b.message(full)
+	}
+	return s.plan
+}
+
+// builder carries one frame's inputs through its parts.
+type builder struct {
+	l    *layout.List
+	s    *State
+	sc   *Screen
+	in   Input
+	h    Hooks
+	plan Plan
+	th   *layout.Theme
+}
+
+// hoverFill is the fill of a button or card under the pointer.
+var hoverFill = color.RGBA{0xea, 0xf2, 0xf8, 0xff}
+
+func (b *builder) hover(r layout.Rect) bool { return r.Contains(b.in.Mouse.X, b.in.Mouse.Y) }

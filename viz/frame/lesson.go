@@ -1,0 +1,558 @@
+package frame
+
+import (
+	"fmt"
+
+	"bufferlab/engine/bufmgr"
+	"bufferlab/engine/scenario"
+	"bufferlab/engine/trace"
+	"bufferlab/viz/layout"
+	"bufferlab/viz/mech"
+	_ "bufferlab/viz/mech/all" // every mechanism's registration
+	view "bufferlab/viz/poolview"
+	"bufferlab/viz/scene"
+)
+
+// lesson lays out a lesson's frame: the top bar, the body by class, the
+// timeline and the flash.
+func (b *builder) lesson(full layout.Rect) {
+	p, th, s := b.sc.Player, b.th, b.s
+	if p.Step() != s.step {
+		// A new step opens where the student should look: its text from
+		// the start, on the lesson tab.
+		s.step, s.narrScroll, s.Tab = p.Step(), 0, TabLesson
+	}
+	r := full.Inset(th.Px(8))
+	top, rest := r.SplitTop(b.buttonH() + th.Px(6))
+	rest, bottom := rest.SplitBottom(b.timelineH())
+	b.timeline(bottom.Inset(2))
+	class := b.plan.Class
+	if class != Phone && (class == Tablet || b.plan.Presentation) && !b.questionFits(rest.W*0.45, rest.H-b.buttonH()) {
+		// An open question that the right column cannot show whole
+		// takes the window, as on a phone: the scene is a tab away.
+		class = Phone
+	}
+	tabs := []Tab{TabScene, TabLesson, TabCode}
+	if class != Phone || !b.short() {
+		b.topBar(top, nil)
+	} else {
+		b.topBar(top, tabs)
+	}
+	switch class {
+	case Phone:
+		body := rest
+		if !b.short() {
+			h := b.tabs(rest, tabs)
+			_, body = rest.SplitTop(h)
+		}
+		switch s.Tab {
+		case TabScene:
+			b.sceneRegion(body)
+		case TabCode:
+			b.codeRegion(body)
+		default:
+			b.narration(body)
+		}
+	case Tablet:
+		b.twoColumns(rest, 0.55)
+	default:
+		if b.plan.Presentation {
+			// Presentation mode is two columns at any size: the scene,
+			// and the lesson or the code at a size the back of the room
+			// can read.
+			b.twoColumns(rest, 0.55)
+			break
+		}
+		frac := b.sceneShare()
+		left, right := rest.SplitLeft(rest.W * frac)
+		b.sceneRegion(left)
+		narr, code := right.SplitTop(b.narrHeight(right))
+		b.narration(narr)
+		b.codeRegion(code)
+	}
+	b.flash(full, bottom.Y)
+}
+
+// twoColumns lays out the scene in the left frac of r and, on the right,
+// the lesson or the code under their tabs.
+func (b *builder) twoColumns(r layout.Rect, frac float64) {
+	s := b.s
+	left, right := r.SplitLeft(r.W * frac)
+	b.sceneRegion(left)
+	if s.Tab == TabScene {
+		s.Tab = TabLesson
+	}
+	h := b.tabs(right, []Tab{TabLesson, TabCode})
+	_, body := right.SplitTop(h)
+	if s.Tab == TabCode {
+		b.codeRegion(body)
+	} else {
+		b.narration(body)
+	}
+}
+
+// sceneShare is the scene's share of a Desk's width: the registered
+// split of a mechanism's scene, wider for side-by-side panes.
+func (b *builder) sceneShare() float64 {
+	p := b.sc.Player
+	switch n := p.Panes(); {
+	case n > 2:
+		return 0.72
+	case n > 1:
+		return 0.64
+	}
+	if m, _ := b.mainScene(); m != nil {
+		return m.Scene.Split
+	}
+	return 0.6
+}
+
+// narrShare is the lesson text's share of the right column over the code
+// (side-by-side: the code panels, one a pane, take the rest).
+func (b *builder) narrShare() float64 {
+	p := b.sc.Player
+	if n := p.Panes(); n > 1 {
+		if m, ok := mech.Lookup(p.Variant.Key()); ok && m.Scene != nil && m.Scene.Panes != nil && m.Scene.Panes.Narr != 0 {
+			return m.Scene.Panes.Narr
+		}
+		if n > 2 {
+			return 0.46
+		}
+		return 0.52
+	}
+	return 0.58
+}
+
+// questionH is the height an open question (unanswered) needs in a
+// lesson panel w wide, with its frame and a line of text above it; 0 when
+// there is none.
+func (b *builder) questionH(w float64) float64 {
+	p := b.sc.Player
+	q := p.Question()
+	if _, revealed := p.Answered(); q == nil || revealed {
+		return 0
+	}
+	th := b.th
+	end, _ := b.prose().LayoutQuestion(&layout.List{}, layout.Rect{W: w - 2*(2+6) - 8, H: 1e6}, 0, q, -1, false, th, nil)
+	title := layout.LineHeight(th.Font(layout.Bold, 12)) + 8 + 12 + 4
+	return title + end + th.Px(8) + layout.LineHeight(th.Font(layout.Regular, 14))
+}
+
+// questionFits reports whether an open question fits a lesson panel w×h.
+func (b *builder) questionFits(w, h float64) bool { return b.questionH(w) <= h }
+
+// narrHeight is the lesson panel's height over the code in the right
+// column r: its share, or, while a question is open, as much more (up to
+// 85% of the column) as the question and a few lines of text above it
+// need.
+func (b *builder) narrHeight(r layout.Rect) float64 {
+	h := r.H * b.narrShare()
+	if q := b.questionH(r.W); q > 0 {
+		h = max(h, min(q+2*layout.LineHeight(b.th.Font(layout.Regular, 14)), r.H*0.85))
+	}
+	return h
+}
+
+// title is the heading a mechanism's registration gives its scene.
+func title(name string, state any) string {
+	if m, ok := mech.Lookup(name); ok && m.Title != nil {
+		return m.Title(state)
+	}
+	return name
+}
+
+// mainScene is the registered main scene of a one-pane run: that of the
+// first mechanism (in the language's order) whose track the run has; nil
+// for the pool's own scene.
+func (b *builder) mainScene() (*mech.Mechanism, any) {
+	for _, m := range mech.All() {
+		if m.Scene == nil {
+			continue
+		}
+		if t := b.sc.Player.Track(m.Name); t != nil {
+			return m, t.State()
+		}
+	}
+	return nil, nil
+}
+
+// panel lays out a titled panel and returns its inside.
+func (b *builder) panel(r layout.Rect, title string) layout.Rect {
+	return scene.LayoutPanel(b.l, r.Inset(2), title, b.th)
+}
+
+// clipped lays out f inside r with nothing drawn outside it.
+func (b *builder) clipped(r layout.Rect, f func()) {
+	b.l.Clip(r)
+	f()
+	b.l.Unclip()
+}
+
+// counterRowH is the height of a row of counter boxes.
+func (b *builder) counterRowH() float64 {
+	return layout.LineHeight(b.th.Font(layout.Bold, 14)) + layout.LineHeight(b.th.Font(layout.Regular, 10)) + b.th.Px(8)
+}
+
+// sceneRegion lays out the scene: the pool's own, a registered
+// mechanism's, or the panes of a side-by-side run.
+func (b *builder) sceneRegion(r layout.Rect) {
+	p := b.sc.Player
+	if p.Panes() > 1 {
+		b.compare(r)
+		return
+	}
+	if m, state := b.mainScene(); m != nil {
+		b.mechScene(r, m, state)
+		return
+	}
+	b.poolScene(r)
+}
+
+// pool lays out pane i's pool in r, its heat map texture named by pane
+// (the painter keeps a texture a role).
+func (b *builder) pool(r layout.Rect, i int, v *view.Pool) {
+	if i >= len(b.s.Pools) {
+		return
+	}
+	start := len(b.l.Items)
+	b.clipped(r, func() { b.s.Pools[i].Layout(b.l, r, v, b.th) })
+	for k := start; k < len(b.l.Items); k++ {
+		if b.l.Items[k].Kind == layout.KImage {
+			b.l.Items[k].Role = fmt.Sprintf("heat map %d", i)
+		}
+	}
+	if i == 0 {
+		b.s.poolRect = r
+	}
+}
+
+// poolScene lays out the pool's own scene: the descriptors over the last
+// state word, the backends' lanes beside the mapping table's partitions,
+// and the counters.
+func (b *builder) poolScene(r layout.Rect) {
+	p, th := b.sc.Player, b.th
+	v := p.View()
+	rest, counters := r.SplitBottom(b.counterRowH())
+	poolR, lower := rest.SplitTop(rest.H * 0.62)
+	inner := b.panel(poolR, title("pool", v))
+	inner, wordR := inner.SplitBottom(layout.LineHeight(th.Font(layout.Regular, 11))*4.6 + 6)
+	we, wok := scene.LastStateWordEvent(p.TL.Events(), p.Pos(), 4096)
+	b.clipped(wordR, func() { scene.LayoutStateWord(b.l, wordR.Inset(1), we, wok, v, th) })
+	b.pool(inner, 0, v)
+	lanesR, partsR := lower.SplitLeft(lower.W * 0.55)
+	lr := b.panel(lanesR, "Backends")
+	b.clipped(lr, func() { scene.LayoutLanes(b.l, lr, v, th) })
+	pr := b.panel(partsR, "Mapping table: 128 partitions")
+	b.clipped(pr, func() { scene.LayoutPartitions(b.l, pr, v, th) })
+	scene.LayoutCounterRow(b.l, counters.Inset(2), scene.PoolCounters(v.Counters()), th)
+}
+
+// mechScene lays out a registered mechanism's main scene (the commit
+// log's SLRU, the free space map) in a titled panel, with its counter
+// row below when it has one.
+func (b *builder) mechScene(r layout.Rect, m *mech.Mechanism, state any) {
+	sc := m.Scene
+	var counters layout.Rect
+	if sc.Counters != nil {
+		r, counters = r.SplitBottom(b.th.Px(44))
+	}
+	sr := b.panel(r, title(m.Name, state))
+	b.clipped(sr, func() { sc.Layout(b.l, sr, state, b.th) })
+	if sc.Counters != nil {
+		sc.Counters(b.l, counters.Inset(2), state, b.th)
+	}
+}
+
+// codeRegion lays out the registered side panels (a one-pane run) over
+// the code of the modelled function, a code panel a pane side by side.
+func (b *builder) codeRegion(r layout.Rect) {
+	p := b.sc.Player
+	if n := p.Panes(); n > 1 {
+		ch := r.H / float64(n)
+		var pd *mech.Panes
+		if m, ok := mech.Lookup(p.Variant.Key()); ok && m.Scene != nil {
+			pd = m.Scene.Panes
+		}
+		for i := 0; i < n; i++ {
+			c := layout.Rect{X: r.X, Y: r.Y + float64(i)*ch, W: r.W, H: ch}
+			cr := b.panel(c, "Code, "+p.PaneVariant(i).String())
+			if pd != nil && pd.OwnCode {
+				if m, _ := mech.Lookup(p.Variant.Key()); m != nil {
+					if t := p.PaneTrack(i, m.Name); t != nil {
+						b.mechCode(cr, m, t.State())
+						continue
+					}
+				}
+			}
+			b.clipped(cr, func() { scene.LayoutCode(b.l, cr, p.PaneView(i), b.th) })
+		}
+		return
+	}
+	ms, heights := b.mechPanels(r.W, r.H)
+	for i, m := range ms {
+		var pr layout.Rect
+		pr, r = r.SplitTop(heights[i])
+		state := p.Track(m.Name).State()
+		inner := b.panel(pr, title(m.Name, state))
+		b.clipped(inner, func() { m.Panel(b.l, inner, state, b.th) })
+	}
+	cr := b.panel(r, "Code: the modelled PostgreSQL function")
+	if m, state := b.mainScene(); m != nil {
+		b.mechCode(cr, m, state)
+		return
+	}
+	b.clipped(cr, func() { scene.LayoutCode(b.l, cr, p.View(), b.th) })
+}
+
+// mechCode lays out the code of the modelled function at the event the
+// mechanism's scene says, described with the scenario's names.
+func (b *builder) mechCode(cr layout.Rect, m *mech.Mechanism, state any) {
+	p := b.sc.Player
+	e, ok := p.TL.Event()
+	e, ok, desc := m.Scene.Code(state, mech.CodeContext{Event: e, HasEvent: ok, Actor: p.ActorName, RelName: p.View().RelName})
+	b.clipped(cr, func() { scene.LayoutCodeFor(b.l, cr, e, ok, desc, b.th) })
+}
+
+// mechPanels are the registered mechanisms with a side panel whose track
+// this run has, and the height each asks for in a column w wide (at most
+// 45% of h together).
+func (b *builder) mechPanels(w, h float64) (ms []*mech.Mechanism, heights []float64) {
+	total := 0.0
+	for _, m := range mech.All() {
+		if m.Panel == nil || b.sc.Player.Track(m.Name) == nil {
+			continue
+		}
+		ph := h * 0.3
+		if m.PanelHeight != nil {
+			ph = layout.LineHeight(b.th.Font(layout.Bold, 12)) + 8 + 12 + 4 + m.PanelHeight(b.th, w-16)
+		}
+		ms, heights = append(ms, m), append(heights, ph)
+		total += ph
+	}
+	if limit := h * 0.45; total > limit {
+		for i := range heights {
+			heights[i] *= limit / total
+		}
+	}
+	return ms, heights
+}
+
+// variantTitle names a variant for its pane: its long title, or its
+// short one where the long does not fit (both registered by its
+// mechanism).
+func variantTitle(v scenario.Variant, f layout.Font, w float64) string {
+	vi := v.Info()
+	if layout.Width(vi.Long, f) <= w {
+		return vi.Long
+	}
+	return vi.Short
+}
+
+// compare lays out the panes of a run that plays several variants on the
+// same schedule: a registered mechanism's panes, or the pool's own (pin
+// variants: each pool with its state word, lanes and counters; drop
+// strategies: the rule `auto` follows over each strategy's pool).
+func (b *builder) compare(r layout.Rect) {
+	p, th := b.sc.Player, b.th
+	n := p.Panes()
+	if m, ok := mech.Lookup(p.Variant.Key()); ok && m.Scene != nil && m.Scene.Panes != nil {
+		b.mechPanes(r, m)
+		return
+	}
+	drops := p.Variant.Key() == "drop"
+	if drops {
+		var top layout.Rect
+		top, r = r.SplitTop(b.dropRuleH(r.W))
+		b.dropRule(top.Inset(2))
+	}
+	small := th.Font(layout.Regular, 11)
+	w := r.W / float64(n)
+	for i := 0; i < n; i++ {
+		pr := layout.Rect{X: r.X + float64(i)*w, Y: r.Y, W: w, H: r.H}
+		v := p.PaneView(i)
+		inner := b.panel(pr, variantTitle(p.PaneVariant(i), th.Font(layout.Bold, 12), pr.W-20))
+		if drops {
+			b.dropPane(inner, i, v)
+			continue
+		}
+		poolR, below := inner.SplitTop(inner.H * 0.30)
+		b.pool(poolR, i, v)
+		wordR, below := below.SplitTop(layout.LineHeight(small)*4.6 + 6)
+		we, wok := scene.LastStateWordEvent(p.PaneTimeline(i).Events(), p.Pos(), 4096)
+		b.clipped(wordR, func() { scene.LayoutStateWord(b.l, wordR.Inset(1), we, wok, v, th) })
+		lanesR, countersR := below.SplitBottom(b.counterRowH())
+		lr := b.panel(lanesR, "Backends: the word each one holds")
+		b.clipped(lr, func() { scene.LayoutLanes(b.l, lr, v, th) })
+		scene.LayoutCounterRow(b.l, countersR.Inset(1), scene.PinCounters(v.Counters()), th)
+	}
+}
+
+// mechPanes lays out the panes of a mechanism that registers them: its
+// legend line, then a titled panel a pane, side by side or stacked, over
+// each pane's counter line.
+func (b *builder) mechPanes(r layout.Rect, m *mech.Mechanism) {
+	p, th := b.sc.Player, b.th
+	pd := m.Scene.Panes
+	n := p.Panes()
+	if pd.Legend != nil {
+		var legend layout.Rect
+		legend, r = r.SplitTop(pd.LegendH(th))
+		pd.Legend(b.l, legend.Inset(2), th)
+	}
+	for i := range n {
+		t := p.PaneTrack(i, m.Name)
+		if t == nil {
+			continue // cannot happen: every pane runs the variant's mechanism
+		}
+		state := t.State()
+		pr := layout.Rect{X: r.X + float64(i)*r.W/float64(n), Y: r.Y, W: r.W / float64(n), H: r.H}
+		if pd.Stacked {
+			pr = layout.Rect{X: r.X, Y: r.Y + float64(i)*r.H/float64(n), W: r.W, H: r.H / float64(n)}
+		}
+		bold := th.Font(layout.Bold, 12)
+		name := variantTitle(p.PaneVariant(i), bold, pr.W-20)
+		if pd.TitleSuffix != nil {
+			suffix := pd.TitleSuffix(state)
+			name = variantTitle(p.PaneVariant(i), bold, pr.W-20-layout.Width(suffix, bold)) + suffix
+		}
+		inner := b.panel(pr, name)
+		if pd.CounterLine != nil {
+			var counters layout.Rect
+			inner, counters = inner.SplitBottom(pd.CounterLineH(th))
+			pd.CounterLine(b.l, counters.Inset(1), state, th)
+		}
+		b.clipped(inner, func() { pd.Layout(b.l, inner, state, th) })
+	}
+}
+
+// dropPane lays out one drop strategy's pane: where the strategy is, its
+// pool (a heat map when large), the mapping table's partitions its
+// lookups hop through, and what the drop cost.
+func (b *builder) dropPane(r layout.Rect, i int, v *view.Pool) {
+	th := b.th
+	f := th.Font(layout.Bold, 12)
+	it := th.Font(layout.Italic, 11)
+	status, rest := r.SplitTop(layout.LineHeight(f) + layout.LineHeight(it) + 6)
+	poolR, below := rest.SplitTop(rest.H * 0.58)
+	b.pool(poolR, i, v)
+	line1, line2 := "no drop yet", ""
+	col := th.Muted
+	if l, ok := LastDrop(v); ok {
+		if l.OpDone {
+			line1, col = fmt.Sprintf("finished at event %d", l.Last.Seq), th.Good
+		} else {
+			line1, col = fmt.Sprintf("at %s (event %d)", l.Last.Site, l.Last.Seq), th.Text
+		}
+	}
+	if cur, ok := v.Current(); ok && cur.Kind == trace.KNone {
+		line2 = "idle until the others finish the step"
+	}
+	b.l.FitText("drop status", line1, f, status.X, status.Y, status.W, col, layout.Left)
+	b.l.TextForms("drop idle", []string{line2, "idle"}, it, layout.Rect{X: status.X, Y: status.Y + layout.LineHeight(f), W: status.W, H: layout.LineHeight(it)}, th.Muted, layout.Left)
+	partsR, countersR := below.SplitBottom(b.counterRowH())
+	pr := b.panel(partsR, "Mapping table: 128 partitions")
+	b.clipped(pr, func() { scene.LayoutPartitions(b.l, pr, v, th) })
+	scene.LayoutCounterRow(b.l, countersR.Inset(1), scene.DropCounters(v.Counters()), th)
+}
+
+var siteDropBegin, siteDropAllBegin = trace.SiteOf("drop.begin"), trace.SiteOf("dropall.begin")
+
+// LastDrop is the lane of the backend whose drop operation began last
+// (drop.begin or dropall.begin), from the view's lanes: no search of the
+// events.
+func LastDrop(v *view.Pool) (view.Lane, bool) {
+	var best view.Lane
+	found := false
+	for a := 1; a < v.NumLanes(); a++ {
+		l := v.Lane(trace.Actor(a))
+		if l.HasOp && (l.Op.Site == siteDropBegin || l.Op.Site == siteDropAllBegin) && (!found || l.Op.Seq > best.Op.Seq) {
+			best, found = l, true
+		}
+	}
+	return best, found
+}
+
+// dropRuleH is the height of the drop rule's box at width w.
+func (b *builder) dropRuleH(w float64) float64 {
+	lines := len(b.dropRuleLines(w))
+	return layout.LineHeight(b.th.Font(layout.Regular, 12))*float64(lines) + b.buttonH() + b.th.Px(14)
+}
+
+// dropRuleLines are the rule's two sentences wrapped to w.
+func (b *builder) dropRuleLines(w float64) []string {
+	p, th := b.sc.Player, b.th
+	f := th.Font(layout.Regular, 12)
+	nbuf := p.View().NBuffers()
+	thr := bufmgr.BufDropFullScanThreshold(nbuf)
+	rec := p.Config != nil && p.Config.InRecovery
+	blocks := uint64(0)
+	if l, ok := LastDrop(p.View()); ok {
+		blocks = l.Op.Arg
+	}
+	if b.s.DropProbe == 0 {
+		b.s.DropProbe = blocks
+	}
+	probe := b.s.DropProbe
+	choice, why := "the full scan", ""
+	switch {
+	case !rec:
+		why = "not in recovery: sizes are not cached"
+	case probe == uint64(bufmgr.InvalidBlockNumber):
+		why = "a size is not cached"
+	case probe < thr:
+		choice, why = "the per-block lookup", fmt.Sprintf("%d < NBuffers/32 = %d", probe, thr)
+	default:
+		why = fmt.Sprintf("%d ≥ NBuffers/32 = %d", probe, thr)
+	}
+	text1 := fmt.Sprintf("auto (PG 15): %d blocks to drop, NBuffers = %d, in recovery: %s  →  %s (%s)", probe, nbuf, yesNo(rec), choice, why)
+	pace := "Paced by events (T: by time): every pane takes one event per tick, so a pane that finishes early idles."
+	if p.Pacing() == "time" && b.sc.PacingLine != "" {
+		pace = "Paced by native times (T: by events): " + b.sc.PacingLine + "."
+	}
+	return append(layout.Wrap(text1, f, w-b.th.Px(16)), layout.Wrap(pace, f, w-b.th.Px(16))...)
+}
+
+// dropRule lays out the rule `auto` follows (DropRelFileNodeBuffers):
+// the per-block lookup only when every fork's size is cached (in
+// recovery) and the blocks to drop are fewer than NBuffers/32, with the
+// last drop's numbers; the ÷2/×2/= buttons that try other sizes, and T,
+// how the panes are paced.
+func (b *builder) dropRule(r layout.Rect) {
+	p, th := b.sc.Player, b.th
+	f := th.Font(layout.Regular, 12)
+	lh := layout.LineHeight(f)
+	b.l.Fill("drop rule", r, th.Panel)
+	b.l.Stroke("drop rule", r, 1, th.PanelEdge)
+	lines := b.dropRuleLines(r.W)
+	for i, ln := range lines {
+		b.l.Text("drop rule", ln, f, r.X+th.Px(8), r.Y+th.Px(4)+lh*float64(i), r.W-th.Px(16), th.Text, layout.Left)
+	}
+	nbuf := uint64(p.View().NBuffers())
+	blocks := uint64(0)
+	if l, ok := LastDrop(p.View()); ok {
+		blocks = l.Op.Arg
+	}
+	y := r.Y + th.Px(8) + lh*float64(len(lines))
+	x := r.X + th.Px(8)
+	for _, bt := range []struct {
+		label, role string
+		act         func()
+		on          bool
+	}{
+		{"÷2", "halve", func() { b.s.DropProbe = max(1, b.s.DropProbe/2) }, false},
+		{"×2", "double", func() { b.s.DropProbe = min(nbuf, max(1, b.s.DropProbe*2)) }, false},
+		{"=", "reset", func() { b.s.DropProbe = blocks }, false},
+		{"T", "pacing", b.h.Pacing, p.Pacing() == "time"},
+	} {
+		w := b.buttonW(bt.label)
+		b.button("button "+bt.role, bt.label, layout.Rect{X: x, Y: y, W: w, H: b.buttonH()}, bt.on, bt.act)
+		x += w + th.Px(6)
+	}
+}
+
+func yesNo(v bool) string {
+	if v {
+		return "yes"
+	}
+	return "no"
+}
