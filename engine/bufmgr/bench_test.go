@@ -123,29 +123,18 @@ func runBench(b *testing.B, kind string) {
 				bufmgr.SetLogForTest(p, log)
 				defer bufmgr.SetLogForTest(p, nil)
 				before := be.Stats
-				next := bp.next
-				b.ReportAllocs()
-				b.ResetTimer()
-				for i := 0; i < b.N; i++ {
-					buf, _, err := be.ReadBuffer(rel, bufmgr.MainForkNum, next, nil)
-					if err != nil {
-						b.Fatal(err)
-					}
-					if err := be.ReleaseBuffer(buf); err != nil {
-						b.Fatal(err)
-					}
-					if next++; kind == "hit" && next == n {
-						next = 0
-					} else if next == rel.NBlocks[bufmgr.MainForkNum] {
-						next = n + 1 // long evicted: a miss again
+				bp.next = timeReads(b, be, rel, bp.next, func(blk uint32) uint32 {
+					if blk++; kind == "hit" && blk == n {
+						blk = 0
+					} else if blk == rel.NBlocks[bufmgr.MainForkNum] {
+						blk = n + 1 // long evicted: a miss again
 					}
 					if logged && log.Len() >= benchLogEvents {
 						log = trace.NewLog()
 						bufmgr.SetLogForTest(p, log)
 					}
-				}
-				b.StopTimer()
-				bp.next = next
+					return blk
+				})
 				// The benchmark measured what it says.
 				d := be.Stats
 				hits, misses := d.Hits-before.Hits, d.Misses-before.Misses

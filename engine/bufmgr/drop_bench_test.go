@@ -123,22 +123,12 @@ func BenchmarkDListUpkeep(b *testing.B) {
 				if kind == "hit" {
 					next = 0
 				}
-				b.ReportAllocs()
-				b.ResetTimer()
-				for i := 0; i < b.N; i++ {
-					buf, _, err := be.ReadBuffer(rel, bufmgr.MainForkNum, next, nil)
-					if err != nil {
-						b.Fatal(err)
+				timeReads(b, be, rel, next, func(blk uint32) uint32 {
+					if blk++; kind == "hit" && blk == n || blk == 2*n {
+						blk = 0
 					}
-					if err := be.ReleaseBuffer(buf); err != nil {
-						b.Fatal(err)
-					}
-					next++
-					if kind == "hit" && next == n || next == 2*n {
-						next = 0
-					}
-				}
-				b.StopTimer()
+					return blk
+				})
 				d := be.Stats
 				if kind == "miss" && d.Hits != before.Hits || kind == "hit" && d.Misses != before.Misses {
 					b.Fatalf("%s benchmark: %d hits, %d misses", kind, d.Hits-before.Hits, d.Misses-before.Misses)
