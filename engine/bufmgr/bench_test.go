@@ -74,12 +74,8 @@ func getBenchPool(b *testing.B, kind, size string) *benchPool {
 		return bp
 	}
 	start := time.Now()
-	n, err := bufmgr.ParseSharedBuffers(size)
-	if err != nil {
-		b.Fatal(err)
-	}
-	p := testPool(b, n, nil, bufmgr.Options{})
-	be := testBackend(b, p, "bench")
+	p, be := sizedPool(b, size, bufmgr.Options{})
+	n := p.NBuffers
 	bp := &benchPool{p: p, b: be, rel: benchRel(n)}
 	for blk := 0; blk < n; blk++ {
 		mustRead(b, bp, uint32(blk), false)

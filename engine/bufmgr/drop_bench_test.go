@@ -46,12 +46,8 @@ func getDropBenchPool(b *testing.B, size string, dlist bool) *dropBenchPool {
 		return bp
 	}
 	start := time.Now()
-	n, err := bufmgr.ParseSharedBuffers(size)
-	if err != nil {
-		b.Fatal(err)
-	}
-	p := testPool(b, n, nil, bufmgr.Options{DropList: dlist})
-	be := testBackend(b, p, "bench")
+	p, be := sizedPool(b, size, bufmgr.Options{DropList: dlist})
+	n := p.NBuffers
 	big := testRel("big", bufmgr.FirstNormalObjectId, uint32(n-dropBenchVictims))
 	for blk := uint32(0); blk < big.NBlocks[0]; blk++ {
 		readRelease(b, be, big, bufmgr.MainForkNum, blk, false)

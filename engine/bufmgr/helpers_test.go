@@ -41,6 +41,18 @@ func testBackend(tb testing.TB, p *bufmgr.Pool, name string) *bufmgr.Backend {
 	return b
 }
 
+// sizedPool builds a benchmark's pool of shared_buffers = size, with a nil
+// log (the fast path) and opt, and its backend "bench".
+func sizedPool(b *testing.B, size string, opt bufmgr.Options) (*bufmgr.Pool, *bufmgr.Backend) {
+	b.Helper()
+	n, err := bufmgr.ParseSharedBuffers(size)
+	if err != nil {
+		b.Fatal(err)
+	}
+	p := testPool(b, n, nil, opt)
+	return p, testBackend(b, p, "bench")
+}
+
 // readRelease reads a block and releases it (optionally dirtying it).
 func readRelease(tb testing.TB, b *bufmgr.Backend, rel *bufmgr.Relation, f bufmgr.ForkNumber, blk uint32, dirty bool) {
 	tb.Helper()
