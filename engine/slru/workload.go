@@ -29,9 +29,10 @@ import "fmt"
 //   - Zero: SimpleLruZeroPage of a page under its bank lock.
 //   - WriteAll: a checkpoint's SimpleLruWriteAll (CheckPointCLOG).
 //   - Extend: ExtendCLOG of the first xid of the next page past the log,
-//     as GetNewTransactionId calls it when an xid starts a page: page
-//     Pages first, then Pages+1, and so on. It zeroes the page and makes
-//     it latest_page_number.
+//     GetNewTransactionId's call that does something (for an xid that
+//     does not start a page it returns at once): page Pages first, then
+//     Pages+1, and so on. It zeroes the page and makes it
+//     latest_page_number.
 //
 // Each operation draws a page, an xid offset into it and the operation,
 // then what the operation needs (a status when Statuses has more than
