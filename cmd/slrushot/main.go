@@ -150,28 +150,14 @@ func workload(o options, pages int) ([][]slru.Op, []string, error) {
 		return plans, names, nil
 	}
 	r := rand.New(rand.NewPCG(o.seed, 0x51))
-	plans := make([][]slru.Op, o.backends)
-	next := uint32(pages) * slru.ClogXactsPerPage
-	for k := range plans {
+	plans := slru.Mix{GetStatus: 50, SetStatus: 25, ReadOnly: 17, WriteAll: 4, Extend: 4,
+		Pages: pages, XidFrom: 3, XidSpread: 1000}.Plans(o.backends, o.ops, r.IntN)
+	for k, ops := range plans {
 		names = append(names, trace.ActorName(trace.Actor(k+1)))
-		for i := 0; i < o.ops; i++ {
-			page := uint32(r.IntN(pages))
-			xid := page*slru.ClogXactsPerPage + 3 + uint32(r.IntN(1000))
-			var op slru.Op
-			switch x := r.IntN(100); {
-			case x < 50:
-				op = slru.Op{Code: slru.OpGetStatus, Xid: xid}
-			case x < 75:
-				op = slru.Op{Code: slru.OpSetStatus, Xid: xid + uint32(k), Status: slru.StatusCommitted}
-			case x < 92:
-				op = slru.Op{Code: slru.OpReadOnly, Page: int64(page)}
-			case x < 96 || k != 0:
-				op = slru.Op{Code: slru.OpWriteAll}
-			default:
-				op = slru.Op{Code: slru.OpExtend, Xid: next}
-				next += slru.ClogXactsPerPage
+		for i := range ops {
+			if ops[i].Code == slru.OpSetStatus {
+				ops[i].Xid += uint32(k) // the same draw by two backends sets two xids
 			}
-			plans[k] = append(plans[k], op)
 		}
 	}
 	return plans, names, nil

@@ -74,12 +74,8 @@ func getBenchPool(b *testing.B, kind, size string) *benchPool {
 		return bp
 	}
 	start := time.Now()
-	n, err := bufmgr.ParseSharedBuffers(size)
-	if err != nil {
-		b.Fatal(err)
-	}
-	p := testPool(b, n, nil, bufmgr.Options{})
-	be := testBackend(b, p, "bench")
+	p, be := sizedPool(b, size, bufmgr.Options{})
+	n := p.NBuffers
 	bp := &benchPool{p: p, b: be, rel: benchRel(n)}
 	for blk := 0; blk < n; blk++ {
 		mustRead(b, bp, uint32(blk), false)
@@ -123,29 +119,18 @@ func runBench(b *testing.B, kind string) {
 				bufmgr.SetLogForTest(p, log)
 				defer bufmgr.SetLogForTest(p, nil)
 				before := be.Stats
-				next := bp.next
-				b.ReportAllocs()
-				b.ResetTimer()
-				for i := 0; i < b.N; i++ {
-					buf, _, err := be.ReadBuffer(rel, bufmgr.MainForkNum, next, nil)
-					if err != nil {
-						b.Fatal(err)
-					}
-					if err := be.ReleaseBuffer(buf); err != nil {
-						b.Fatal(err)
-					}
-					if next++; kind == "hit" && next == n {
-						next = 0
-					} else if next == rel.NBlocks[bufmgr.MainForkNum] {
-						next = n + 1 // long evicted: a miss again
+				bp.next = timeReads(b, be, rel, bp.next, func(blk uint32) uint32 {
+					if blk++; kind == "hit" && blk == n {
+						blk = 0
+					} else if blk == rel.NBlocks[bufmgr.MainForkNum] {
+						blk = n + 1 // long evicted: a miss again
 					}
 					if logged && log.Len() >= benchLogEvents {
 						log = trace.NewLog()
 						bufmgr.SetLogForTest(p, log)
 					}
-				}
-				b.StopTimer()
-				bp.next = next
+					return blk
+				})
 				// The benchmark measured what it says.
 				d := be.Stats
 				hits, misses := d.Hits-before.Hits, d.Misses-before.Misses

@@ -46,12 +46,8 @@ func getDropBenchPool(b *testing.B, size string, dlist bool) *dropBenchPool {
 		return bp
 	}
 	start := time.Now()
-	n, err := bufmgr.ParseSharedBuffers(size)
-	if err != nil {
-		b.Fatal(err)
-	}
-	p := testPool(b, n, nil, bufmgr.Options{DropList: dlist})
-	be := testBackend(b, p, "bench")
+	p, be := sizedPool(b, size, bufmgr.Options{DropList: dlist})
+	n := p.NBuffers
 	big := testRel("big", bufmgr.FirstNormalObjectId, uint32(n-dropBenchVictims))
 	for blk := uint32(0); blk < big.NBlocks[0]; blk++ {
 		readRelease(b, be, big, bufmgr.MainForkNum, blk, false)
@@ -123,22 +119,12 @@ func BenchmarkDListUpkeep(b *testing.B) {
 				if kind == "hit" {
 					next = 0
 				}
-				b.ReportAllocs()
-				b.ResetTimer()
-				for i := 0; i < b.N; i++ {
-					buf, _, err := be.ReadBuffer(rel, bufmgr.MainForkNum, next, nil)
-					if err != nil {
-						b.Fatal(err)
+				timeReads(b, be, rel, next, func(blk uint32) uint32 {
+					if blk++; kind == "hit" && blk == n || blk == 2*n {
+						blk = 0
 					}
-					if err := be.ReleaseBuffer(buf); err != nil {
-						b.Fatal(err)
-					}
-					next++
-					if kind == "hit" && next == n || next == 2*n {
-						next = 0
-					}
-				}
-				b.StopTimer()
+					return blk
+				})
 				d := be.Stats
 				if kind == "miss" && d.Hits != before.Hits || kind == "hit" && d.Misses != before.Misses {
 					b.Fatalf("%s benchmark: %d hits, %d misses", kind, d.Hits-before.Hits, d.Misses-before.Misses)

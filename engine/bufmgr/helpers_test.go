@@ -10,8 +10,8 @@ import (
 
 // Helpers shared by this package's tests: building pools, backends and
 // relations with a test failure instead of an error to check, reading a
-// block and releasing it, and checking the pool's invariants after every
-// event.
+// block and releasing it (and the benchmarks' timed loop of that), and
+// checking the pool's invariants after every event.
 
 // testRel builds a relation numbered num with the given fork sizes (main,
 // fsm, vm, init; missing ones are 0).
@@ -41,6 +41,18 @@ func testBackend(tb testing.TB, p *bufmgr.Pool, name string) *bufmgr.Backend {
 	return b
 }
 
+// sizedPool builds a benchmark's pool of shared_buffers = size, with a nil
+// log (the fast path) and opt, and its backend "bench".
+func sizedPool(b *testing.B, size string, opt bufmgr.Options) (*bufmgr.Pool, *bufmgr.Backend) {
+	b.Helper()
+	n, err := bufmgr.ParseSharedBuffers(size)
+	if err != nil {
+		b.Fatal(err)
+	}
+	p := testPool(b, n, nil, opt)
+	return p, testBackend(b, p, "bench")
+}
+
 // readRelease reads a block and releases it (optionally dirtying it).
 func readRelease(tb testing.TB, b *bufmgr.Backend, rel *bufmgr.Relation, f bufmgr.ForkNumber, blk uint32, dirty bool) {
 	tb.Helper()
@@ -56,6 +68,27 @@ func readRelease(tb testing.TB, b *bufmgr.Backend, rel *bufmgr.Relation, f bufmg
 	if err := b.ReleaseBuffer(buf); err != nil {
 		tb.Fatal(err)
 	}
+}
+
+// timeReads is the timed loop of the read-path benchmarks: b.N times
+// ReadBuffer of rel's main-fork block blk and ReleaseBuffer, blk = step(blk)
+// after each, between b.ResetTimer and b.StopTimer. It returns the block
+// that would come next.
+func timeReads(b *testing.B, be *bufmgr.Backend, rel *bufmgr.Relation, blk uint32, step func(uint32) uint32) uint32 {
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		buf, _, err := be.ReadBuffer(rel, bufmgr.MainForkNum, blk, nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := be.ReleaseBuffer(buf); err != nil {
+			b.Fatal(err)
+		}
+		blk = step(blk)
+	}
+	b.StopTimer()
+	return blk
 }
 
 // watchInvariants makes log check p's invariants after every event

@@ -108,6 +108,11 @@ func TestFastPathMatchesModelled(t *testing.T) {
 		t.Run(fmt.Sprintf("%s/slots=%d/bank=%d", cfg.Variant, cfg.Slots, cfg.BankSize), func(t *testing.T) {
 			r := rand.New(rand.NewPCG(uint64(i), 77))
 			npages := int64(cfg.Slots * 3)
+			// Mostly status lookups, some updates, zeroes, checkpoints,
+			// extensions and failures.
+			randomOp := slru.Mix{GetStatus: 32, GetMissing: 3, SetStatus: 20, ReadOnly: 25, Read: 8, Zero: 4, WriteAll: 5, Extend: 3,
+				Pages: int(npages), XidSpread: 64,
+				Statuses: []slru.XidStatus{slru.StatusCommitted, slru.StatusAborted, slru.StatusSubCommitted}}.Stream(r.IntN)
 			var worlds [3]*slru.SLRU
 			var backends [3][]*slru.Backend
 			for w := range worlds {
@@ -130,7 +135,7 @@ func TestFastPathMatchesModelled(t *testing.T) {
 				worlds[w] = s
 			}
 			for n := 0; n < ops; n++ {
-				o := randomOp(r, npages)
+				o := randomOp()
 				k := r.IntN(3)
 				var res [3]string
 				for w := range worlds {
@@ -154,29 +159,5 @@ func TestFastPathMatchesModelled(t *testing.T) {
 				t.Fatal(err)
 			}
 		})
-	}
-}
-
-// randomOp draws an operation over pages 0..npages (npages is not on disk):
-// mostly status lookups, some updates, zeroes, checkpoints and failures.
-func randomOp(r *rand.Rand, npages int64) slru.Op {
-	page := r.Int64N(npages + 1)
-	xid := uint32(page)*slru.ClogXactsPerPage + uint32(r.IntN(64))
-	switch k := r.IntN(100); {
-	case k < 35:
-		return slru.Op{Code: slru.OpGetStatus, Xid: xid}
-	case k < 60:
-		return slru.Op{Code: slru.OpReadOnly, Page: page}
-	case k < 80:
-		st := []slru.XidStatus{slru.StatusCommitted, slru.StatusAborted, slru.StatusSubCommitted}[r.IntN(3)]
-		return slru.Op{Code: slru.OpSetStatus, Xid: max(xid, 3), Status: st}
-	case k < 88:
-		return slru.Op{Code: slru.OpRead, Page: page}
-	case k < 92:
-		return slru.Op{Code: slru.OpZero, Page: page}
-	case k < 95:
-		return slru.Op{Code: slru.OpExtend, Xid: uint32(page) * slru.ClogXactsPerPage}
-	default:
-		return slru.Op{Code: slru.OpWriteAll}
 	}
 }

@@ -223,28 +223,13 @@ func genConfig(t *rapid.T) slru.Config {
 	return cfg
 }
 
-// genOp draws an operation over pages 0..npages (npages itself is never on
-// disk, so reading it fails).
-func genOp(t *rapid.T, npages int64) slru.Op {
-	page := rapid.Int64Range(0, npages).Draw(t, "page")
-	xid := uint32(page)*slru.ClogXactsPerPage + uint32(rapid.IntRange(0, 40).Draw(t, "xid"))
-	switch k := rapid.IntRange(0, 99).Draw(t, "kind"); {
-	case k < 40:
-		return slru.Op{Code: slru.OpReadOnly, Page: page}
-	case k < 55:
-		return slru.Op{Code: slru.OpGetStatus, Xid: xid}
-	case k < 75:
-		st := rapid.SampledFrom([]slru.XidStatus{slru.StatusCommitted, slru.StatusAborted, slru.StatusSubCommitted}).Draw(t, "status")
-		return slru.Op{Code: slru.OpSetStatus, Xid: max(xid, 3), Status: st}
-	case k < 85:
-		return slru.Op{Code: slru.OpRead, Page: page}
-	case k < 90:
-		return slru.Op{Code: slru.OpZero, Page: page}
-	case k < 93:
-		return slru.Op{Code: slru.OpExtend, Xid: xid}
-	default:
-		return slru.Op{Code: slru.OpWriteAll}
-	}
+// genOps returns a function that draws operations over pages 0..npages-1,
+// on disk, and lookups past the log's end, which fail.
+func genOps(t *rapid.T, npages int64) func() slru.Op {
+	return slru.Mix{ReadOnly: 40, GetStatus: 12, GetMissing: 3, SetStatus: 20, Read: 10, Zero: 5, WriteAll: 7, Extend: 3,
+		Pages: int(npages), XidSpread: 41,
+		Statuses: []slru.XidStatus{slru.StatusCommitted, slru.StatusAborted, slru.StatusSubCommitted},
+	}.Stream(func(n int) int { return rapid.IntRange(0, n-1).Draw(t, "op") })
 }
 
 // TestLookupAndVictimRulesAgainstModel runs random operation streams on the
@@ -276,9 +261,10 @@ func TestLookupAndVictimRulesAgainstModel(t *testing.T) {
 			m.disk[p] = make([]byte, slru.BLCKSZ)
 		}
 		a, _ := s.NewBackend("A")
+		genOp := genOps(t, npages)
 		nops := rapid.IntRange(1, 150).Draw(t, "nops")
 		for i := 0; i < nops; i++ {
-			o := genOp(t, npages)
+			o := genOp()
 			got, gerr := a.Do(o)
 			want, werr := m.do(o)
 			if (gerr != nil) != (werr != nil) || (gerr == nil && got != want) {
@@ -324,8 +310,9 @@ func TestVariantsChooseAlike(t *testing.T) {
 			b, _ := s.NewBackend("A")
 			ss, bs = append(ss, s), append(bs, b)
 		}
+		genOp := genOps(t, npages)
 		for i, n := 0, rapid.IntRange(1, 200).Draw(t, "nops"); i < n; i++ {
-			o := genOp(t, npages)
+			o := genOp()
 			var first string
 			for k, b := range bs {
 				got, err := b.Do(o)

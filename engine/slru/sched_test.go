@@ -13,14 +13,14 @@ import (
 
 // Several backends under the scheduler, interleaved one shared-memory step
 // at a time by a seeded random policy, with the invariants checked after
-// every event. Each backend owns the xids x with x % nbackends == its
-// index on pages 0..npages-1 (pages preformatted on disk), and runs a
-// random mix: status lookups (of its own xids, which must read what it
-// set, or of anybody's, which must read a status somebody set or
+// every event. Each backend owns the xids x with x % nbackends == its index
+// on pages 0..npages-1 (pages preformatted on disk), and runs a random
+// slru.Mix with Own: status lookups (of its own xids, which must read what
+// it set, or of anybody's, which must read a status somebody set or
 // in-progress), status updates of its own xids (once each, plus now and
-// then a forbidden change, which must fail with ErrStatusChange),
-// read-only page lookups, checkpoints. Backend 0 also extends the log
-// past npages (ExtendCLOG of the first xid of a new page), which moves
+// then a forbidden change, which must fail with ErrStatusChange), read-only
+// page lookups, checkpoints. Backend 0 also extends the log past npages
+// (ExtendCLOG of the first xid of a new page), which moves
 // latest_page_number. At the end: no lock held, no I/O in progress, every
 // status readable, and after a checkpoint the disk holds every status.
 
@@ -65,44 +65,18 @@ func runConcurrent(t testing.TB, c concCase) concResult {
 	sch := sched.New(policy)
 	sch.MaxSteps = 5_000_000
 	nb := uint32(c.backends)
+	r := rand.New(rand.NewPCG(c.seed, 0xc0ffee))
+	plans := slru.Mix{GetStatus: 35, GetAny: 15, SetStatus: 25, ReadOnly: 17, WriteAll: 4, Extend: 4,
+		Pages: c.npages, XidSpread: 40, AnySpread: 200, Own: true,
+		Statuses: []slru.XidStatus{slru.StatusCommitted, slru.StatusAborted}}.Plans(c.backends, c.ops, r.IntN)
 	set := make([]map[uint32]slru.XidStatus, c.backends) // what each backend set
 	everSet := map[uint32]bool{}
-	r := rand.New(rand.NewPCG(c.seed, 0xc0ffee))
-	type plan struct {
-		ops []slru.Op
-	}
-	plans := make([]plan, c.backends)
-	for k := range plans {
+	for k, ops := range plans {
 		set[k] = map[uint32]slru.XidStatus{}
-		next := uint32(c.npages) * slru.ClogXactsPerPage
-		for i := 0; i < c.ops; i++ {
-			page := uint32(r.IntN(c.npages))
-			own := page*slru.ClogXactsPerPage + uint32(r.IntN(40))*nb + uint32(k)
-			own = max(own, 3+uint32(k))
-			for own%nb != uint32(k) {
-				own++
-			}
-			var o slru.Op
-			switch x := r.IntN(100); {
-			case x < 35:
-				o = slru.Op{Code: slru.OpGetStatus, Xid: own}
-			case x < 50:
-				o = slru.Op{Code: slru.OpGetStatus, Xid: page*slru.ClogXactsPerPage + uint32(r.IntN(200))}
-			case x < 75:
-				st := []slru.XidStatus{slru.StatusCommitted, slru.StatusAborted}[r.IntN(2)]
-				o = slru.Op{Code: slru.OpSetStatus, Xid: own, Status: st}
-			case x < 92:
-				o = slru.Op{Code: slru.OpReadOnly, Page: int64(page)}
-			case x < 96 || k != 0:
-				o = slru.Op{Code: slru.OpWriteAll}
-			default:
-				o = slru.Op{Code: slru.OpExtend, Xid: next}
-				next += slru.ClogXactsPerPage
-			}
+		for _, o := range ops {
 			if o.Code == slru.OpSetStatus {
 				everSet[o.Xid] = true
 			}
-			plans[k].ops = append(plans[k].ops, o)
 		}
 	}
 	var backends []*slru.Backend
@@ -112,7 +86,7 @@ func runConcurrent(t testing.TB, c concCase) concResult {
 		sch.Spawn(b.Actor, b.Name, func(y sched.Yield) error {
 			b.SetYield(y)
 			defer b.SetYield(nil)
-			for i, o := range plans[k].ops {
+			for i, o := range plans[k] {
 				res, err := b.Do(o)
 				switch o.Code {
 				case slru.OpSetStatus:

@@ -46,35 +46,9 @@ func workloads() []workload {
 // plan draws each backend's operations.
 func (w workload) plan() [][]slru.Op {
 	r := rand.New(rand.NewPCG(w.seed, 0x5eed))
-	plans := make([][]slru.Op, w.backends)
-	next := uint32(w.npages) * slru.ClogXactsPerPage
-	for k := range plans {
-		for i := 0; i < w.ops; i++ {
-			page := uint32(r.IntN(w.npages))
-			xid := page*slru.ClogXactsPerPage + 3 + uint32(r.IntN(64))
-			var o slru.Op
-			switch x := r.IntN(100); {
-			case x < 40:
-				o = slru.Op{Code: slru.OpGetStatus, Xid: xid}
-			case x < 42:
-				o = slru.Op{Code: slru.OpGetStatus, Xid: uint32(w.npages+20+r.IntN(4)) * slru.ClogXactsPerPage} // not on disk
-			case x < 65:
-				st := []slru.XidStatus{slru.StatusCommitted, slru.StatusAborted}[r.IntN(2)]
-				o = slru.Op{Code: slru.OpSetStatus, Xid: xid, Status: st}
-			case x < 82:
-				o = slru.Op{Code: slru.OpReadOnly, Page: int64(page)}
-			case x < 90:
-				o = slru.Op{Code: slru.OpRead, Page: int64(page)}
-			case x < 95 || k != 0:
-				o = slru.Op{Code: slru.OpWriteAll}
-			default:
-				o = slru.Op{Code: slru.OpExtend, Xid: next}
-				next += slru.ClogXactsPerPage
-			}
-			plans[k] = append(plans[k], o)
-		}
-	}
-	return plans
+	return slru.Mix{GetStatus: 40, GetMissing: 2, SetStatus: 23, ReadOnly: 17, Read: 8, WriteAll: 5, Extend: 5,
+		Pages: w.npages, XidFrom: 3, XidSpread: 64,
+		Statuses: []slru.XidStatus{slru.StatusCommitted, slru.StatusAborted}}.Plans(w.backends, w.ops, r.IntN)
 }
 
 // run executes the workload with a log whose OnAppend calls onEvent (when
