@@ -183,18 +183,25 @@ func (l *List) TextIn(role, s string, f Font, box Rect, c color.RGBA, a Align) {
 	if s == "" {
 		return
 	}
+	x, y := l.inBox(role, s, f, box, a)
+	l.Text(role, s, f, x, y, box.W, c, a)
+}
+
+// inBox is where a run of s in f starts to sit in box by a, vertically
+// centred; a run taller than the box is recorded.
+func (l *List) inBox(role, s string, f Font, box Rect, a Align) (x, y float64) {
 	lh := LineHeight(f)
 	if lh > box.H+0.5 {
 		l.Overflows = append(l.Overflows, Overflow{Role: role, Text: s, Axis: "h", Need: lh, Have: box.H})
 	}
-	x := box.X
+	x = box.X
 	switch a {
 	case Center:
 		x = box.X + box.W/2
 	case Right:
 		x = box.X + box.W
 	}
-	l.Text(role, s, f, x, box.Y+max(0, (box.H-lh)/2), box.W, c, a)
+	return x, box.Y + max(0, (box.H-lh)/2)
 }
 
 // FitText adds s shortened with "…" to fit maxW, and records the
@@ -228,18 +235,8 @@ func (l *List) TextForms(role string, forms []string, f Font, box Rect, c color.
 		return ""
 	}
 	last := forms[len(forms)-1]
-	lh := LineHeight(f)
-	if lh > box.H+0.5 {
-		l.Overflows = append(l.Overflows, Overflow{Role: role, Text: last, Axis: "h", Need: lh, Have: box.H})
-	}
-	x := box.X
-	switch a {
-	case Center:
-		x = box.X + box.W/2
-	case Right:
-		x = box.X + box.W
-	}
-	l.FitText(role, last, f, x, box.Y+max(0, (box.H-lh)/2), box.W, c, a)
+	x, y := l.inBox(role, last, f, box, a)
+	l.FitText(role, last, f, x, y, box.W, c, a)
 	return Fit(last, f, box.W)
 }
 

@@ -67,3 +67,51 @@ func TestAlignedRunsRecordTheirLeftEdge(t *testing.T) {
 		t.Errorf("right-aligned run's left edge %v, expected %v", got, 100-w)
 	}
 }
+
+// TextForms draws the first form that fits, with no overflow; when none
+// fits, the last cut with "…", recorded.
+func TestTextForms(t *testing.T) {
+	f := Font{Style: Regular, Size: 14}
+	forms := []string{"step 3 of 12: the clock sweep", "3/12 the clock sweep", "3/12"}
+	box := Rect{W: Width(forms[1], f) + 1, H: LineHeight(f)}
+	var l List
+	if got := l.TextForms("t", forms, f, box, Black, Left); got != forms[1] || len(l.Overflows) != 0 {
+		t.Fatalf("drew %q, overflows %v; want %q and none", got, l.Overflows, forms[1])
+	}
+	l = List{}
+	narrow := Rect{W: Width("3/1", f), H: LineHeight(f) / 2}
+	got := l.TextForms("t", forms, f, narrow, Black, Right)
+	if !strings.HasSuffix(got, "…") || len(l.Overflows) != 2 {
+		t.Fatalf("drew %q, overflows %v; want the last form cut, too wide and too tall", got, l.Overflows)
+	}
+	if m := l.Metrics(); m.Overflow != 2 || m.MinTextPx != 14 {
+		t.Fatalf("metrics %+v", m)
+	}
+}
+
+// Targets: the last one added wins where they overlap; Metrics reports
+// the smallest target's smaller side.
+func TestTargets(t *testing.T) {
+	var l List
+	hit := ""
+	l.Target("a", "A", Rect{X: 0, Y: 0, W: 100, H: 50}, func() { hit = "a" })
+	l.Target("b", "B", Rect{X: 50, Y: 0, W: 100, H: 30}, func() { hit = "b" })
+	l.Target("empty", "", Rect{}, nil)
+	if tg, ok := l.Hit(60, 10); !ok || tg.Role != "b" {
+		t.Fatalf("hit %v %v", tg, ok)
+	}
+	tg, _ := l.Hit(10, 40)
+	if tg.Act(); hit != "a" {
+		t.Fatalf("act ran %q", hit)
+	}
+	if _, ok := l.Hit(500, 500); ok {
+		t.Fatal("hit outside every target")
+	}
+	if m := l.Metrics(); m.MinTargetPx != 30 || len(l.Targets) != 2 {
+		t.Fatalf("metrics %+v, %d targets", m, len(l.Targets))
+	}
+	l.Reset()
+	if len(l.Targets) != 0 || len(l.Items) != 0 {
+		t.Fatal("reset kept something")
+	}
+}
