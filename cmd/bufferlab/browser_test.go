@@ -107,6 +107,28 @@ type pageSLRU struct {
 	LockWaits    uint64 `json:"lockWaits"`
 }
 
+// pageLayout is window.bufferlab.layout().
+type pageLayout struct {
+	Overflow    int     `json:"overflow"`
+	MinTextPx   float64 `json:"min_text_px"`
+	MinTargetPx float64 `json:"min_target_px"`
+	Viewport    [2]int  `json:"viewport"`
+	Mode        string  `json:"mode"`
+}
+
+// layoutAfterFrame waits until the page has drawn two more frames (the
+// frame layout() describes is the last one drawn), then returns layout().
+func layoutAfterFrame(t *testing.T, eval func(string, any)) pageLayout {
+	t.Helper()
+	var l pageLayout
+	eval(`new Promise(done => {
+		const n = window.bufferlab.state().frames;
+		const wait = () => window.bufferlab.state().frames >= n + 2 ? done(window.bufferlab.layout()) : requestAnimationFrame(wait);
+		wait();
+	})`, &l)
+	return l
+}
+
 type pageCounters struct {
 	DescsTouched uint64 `json:"descsTouched"`
 	DropLookups  uint64 `json:"dropLookups"`
@@ -321,6 +343,24 @@ func TestBrowser(t *testing.T) {
 	}
 	t.Logf("frames per second: %.1f", state().FPS)
 	check("permalink")
+
+	// layout() describes the frame on screen (the window is 1280 wide; its
+	// height is what the window leaves the page); presentation(true) makes
+	// the next frame the presentation layout, with larger type.
+	lay := layoutAfterFrame(t, eval)
+	if lay.Viewport[0] != 1280 || lay.Mode != "desk" || lay.MinTextPx < 14 || lay.MinTargetPx < 24 {
+		t.Fatalf("layout() at 1280x800: %+v", lay)
+	}
+	eval("window.bufferlab.presentation(true)", nil)
+	if lay := layoutAfterFrame(t, eval); lay.Mode != "desk-presentation" || lay.MinTextPx < 24 {
+		t.Fatalf("layout() in presentation mode: %+v", lay)
+	}
+	eval("window.bufferlab.presentation(false)", nil)
+	eval("(() => { try { window.bufferlab.presentation('yes'); return false } catch (e) { return /expected true or false/.test(e.message) } })()", &threw)
+	if !threw {
+		t.Fatal("presentation('yes') did not throw a clear error")
+	}
+	check("layout")
 
 	// Lesson 2 plays both pin variants side by side: after the step where
 	// A is descheduled, the atomic pane has counted failed CAS and no spin,
