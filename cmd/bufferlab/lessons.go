@@ -17,6 +17,10 @@ const lessonsUsage = `usage:
   bufferlab lessons                      list the embedded lessons
   bufferlab lessons check [DIR]          parse and play every lesson (embedded, or DIR/*.md), checking each expect
   bufferlab lessons show NAME|FILE.md    print a lesson as text, with one line per read of each step
+  bufferlab lessons layout [--size WxH] [--presentation] [--lesson NAME]
+                                         lay out the start of every step as the app draws it, at the
+                                         six viewports in both modes (or the one asked for), and say
+                                         which text does not fit, by role, with an example each
 `
 
 // cmdLessons is `bufferlab lessons [check [DIR] | show NAME|FILE]`.
@@ -41,6 +45,8 @@ func cmdLessons(args []string, stdout, stderr io.Writer) int {
 			return exitBadInput
 		}
 		return showLesson(args[1], stdout, stderr)
+	case "layout":
+		return layoutLessons(args[1:], stdout, stderr)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, lessonsUsage)
 		return exitOK

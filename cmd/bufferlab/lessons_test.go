@@ -156,3 +156,29 @@ func TestLessonsCheckNotADirectory(t *testing.T) {
 		}
 	}
 }
+
+// lessons layout reports one viewport and lesson; a text that does not
+// fit makes it exit 1, bad flags exit 2 with the flag named.
+func TestLessonsLayout(t *testing.T) {
+	code, out, errOut := cli(t, "", "lessons", "layout", "--size", "1280x800", "--lesson", "shared-buffers")
+	if code != 0 && code != 1 || errOut != "" {
+		t.Fatalf("exit %d, stderr %s", code, errOut)
+	}
+	if !strings.HasPrefix(out, "1280x800 mode desk: 14 frames") || !strings.Contains(out, "1280x800 mode desk-presentation: 28 frames") {
+		t.Fatalf("output:\n%s", out)
+	}
+	if fails := strings.Contains(out, "e.g. "); fails != (code == 1) {
+		t.Fatalf("exit %d but the report lists overflows: %v\n%s", code, fails, out)
+	}
+	for _, c := range []struct{ args, want string }{
+		{"--size 1280", `--size "1280": expected WIDTHxHEIGHT`},
+		{"--size 100x100", "within 320..8192"},
+		{"--lesson nope", `--lesson "nope": no such lesson`},
+		{"extra", `unexpected arguments ["extra"]`},
+	} {
+		code, _, errOut := cli(t, "", append([]string{"lessons", "layout"}, strings.Fields(c.args)...)...)
+		if code != exitBadInput || !strings.Contains(errOut, c.want) {
+			t.Errorf("%s: exit %d, stderr %q; want %d and %q", c.args, code, errOut, exitBadInput, c.want)
+		}
+	}
+}

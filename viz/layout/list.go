@@ -219,14 +219,16 @@ func (l *List) FitText(role, s string, f Font, x, y, maxW float64, c color.RGBA,
 	l.Items = append(l.Items, Item{Kind: KText, Role: role, Rect: Rect{left(x, w, a), y, w, LineHeight(f)}, Text: fit, Font: f, Align: a, Color: c})
 }
 
-// TextForms adds the first of forms that fits box (aligned by a,
-// vertically centred): the forms are the run's deliberate abbreviations,
-// longest first, defined by the caller next to the text, so using a
-// shorter one is no overflow. When none fits, the last is shortened with
-// "…" and recorded (FitText). It returns the form drawn.
+// TextForms adds the first of forms that fits box, wide and high enough
+// (aligned by a, vertically centred): the forms are the run's deliberate
+// abbreviations, longest first, defined by the caller next to the text,
+// so using a shorter one is no overflow. A last form "" says the run may
+// be left out (where a tooltip or a legend gives it). When none fits, the
+// last is shortened with "…" and recorded (FitText). It returns the form
+// drawn.
 func (l *List) TextForms(role string, forms []string, f Font, box Rect, c color.RGBA, a Align) string {
 	for _, s := range forms {
-		if Width(s, f) <= box.W+0.5 {
+		if s == "" || Width(s, f) <= box.W+0.5 && LineHeight(f) <= box.H+0.5 {
 			l.TextIn(role, s, f, box, c, a)
 			return s
 		}

@@ -1,0 +1,138 @@
+package framecheck
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"bufferlab/lessons"
+	"bufferlab/viz/frame"
+	"bufferlab/viz/layout"
+	"bufferlab/viz/player"
+)
+
+// Viewports are the sizes the frame must hold at (issue 16): a phone
+// either way, a projector, a laptop, a monitor and a 4K screen.
+var Viewports = [][2]float64{{390, 844}, {844, 390}, {1280, 720}, {1280, 800}, {1920, 1080}, {3840, 2160}}
+
+// Frame is one frame laid out at the start of a lesson step, on one tab.
+type Frame struct {
+	Lesson string
+	Step   int // from 0
+	Tab    frame.Tab
+	List   layout.List
+	Plan   frame.Plan
+}
+
+// Name says which frame f is: "pinning step 3 (scene tab)".
+func (f *Frame) Name() string {
+	tab := ""
+	if f.Plan.Class != frame.Desk || f.Plan.Presentation {
+		tab = fmt.Sprintf(" (%s tab)", map[frame.Tab]string{frame.TabLesson: "lesson", frame.TabScene: "scene", frame.TabCode: "code"}[f.Tab])
+	}
+	return fmt.Sprintf("%s step %d%s", f.Lesson, f.Step+1, tab)
+}
+
+// noHooks are targets that do nothing: the frames are only measured.
+var noHooks = frame.Hooks{
+	OpenLesson: func(int) {}, Menu: func() {}, Help: func() {}, Fast: func() {}, Pacing: func() {},
+	Forward: func(f func()) { f() }, Dismiss: func() {},
+}
+
+// Lessons lays out the start of every step of each lesson at w×h, in
+// presentation mode or not: the step opens on its lesson text, and where
+// the frame has tabs, each tab is laid out too.
+func Lessons(all []*lessons.Lesson, w, h float64, presentation bool) ([]Frame, error) {
+	var out []Frame
+	for _, ls := range all {
+		p, err := player.FromLesson(ls)
+		if err != nil {
+			return nil, fmt.Errorf("lesson %s: %w", ls.Name, err)
+		}
+		var st frame.State
+		for k := range p.Steps {
+			p.GotoStep(k)
+			for _, tab := range []frame.Tab{frame.TabLesson, frame.TabScene, frame.TabCode} {
+				f := Frame{Lesson: ls.Name, Step: k, Tab: tab}
+				st.Tab = tab
+				sc := frame.Screen{Lessons: all, Player: p}
+				f.Plan = frame.Build(&f.List, &st, &sc, frame.Input{W: w, H: h, Presentation: presentation}, noHooks)
+				if st.Tab != tab {
+					continue // the frame has no such tab: it showed the lesson
+				}
+				out = append(out, f)
+				if f.Plan.Class == frame.Desk && !f.Plan.Presentation {
+					break // no tabs
+				}
+			}
+		}
+	}
+	return out, nil
+}
+
+// RoleClass groups a role's numbered instances ("cell 3" and "cell 4"
+// are "cell N").
+func RoleClass(r string) string {
+	f := strings.Fields(r)
+	for i, w := range f {
+		if strings.IndexFunc(w, func(c rune) bool { return c < '0' || c > '9' }) < 0 {
+			f[i] = "N"
+		}
+	}
+	return strings.Join(f, " ")
+}
+
+// Report summarises frames: how many have text that does not fit and how
+// many runs, the smallest text and target against the plan's floors,
+// then the role classes that overflow, most first (at most top; 0: all),
+// each with its first example when examples is set.
+func Report(fs []Frame, top int, examples bool) string {
+	if len(fs) == 0 {
+		return "no frames\n"
+	}
+	var b strings.Builder
+	bad, runs := 0, 0
+	minText, minTarget := 0.0, 0.0
+	count := map[string]int{}
+	example := map[string]string{}
+	for i := range fs {
+		f := &fs[i]
+		m := f.List.Metrics()
+		if m.Overflow > 0 {
+			bad++
+		}
+		runs += m.Overflow
+		if minText == 0 || m.MinTextPx < minText {
+			minText = m.MinTextPx
+		}
+		if minTarget == 0 || m.MinTargetPx < minTarget {
+			minTarget = m.MinTargetPx
+		}
+		for _, o := range f.List.Overflows {
+			c := RoleClass(o.Role)
+			if count[c] == 0 {
+				example[c] = fmt.Sprintf("%s: %q needs %.1f px %s, has %.1f", f.Name(), o.Text, o.Need, map[string]string{"w": "wide", "h": "tall"}[o.Axis], o.Have)
+			}
+			count[c]++
+		}
+	}
+	p := fs[0].Plan
+	fmt.Fprintf(&b, "mode %s: %d frames (step starts and their tabs), %d with text that does not fit (%d runs)\n", p.Mode(), len(fs), bad, runs)
+	fmt.Fprintf(&b, "smallest text %.1f px (floor %.1f), smallest target %.1f px (floor %.1f)\n", minText, p.Theme.MinPx, minTarget, p.MinTarget)
+	var cs []string
+	for c := range count {
+		cs = append(cs, c)
+	}
+	sort.Slice(cs, func(i, j int) bool { return count[cs[i]] > count[cs[j]] || count[cs[i]] == count[cs[j]] && cs[i] < cs[j] })
+	for i, c := range cs {
+		if top > 0 && i == top {
+			fmt.Fprintf(&b, "… %d more roles\n", len(cs)-i)
+			break
+		}
+		fmt.Fprintf(&b, "  %5d %s\n", count[c], c)
+		if examples {
+			fmt.Fprintf(&b, "        e.g. %s\n", example[c])
+		}
+	}
+	return b.String()
+}
