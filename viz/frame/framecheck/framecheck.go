@@ -123,7 +123,9 @@ func Report(fs []Frame, top int, examples bool) string {
 	for c := range count {
 		cs = append(cs, c)
 	}
-	sort.Slice(cs, func(i, j int) bool { return count[cs[i]] > count[cs[j]] || count[cs[i]] == count[cs[j]] && cs[i] < cs[j] })
+	sort.Slice(cs, func(i, j int) bool {
+		return count[cs[i]] > count[cs[j]] || count[cs[i]] == count[cs[j]] && cs[i] < cs[j]
+	})
 	for i, c := range cs {
 		if top > 0 && i == top {
 			fmt.Fprintf(&b, "… %d more roles\n", len(cs)-i)
