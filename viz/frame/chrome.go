@@ -103,7 +103,7 @@ type tlButton struct {
 // timelineH is the height of the timeline: a row of buttons and the scrub
 // bar.
 func (b *builder) timelineH() float64 {
-	return b.buttonH() + max(b.th.Px(26), b.plan.MinTarget*0.75) + 6
+	return b.buttonH() + 4 + max(b.th.Px(26), b.plan.MinTarget) + 6 // the row, the scrub bar, the insets
 }
 
 // timeline lays out the player's controls in r: the buttons (long labels,

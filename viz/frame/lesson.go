@@ -188,10 +188,6 @@ func (b *builder) clipped(r layout.Rect, f func()) {
 	b.l.Unclip()
 }
 
-// counterRowH is the height of a row of counter boxes.
-func (b *builder) counterRowH() float64 {
-	return layout.LineHeight(b.th.Font(layout.Bold, 14)) + layout.LineHeight(b.th.Font(layout.Regular, 10)) + b.th.Px(8)
-}
 
 // sceneRegion lays out the scene: the pool's own, a registered
 // mechanism's, or the panes of a side-by-side run.
@@ -232,8 +228,12 @@ func (b *builder) pool(r layout.Rect, i int, v *view.Pool) {
 func (b *builder) poolScene(r layout.Rect) {
 	p, th := b.sc.Player, b.th
 	v := p.View()
-	rest, counters := r.SplitBottom(b.counterRowH())
-	poolR, lower := rest.SplitTop(rest.H * 0.62)
+	items := scene.PoolCounters(v.Counters())
+	rest, counters := r.SplitBottom(scene.CounterRowHeight(items, r.W-4, th) + 4)
+	// The lanes and the partitions share the lower part: 38%, or what
+	// the backends' three lines need, up to half.
+	lowerH := min(rest.H*0.5, max(rest.H*0.38, scene.LanesHeight(v, th)+layout.LineHeight(th.Font(layout.Bold, 12))+8+16))
+	poolR, lower := rest.SplitTop(rest.H - lowerH)
 	inner := b.panel(poolR, title("pool", v))
 	inner, wordR := inner.SplitBottom(layout.LineHeight(th.Font(layout.Regular, 11))*4.6 + 6)
 	we, wok := scene.LastStateWordEvent(p.TL.Events(), p.Pos(), 4096)
@@ -244,7 +244,7 @@ func (b *builder) poolScene(r layout.Rect) {
 	b.clipped(lr, func() { scene.LayoutLanes(b.l, lr, v, th) })
 	pr := b.panel(partsR, "Mapping table: 128 partitions")
 	b.clipped(pr, func() { scene.LayoutPartitions(b.l, pr, v, th) })
-	scene.LayoutCounterRow(b.l, counters.Inset(2), scene.PoolCounters(v.Counters()), th)
+	scene.LayoutCounterRow(b.l, counters.Inset(2), items, th)
 }
 
 // mechScene lays out a registered mechanism's main scene (the commit
@@ -254,7 +254,11 @@ func (b *builder) mechScene(r layout.Rect, m *mech.Mechanism, state any) {
 	sc := m.Scene
 	var counters layout.Rect
 	if sc.Counters != nil {
-		r, counters = r.SplitBottom(b.th.Px(44))
+		h := b.th.Px(44)
+		if sc.CountersH != nil {
+			h = sc.CountersH(state, b.th, r.W-4) + 4
+		}
+		r, counters = r.SplitBottom(h)
 	}
 	sr := b.panel(r, title(m.Name, state))
 	b.clipped(sr, func() { sc.Layout(b.l, sr, state, b.th) })
@@ -375,15 +379,23 @@ func (b *builder) compare(r layout.Rect) {
 			b.dropPane(inner, i, v)
 			continue
 		}
-		poolR, below := inner.SplitTop(inner.H * 0.30)
+		// The backends' lanes are what the pin race is about: they get
+		// the height their three lines need; the pool what is left, at
+		// least a fifth.
+		items := scene.PinCounters(v.Counters())
+		wordH := layout.LineHeight(small)*4.6 + 6
+		countersH := scene.CounterRowHeight(items, inner.W-2, th) + 2
+		lanesH := scene.LanesHeight(v, th) + layout.LineHeight(th.Font(layout.Bold, 12)) + 8 + 16
+		poolH := max(inner.H*0.2, inner.H-wordH-countersH-lanesH)
+		poolR, below := inner.SplitTop(poolH)
 		b.pool(poolR, i, v)
-		wordR, below := below.SplitTop(layout.LineHeight(small)*4.6 + 6)
+		wordR, below := below.SplitTop(wordH)
 		we, wok := scene.LastStateWordEvent(p.PaneTimeline(i).Events(), p.Pos(), 4096)
 		b.clipped(wordR, func() { scene.LayoutStateWord(b.l, wordR.Inset(1), we, wok, v, th) })
-		lanesR, countersR := below.SplitBottom(b.counterRowH())
+		lanesR, countersR := below.SplitBottom(countersH)
 		lr := b.panel(lanesR, "Backends: the word each one holds")
 		b.clipped(lr, func() { scene.LayoutLanes(b.l, lr, v, th) })
-		scene.LayoutCounterRow(b.l, countersR.Inset(1), scene.PinCounters(v.Counters()), th)
+		scene.LayoutCounterRow(b.l, countersR.Inset(1), items, th)
 	}
 }
 
@@ -449,10 +461,11 @@ func (b *builder) dropPane(r layout.Rect, i int, v *view.Pool) {
 	}
 	b.l.FitText("drop status", line1, f, status.X, status.Y, status.W, col, layout.Left)
 	b.l.TextForms("drop idle", []string{line2, "idle"}, it, layout.Rect{X: status.X, Y: status.Y + layout.LineHeight(f), W: status.W, H: layout.LineHeight(it)}, th.Muted, layout.Left)
-	partsR, countersR := below.SplitBottom(b.counterRowH())
+	items := scene.DropCounters(v.Counters())
+	partsR, countersR := below.SplitBottom(scene.CounterRowHeight(items, below.W-2, th) + 2)
 	pr := b.panel(partsR, "Mapping table: 128 partitions")
 	b.clipped(pr, func() { scene.LayoutPartitions(b.l, pr, v, th) })
-	scene.LayoutCounterRow(b.l, countersR.Inset(1), scene.DropCounters(v.Counters()), th)
+	scene.LayoutCounterRow(b.l, countersR.Inset(1), items, th)
 }
 
 var siteDropBegin, siteDropAllBegin = trace.SiteOf("drop.begin"), trace.SiteOf("dropall.begin")

@@ -58,7 +58,6 @@ func (b *builder) narrationOnce(r layout.Rect) (scrolled bool) {
 	// the scroll bar's width kept free at the right.
 	body := textR
 	body.W -= th.Px(8)
-	mark := len(b.l.Overflows)
 	b.l.Clip(textR)
 	y := body.Y - s.narrScroll
 	if k == 0 && p.Lesson != nil && len(p.Lesson.Intro) > 0 && p.Pos() == p.StepStart[0] {
@@ -91,15 +90,6 @@ func (b *builder) narrationOnce(r layout.Rect) (scrolled bool) {
 		y = prose.LayoutBlocks(b.l, body, y+4, st.After, th)
 	}
 	b.l.Unclip()
-	// What is below the fold is what the scroll bar is for, not an
-	// overflow.
-	kept := b.l.Overflows[:mark]
-	for _, o := range b.l.Overflows[mark:] {
-		if !(o.Role == "prose" && o.Axis == "h") {
-			kept = append(kept, o)
-		}
-	}
-	b.l.Overflows = kept
 	s.narrMax = max(0, y+s.narrScroll-(body.Y+body.H)+8)
 	s.narrScroll = clamp(s.narrScroll, 0, s.narrMax)
 	if s.narrMax > 0 {

@@ -50,10 +50,16 @@ type Item struct {
 type Overflow struct {
 	Role string
 	Text string // as asked for (before any "…")
-	// Axis is "w" (too wide) or "h" (too tall); Need and Have the sizes.
+	// Axis is "w" (too wide) or "h" (too tall), or Scrolls (a region that
+	// scrolls to keep what matters in view: the rest is out of view by
+	// design, with a scroll bar or a "lines 6–14 of 20" note, not cut);
+	// Need and Have the sizes.
 	Axis       string
 	Need, Have float64
 }
+
+// Scrolls is the Axis of a region laid out in part, by design.
+const Scrolls = "s"
 
 // Target is a region that acts when clicked or tapped: a button, a
 // choice, a menu card. Role names it for tests; Label is what it says (or
@@ -101,7 +107,7 @@ func (l *List) Hit(x, y float64) (Target, bool) {
 }
 
 // Metrics summarise a frame for its tests and window.bufferlab.layout():
-// how many text runs did not fit, the smallest text, and the smallest
+// how many text runs did not fit (a region that Scrolls does not count), the smallest text, and the smallest
 // target's smaller side (0 when there is none).
 type Metrics struct {
 	Overflow    int     `json:"overflow"`
@@ -111,7 +117,12 @@ type Metrics struct {
 
 // Metrics measures l.
 func (l *List) Metrics() Metrics {
-	m := Metrics{Overflow: len(l.Overflows), MinTextPx: l.MinTextSize()}
+	m := Metrics{MinTextPx: l.MinTextSize()}
+	for _, o := range l.Overflows {
+		if o.Axis != Scrolls {
+			m.Overflow++
+		}
+	}
 	for _, t := range l.Targets {
 		if s := min(t.Rect.W, t.Rect.H); m.MinTargetPx == 0 || s < m.MinTargetPx {
 			m.MinTargetPx = s
@@ -300,6 +311,10 @@ func (l *List) String() string {
 		b.WriteByte('\n')
 	}
 	for _, o := range l.Overflows {
+		if o.Axis == Scrolls {
+			fmt.Fprintf(&b, "SCROLLS %s %q: needs %s px, has %s\n", o.Role, o.Text, n(o.Need), n(o.Have))
+			continue
+		}
 		fmt.Fprintf(&b, "OVERFLOW %s %q: needs %s px %s, has %s\n", o.Role, o.Text, n(o.Need), map[string]string{"w": "wide", "h": "tall"}[o.Axis], n(o.Have))
 	}
 	return b.String()

@@ -65,9 +65,11 @@ type Scene struct {
 	Split float64
 	// Layout lays the scene out inside its panel.
 	Layout func(l *layout.List, r layout.Rect, state any, th *layout.Theme)
-	// Counters, when set, lays out a counter row under the scene and the
-	// lesson (44 px high, scaled).
-	Counters func(l *layout.List, r layout.Rect, state any, th *layout.Theme)
+	// Counters, when set, lays out a counter row under the scene, in the
+	// height CountersH says it needs at the row's width (nil: 44 px,
+	// scaled).
+	Counters  func(l *layout.List, r layout.Rect, state any, th *layout.Theme)
+	CountersH func(state any, th *layout.Theme, w float64) float64
 	// Code is the event the code panel shows and its description, from
 	// the view or from the player's position (c).
 	Code func(state any, c CodeContext) (e trace.Event, ok bool, desc string)
@@ -131,8 +133,11 @@ type SceneDef[S any] struct {
 	Split    float64
 	Layout   func(*layout.List, layout.Rect, S, *layout.Theme)
 	Counters func(*layout.List, layout.Rect, S, *layout.Theme)
-	Code     func(S, CodeContext) (trace.Event, bool, string)
-	Panes    *PanesDef[S]
+	// CountersH is the height the counter row needs at width w (nil:
+	// 44 px at the theme's scale).
+	CountersH func(S, *layout.Theme, float64) float64
+	Code      func(S, CodeContext) (trace.Event, bool, string)
+	Panes     *PanesDef[S]
 }
 
 // Def is the typed form of a registration over a view of type S.
@@ -184,6 +189,9 @@ func Add[S timeline.State[S]](d Def[S]) {
 			Code:   func(s any, c CodeContext) (trace.Event, bool, string) { return sd.Code(s.(S), c) }}
 		if sd.Counters != nil {
 			sc.Counters = func(l *layout.List, r layout.Rect, s any, th *layout.Theme) { sd.Counters(l, r, s.(S), th) }
+		}
+		if sd.CountersH != nil {
+			sc.CountersH = func(s any, th *layout.Theme, w float64) float64 { return sd.CountersH(s.(S), th, w) }
 		}
 		if pd := sd.Panes; pd != nil {
 			sc.Panes = &Panes{Stacked: pd.Stacked, Legend: pd.Legend, LegendH: pd.LegendH, Narr: pd.Narr, OwnCode: pd.OwnCode,

@@ -2,20 +2,45 @@ package scene
 
 import (
 	"fmt"
+	"strings"
 
 	"bufferlab/viz/layout"
 )
 
 // LayoutPanel lays out a titled panel frame in r and returns the rect
 // inside it: the frame, the title in bold 12 at the top left, then 6 px of
-// padding.
+// padding. A title too wide for the panel is shortened by its own
+// structure (TitleForms): what comes before its last " · ", then before
+// its first ": ".
 func LayoutPanel(l *layout.List, r layout.Rect, title string, th *layout.Theme) layout.Rect {
 	l.Fill("panel", r, th.Panel)
 	l.Stroke("panel", r, 1, th.PanelEdge)
 	f := th.Font(layout.Bold, 12)
-	l.Text("panel title", title, f, r.X+8, r.Y+4, r.W-8, th.Muted, layout.Left)
+	l.TextForms("panel title", TitleForms(title), f, layout.Rect{X: r.X + 8, Y: r.Y + 4, W: r.W - 16, H: layout.LineHeight(f)}, th.Muted, layout.Left)
 	_, inner := r.SplitTop(layout.LineHeight(f) + 8)
 	return inner.Inset(6)
+}
+
+// TitleForms are a title's forms, longest first: the title, then its
+// head before each " · " (from the last), then its head before its first
+// ": ". "Mapping table: 128 partitions" is also "Mapping table"; "FSM
+// block 0 of t: a max-tree · the path lit" is also "FSM block 0 of t: a
+// max-tree" and "FSM block 0 of t".
+func TitleForms(title string) []string {
+	forms := []string{title}
+	t := title
+	for {
+		i := strings.LastIndex(t, " · ")
+		if i <= 0 {
+			break
+		}
+		t = t[:i]
+		forms = append(forms, t)
+	}
+	if i := strings.Index(t, ": "); i > 0 {
+		forms = append(forms, t[:i])
+	}
+	return forms
 }
 
 // LayoutCounterLine lays out counters on one line of text, each its number
@@ -43,22 +68,78 @@ func LayoutCounterLine(l *layout.List, r layout.Rect, items []Counter, th *layou
 	}
 }
 
-// LayoutCounterRow lays out counters in a row of labelled boxes: each
-// box its number in bold 14 at the top and its label in 10 at the bottom.
-// A label wider than its box is recorded as an overflow.
+// The counter boxes' type: the number in bold 14, the label in 10 (both
+// at least the theme's floor).
+func counterFonts(th *layout.Theme) (big, small layout.Font) {
+	return th.Font(layout.Bold, 14), th.Font(layout.Regular, 10)
+}
+
+// counterBoxW is the width of a counter's box: its label or its number,
+// whichever is wider, with padding.
+func counterBoxW(it Counter, th *layout.Theme) float64 {
+	big, small := counterFonts(th)
+	return max(layout.Width(it.Label, small), layout.Width(fmt.Sprint(it.V), big)) + th.Px(12)
+}
+
+// counterRows groups items into rows of boxes that fit w (each row as
+// many as fit, at least one).
+func counterRows(items []Counter, w float64, th *layout.Theme) [][]Counter {
+	var rows [][]Counter
+	x := 0.0
+	for _, it := range items {
+		bw := counterBoxW(it, th) + 4
+		if len(rows) == 0 || x+bw > w+0.5 && x > 0 {
+			rows, x = append(rows, nil), 0
+		}
+		rows[len(rows)-1] = append(rows[len(rows)-1], it)
+		x += bw
+	}
+	return rows
+}
+
+// CounterRowHeight is the height LayoutCounterRow needs for items at
+// width w: a row of boxes for as many as fit, then the next row.
+func CounterRowHeight(items []Counter, w float64, th *layout.Theme) float64 {
+	big, small := counterFonts(th)
+	rowH := layout.LineHeight(big) + layout.LineHeight(small) + th.Px(6)
+	return float64(max(1, len(counterRows(items, w, th)))) * (rowH + 4)
+}
+
+// LayoutCounterRow lays out counters in rows of labelled boxes: each box
+// its number in bold 14 at the top and its label in 10 at the bottom, as
+// wide as the wider of the two; the boxes of a row share its width, and
+// the counters that do not fit a row go to the next (CounterRowHeight
+// says how many rows). A label wider than its box, or rows taller than
+// r, are recorded as overflows.
 func LayoutCounterRow(l *layout.List, r layout.Rect, items []Counter, th *layout.Theme) {
 	if len(items) == 0 {
 		return
 	}
-	w := r.W / float64(len(items))
-	small := th.Font(layout.Regular, 10)
-	big := th.Font(layout.Bold, 14)
-	for i, it := range items {
-		b := layout.Rect{X: r.X + float64(i)*w, Y: r.Y, W: w - 4, H: r.H}
-		role := "counter " + it.Label
-		l.Fill(role, b, th.Panel)
-		l.Stroke(role, b, 1, th.PanelEdge)
-		l.Text(role, fmt.Sprint(it.V), big, b.X+b.W/2, b.Y+2, b.W, th.Text, layout.Center)
-		l.Text(role, it.Label, small, b.X+b.W/2, b.Y+b.H-layout.LineHeight(small)-2, b.W, th.Muted, layout.Center)
+	big, small := counterFonts(th)
+	rows := counterRows(items, r.W, th)
+	rowH := r.H/float64(len(rows)) - 4
+	y := r.Y
+	for _, row := range rows {
+		need := 0.0
+		for _, it := range row {
+			need += counterBoxW(it, th) + 4
+		}
+		extra := max(0, r.W-need) / float64(len(row)) // spread the slack
+		x := r.X
+		for _, it := range row {
+			b := layout.Rect{X: x, Y: y, W: counterBoxW(it, th) + extra, H: rowH}
+			role := "counter " + it.Label
+			l.Fill(role, b, th.Panel)
+			l.Stroke(role, b, 1, th.PanelEdge)
+			top := layout.Rect{X: b.X, Y: b.Y + 2, W: b.W, H: layout.LineHeight(big)}
+			l.TextIn(role, fmt.Sprint(it.V), big, top, th.Text, layout.Center)
+			bottom := layout.Rect{X: b.X, Y: b.Y + b.H - layout.LineHeight(small) - 2, W: b.W, H: layout.LineHeight(small)}
+			if bottom.Y < top.Y+top.H {
+				l.Overflows = append(l.Overflows, layout.Overflow{Role: role, Text: it.Label, Axis: "h", Need: top.H + bottom.H + 4, Have: b.H})
+			}
+			l.TextIn(role, it.Label, small, bottom, th.Muted, layout.Center)
+			x += b.W + 4
+		}
+		y += rowH + 4
 	}
 }

@@ -97,7 +97,7 @@ func (p Prose) LayoutBlocks(l *layout.List, r layout.Rect, y float64, blocks []l
 			if len(blocks)-bi == 1 {
 				left = "1 block"
 			}
-			l.Overflows = append(l.Overflows, layout.Overflow{Role: "prose", Text: fmt.Sprintf("%s below the pane, from %q", left, clipText(b.Text(), 40)), Axis: "h", Need: y - r.Y, Have: r.H})
+			l.Overflows = append(l.Overflows, layout.Overflow{Role: "prose", Text: fmt.Sprintf("%s below the pane, from %q", left, clipText(b.Text(), 40)), Axis: layout.Scrolls, Need: y - r.Y, Have: r.H})
 			break
 		}
 		indent := float64(b.Indent+b.Quote) * 16
@@ -109,7 +109,18 @@ func (p Prose) LayoutBlocks(l *layout.List, r layout.Rect, y float64, blocks []l
 			continue
 		case lessons.CodeBlock:
 			f := th.Font(layout.Mono, p.Size*0.9)
-			lines := strings.Split(b.Text(), "\n")
+			// A line wider than the pane wraps (wrapCode), its
+			// continuation indented two characters.
+			var lines []string
+			chars := max(8, int((r.W-indent-8)/layout.Width("m", f)))
+			for _, ln := range strings.Split(b.Text(), "\n") {
+				for k, part := range wrapCode(ln, chars-2) {
+					if k > 0 {
+						part = "  " + part
+					}
+					lines = append(lines, part)
+				}
+			}
 			lh := layout.LineHeight(f)
 			box := layout.Rect{X: x, Y: y, W: r.W - indent, H: lh*float64(len(lines)) + 8}
 			l.Fill("prose code", box, th.Background)

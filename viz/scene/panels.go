@@ -38,34 +38,31 @@ func LayoutPartitions(l *layout.List, r layout.Rect, p *view.Pool, th *layout.Th
 		}
 		l.Fill(role, c, fill)
 		w := p.PartitionHolders(i)
-		label := ""
+		// The label's forms, longest first: the holder with its mode, or
+		// the number of entries; then the holder alone (the outline says
+		// the mode); then nothing: the shade says how full, the outline
+		// who holds it, and the tooltip the rest.
+		var forms []string
 		if n > 0 {
-			label = fmt.Sprint(n)
+			forms = []string{fmt.Sprint(n), ""}
 		}
 		if x := view.HolderExclusive(w); x != 0 {
 			l.Stroke(role, c, 3, th.Locked)
-			label = "X:" + p.Lane(x).Name
+			forms = []string{"X:" + p.Lane(x).Name, p.Lane(x).Name, ""}
 		} else if sh := view.HolderShared(w); len(sh) > 0 {
 			l.Stroke(role, c, 2, th.Accent)
 			var names []string
 			for _, a := range sh {
 				names = append(names, p.Lane(a).Name)
 			}
-			label = "S:" + strings.Join(names, "")
+			forms = []string{"S:" + strings.Join(names, ""), strings.Join(names, ""), ""}
 		} else {
 			l.Stroke(role, c, 1, th.PanelEdge)
 		}
 		if i == changed {
 			l.Stroke("changed", c.Inset(-1), 2, th.Highlight)
 		}
-		if label != "" {
-			if c.W > 14 {
-				l.Text(role, label, face, c.X+c.W/2, c.Y+(c.H-layout.LineHeight(face))/2, c.W, layout.TextOn(fill), layout.Center)
-				tallOverflow(l, role, label, face, c.H)
-			} else {
-				l.Overflows = append(l.Overflows, layout.Overflow{Role: role, Text: label, Axis: "w", Need: layout.Width(label, face), Have: c.W})
-			}
-		}
+		l.TextForms(role, forms, face, c, layout.TextOn(fill), layout.Center)
 	}
 }
 
@@ -84,6 +81,25 @@ func tallOverflow(l *layout.List, role, s string, f layout.Font, h float64) {
 // word. Rows too short for the second or third line leave them out, and
 // each line left out is recorded as an overflow.
 func LayoutLanes(l *layout.List, r layout.Rect, p *view.Pool, th *layout.Theme) {
+	layoutLanes(l, r, p, th)
+}
+
+// join3 joins a line and an error three spaces apart (either may be
+// empty).
+func join3(a, b string) string {
+	if a == "" || b == "" {
+		return a + b
+	}
+	return a + "   " + b
+}
+
+// LanesHeight is the height LayoutLanes needs to show every backend's
+// three lines (its operation, its pins, its copy of the state word).
+func LanesHeight(p *view.Pool, th *layout.Theme) float64 {
+	return float64(max(1, p.NumLanes()-1)) * layout.LineHeight(th.Font(layout.Regular, 12)) * 2.9
+}
+
+func layoutLanes(l *layout.List, r layout.Rect, p *view.Pool, th *layout.Theme) {
 	n := p.NumLanes()
 	if n <= 1 {
 		l.Text("lanes", "no backends yet", th.Font(layout.Regular, 12), r.X, r.Y, r.W, th.Muted, layout.Left)
@@ -108,13 +124,16 @@ func LayoutLanes(l *layout.List, r layout.Rect, p *view.Pool, th *layout.Theme) 
 		if status == "" {
 			status = "idle"
 		}
+		// The status line's forms: the operation with what the backend is
+		// doing in words, then with a word, then the operation alone.
+		forms := []string{status}
 		switch {
 		case ln.Spinning:
-			status += "   [SPINNING: BM_LOCKED is set]"
+			forms = []string{status + "   [SPINNING: BM_LOCKED is set]", status + "   [SPINNING]", status + " [spin]", status}
 		case ln.Waiting:
-			status += "   [WAITING]"
+			forms = []string{status + "   [WAITING]", status + " [wait]", status}
 		}
-		l.Text(role, status, face, x, row.Y+1, textW, th.Text, layout.Left)
+		l.TextForms(role, forms, face, layout.Rect{X: x, Y: row.Y + 1, W: textW, H: lh}, th.Text, layout.Left)
 		var pins []string
 		for _, pin := range ln.Pins {
 			s := fmt.Sprintf("#%d", pin.Buf)
@@ -123,27 +142,37 @@ func LayoutLanes(l *layout.List, r layout.Rect, p *view.Pool, th *layout.Theme) 
 			}
 			pins = append(pins, s)
 		}
-		second := "pins: none"
+		// The second line's forms: the pins, the backend's CAS counts and
+		// its last error; then the pins and the error; then the error, or
+		// the pins, alone.
+		pinsText := "pins: none"
 		if len(pins) > 0 {
 			if len(pins) > 12 {
 				pins = append(pins[:12], fmt.Sprintf("… %d more", len(pins)-12))
 			}
-			second = "pins: " + strings.Join(pins, " ")
+			pinsText = "pins: " + strings.Join(pins, " ")
 		}
+		stats, errPart := "", ""
 		if ln.CASes+ln.CASFailures+ln.Spins > 0 {
-			second += fmt.Sprintf("   ·   CAS %d, failed %d, spins %d", ln.CASes, ln.CASFailures, ln.Spins)
+			stats = fmt.Sprintf("   ·   CAS %d, failed %d, spins %d", ln.CASes, ln.CASFailures, ln.Spins)
 		}
 		if ln.HasErr && ln.Failed() {
-			second += "   ERROR: " + errText(ln.ErrCode())
+			errPart = "ERROR: " + errText(ln.ErrCode())
+		}
+		seconds := []string{join3(pinsText+stats, errPart), join3(pinsText, errPart)}
+		if errPart != "" {
+			seconds = append(seconds, errPart, "ERROR")
+		} else {
+			seconds = append(seconds, fmt.Sprintf("pins: %d", len(ln.Pins)))
 		}
 		if rowH > lh*1.8 {
 			c := th.Muted
-			if ln.HasErr && ln.Failed() {
+			if errPart != "" {
 				c = th.Error
 			}
-			l.Text(role, second, face, x, row.Y+1+lh, textW, c, layout.Left)
+			l.TextForms(role, seconds, face, layout.Rect{X: x, Y: row.Y + 1 + lh, W: textW, H: lh}, c, layout.Left)
 		} else {
-			l.Overflows = append(l.Overflows, layout.Overflow{Role: role, Text: second, Axis: "h", Need: lh * 1.8, Have: rowH})
+			l.Overflows = append(l.Overflows, layout.Overflow{Role: role, Text: seconds[0], Axis: "h", Need: lh * 1.8, Have: rowH})
 		}
 		word := layout.Rect{X: x, Y: row.Y + 1 + 2*lh, W: textW, H: lh}
 		if rowH > lh*2.8 {
@@ -257,14 +286,16 @@ func LayoutCodeFor(l *layout.List, r layout.Rect, e trace.Event, ok bool, desc s
 	face := th.Font(layout.Mono, 11.5)
 	bold := th.Font(layout.Bold, 12)
 	lh := layout.LineHeight(face)
+	line := layout.Rect{X: r.X, Y: r.Y, W: r.W, H: layout.LineHeight(th.Font(layout.Regular, 12))}
 	if !ok {
-		l.Text("code", "No event yet: press → or Space.", th.Font(layout.Regular, 12), r.X, r.Y, r.W, th.Muted, layout.Left)
+		l.TextForms("code", []string{"No event yet: press → or Space.", "No event yet."}, th.Font(layout.Regular, 12), line, th.Muted, layout.Left)
 		return
 	}
 	if e.Kind == trace.KNone && e.Actor == trace.System {
 		// Padding of the side-by-side scene: this variant has finished the
 		// step and idles while the other one catches up.
-		l.Text("code", "This variant has finished the step; the other one is still running.", th.Font(layout.Italic, 12), r.X, r.Y, r.W, th.Muted, layout.Left)
+		l.TextForms("code", []string{"This variant has finished the step; the other one is still running.",
+			"Finished the step; the others are still running.", "Finished the step.", ""}, th.Font(layout.Italic, 12), line, th.Muted, layout.Left)
 		return
 	}
 	info := e.Site.Info()
@@ -273,36 +304,13 @@ func LayoutCodeFor(l *layout.List, r layout.Rect, e trace.Event, ok bool, desc s
 		return
 	}
 	f := info.Func
-	l.FitText("code title", fmt.Sprintf("%s   (%s, %s)", f.Name, f.File, f.Version), bold, r.X, r.Y, r.W, th.Text, layout.Left)
-	// Two lines for the event in words below the code, one when the panel
-	// is too short for both and a line of code (stacked panes).
-	footLines := 2
-	if r.H-(layout.LineHeight(bold)+4)-(lh*2.4+4) < lh {
-		footLines = 1
-	}
-	body, foot := r.SplitBottom(lh*(float64(footLines)+0.4) + 4)
-	_, body = body.SplitTop(layout.LineHeight(bold) + 4)
-	visible := int(body.H / lh)
-	first := 0
-	if len(f.Lines) > visible {
-		first = max(0, min(len(f.Lines)-visible, info.Line-visible/2))
-	}
-	if first > 0 || first+visible < len(f.Lines) {
-		// The code scrolls to keep the current line in view: the lines it
-		// leaves out are a fact for the goldens.
-		l.Overflows = append(l.Overflows, layout.Overflow{Role: "code lines", Text: fmt.Sprintf("%s: lines %d–%d of %d shown", f.Name, first+1, min(len(f.Lines), first+visible), len(f.Lines)), Axis: "h", Need: lh * float64(len(f.Lines)), Have: body.H})
-	}
-	for i := first; i < len(f.Lines) && i < first+visible; i++ {
-		y := body.Y + float64(i-first)*lh
-		line := f.Lines[i]
-		if i == info.Line {
-			l.Fill("code current", layout.Rect{X: body.X - 2, Y: y, W: body.W + 4, H: lh}, highlightFill)
-			l.Text("code current", "►", face, body.X, y, 0, th.Highlight, layout.Left)
-		}
-		l.Text("code line", line, face, body.X+14, y, body.W-14, th.Text, layout.Left)
-	}
-	// The event in words: "event N by A: what", from the description's
-	// actor column and text after the site.
+	l.TextForms("code title", []string{fmt.Sprintf("%s   (%s, %s)", f.Name, f.File, f.Version), fmt.Sprintf("%s (%s)", f.Name, f.Version), f.Name},
+		bold, layout.Rect{X: r.X, Y: r.Y, W: r.W, H: layout.LineHeight(bold)}, th.Text, layout.Left)
+	_, rest := r.SplitTop(layout.LineHeight(bold) + 4)
+
+	// The event in words under the code: "event N by A: what", from the
+	// description's actor column and text after the site, in as many lines
+	// as it needs, up to 40% of the panel (at least one).
 	who, text := trace.ActorName(e.Actor), strings.TrimSpace(desc)
 	if fields := strings.Fields(desc); len(fields) >= 4 {
 		who = fields[1]
@@ -310,18 +318,120 @@ func LayoutCodeFor(l *layout.List, r layout.Rect, e trace.Event, ok bool, desc s
 		text = e.Kind.String() + " " + e.Site.String() + " " + text
 	}
 	small := th.Font(layout.Regular, 11.5)
-	lines := layout.Wrap(fmt.Sprintf("event %d by %s: %s", e.Seq, who, text), small, foot.W)
-	for i, ln := range lines {
-		if i == footLines {
+	slh := layout.LineHeight(small)
+	room := max(1, int(rest.H*0.4/slh))
+	// The forms of the event line, longest first: what it did in full,
+	// then its kind and site, then who and when.
+	forms := []string{fmt.Sprintf("event %d by %s: %s", e.Seq, who, text),
+		fmt.Sprintf("event %d by %s: %s %s", e.Seq, who, e.Kind, e.Site), fmt.Sprintf("event %d by %s", e.Seq, who)}
+	var lines []string
+	for _, form := range forms {
+		if lines = layout.Wrap(form, small, rest.W); len(lines) <= room {
 			break
 		}
+	}
+	footLines := max(1, min(len(lines), room))
+	body, foot := rest.SplitBottom(slh*float64(footLines) + 6)
+	for i := 0; i < footLines; i++ {
+		ln := lines[i]
 		if i == footLines-1 && len(lines) > footLines {
 			// The last line takes the rest, cut with "…" (recorded).
-			l.FitText("code event", ln+" "+lines[i+1], small, foot.X, foot.Y+4+float64(i)*lh, foot.W, th.Text, layout.Left)
+			l.FitText("code event", strings.Join(lines[i:], " "), small, foot.X, foot.Y+4+float64(i)*slh, foot.W, th.Text, layout.Left)
 			continue
 		}
-		l.Text("code event", ln, small, foot.X, foot.Y+4+float64(i)*lh, foot.W, th.Text, layout.Left)
+		l.Text("code event", ln, small, foot.X, foot.Y+4+float64(i)*slh, foot.W, th.Text, layout.Left)
 	}
+
+	// The code: each line wrapped to the panel at its spaces, a
+	// continuation indented two more characters than the line.
+	const mark = 14 // room for the ► at the left
+	type vline struct {
+		text string
+		src  int // the source line
+		x    float64
+	}
+	var vis []vline
+	for i, src := range f.Lines {
+		indent := len(src) - len(strings.TrimLeft(src, " "))
+		x0 := body.X + mark
+		cw := layout.Width("m", face) // the font is monospaced
+		if layout.Width(src, face) <= body.W-mark {
+			vis = append(vis, vline{src, i, x0})
+			continue
+		}
+		// Keep the indentation on the first part, and indent the
+		// continuations two characters past it.
+		pad := layout.Width(strings.Repeat(" ", indent), face)
+		cont := layout.Width(strings.Repeat(" ", indent+2), face)
+		parts := wrapCode(strings.TrimLeft(src, " "), max(8, int((body.W-mark-cont)/cw)))
+		for k, p := range parts {
+			x := x0 + pad
+			if k > 0 {
+				x = x0 + cont
+			}
+			vis = append(vis, vline{p, i, x})
+		}
+	}
+	visible := int(body.H / lh)
+	first := 0
+	cur := 0
+	for k, v := range vis {
+		if v.src == info.Line {
+			cur = k
+			break
+		}
+	}
+	if len(vis) > visible {
+		first = max(0, min(len(vis)-visible, cur-visible/2))
+	}
+	if first > 0 || first+visible < len(vis) {
+		// The code scrolls to keep the current line in view: what it
+		// leaves out is out of view by design, a fact for the goldens.
+		l.Overflows = append(l.Overflows, layout.Overflow{Role: "code lines", Text: fmt.Sprintf("%s: lines %d–%d of %d shown", f.Name, vis[first].src+1, vis[min(len(vis), first+visible)-1].src+1, len(f.Lines)), Axis: layout.Scrolls, Need: lh * float64(len(vis)), Have: body.H})
+	}
+	for k := first; k < len(vis) && k < first+visible; k++ {
+		v := vis[k]
+		y := body.Y + float64(k-first)*lh
+		if v.src == info.Line {
+			l.Fill("code current", layout.Rect{X: body.X - 2, Y: y, W: body.W + 4, H: lh}, highlightFill)
+			if k == 0 || vis[k-1].src != v.src {
+				l.Text("code current", "►", face, body.X, y, 0, th.Highlight, layout.Left)
+			}
+		}
+		l.Text("code line", v.text, face, v.x, y, body.X+body.W-v.x, th.Text, layout.Left)
+	}
+}
+
+// wrapCode breaks a line of code into parts of at most n characters: at
+// the last space in the second half of the part; without one, after the
+// last punctuation there ("(", ",", "&", an operator), so names stay
+// whole; else at the limit itself (one long name).
+func wrapCode(s string, n int) []string {
+	var out []string
+	rs := []rune(s)
+	for len(rs) > n {
+		cut := n
+	search:
+		for i := n; i > n/2; i-- {
+			if rs[i] == ' ' {
+				cut = i
+				break search
+			}
+		}
+		if cut == n {
+			// No space: after the last punctuation that ends a piece of
+			// an expression, so that a name stays whole.
+			for i := n - 1; i > n/2; i-- {
+				if strings.ContainsRune("(,&|=+*/[:;", rs[i]) {
+					cut = i + 1
+					break
+				}
+			}
+		}
+		out = append(out, strings.TrimRight(string(rs[:cut]), " "))
+		rs = []rune(strings.TrimLeft(string(rs[cut:]), " "))
+	}
+	return append(out, string(rs))
 }
 
 // Counter is one labelled number of a counter row.

@@ -132,38 +132,68 @@ func layoutPoolHeader(l *layout.List, r layout.Rect, p *view.Pool, th *layout.Th
 	bold := th.Font(layout.Bold, 12)
 	n := p.NBuffers()
 	ch := p.Changed()
-	line1 := fmt.Sprintf("%d buffers (%s)   clock hand: buffer %d (nextVictimBuffer %d)   complete passes: %d",
-		n, bufmgr.FormatSize(int64(n)*bufmgr.BLCKSZ), p.Hand(), p.ClockCounter(), p.CompletePasses())
+	lh := layout.LineHeight(face)
+	// The clock line's forms, longest first: StrategyControl's fields by
+	// name, then the hand and the passes, then the hand alone.
+	size := bufmgr.FormatSize(int64(n) * bufmgr.BLCKSZ)
+	forms := []string{
+		fmt.Sprintf("%d buffers (%s)   clock hand: buffer %d (nextVictimBuffer %d)   complete passes: %d", n, size, p.Hand(), p.ClockCounter(), p.CompletePasses()),
+		fmt.Sprintf("%d buffers (%s)   hand: buffer %d   passes: %d", n, size, p.Hand(), p.CompletePasses()),
+		fmt.Sprintf("%d buffers   hand %d   passes %d", n, p.Hand(), p.CompletePasses()),
+		fmt.Sprintf("hand %d", p.Hand()),
+	}
+	box := layout.Rect{X: r.X + 4, Y: r.Y, W: r.W - 4, H: lh}
 	if ch.Clock {
-		l.Fill("pool header", layout.Rect{X: r.X, Y: r.Y, W: layout.Width(line1, face) + 8, H: layout.LineHeight(face)}, highlightFill)
+		l.Fill("pool header", layout.Rect{X: r.X, Y: r.Y, W: min(r.W, layout.Width(firstFit(forms, face, box.W), face)+8), H: lh}, highlightFill)
 	}
-	l.Text("pool header", line1, face, r.X+4, r.Y, r.W-4, th.Text, layout.Left)
+	l.TextForms("pool header", forms, face, box, th.Text, layout.Left)
+	// The freelist line's forms: its first 8, 7, … buffers then how many
+	// it holds, with the holder of buffer_strategy_lock; then the count
+	// alone.
 	free := p.Freelist()
-	var fl string
-	switch {
-	case len(free) == 0:
-		fl = "freelist: empty"
-	default:
-		var parts []string
-		for i, id := range free {
-			if i == 8 {
-				parts = append(parts, fmt.Sprintf("… (%d buffers)", len(free)))
-				break
-			}
-			parts = append(parts, fmt.Sprint(id))
-		}
-		fl = "freelist: " + strings.Join(parts, " → ")
-	}
+	lock := ""
 	if h := p.StrategyHolder(); h != 0 {
-		fl += "    buffer_strategy_lock held by " + p.Lane(h).Name
+		lock = "    buffer_strategy_lock held by " + p.Lane(h).Name
 	}
-	y := r.Y + layout.LineHeight(face)
-	if ch.Freelist || ch.StrategyLock {
-		l.Fill("freelist", layout.Rect{X: r.X, Y: y, W: layout.Width(fl, bold) + 8, H: layout.LineHeight(face)}, highlightFill)
-		l.Text("freelist", fl, bold, r.X+4, y, r.W-4, th.Text, layout.Left)
+	var fls []string
+	if len(free) == 0 {
+		fls = []string{"freelist: empty" + lock, "freelist: empty"}
 	} else {
-		l.Text("freelist", fl, face, r.X+4, y, r.W-4, th.Text, layout.Left)
+		for k := min(8, len(free)); k >= 1; k-- {
+			var parts []string
+			for _, id := range free[:k] {
+				parts = append(parts, fmt.Sprint(id))
+			}
+			if k < len(free) {
+				parts = append(parts, fmt.Sprintf("… (%d buffers)", len(free)))
+			}
+			fls = append(fls, "freelist: "+strings.Join(parts, " → ")+lock)
+		}
+		fls = append(fls, fmt.Sprintf("freelist: %d buffers", len(free)))
+		if lock != "" {
+			fls = append(fls[:len(fls)-1], fmt.Sprintf("freelist: %d buffers%s", len(free), lock), fls[len(fls)-1])
+		}
 	}
+	f := face
+	if ch.Freelist || ch.StrategyLock {
+		f = bold
+	}
+	fbox := layout.Rect{X: r.X + 4, Y: r.Y + lh, W: r.W - 4, H: lh}
+	if ch.Freelist || ch.StrategyLock {
+		l.Fill("freelist", layout.Rect{X: r.X, Y: fbox.Y, W: min(r.W, layout.Width(firstFit(fls, f, fbox.W), f)+8), H: lh}, highlightFill)
+	}
+	l.TextForms("freelist", fls, f, fbox, th.Text, layout.Left)
+}
+
+// firstFit is the first of forms no wider than w (the last when none is):
+// the form TextForms will draw, for what is laid out around it.
+func firstFit(forms []string, f layout.Font, w float64) string {
+	for _, s := range forms {
+		if layout.Width(s, f) <= w+0.5 {
+			return s
+		}
+	}
+	return forms[len(forms)-1]
 }
 
 // grid picks columns and rows for k cells of aspect ~w:h in r: the
@@ -196,38 +226,25 @@ func (s *PoolScene) layoutCells(l *layout.List, r layout.Rect, p *view.Pool, th 
 		s.cellRects = append(s.cellRects, cell)
 		layoutCell(l, cell, p, id, th, id == ch.Buffer, id == hand)
 	}
-	if k > 0 {
-		cellWords(l, s.cellRects[0], th)
-	}
-}
 
-// cellWords records, once for a grid of cells the size of c, the words
-// layoutCell leaves out of every cell for lack of room: all of them (a
-// cell narrower or shorter than "#000 u5" shows its fill, frame and at
-// most its id), or the tag and refcount lines of a short cell.
-func cellWords(l *layout.List, c layout.Rect, th *layout.Theme) {
-	fs := 11.0
-	if c.W > 70 && c.H > 44 {
-		fs = 12
-	}
-	f := th.Font(layout.Regular, fs)
-	lh := layout.LineHeight(f)
-	switch {
-	case c.W < layout.Width("#000 u5", f)+8:
-		l.Overflows = append(l.Overflows, layout.Overflow{Role: "cells", Text: "#000 u5", Axis: "w", Need: layout.Width("#000 u5", f) + 8, Have: c.W})
-	case c.H < lh+4:
-		l.Overflows = append(l.Overflows, layout.Overflow{Role: "cells", Text: "#000 u5", Axis: "h", Need: lh + 4, Have: c.H})
-	case c.H <= lh*2.2:
-		l.Overflows = append(l.Overflows, layout.Overflow{Role: "cells", Text: "tag; rc N  u N", Axis: "h", Need: lh * 2.2, Have: c.H})
-	case c.H <= lh*3.2:
-		l.Overflows = append(l.Overflows, layout.Overflow{Role: "cells", Text: "rc N  u N", Axis: "h", Need: lh * 3.2, Have: c.H})
-	}
 }
 
 // badge is a flag drawn as a labelled box along a cell's bottom edge.
 type badge struct {
 	label string
 	col   color.RGBA
+}
+
+// name is the badge's label, or its short form: its first letter ("!V"
+// for !VALID, "IO" stays).
+func (b badge) name(short bool) string {
+	switch {
+	case !short || len(b.label) <= 2:
+		return b.label
+	case b.label[0] == '!':
+		return b.label[:2]
+	}
+	return b.label[:1]
 }
 
 // layoutCell lays out one descriptor: usage as a fill from the ramp and as
@@ -252,17 +269,17 @@ func layoutCell(l *layout.List, c layout.Rect, p *view.Pool, id int, th *layout.
 	face := th.Font(layout.Regular, fs)
 	bold := th.Font(layout.Bold, fs)
 	lh := layout.LineHeight(face)
+	// The cell's forms, by its size: the id, the tag, "rc N  u N" and
+	// the flags' badges; in a shorter cell the id with the usage count
+	// beside it and the tag; then the id and the usage count; then the id
+	// alone; then nothing. The fill always says the usage count, a thick
+	// frame a pin, the folded corner a dirty page, and the tooltip all of
+	// it.
 	if c.W < layout.Width("#000 u5", face)+8 || c.H < lh+4 {
-		// Too small for words (a narrow pane): the fill says the usage
-		// count, a frame that the buffer is pinned, and the id fits alone
-		// only if there is room for it.
 		if b.Refcount() > 0 {
 			l.Stroke(role, c, 2, th.Pinned)
 		}
-		small := th.Font(layout.Regular, 8)
-		if c.W >= layout.Width(fmt.Sprint(id), small)+4 && c.H >= layout.LineHeight(small) {
-			l.Text(role, fmt.Sprint(id), small, c.X+c.W/2, c.Y+(c.H-layout.LineHeight(small))/2, 0, tc, layout.Center)
-		}
+		l.TextForms(role, []string{fmt.Sprint(id), ""}, th.Font(layout.Regular, 8), c, tc, layout.Center)
 		if hand {
 			l.Triangle("clock hand", layout.Point{X: c.X + c.W/2 - 4, Y: c.Y - 3}, layout.Point{X: c.X + c.W/2 + 4, Y: c.Y - 3}, layout.Point{X: c.X + c.W/2, Y: c.Y + 2}, th.Text)
 		}
@@ -271,7 +288,8 @@ func layoutCell(l *layout.List, c layout.Rect, p *view.Pool, id int, th *layout.
 		}
 		return
 	}
-	l.Text(role, fmt.Sprintf("#%d", id), bold, c.X+4, c.Y+2, c.W-8, tc, layout.Left)
+	inner := layout.Rect{X: c.X + 4, Y: c.Y + 2, W: c.W - 8, H: lh}
+	l.TextForms(role, []string{fmt.Sprintf("#%d", id), fmt.Sprint(id)}, bold, inner, tc, layout.Left)
 	tag := "free"
 	if b.OnFreelist() && !b.TagValid() {
 		tag = "free"
@@ -280,16 +298,18 @@ func layoutCell(l *layout.List, c layout.Rect, p *view.Pool, id int, th *layout.
 	} else {
 		tag = p.TagString(b.Tag)
 	}
-	// A cell too short for the tag or the refcount line leaves it out
-	// (layoutCells records that once for the grid); the usage count then
-	// goes beside the id.
+	textBottom := inner.Y + lh
 	if c.H > lh*2.2 {
-		l.Text(role, tag, face, c.X+4, c.Y+2+lh, c.W-8, tc, layout.Left)
+		l.TextForms(role, []string{tag, ""}, face, layout.Rect{X: inner.X, Y: inner.Y + lh, W: inner.W, H: lh}, tc, layout.Left)
+		textBottom += lh
 	}
 	if c.H > lh*3.2 {
-		l.Text(role, fmt.Sprintf("rc %d  u %d", b.Refcount(), u), face, c.X+4, c.Y+2+2*lh, c.W-8, tc, layout.Left)
+		textBottom += lh
+		l.TextForms(role, []string{fmt.Sprintf("rc %d  u %d", b.Refcount(), u), fmt.Sprintf("rc%d u%d", b.Refcount(), u), ""}, face,
+			layout.Rect{X: inner.X, Y: inner.Y + 2*lh, W: inner.W, H: lh}, tc, layout.Left)
 	} else {
-		l.Text(role, fmt.Sprintf("u%d", u), face, c.X+c.W-4, c.Y+2, 0, tc, layout.Right)
+		idW := layout.Width(fmt.Sprintf("#%d ", id), bold)
+		l.TextForms(role, []string{fmt.Sprintf("u%d", u), ""}, face, layout.Rect{X: inner.X + idW, Y: inner.Y, W: inner.W - idW, H: lh}, tc, layout.Right)
 	}
 	// Flags as badges along the bottom: shape + letters.
 	var badges []badge
@@ -307,18 +327,35 @@ func layoutCell(l *layout.List, c layout.Rect, p *view.Pool, id int, th *layout.
 	}
 	bx := c.X + 3
 	small := th.Font(layout.Bold, 9)
-	for i, bd := range badges {
-		w := layout.Width(bd.label, small) + 6
-		br := layout.Rect{X: bx, Y: c.Y + c.H - layout.LineHeight(small) - 3, W: w, H: layout.LineHeight(small) + 1}
-		if br.X+br.W > c.X+c.W {
-			// The badges left that do not fit: recorded, not drawn.
-			for _, left := range badges[i:] {
-				l.Overflows = append(l.Overflows, layout.Overflow{Role: role + " badge", Text: left.label, Axis: "w", Need: layout.Width(left.label, small) + 6, Have: max(0, c.X+c.W-bx)})
-			}
+	by := c.Y + c.H - layout.LineHeight(small) - 3
+	// The badges' forms: their names, then their first letters where the
+	// names do not all fit; none in a cell too short for a row of them
+	// under its text (the frame, the corner and the tooltip say it).
+	var pin string
+	if rc := b.Refcount(); rc > 0 {
+		pin = fmt.Sprintf("PIN %d", rc)
+	}
+	rowW := func(short bool) float64 {
+		w := 0.0
+		for _, bd := range badges {
+			w += layout.Width(bd.name(short), small) + 8
+		}
+		if pin != "" {
+			w += layout.Width(pin, small) + 8
+		}
+		return w
+	}
+	shortBadges := rowW(false) > c.W-4
+	showBadges := by >= textBottom && rowW(true) <= c.W-4
+	for _, bd := range badges {
+		if !showBadges {
 			break
 		}
+		lbl := bd.name(shortBadges)
+		w := layout.Width(lbl, small) + 6
+		br := layout.Rect{X: bx, Y: by, W: w, H: layout.LineHeight(small) + 1}
 		l.Fill(role+" badge", br, bd.col)
-		l.Text(role+" badge", bd.label, small, br.X+3, br.Y, 0, layout.TextOn(bd.col), layout.Left)
+		l.Text(role+" badge", lbl, small, br.X+3, br.Y, 0, layout.TextOn(bd.col), layout.Left)
 		bx += w + 2
 	}
 	// Dirty: also a folded corner.
@@ -327,13 +364,14 @@ func layoutCell(l *layout.List, c layout.Rect, p *view.Pool, id int, th *layout.
 		l.Triangle(role+" dirty", layout.Point{X: c.X + c.W - d, Y: c.Y}, layout.Point{X: c.X + c.W, Y: c.Y}, layout.Point{X: c.X + c.W, Y: c.Y + d}, th.Dirty)
 	}
 	// Pinned: a thick border and the pin count.
-	if rc := b.Refcount(); rc > 0 {
+	if pin != "" {
 		l.Stroke(role, c, 3, th.Pinned)
-		pl := fmt.Sprintf("PIN %d", rc)
-		w := layout.Width(pl, small) + 6
-		br := layout.Rect{X: c.X + c.W - w - 2, Y: c.Y + c.H - layout.LineHeight(small) - 3, W: w, H: layout.LineHeight(small) + 1}
-		l.Fill(role+" pin", br, th.Pinned)
-		l.Text(role+" pin", pl, small, br.X+3, br.Y, 0, layout.TextOn(th.Pinned), layout.Left)
+		if showBadges {
+			w := layout.Width(pin, small) + 6
+			br := layout.Rect{X: c.X + c.W - w - 2, Y: by, W: w, H: layout.LineHeight(small) + 1}
+			l.Fill(role+" pin", br, th.Pinned)
+			l.Text(role+" pin", pin, small, br.X+3, br.Y, 0, layout.TextOn(th.Pinned), layout.Left)
+		}
 	} else {
 		l.Stroke(role, c, 1, th.PanelEdge)
 	}

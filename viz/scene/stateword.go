@@ -34,12 +34,19 @@ func LastStateWordEvent(events []trace.Event, pos, limit int) (trace.Event, bool
 // flagLabels names bits 22–31, high bit first, short enough for a cell,
 // with three-letter names for narrow strips.
 var flagLabels = []struct {
-	bit          uint32
-	label, short string
+	bit                  uint32
+	label, short, letter string
 }{
-	{bufmgr.BmPermanent, "PERM", "PRM"}, {bufmgr.BmCheckpointNeeded, "CKPT", "CKP"}, {bufmgr.BmPinCountWaiter, "PINW", "PNW"},
-	{bufmgr.BmJustDirtied, "JDIR", "JDR"}, {bufmgr.BmIOError, "IOER", "IOE"}, {bufmgr.BmIOInProgress, "IO", "IO"},
-	{bufmgr.BmTagValid, "TAGV", "TGV"}, {bufmgr.BmValid, "VALID", "VAL"}, {bufmgr.BmDirty, "DIRTY", "DRT"}, {bufmgr.BmLocked, "LOCK", "LCK"},
+	{bufmgr.BmPermanent, "PERM", "PRM", "P"}, {bufmgr.BmCheckpointNeeded, "CKPT", "CKP", "C"}, {bufmgr.BmPinCountWaiter, "PINW", "PNW", "W"},
+	{bufmgr.BmJustDirtied, "JDIR", "JDR", "J"}, {bufmgr.BmIOError, "IOER", "IOE", "E"}, {bufmgr.BmIOInProgress, "IO", "IO", "I"},
+	{bufmgr.BmTagValid, "TAGV", "TGV", "T"}, {bufmgr.BmValid, "VALID", "VAL", "V"}, {bufmgr.BmDirty, "DIRTY", "DRT", "D"}, {bufmgr.BmLocked, "LOCK", "LCK", "L"},
+}
+
+// flagName is a flag's label in one of its forms: 0 the full name, 1
+// three letters, 2 one letter (the legend spells them out).
+func flagName(i, form int) string {
+	f := flagLabels[i]
+	return [...]string{f.label, f.short, f.letter}[form]
 }
 
 // LayoutStateWord lays out the 32-bit state word of the buffer the
@@ -56,7 +63,9 @@ func LayoutStateWord(l *layout.List, r layout.Rect, e trace.Event, ok bool, p *v
 	face := th.Font(layout.Regular, 11)
 	lh := layout.LineHeight(face)
 	if !ok || !IsStateWordEvent(e) {
-		l.Text("state word", "The state word of the buffer the current event reads or writes appears here.", face, r.X, r.Y, r.W, th.Muted, layout.Left)
+		hint := []string{"The state word of the buffer the current event reads or writes appears here.",
+			"The state word of the buffer in use appears here.", "State word: none yet", ""}
+		l.TextForms("state word", hint, face, layout.Rect{X: r.X, Y: r.Y, W: r.W, H: lh}, th.Muted, layout.Left)
 		return
 	}
 	who := p.Lane(e.Actor).Name
@@ -90,43 +99,44 @@ func LayoutStateWord(l *layout.List, r layout.Rect, e trace.Event, ok bool, p *v
 	}
 	l.Text("state word title", title, bold, r.X, r.Y, r.W, th.Text, layout.Left)
 	labelW := layout.Width("expected ", face)
-	// Not to scale: the ten flags get room for their names. A narrow strip
-	// (a pane of the side-by-side scene) gives them more and writes the
-	// counts short.
+	// Not to scale: the ten flags get room for their names. The widest
+	// layout that fits is used: the flags' full names and the counts
+	// spelt out; then three-letter names; then the counts written short
+	// (a pane of the side-by-side scene, or large type).
 	avail := r.W - labelW
-	flagFrac, usageFrac, rcFrac := 0.44, 0.16, 0.40
-	usageFmt, rcFmt := "usage %d (21–18)", "refcount %d   (bits 17–0)"
-	if avail < 640 {
-		flagFrac, usageFrac, rcFrac = 0.64, 0.14, 0.22
-		usageFmt, rcFmt = "u %d", "rc %d"
+	lf := th.Font(layout.Regular, 8.5)
+	cellFor := func(form int) float64 {
+		w := 0.0
+		for i := range flagLabels {
+			w = max(w, layout.Width(flagName(i, form), lf))
+		}
+		return w + th.Px(4)
 	}
-	cellW := avail * flagFrac / 10
+	usageFmt, rcFmt := "usage %d (21–18)", "refcount %d   (bits 17–0)"
+	countsW := func(u, rc string) float64 {
+		return layout.Width(fmt.Sprintf(u, 5), face) + layout.Width(fmt.Sprintf(rc, 99), face) + th.Px(16)
+	}
+	form := 0
+	switch {
+	case 10*cellFor(0)+countsW(usageFmt, rcFmt) <= avail:
+	case 10*cellFor(1)+countsW(usageFmt, rcFmt) <= avail:
+		form = 1
+	case 10*cellFor(1)+countsW("u %d", "rc %d") <= avail:
+		form, usageFmt, rcFmt = 1, "u %d", "rc %d"
+	default:
+		form, usageFmt, rcFmt = 2, "u %d", "rc %d"
+	}
+	// The slack is shared: the flags' cells grow to 44% of the strip, the
+	// counts take the rest in the proportion 16:40.
+	cellW := max(cellFor(form), avail*0.44/10)
+	rest := avail - 10*cellW
+	usageNeed := layout.Width(fmt.Sprintf(usageFmt, 5), face) + th.Px(8)
+	usageW := max(usageNeed, min(rest*16/56, rest-(countsW(usageFmt, rcFmt)-usageNeed)))
 	rowH := min((r.H-lh-2)/float64(len(rows)), lh*1.6)
 	y := r.Y + lh + 2
 	var other uint32
 	if len(rows) == 2 {
 		other = rows[0].word ^ rows[1].word
-	}
-	// Every flag's name in the same face: the full names if they all fit,
-	// else three letters, in a smaller face if need be.
-	lf, short := th.Font(layout.Regular, 8.5), false
-	fits := func() bool {
-		for _, f := range flagLabels {
-			l := f.label
-			if short {
-				l = f.short
-			}
-			if layout.Width(l, lf) > cellW-3 {
-				return false
-			}
-		}
-		return true
-	}
-	if !fits() {
-		short = true
-		if !fits() {
-			lf = th.Font(layout.Regular, 7)
-		}
 	}
 	for ri, row := range rows {
 		role := "word " + row.label
@@ -135,6 +145,7 @@ func LayoutStateWord(l *layout.List, r layout.Rect, e trace.Event, ok bool, p *v
 		// Flags: bits 31..22.
 		for i, f := range flagLabels {
 			c := layout.Rect{X: x0 + float64(i)*cellW, Y: y, W: cellW - 1, H: rowH - 2}
+			lbl := flagName(i, form)
 			set := row.word&f.bit != 0
 			fill := th.Free
 			if set {
@@ -146,28 +157,22 @@ func LayoutStateWord(l *layout.List, r layout.Rect, e trace.Event, ok bool, p *v
 			}
 			// A set flag is filled and its name drawn in full contrast; a
 			// clear one keeps its name, muted, so no state is colour alone.
-			lbl := f.label
-			if short {
-				lbl = f.short
-			}
 			col := th.Muted
 			if set {
 				col = layout.TextOn(fill)
 			}
-			l.Text(role, lbl, lf, c.X+c.W/2, c.Y+(c.H-layout.LineHeight(lf))/2, c.W, col, layout.Center)
-			tallOverflow(l, role, lbl, lf, c.H)
+			l.TextIn(role, lbl, lf, c, col, layout.Center)
 		}
 		// Usage count: bits 21..18, one field.
 		uc := bufmgr.StateUsagecount(row.word)
-		u := layout.Rect{X: x0 + 10*cellW, Y: y, W: avail*usageFrac - 1, H: rowH - 2}
+		u := layout.Rect{X: x0 + 10*cellW, Y: y, W: usageW - 1, H: rowH - 2}
 		l.Fill(role+" usage", u, th.UsageRamp[min(uc, 5)])
 		if ri == len(rows)-1 && other&bufmgr.BufUsagecountMask != 0 {
 			l.Stroke("changed", u, 2, th.Highlight)
 		}
-		l.Text(role+" usage", fmt.Sprintf(usageFmt, uc), face, u.X+u.W/2, u.Y+(u.H-lh)/2, u.W, layout.TextOn(th.UsageRamp[min(uc, 5)]), layout.Center)
-		tallOverflow(l, role+" usage", fmt.Sprintf(usageFmt, uc), face, u.H)
+		l.TextIn(role+" usage", fmt.Sprintf(usageFmt, uc), face, u, layout.TextOn(th.UsageRamp[min(uc, 5)]), layout.Center)
 		// Refcount: bits 17..0, one field.
-		rc := layout.Rect{X: u.X + u.W + 1, Y: y, W: avail*rcFrac - 1, H: rowH - 2}
+		rc := layout.Rect{X: u.X + u.W + 1, Y: y, W: rest - usageW - 1, H: rowH - 2}
 		fill := th.Free
 		if bufmgr.StateRefcount(row.word) > 0 {
 			fill = th.Pinned
@@ -176,8 +181,7 @@ func LayoutStateWord(l *layout.List, r layout.Rect, e trace.Event, ok bool, p *v
 		if ri == len(rows)-1 && other&bufmgr.BufRefcountMask != 0 {
 			l.Stroke("changed", rc, 2, th.Highlight)
 		}
-		l.Text(role+" refcount", fmt.Sprintf(rcFmt, bufmgr.StateRefcount(row.word)), face, rc.X+rc.W/2, rc.Y+(rc.H-lh)/2, rc.W, layout.TextOn(fill), layout.Center)
-		tallOverflow(l, role+" refcount", fmt.Sprintf(rcFmt, bufmgr.StateRefcount(row.word)), face, rc.H)
+		l.TextIn(role+" refcount", fmt.Sprintf(rcFmt, bufmgr.StateRefcount(row.word)), face, rc, layout.TextOn(fill), layout.Center)
 		y += rowH
 	}
 }

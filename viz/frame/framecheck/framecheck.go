@@ -93,6 +93,7 @@ func Report(fs []Frame, top int, examples bool) string {
 	var b strings.Builder
 	bad, runs := 0, 0
 	minText, minTarget := 0.0, 0.0
+	smallest := "" // the smallest target's role
 	count := map[string]int{}
 	example := map[string]string{}
 	for i := range fs {
@@ -107,8 +108,16 @@ func Report(fs []Frame, top int, examples bool) string {
 		}
 		if minTarget == 0 || m.MinTargetPx < minTarget {
 			minTarget = m.MinTargetPx
+			for _, t := range f.List.Targets {
+				if min(t.Rect.W, t.Rect.H) == m.MinTargetPx {
+					smallest = t.Role
+				}
+			}
 		}
 		for _, o := range f.List.Overflows {
+			if o.Axis == layout.Scrolls {
+				continue
+			}
 			c := RoleClass(o.Role)
 			if count[c] == 0 {
 				example[c] = fmt.Sprintf("%s: %q needs %.1f px %s, has %.1f", f.Name(), o.Text, o.Need, map[string]string{"w": "wide", "h": "tall"}[o.Axis], o.Have)
@@ -118,7 +127,7 @@ func Report(fs []Frame, top int, examples bool) string {
 	}
 	p := fs[0].Plan
 	fmt.Fprintf(&b, "mode %s: %d frames (step starts and their tabs), %d with text that does not fit (%d runs)\n", p.Mode(), len(fs), bad, runs)
-	fmt.Fprintf(&b, "smallest text %.1f px (floor %.1f), smallest target %.1f px (floor %.1f)\n", minText, p.Theme.MinPx, minTarget, p.MinTarget)
+	fmt.Fprintf(&b, "smallest text %.1f px (floor %.1f), smallest target %.1f px (floor %.1f: %s)\n", minText, p.Theme.MinPx, minTarget, p.MinTarget, smallest)
 	var cs []string
 	for c := range count {
 		cs = append(cs, c)

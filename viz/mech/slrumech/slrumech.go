@@ -45,6 +45,9 @@ func init() {
 			Split:    0.62,
 			Layout:   scene.LayoutSLRUScene,
 			Counters: scene.LayoutSLRUCounters,
+			CountersH: func(v *slruview.View, th *layout.Theme, w float64) float64 {
+				return scene.CounterRowHeight(scene.SLRUCounters(v.Counters()), w, th)
+			},
 			// The SLRU view's own current event, its backend named as
 			// the scenario names it.
 			Code: func(v *slruview.View, c mech.CodeContext) (trace.Event, bool, string) {
