@@ -188,7 +188,6 @@ func (b *builder) clipped(r layout.Rect, f func()) {
 	b.l.Unclip()
 }
 
-
 // sceneRegion lays out the scene: the pool's own, a registered
 // mechanism's, or the panes of a side-by-side run.
 func (b *builder) sceneRegion(r layout.Rect) {
