@@ -53,10 +53,44 @@ type Overflow struct {
 	Need, Have float64
 }
 
-// List is a scene's layout: what to draw, in order, and what did not fit.
+// List is a scene's layout: what to draw, in order, what did not fit, and
+// the regions a pointer can be over (Hits, for tooltips; not drawn and not
+// part of the golden form).
 type List struct {
 	Items     []Item
 	Overflows []Overflow
+	Hits      []Hit
+}
+
+// Hit is a region of a layout that names what is drawn there, so that the
+// app can say what is under the pointer from the last layout alone: Kind
+// says what it is ("partition", "slru slot", "fsm node"), ID which one,
+// and In what ID is numbered within where that is not the whole scene (an
+// FSM node: the relation and the FSM block).
+type Hit struct {
+	Kind string
+	ID   int
+	In   [2]uint32
+	Rect Rect
+}
+
+// AddHit records that r shows ID of kind (within in).
+func (l *List) AddHit(kind string, id int, in [2]uint32, r Rect) {
+	if r.Empty() {
+		return
+	}
+	l.Hits = append(l.Hits, Hit{Kind: kind, ID: id, In: in, Rect: r})
+}
+
+// HitAt returns the region at (x, y): the last one recorded that contains
+// the point, as the last drawn is on top.
+func (l *List) HitAt(x, y float64) (Hit, bool) {
+	for i := len(l.Hits) - 1; i >= 0; i-- {
+		if l.Hits[i].Rect.Contains(x, y) {
+			return l.Hits[i], true
+		}
+	}
+	return Hit{}, false
 }
 
 // Fill adds a filled rectangle (nothing for an empty one).
@@ -151,10 +185,11 @@ func (l *List) FitText(role, s string, f Font, x, y, maxW float64, c color.RGBA,
 	l.Items = append(l.Items, Item{Kind: KText, Role: role, Rect: Rect{left(x, w, a), y, w, LineHeight(f)}, Text: fit, Font: f, Align: a, Color: c})
 }
 
-// Append adds every item and overflow of o (a sub-layout) to l.
+// Append adds every item, overflow and hit region of o (a sub-layout) to l.
 func (l *List) Append(o *List) {
 	l.Items = append(l.Items, o.Items...)
 	l.Overflows = append(l.Overflows, o.Overflows...)
+	l.Hits = append(l.Hits, o.Hits...)
 }
 
 // Texts returns the text runs of a role ("" for all), in order.
