@@ -22,6 +22,9 @@ var (
 // 16×8 grid: each cell shows the number of entries and who holds its
 // lock, "X" and a thick border for an exclusive holder, "S" and an outline
 // for shared holders. A label wider than its cell is recorded.
+//
+// Each cell is recorded as a hit region of kind "partition" (its number
+// the ID) for PartitionTooltip.
 func LayoutPartitions(l *layout.List, r layout.Rect, p *view.Pool, th *layout.Theme) {
 	cols := partitionCols
 	rows := view.NumPartitions / cols
@@ -34,6 +37,7 @@ func LayoutPartitions(l *layout.List, r layout.Rect, p *view.Pool, th *layout.Th
 		n := p.PartitionLen(i)
 		fill := partitionFill(n, th)
 		l.Fill(role, c, fill)
+		l.AddHit(HitPartition, i, [2]uint32{}, c)
 		w := p.PartitionHolders(i)
 		label := ""
 		if n > 0 {
