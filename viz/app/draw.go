@@ -7,6 +7,8 @@ import (
 
 	"github.com/hajimehoshi/ebiten/v2"
 
+	"bufferlab/viz/keymap"
+	"bufferlab/viz/layout"
 	"bufferlab/viz/render"
 	"bufferlab/viz/scene"
 	"bufferlab/viz/scenedraw"
@@ -250,34 +252,13 @@ func (a *App) drawTimeline(dst *ebiten.Image, r render.Rect) {
 	a.ui.scrub = render.Rect{X: bar.X, Y: scrub.Y, W: bar.W, H: scrub.H}
 }
 
-var helpLines = []string{
-	"Space          play / pause (stops at the end of each step)",
-	"→ / ←          one event forward / back      Shift: ten",
-	"+ / −          faster / slower (¼× … 64× events per frame)",
-	"O              play to the end of this operation",
-	"PgDn / N       next step        PgUp / B   previous step",
-	"Home / End     first / last state",
-	"1 – 9          answer a question        Enter   skip it / go on",
-	"↑ / ↓          scroll the lesson text (or the mouse wheel over it)",
-	"mouse wheel    zoom the pool (large pools are a heat map)",
-	"click the bar  seek",
-	"F              fullscreen        P   presentation mode (large type)",
-	"? or H         this help         Esc   close / back to the menu",
-}
-
+// drawHelp draws the help overlay: every key, mouse action and button of
+// keymap's table (keymap.LayoutHelp), those that apply here first; a
+// click on it closes it.
 func (a *App) drawHelp(dst *ebiten.Image) {
-	th := a.th
-	face := th.Face(render.Mono, 14)
-	lh := render.LineHeight(face)
-	w, h := 720*th.Scale, lh*float64(len(helpLines)+3)
-	box := render.Rect{X: (float64(a.w) - w) / 2, Y: (float64(a.h) - h) / 2, W: w, H: h}
-	render.Fill(dst, render.Rect{W: float64(a.w), H: float64(a.h)}, color.RGBA{0, 0, 0, 0x60})
-	render.Fill(dst, box, th.Panel)
-	render.Stroke(dst, box, 2, th.Accent)
-	render.Text(dst, "Keys", th.Face(render.Bold, 16), box.X+16, box.Y+10, th.Text, render.Left)
-	for i, l := range helpLines {
-		render.Text(dst, l, face, box.X+16, box.Y+14+lh*float64(i+1), th.Text, render.Left)
-	}
+	var l layout.List
+	box := keymap.LayoutHelp(&l, render.Rect{W: float64(a.w), H: float64(a.h)}, a.th.Theme, a.keyPlace())
+	render.Paint(dst, &l)
 	a.ui.add(box, func() { a.help = false })
 }
 

@@ -195,7 +195,7 @@ func balanceColumns(hs []float64, cols int, gap float64) []int {
 		}
 		return at, c + 1
 	}
-	lo, hi := 0.0, 0.0
+	lo, hi := 0.0, 1.0 // hi: one column holds everything (1 px spare for rounding)
 	for _, h := range hs {
 		lo = max(lo, h)
 		hi += h + gap
