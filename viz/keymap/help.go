@@ -140,8 +140,12 @@ func layoutHelpBox(l *layout.List, r layout.Rect, rows []helpRow, th *layout.The
 			col = th.Muted
 		}
 		if rw.title {
+			tc := th.Accent
+			if rw.muted {
+				tc = th.Muted
+			}
 			for k, s := range lines[i] {
-				l.TextIn("help section", s, bold, layout.Rect{X: x, Y: y + th.Px(3) + float64(k)*lh, W: colW, H: lh}, th.Accent, layout.Left)
+				l.TextIn("help section", s, bold, layout.Rect{X: x, Y: y + th.Px(3) + float64(k)*lh, W: colW, H: lh}, tc, layout.Left)
 			}
 			l.Line("help section", x, y+hs[i]-th.Px(2), x+colW, y+hs[i]-th.Px(2), 1, th.PanelEdge)
 			continue

@@ -101,7 +101,7 @@ var Buttons = []Button{
 	{"|< start", Player, "the first state", "Home"},
 	{"<< step", Player, "the previous step", "PgUp or B"},
 	{"< back", Player, "one event back", "←"},
-	{"play", Player, "play (pause while playing)", "Space"},
+	{"play", Player, "play, or pause while playing", "Space"},
 	{"pause", Player, "pause", "Space"},
 	{"next >", Player, "one event forward", "→"},
 	{"op end", Player, "to the end of this operation", "O"},

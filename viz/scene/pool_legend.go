@@ -75,9 +75,9 @@ var flagMeaning = map[uint32]string{
 	bufmgr.BmDirty:            "changed since last written",
 	bufmgr.BmValid:            "the page's contents are valid (read in)",
 	bufmgr.BmTagValid:         "a block is assigned (the tag is valid)",
-	bufmgr.BmIOInProgress:     "a read or write is under way; others wait (WaitIO)",
+	bufmgr.BmIOInProgress:     "a read or write is under way; others wait",
 	bufmgr.BmIOError:          "the last I/O failed (AbortBufferIO)",
-	bufmgr.BmJustDirtied:      "dirtied again since its write began, so it stays dirty",
+	bufmgr.BmJustDirtied:      "dirtied again during its write: it stays dirty",
 	bufmgr.BmPinCountWaiter:   "a backend waits to be the only pin (LockBufferForCleanup: VACUUM)",
 	bufmgr.BmCheckpointNeeded: "the checkpoint in progress must write it (BufferSync)",
 	bufmgr.BmPermanent:        "a WAL-logged relation's page or an init fork's; an ordinary checkpoint writes only these",
@@ -140,13 +140,13 @@ func (pl PoolLegend) sections(th *layout.Theme) []legendSection {
 	}
 	cells := legendSection{id: "cells", title: "Each cell is a buffer descriptor (BufferDesc): the block it holds and its state word", entries: []legendEntry{
 		{chip("#3", bold, cellLike(th), th.PanelEdge, 1, th), "buffer id", "(buf_id): the descriptor's index in the pool, from 0."},
-		{chip("orders/2", small, cellLike(th), th.PanelEdge, 1, th), "tag:", "the block it holds, relation/block (relation/fork/block outside the main fork). free: on the freelist. -: neither, for a moment (taken off the freelist, not yet tagged)."},
-		{chip("rc 1", small, cellLike(th), th.PanelEdge, 1, th), "rc, the refcount", fmt.Sprintf("(state word bits %s): how many backends pin it. A backend counts its own repeated pins privately and adds 1 here once. A pinned buffer is never evicted.", refcountBits)},
+		{chip("orders/2", small, cellLike(th), th.PanelEdge, 1, th), "tag:", "the block it holds, relation/block (relation/fork/block outside the main fork). free: on the freelist; -: neither, for a moment (off the freelist, not yet tagged)."},
+		{chip("rc 1", small, cellLike(th), th.PanelEdge, 1, th), "rc, the refcount", fmt.Sprintf("(state word bits %s): how many backends pin it (a backend's repeated pins count once here). A pinned buffer is never evicted.", refcountBits)},
 		{chip("u 2", small, cellLike(th), th.PanelEdge, 1, th), "u, the usage count", fmt.Sprintf("(bits %s, at most BM_MAX_USAGE_COUNT = %d; u2 beside the id in a short cell): 1 when read in, +1 per later pin (a ring's pin only lifts 0 to 1). The clock sweep takes 1 off each unpinned buffer it passes and evicts the first at 0.", usageBits, bufmgr.BmMaxUsageCount)},
 		{ramp(), "fill:", fmt.Sprintf("the usage count again, light (0) to dark (%d); free: no block.", bufmgr.BmMaxUsageCount)},
 		{sampleCell(keyPart{edge: th.Pinned, edgeW: 3, badge: "PIN 2", badgeFill: th.Pinned}, 54, th), "PIN n, thick frame:", "pinned by n backends (the refcount)."},
 		{sampleCell(keyPart{corner: true, edge: th.PanelEdge, edgeW: 1, badge: cellBadgeDirty, badgeFill: th.Dirty}, 54, th), "DIRTY, folded corner", "(BM_DIRTY): changed since last written; written out before the buffer is reused."},
-		{badge(cellBadgeLock, th.Locked), cellBadgeLock, "(BM_LOCKED): a backend holds the header's spinlock for a few instructions; others spin. Not the content lock."},
+		{badge(cellBadgeLock, th.Locked), cellBadgeLock, "(BM_LOCKED): the header's spinlock is held, for a few instructions; others spin (not the content lock)."},
 		{badge(cellBadgeIO, th.IO), cellBadgeIO, "(BM_IO_IN_PROGRESS): being read in or written out; others wait for it."},
 		{badge(cellBadgeInvalid, th.Error), cellBadgeInvalid + ":", "tagged (BM_TAG_VALID) but not BM_VALID: its read has not begun, or failed."},
 		{sampleCell(keyPart{edge: th.Highlight, edgeW: 3}, 40, th), "orange frame:", "the buffer the current event changed."},
@@ -176,8 +176,7 @@ func (pl PoolLegend) sections(th *layout.Theme) []legendSection {
 			}
 			es = append(es, legendEntry{k, flagName(fl.bit) + ":", flagMeaning[fl.bit] + "."})
 		}
-		es = append(es, legendEntry{chip("VALID", f, th.Free, th.Free, 0, th), "grey:", "the flag is clear."})
-		secs = append(secs, legendSection{id: "word", title: fmt.Sprintf("The state word, one atomic 32-bit integer: flags in bits %s (set ones filled; short names in a narrow strip), usage count %s, refcount %s", flagBits, usageBits, refcountBits), entries: es})
+		secs = append(secs, legendSection{id: "word", title: fmt.Sprintf("State word (one atomic 32-bit integer): flags %s (filled when set, grey when clear), usage count %s, refcount %s", flagBits, usageBits, refcountBits), entries: es})
 	}
 	return secs
 }

@@ -103,7 +103,7 @@ func TestLegendsFitTheirRects(t *testing.T) {
 			r := layout.Rect{X: 11, Y: 7, W: c.w, H: h}
 			var l layout.List
 			used := lg.lay(&l, r, th)
-			if used != h {
+			if d := used - h; d > 1e-6 || d < -1e-6 {
 				t.Errorf("%s: Height says %.1f, Layout used %.1f", name, h, used)
 			}
 			if len(l.Overflows) > 0 {
@@ -184,7 +184,7 @@ func TestLegendsSayWhatTheScenesDraw(t *testing.T) {
 	}
 	for _, want := range append(scene.FlagStripLabels(),
 		fmt.Sprintf("BM_MAX_USAGE_COUNT = %d", bufmgr.BmMaxUsageCount),
-		"bits 0–17", "bits 18–21", "bits 22–31", "PIN 2", "LOCK", "DIRTY", "IO", "!VALID", "rc", "u2", "free") {
+		"bits 0–17", "bits 18–21", "flags 22–31", "PIN 2", "LOCK", "DIRTY", "IO", "!VALID", "rc", "u2", "free") {
 		if !strings.Contains(text, want) {
 			t.Errorf("the pool legend lacks %q", want)
 		}
