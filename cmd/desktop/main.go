@@ -73,8 +73,8 @@ func run(o *startup.Options) int {
 	if o.Measure > 0 {
 		ebiten.SetVsyncEnabled(false)
 		a.StartMeasure(&app.Measure{Frames: o.Measure, Step: 64, Done: func(m *app.Measure) {
-			fmt.Printf("pool scene draw: median %v, p90 %v over %d frames; frame interval: median %v\n",
-				quantile(m.PoolDraw, 0.5), quantile(m.PoolDraw, 0.9), len(m.PoolDraw), quantile(m.Interval, 0.5))
+			fmt.Printf("frame layout and paint: median %v, p90 %v over %d frames; frame interval: median %v\n",
+				quantile(m.FrameDraw, 0.5), quantile(m.FrameDraw, 0.9), len(m.FrameDraw), quantile(m.Interval, 0.5))
 		}})
 	}
 	if err := ebiten.RunGame(a); err != nil && !errors.Is(err, ebiten.Termination) {

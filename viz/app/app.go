@@ -448,14 +448,15 @@ func (a *App) CaptureErr() error {
 	return a.captureErr
 }
 
-// Measure records frame costs for `desktop --measure`: the time spent in
-// the pool scene's Draw (the heat map for large pools: texture refresh plus
-// one batched draw) and the interval between frames, while the player
-// advances Step events per frame so that the pool changes every frame.
+// Measure records frame costs for `desktop --measure`: the time spent
+// laying out and painting the frame (viz/frame's Build and the painter:
+// for large pools the heat map's texture refresh plus one batched draw)
+// and the interval between frames, while the player advances Step events
+// per frame so that the pool changes every frame.
 type Measure struct {
-	Frames   int
-	Step     int
-	PoolDraw []time.Duration
+	Frames    int
+	Step      int
+	FrameDraw []time.Duration
 	Interval []time.Duration
 	last     time.Time
 	Done     func(*Measure)
@@ -495,7 +496,7 @@ func (a *App) Update() error {
 		return ebiten.Termination
 	}
 	if m := a.measure; m != nil {
-		if len(m.PoolDraw) >= m.Frames {
+		if len(m.FrameDraw) >= m.Frames {
 			m.Done(m)
 			return ebiten.Termination
 		}

@@ -2,6 +2,7 @@ package app
 
 import (
 	"image/color"
+	"time"
 
 	"github.com/hajimehoshi/ebiten/v2"
 
@@ -14,7 +15,7 @@ import (
 // help, a message on the canvas) and paints it. The list stays for the
 // next Update, which hit-tests clicks against its targets.
 func (a *App) drawFrame(dst *ebiten.Image) {
-	sc := frame.Screen{Lessons: a.lessons, Player: a.p, Help: a.help, Keys: keys}
+	sc := frame.Screen{Lessons: a.lessons, Player: a.p, Help: a.help}
 	switch {
 	case a.errMsg != "":
 		sc.Message, sc.MessageTitle, sc.MessageErr = a.errMsg, "Error", true
@@ -27,12 +28,16 @@ func (a *App) drawFrame(dst *ebiten.Image) {
 	if a.dropCosts != nil {
 		sc.PacingLine = a.dropCosts.String()
 	}
+	t0 := time.Now()
 	in := frame.Input{W: float64(a.w), H: float64(a.h), Presentation: a.presentation, Touch: a.ui.touched,
 		Mouse: layout.Point{X: a.ui.mx, Y: a.ui.my}}
 	a.list.Reset()
 	a.plan = frame.Build(&a.list, &a.fr, &sc, in, a.hooks())
 	a.th = &render.Theme{Theme: a.plan.Theme}
 	a.painter.Paint(dst, &a.list)
+	if m := a.measure; m != nil && a.p != nil {
+		m.FrameDraw = append(m.FrameDraw, time.Since(t0))
+	}
 }
 
 // hooks are what the frame's targets do.
@@ -81,28 +86,6 @@ func (a *App) SetPresentation(on bool) {
 // spill over its neighbours (coordinates stay those of dst).
 func clip(dst *ebiten.Image, r render.Rect) *ebiten.Image {
 	return dst.SubImage(r.Image()).(*ebiten.Image)
-}
-
-// keys are the help overlay's rows: every key and button.
-var keys = []frame.Key{
-	{Keys: "Space", What: "play / pause (stops at the end of each step)"},
-	{Keys: "→ / ←", What: "one event forward / back (Shift: ten)"},
-	{Keys: "+ / −", What: "faster / slower (¼× … 64× events per frame)"},
-	{Keys: "O", What: "play to the end of this operation"},
-	{Keys: "PgDn / N", What: "next step"},
-	{Keys: "PgUp / B", What: "previous step"},
-	{Keys: "Home / End", What: "first / last state"},
-	{Keys: "1 – 9", What: "answer a question"},
-	{Keys: "Enter", What: "skip the question / go on"},
-	{Keys: "↑ / ↓", What: "scroll the lesson text (or the mouse wheel over it)"},
-	{Keys: "mouse wheel", What: "over the pool: zoom (large pools are a heat map)"},
-	{Keys: "click the bar", What: "seek"},
-	{Keys: "T, ÷2 ×2 =", What: "drop race: pace by events or by native time; try half, double, the last drop's size in the auto rule"},
-	{Keys: "F2", What: "menu: fast mode (measure the pool on this machine)"},
-	{Keys: "F", What: "fullscreen"},
-	{Keys: "P", What: "presentation mode (large type)"},
-	{Keys: "? or H", What: "this help"},
-	{Keys: "Esc", What: "close / back to the menu"},
 }
 
 func (a *App) drawError(dst *ebiten.Image) { a.drawMessage(dst, "Error", a.errMsg, a.th.Error, 3) }

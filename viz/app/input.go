@@ -1,5 +1,11 @@
 package app
 
+// The keys handled here, the mouse and the buttons drawn elsewhere in
+// this package are documented in one table, viz/keymap (keymap.Bindings,
+// keymap.Buttons), which the help overlay draws: a key added here goes
+// there too. keymap's test reads this file and fails on a key the table
+// lacks, or on a switch case whose keys the table says apply elsewhere.
+
 import (
 	"github.com/hajimehoshi/ebiten/v2"
 	"github.com/hajimehoshi/ebiten/v2/inpututil"
@@ -37,6 +43,9 @@ func shift() bool {
 	return ebiten.IsKeyPressed(ebiten.KeyShiftLeft) || ebiten.IsKeyPressed(ebiten.KeyShiftRight)
 }
 
+// handleInput reads the pointer, clicks and taps, then the keys: the
+// global ones (keymap.Anywhere), then the menu's (menuKeys,
+// keymap.Menu) or a lesson's (playerKeys, keymap.Player), and the wheel.
 func (a *App) handleInput() {
 	mx, my := ebiten.CursorPosition()
 	a.ui.mx, a.ui.my = float64(mx), float64(my)
@@ -129,12 +138,13 @@ func (a *App) click(x, y float64) {
 	}
 }
 
+// menuKeys are the keys of the lesson menu (keymap.Menu).
 func (a *App) menuKeys() {
 	n := len(a.lessons)
 	switch {
-	case repeat(ebiten.KeyDown):
+	case repeat(ebiten.KeyArrowDown):
 		a.fr.SelectMenu(1, n)
-	case repeat(ebiten.KeyUp):
+	case repeat(ebiten.KeyArrowUp):
 		a.fr.SelectMenu(-1, n)
 	case inpututil.IsKeyJustPressed(ebiten.KeyEnter), inpututil.IsKeyJustPressed(ebiten.KeySpace):
 		if n > 0 {
@@ -155,6 +165,8 @@ func (a *App) openFromMenu(i int) {
 
 var digitKeys = []ebiten.Key{ebiten.Key1, ebiten.Key2, ebiten.Key3, ebiten.Key4, ebiten.Key5, ebiten.Key6, ebiten.Key7, ebiten.Key8, ebiten.Key9}
 
+// playerKeys are the keys of a lesson or scenario (keymap.Player; T only
+// in the drop race, keymap.DropRace).
 func (a *App) playerKeys() {
 	p := a.p
 	n := 1

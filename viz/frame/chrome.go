@@ -2,8 +2,8 @@ package frame
 
 import (
 	"fmt"
-	"image/color"
 
+	"bufferlab/viz/keymap"
 	"bufferlab/viz/layout"
 )
 
@@ -51,8 +51,8 @@ func (b *builder) topBar(r layout.Rect, tabs []Tab) {
 	menuW, helpW := b.buttonW("Menu"), b.buttonW("?")
 	menu := layout.Rect{X: r.X + r.W - menuW, Y: r.Y, W: menuW, H: bh}
 	help := layout.Rect{X: menu.X - helpW - th.Px(6), Y: r.Y, W: helpW, H: bh}
-	b.button("button menu", "Menu", menu, false, b.h.Menu)
-	b.button("button help", "?", help, b.sc.Help, b.h.Help)
+	b.button("button Menu", "Menu", menu, false, b.h.Menu)
+	b.button("button ?", "?", help, b.sc.Help, b.h.Help)
 	// On a short screen the tabs share the bar.
 	for i := len(tabs) - 1; i >= 0; i-- {
 		t := tabs[i]
@@ -224,67 +224,23 @@ func (b *builder) flash(full layout.Rect, y float64) {
 	}
 }
 
-// help lays out the keys overlay: a row a key, its keys in bold and what
-// they do wrapped beside them (under them on a phone).
+// help lays out the keys overlay: keymap's table of every key, mouse
+// action and button, those that apply where the app is first; a click on
+// it closes it.
 func (b *builder) help(full layout.Rect) {
-	th := b.th
-	b.l.Fill("help shade", full, color.RGBA{0, 0, 0, 0x60})
-	keyF, whatF := th.Font(layout.Bold, 13), th.Font(layout.Regular, 13)
-	lh := layout.LineHeight(whatF)
-	w := min(full.W-th.Px(16), th.Px(760))
-	inner := w - th.Px(32)
-	keyW := 0.0
-	for _, k := range b.sc.Keys {
-		keyW = max(keyW, layout.Width(k.Keys, keyF))
-	}
-	stacked := keyW > inner*0.4
-	type row struct {
-		keys  string
-		lines []string
-	}
-	var rows []row
-	h := layout.LineHeight(th.Font(layout.Bold, 16)) + th.Px(24)
-	for _, k := range b.sc.Keys {
-		ww := inner - keyW - th.Px(12)
-		if stacked {
-			ww = inner - th.Px(16)
+	where := keymap.Menu
+	if p := b.sc.Player; p != nil {
+		switch {
+		case p.Panes() > 1 && p.Variant.Key() == "drop":
+			where = keymap.DropRace
+		case p.Panes() > 1:
+			where = keymap.SideBySide
+		default:
+			where = keymap.Lesson
 		}
-		r := row{k.Keys, layout.Wrap(k.What, whatF, ww)}
-		rows = append(rows, r)
-		n := len(r.lines)
-		if stacked {
-			n++
-		}
-		h += lh*float64(n) + th.Px(3)
 	}
-	h = min(h, full.H-th.Px(16))
-	box := layout.Rect{X: (full.W - w) / 2, Y: (full.H - h) / 2, W: w, H: h}
-	b.l.Fill("help", box, th.Panel)
-	b.l.Stroke("help", box, 2, th.Accent)
+	box := keymap.LayoutHelp(b.l, full, b.th, where)
 	b.l.Target("help", "close the help", box, b.h.Help)
-	b.l.Text("help title", "Keys and buttons", th.Font(layout.Bold, 16), box.X+th.Px(16), box.Y+th.Px(10), inner, th.Text, layout.Left)
-	y := box.Y + th.Px(14) + layout.LineHeight(th.Font(layout.Bold, 16))
-	x := box.X + th.Px(16)
-	for _, r := range rows {
-		n := len(r.lines)
-		if stacked {
-			n++
-		}
-		if y+lh*float64(n) > box.Y+box.H {
-			b.l.Overflows = append(b.l.Overflows, layout.Overflow{Role: "help", Text: r.keys, Axis: "h", Need: y + lh*float64(n) - box.Y, Have: box.H})
-			break
-		}
-		b.l.Text("help keys", r.keys, keyF, x, y, inner, th.Text, layout.Left)
-		wx := x + keyW + th.Px(12)
-		if stacked {
-			wx, y = x+th.Px(16), y+lh
-		}
-		for _, ln := range r.lines {
-			b.l.Text("help what", ln, whatF, wx, y, box.X+box.W-th.Px(16)-wx, th.Text, layout.Left)
-			y += lh
-		}
-		y += th.Px(3)
-	}
 }
 
 // message lays out an error or a notice in the middle of the window.

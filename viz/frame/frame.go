@@ -148,12 +148,7 @@ type Screen struct {
 	// MenuNote is each lesson's progress line in the menu (by lesson
 	// name; absent: none).
 	MenuNote map[string]string
-	// Keys are the help overlay's rows.
-	Keys []Key
 }
-
-// Key is a row of the help overlay: the keys (or button) and what they do.
-type Key struct{ Keys, What string }
 
 // State is what the frame keeps between frames: scroll positions, the
 // tab, the pools' zoom and where things were (for the wheel and the

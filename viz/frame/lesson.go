@@ -547,17 +547,17 @@ func (b *builder) dropRule(r layout.Rect) {
 	y := r.Y + th.Px(8) + lh*float64(len(lines))
 	x := r.X + th.Px(8)
 	for _, bt := range []struct {
-		label, role string
-		act         func()
-		on          bool
+		label string
+		act   func()
+		on    bool
 	}{
-		{"÷2", "halve", func() { b.s.DropProbe = max(1, b.s.DropProbe/2) }, false},
-		{"×2", "double", func() { b.s.DropProbe = min(nbuf, max(1, b.s.DropProbe*2)) }, false},
-		{"=", "reset", func() { b.s.DropProbe = blocks }, false},
-		{"T", "pacing", b.h.Pacing, p.Pacing() == "time"},
+		{"÷2", func() { b.s.DropProbe = max(1, b.s.DropProbe/2) }, false},
+		{"×2", func() { b.s.DropProbe = min(nbuf, max(1, b.s.DropProbe*2)) }, false},
+		{"=", func() { b.s.DropProbe = blocks }, false},
+		{"T", b.h.Pacing, p.Pacing() == "time"},
 	} {
 		w := b.buttonW(bt.label)
-		b.button("button "+bt.role, bt.label, layout.Rect{X: x, Y: y, W: w, H: b.buttonH()}, bt.on, bt.act)
+		b.button("button "+bt.label, bt.label, layout.Rect{X: x, Y: y, W: w, H: b.buttonH()}, bt.on, bt.act)
 		x += w + th.Px(6)
 	}
 }

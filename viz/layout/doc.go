@@ -20,6 +20,10 @@
 //     (its role, text, and the width or height it needed and had); it is
 //     never silently cut. A run may be shortened with "…" (FitText), and
 //     then the overflow is still recorded, with the shortened text drawn.
+//   - A layout may record hit regions (List.AddHit: what is drawn where,
+//     by kind and number) so that the app can say what is under the
+//     pointer from the last layout (List.HitAt); they are not drawn and
+//     not part of the golden form.
 //   - Layout is deterministic: the same view, rectangle and theme give the
 //     same List, byte for byte in its String form (the goldens).
 package layout

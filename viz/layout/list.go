@@ -72,12 +72,14 @@ type Target struct {
 }
 
 // List is a scene's layout: what to draw, in order, what did not fit,
-// and what can be clicked (the last target added wins where targets
-// overlap: it is drawn on top).
+// what can be clicked (the last target added wins where targets overlap:
+// it is drawn on top), and the regions a pointer can be over (Hits, for
+// tooltips). Targets and Hits are not drawn and not in the golden form.
 type List struct {
 	Items     []Item
 	Overflows []Overflow
 	Targets   []Target
+	Hits      []Hit
 }
 
 // Clip starts a clipped group: what is added until the matching Unclip is
@@ -129,6 +131,37 @@ func (l *List) Metrics() Metrics {
 		}
 	}
 	return m
+}
+
+// Hit is a region of a layout that names what is drawn there, so that the
+// app can say what is under the pointer from the last layout alone: Kind
+// says what it is ("partition", "slru slot", "fsm node"), ID which one,
+// and In what ID is numbered within where that is not the whole scene (an
+// FSM node: the relation and the FSM block).
+type Hit struct {
+	Kind string
+	ID   int
+	In   [2]uint32
+	Rect Rect
+}
+
+// AddHit records that r shows ID of kind (within in).
+func (l *List) AddHit(kind string, id int, in [2]uint32, r Rect) {
+	if r.Empty() {
+		return
+	}
+	l.Hits = append(l.Hits, Hit{Kind: kind, ID: id, In: in, Rect: r})
+}
+
+// HitAt returns the region at (x, y): the last one recorded that contains
+// the point, as the last drawn is on top.
+func (l *List) HitAt(x, y float64) (Hit, bool) {
+	for i := len(l.Hits) - 1; i >= 0; i-- {
+		if l.Hits[i].Rect.Contains(x, y) {
+			return l.Hits[i], true
+		}
+	}
+	return Hit{}, false
 }
 
 // Fill adds a filled rectangle (nothing for an empty one).
@@ -253,17 +286,19 @@ func (l *List) TextForms(role string, forms []string, f Font, box Rect, c color.
 	return Fit(last, f, box.W)
 }
 
-// Append adds every item, overflow and target of o (a sub-layout) to l.
+// Append adds every item, overflow, target and hit region of o (a
+// sub-layout) to l.
 func (l *List) Append(o *List) {
 	l.Items = append(l.Items, o.Items...)
 	l.Overflows = append(l.Overflows, o.Overflows...)
 	l.Targets = append(l.Targets, o.Targets...)
+	l.Hits = append(l.Hits, o.Hits...)
 }
 
 // Reset empties l, keeping its storage.
 func (l *List) Reset() {
 	clear(l.Targets) // the closures
-	l.Items, l.Overflows, l.Targets = l.Items[:0], l.Overflows[:0], l.Targets[:0]
+	l.Items, l.Overflows, l.Targets, l.Hits = l.Items[:0], l.Overflows[:0], l.Targets[:0], l.Hits[:0]
 }
 
 // Texts returns the text runs of a role ("" for all), in order.

@@ -115,3 +115,34 @@ func TestTargets(t *testing.T) {
 		t.Fatal("reset kept something")
 	}
 }
+
+// HitAt answers from the regions recorded: the last one recorded that
+// contains the point (the one drawn on top), none outside them; an empty
+// region is not recorded; Append carries the regions of a sub-layout.
+func TestHitAtFindsTheTopRegion(t *testing.T) {
+	var l List
+	l.AddHit("slot", 1, [2]uint32{}, Rect{0, 0, 100, 100})
+	l.AddHit("slot", 2, [2]uint32{}, Rect{50, 50, 100, 100})
+	l.AddHit("slot", 3, [2]uint32{}, Rect{10, 10, 0, 5})
+	if len(l.Hits) != 2 {
+		t.Fatalf("%d regions recorded, want 2 (the empty one is not)", len(l.Hits))
+	}
+	for _, c := range []struct {
+		x, y float64
+		id   int
+		ok   bool
+	}{{10, 10, 1, true}, {60, 60, 2, true}, {149, 149, 2, true}, {150, 150, 0, false}, {-1, 0, 0, false}} {
+		h, ok := l.HitAt(c.x, c.y)
+		if ok != c.ok || ok && h.ID != c.id {
+			t.Errorf("HitAt(%v, %v) = %v, %v; want slot %d, %v", c.x, c.y, h, ok, c.id, c.ok)
+		}
+	}
+	var outer List
+	outer.Append(&l)
+	if h, ok := outer.HitAt(60, 60); !ok || h.ID != 2 {
+		t.Errorf("after Append: HitAt = %v, %v", h, ok)
+	}
+	if s := l.String(); s != "" {
+		t.Errorf("regions are not drawn, yet the golden form is %q", s)
+	}
+}

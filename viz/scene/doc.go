@@ -26,6 +26,14 @@
 // (zoom, the heat map's pixels) and never reads the engine. Every state is
 // shown with a label or shape as well as a colour.
 //
+// Legends say what a scene's numbers, badges, shades, frames and marks
+// mean (PoolLegend, LayoutPartitionsLegend, LayoutSLRULegend): each says
+// the height it needs at a width, so the caller reserves it. Tooltips say
+// what is under the pointer: PoolScene.BufferAt for the pool's cells, and
+// the hit regions the partitions, SLRU slots and FSM tree nodes record in
+// the list (layout.List.HitAt, TooltipText); Tooltip lays the text out
+// beside the pointer.
+//
 // Each mechanism's scene is named Layout<Mechanism>Scene (LayoutSLRUScene,
 // LayoutFSMScene), with Layout<Mechanism>Pane for one pane of several
 // variants side by side; the app chooses scenes by what a lesson's config

@@ -30,3 +30,13 @@ func BankWindows(v *slruview.View, th *layout.Theme, h float64) ([]BankWindow, s
 	}
 	return out, note, m.banks
 }
+
+// FlagStripLabels are the state word strip's flag labels, long and short
+// (flagLabels).
+func FlagStripLabels() []string {
+	var out []string
+	for _, f := range flagLabels {
+		out = append(out, f.label, f.short)
+	}
+	return out
+}

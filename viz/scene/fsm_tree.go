@@ -30,7 +30,8 @@ func FSMTreeDepthRole(d int) string { return fmt.Sprintf("tree depth %d", d) }
 // a box that falls outside the panel, or is shorter than a line of its
 // smallest type (the rows overlap), is recorded as an overflow of that
 // role, as is each step of the path that the words beside the chain
-// leave out.
+// leave out. Each node box is recorded as a hit region (HitFSMNode, In:
+// rel and phys) for FSMNodeTooltip.
 func LayoutFSMTree(l *layout.List, r layout.Rect, v *fsmview.View, rel, phys uint32, th *layout.Theme) {
 	h, _ := v.Heap(rel)
 	fp, ok := v.FSMPage(rel, phys)
@@ -162,6 +163,7 @@ func LayoutFSMTree(l *layout.List, r layout.Rect, v *fsmview.View, rel, phys uin
 		depth := bits.Len(uint(n+1)) - 1
 		role := FSMTreeDepthRole(depth)
 		box := layout.Rect{X: cx - w/2, Y: y, W: w, H: nodeH}
+		l.AddHit(HitFSMNode, n, [2]uint32{rel, phys}, box)
 		fsmOutside(l, role, fmt.Sprintf("node %d", n), box, in)
 		if nodeH < slh-0.5 && !short[depth] {
 			// Rows too short for a node's value: the levels overlap

@@ -22,8 +22,11 @@ var (
 // 16×8 grid: each cell shows the number of entries and who holds its
 // lock, "X" and a thick border for an exclusive holder, "S" and an outline
 // for shared holders. A label wider than its cell is recorded.
+//
+// Each cell is recorded as a hit region of kind "partition" (its number
+// the ID) for PartitionTooltip.
 func LayoutPartitions(l *layout.List, r layout.Rect, p *view.Pool, th *layout.Theme) {
-	cols := 16
+	cols := partitionCols
 	rows := view.NumPartitions / cols
 	cw, ch := r.W/float64(cols), r.H/float64(rows)
 	face := th.Font(layout.Regular, 9)
@@ -32,11 +35,9 @@ func LayoutPartitions(l *layout.List, r layout.Rect, p *view.Pool, th *layout.Th
 		role := fmt.Sprintf("partition %d", i)
 		c := layout.Rect{X: r.X + float64(i%cols)*cw, Y: r.Y + float64(i/cols)*ch, W: cw, H: ch}.Inset(1)
 		n := p.PartitionLen(i)
-		fill := th.Free
-		if n > 0 {
-			fill = th.UsageRamp[min(1+n/4, 3)]
-		}
+		fill := partitionFill(n, th)
 		l.Fill(role, c, fill)
+		l.AddHit(HitPartition, i, [2]uint32{}, c)
 		w := p.PartitionHolders(i)
 		// The label's forms, longest first: the holder with its mode, or
 		// the number of entries; then the holder alone (the outline says
@@ -64,6 +65,55 @@ func LayoutPartitions(l *layout.List, r layout.Rect, p *view.Pool, th *layout.Th
 		}
 		l.TextForms(role, forms, face, c, layout.TextOn(fill), layout.Center)
 	}
+}
+
+// partitionCols is the number of columns of LayoutPartitions' grid.
+const partitionCols = 16
+
+// partitionShade is the step of the blue ramp a partition of n entries
+// is filled with (-1: the free colour, for none).
+func partitionShade(n int) int {
+	if n == 0 {
+		return -1
+	}
+	return min(1+n/4, 3)
+}
+
+// partitionFill is the fill of a partition of n entries: darker with more.
+func partitionFill(n int, th *layout.Theme) color.RGBA {
+	if s := partitionShade(n); s >= 0 {
+		return th.UsageRamp[s]
+	}
+	return th.Free
+}
+
+// shadeStep is the counts lo.. that share one shade, and their label.
+type shadeStep struct {
+	lo    int
+	label string
+}
+
+// partitionShades lists partitionFill's steps, read off partitionShade
+// (so the legend says what the panel does): "0", "1–3", "4–7", "8+".
+func partitionShades() []shadeStep {
+	var out []shadeStep
+	const far = 1 << 10
+	for n := 0; n <= far; {
+		hi := n
+		for hi+1 <= far && partitionShade(hi+1) == partitionShade(n) {
+			hi++
+		}
+		switch {
+		case hi == far:
+			out = append(out, shadeStep{n, fmt.Sprintf("%d+", n)})
+		case hi == n:
+			out = append(out, shadeStep{n, fmt.Sprint(n)})
+		default:
+			out = append(out, shadeStep{n, fmt.Sprintf("%d–%d", n, hi)})
+		}
+		n = hi + 1
+	}
+	return out
 }
 
 // tallOverflow records a run in font f centred in a box h high when the

@@ -94,6 +94,11 @@ func (s *PoolScene) BufferAt(x, y float64) (int, bool) {
 	return 0, false
 }
 
+// HeatShown reports whether the last layout drew the heat map (more than
+// DetailMax descriptors in view) rather than cells: the pool legend's heat
+// part (PoolLegend.Heat) is for it.
+func (s *PoolScene) HeatShown() bool { return s.heatShown }
+
 // Layout lays the pool out in r: a header (clock hand, passes, freelist),
 // then the descriptors, as cells when DetailMax or fewer are in view and
 // as a heat map otherwise. It follows the changed buffer when zoomed in.
@@ -229,6 +234,14 @@ func (s *PoolScene) layoutCells(l *layout.List, r layout.Rect, p *view.Pool, th 
 
 }
 
+// The badges a cell draws for its flags (the pool legend explains each).
+const (
+	cellBadgeLock    = "LOCK"
+	cellBadgeDirty   = "DIRTY"
+	cellBadgeIO      = "IO"
+	cellBadgeInvalid = "!VALID"
+)
+
 // badge is a flag drawn as a labelled box along a cell's bottom edge.
 type badge struct {
 	label string
@@ -314,16 +327,16 @@ func layoutCell(l *layout.List, c layout.Rect, p *view.Pool, id int, th *layout.
 	// Flags as badges along the bottom: shape + letters.
 	var badges []badge
 	if b.Has(bufmgr.BmLocked) {
-		badges = append(badges, badge{"LOCK", th.Locked})
+		badges = append(badges, badge{cellBadgeLock, th.Locked})
 	}
 	if b.Has(bufmgr.BmDirty) {
-		badges = append(badges, badge{"DIRTY", th.Dirty})
+		badges = append(badges, badge{cellBadgeDirty, th.Dirty})
 	}
 	if b.Has(bufmgr.BmIOInProgress) {
-		badges = append(badges, badge{"IO", th.IO})
+		badges = append(badges, badge{cellBadgeIO, th.IO})
 	}
 	if b.TagValid() && !b.Has(bufmgr.BmValid) && !b.Has(bufmgr.BmIOInProgress) {
-		badges = append(badges, badge{"!VALID", th.Error})
+		badges = append(badges, badge{cellBadgeInvalid, th.Error})
 	}
 	bx := c.X + 3
 	small := th.Font(layout.Bold, 9)

@@ -61,6 +61,7 @@ func layoutSLRUSlot(l *layout.List, c layout.Rect, v *slruview.View, i int, m sl
 		fill = slruCompared
 	}
 	l.Fill(role, c, fill)
+	l.AddHit(HitSLRUSlot, i, [2]uint32{}, c)
 	fs := slotTypeSize(c)
 	bold := th.Font(layout.Bold, fs+1)
 	small := th.Font(layout.Regular, fs-1)

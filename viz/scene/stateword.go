@@ -42,9 +42,9 @@ var flagLabels = []struct {
 	{bufmgr.BmTagValid, "TAGV", "TGV", "T"}, {bufmgr.BmValid, "VALID", "VAL", "V"}, {bufmgr.BmDirty, "DIRTY", "DRT", "D"}, {bufmgr.BmLocked, "LOCK", "LCK", "L"},
 }
 
-// flagName is a flag's label in one of its forms: 0 the full name, 1
+// flagForm is a flag's label in one of its forms: 0 the full name, 1
 // three letters, 2 one letter (the legend spells them out).
-func flagName(i, form int) string {
+func flagForm(i, form int) string {
 	f := flagLabels[i]
 	return [...]string{f.label, f.short, f.letter}[form]
 }
@@ -108,7 +108,7 @@ func LayoutStateWord(l *layout.List, r layout.Rect, e trace.Event, ok bool, p *v
 	cellFor := func(form int) float64 {
 		w := 0.0
 		for i := range flagLabels {
-			w = max(w, layout.Width(flagName(i, form), lf))
+			w = max(w, layout.Width(flagForm(i, form), lf))
 		}
 		return w + th.Px(4)
 	}
@@ -145,7 +145,7 @@ func LayoutStateWord(l *layout.List, r layout.Rect, e trace.Event, ok bool, p *v
 		// Flags: bits 31..22.
 		for i, f := range flagLabels {
 			c := layout.Rect{X: x0 + float64(i)*cellW, Y: y, W: cellW - 1, H: rowH - 2}
-			lbl := flagName(i, form)
+			lbl := flagForm(i, form)
 			set := row.word&f.bit != 0
 			fill := th.Free
 			if set {
