@@ -457,9 +457,9 @@ type Measure struct {
 	Frames    int
 	Step      int
 	FrameDraw []time.Duration
-	Interval []time.Duration
-	last     time.Time
-	Done     func(*Measure)
+	Interval  []time.Duration
+	last      time.Time
+	Done      func(*Measure)
 }
 
 // StartMeasure begins a measurement; m.Done is called from Update when it
