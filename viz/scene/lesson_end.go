@@ -14,10 +14,10 @@ type EndMark uint8
 
 // The marks of the end panel's list of steps.
 const (
-	NoQuestion EndMark = iota // the step asks nothing: no mark
-	MarkRight                 // right first time: a tick
-	MarkWrong                 // wrong first time: a cross
-	MarkSkipped               // skipped or never answered: a dash
+	NoQuestion  EndMark = iota // the step asks nothing: no mark
+	MarkRight                  // right first time: a tick
+	MarkWrong                  // wrong first time: a cross
+	MarkSkipped                // skipped or never answered: a dash
 )
 
 // EndStep is one line of what a lesson covered: the step's title and its
