@@ -38,8 +38,12 @@ func (a *App) drawMenu(dst *ebiten.Image) {
 		render.Stroke(dst, box, w, edge)
 		render.Text(dst, fmt.Sprintf("%d. %s", i+1, l.Title), head, box.X+12, box.Y+8, th.Text, render.Left)
 		render.Text(dst, l.Summary, body, box.X+12, box.Y+8+render.LineHeight(head), th.Text, render.Left)
-		render.Text(dst, fmt.Sprintf("%d steps, %d questions   ·   #lesson=%s", len(l.Steps), l.Questions(), l.Name), body,
-			box.X+12, box.Y+8+render.LineHeight(head)+render.LineHeight(body), th.Muted, render.Left)
+		// The lesson's state (progress.go), then what it holds.
+		state := a.menuStatus(l)
+		line3 := box.Y + 8 + render.LineHeight(head) + render.LineHeight(body)
+		render.Text(dst, state, th.Face(render.Bold, 13), box.X+12, line3, th.Text, render.Left)
+		render.Text(dst, fmt.Sprintf("   ·   %d steps, %d questions   ·   #lesson=%s", len(l.Steps), l.Questions(), l.Name), body,
+			box.X+12+render.TextWidth(state, th.Face(render.Bold, 13)), line3, th.Muted, render.Left)
 		i := i
 		a.ui.add(box, func() { a.menuSel = i; a.openFromMenu(i) })
 		y += h + 12
@@ -56,6 +60,7 @@ func (a *App) drawMenu(dst *ebiten.Image) {
 	render.Text(dst, "bench pool --quick: a hit and a miss in ns, beside a dependent load and a stream", body, fbox.X+12, fbox.Y+8+render.LineHeight(head), th.Muted, render.Left)
 	a.ui.add(fbox, func() { a.startFast("pool") })
 	render.Text(dst, "? help   P presentation mode   F fullscreen", body, r.X, float64(a.h)-24*th.Scale-render.LineHeight(body), th.Muted, render.Left)
+	a.drawMenuProgress(dst, r) // progress.go: the reset button
 }
 
 func (a *App) drawPlayer(dst *ebiten.Image) {
@@ -170,13 +175,14 @@ func (a *App) drawNarration(dst *ebiten.Image, r render.Rect) {
 		if !revealed {
 			for i, box := range ui.Choices {
 				i := i
-				a.ui.add(box, func() { p.Answer(i) })
+				a.ui.add(box, func() { a.answer(i) }) // progress.go: records it
 			}
 		}
 	}
 	if len(st.After) > 0 && p.Pos() >= p.StepEnd[k] && p.StepEnd[k] > p.StepStart[k] {
 		y = a.prose.DrawBlocks(dst, r, y+4, st.After, th)
 	}
+	y = a.drawLessonEnd(dst, r, y) // progress.go: the end panel, at the end of the lesson
 	a.narrMax = max(0, y+a.narrScroll-(r.Y+r.H)+8)
 	if a.narrMax > 0 {
 		// A scroll bar says there is more.
@@ -258,6 +264,8 @@ var helpLines = []string{
 	"PgDn / N       next step        PgUp / B   previous step",
 	"Home / End     first / last state",
 	"1 – 9          answer a question        Enter   skip it / go on",
+	"Enter / R      at a lesson's end: next lesson / replay it",
+	"R, R           in the menu: forget all progress (press twice)",
 	"↑ / ↓          scroll the lesson text (or the mouse wheel over it)",
 	"mouse wheel    zoom the pool (large pools are a heat map)",
 	"click the bar  seek",

@@ -129,6 +129,9 @@ func (a *App) click(x, y float64) {
 }
 
 func (a *App) menuKeys() {
+	if a.progressMenuKeys() { // progress.go: R R resets
+		return
+	}
 	n := len(a.lessons)
 	switch {
 	case repeat(ebiten.KeyDown):
@@ -146,15 +149,15 @@ func (a *App) menuKeys() {
 	}
 }
 
-func (a *App) openFromMenu(i int) {
-	if err := a.openLesson(a.lessons[i].Name, 0); err != nil {
-		a.showError(err.Error())
-	}
-}
+// openFromMenu opens lesson i where the student left it (progress.go).
+func (a *App) openFromMenu(i int) { a.openAndResume(a.lessons[i].Name) }
 
 var digitKeys = []ebiten.Key{ebiten.Key1, ebiten.Key2, ebiten.Key3, ebiten.Key4, ebiten.Key5, ebiten.Key6, ebiten.Key7, ebiten.Key8, ebiten.Key9}
 
 func (a *App) playerKeys() {
+	if a.lessonEndKeys() { // progress.go: Enter, R at the end of a lesson
+		return
+	}
 	p := a.p
 	n := 1
 	if shift() {
@@ -197,7 +200,7 @@ func (a *App) playerKeys() {
 	if q := p.Question(); q != nil && p.Gated() {
 		for i, k := range digitKeys {
 			if i < len(q.Choices) && inpututil.IsKeyJustPressed(k) {
-				p.Answer(i)
+				a.answer(i) // progress.go: records it
 			}
 		}
 	}

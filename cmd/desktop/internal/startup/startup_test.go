@@ -12,6 +12,13 @@ func TestParse(t *testing.T) {
 	if o == nil || code != 0 || o.Lesson != "pinning" || o.Step != 3 || o.Width != 1400 || o.Height != 800 || o.Event != -1 || e.Len() != 0 {
 		t.Fatalf("%+v, exit %d, stderr %q", o, code, e.String())
 	}
+	o, _ = Parse([]string{"--progress-file", "/tmp/p.json", "--reset-progress"}, &e)
+	if o == nil || o.ProgressFile != "/tmp/p.json" || !o.ResetProgress {
+		t.Fatalf("progress flags: %+v", o)
+	}
+	if o, _ = Parse(nil, &e); o.ProgressFile != "" || o.ResetProgress {
+		t.Fatalf("no progress flags: %+v", o)
+	}
 	for _, c := range []struct {
 		args []string
 		code int
