@@ -3,6 +3,7 @@ package app
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"strings"
 	"time"
 
@@ -41,6 +42,12 @@ type progressState struct {
 	// in the menu forgets all progress; resetDone those in which the
 	// menu says it was forgotten.
 	resetArmed, resetDone int
+	// toEnd is set by a click on the strip: the lesson text scrolls, a
+	// frame at a time, until the end panel's top is at the pane's top.
+	// (It takes a few frames: the prose is laid out only down to the
+	// pane's bottom, so the panel's place is known better as the text
+	// scrolls.)
+	toEnd bool
 }
 
 // resetWindow is how long the menu waits for the second R: 3 s at 60 TPS.
@@ -179,11 +186,13 @@ func (a *App) endMenu() { a.p, a.help = nil, false }
 // last step's text (which ends at y) in the lesson pane r, and returns
 // the y below it, so that the pane scrolls over both. The last step's
 // words stay above it: they may be an explanation just revealed or the
-// lesson's closing text. While the panel's buttons are below the visible
+// lesson's closing text. While the panel's band is below the visible
 // part, a strip at the bottom of the pane says the lesson is complete and
-// scrolls to them when clicked.
+// scrolls to the panel when clicked (once the band shows, the scroll bar
+// and the band say there is more below).
 func (a *App) drawLessonEnd(dst *ebiten.Image, r render.Rect, y float64) float64 {
 	if !a.atLessonEnd() {
+		a.prog.toEnd = false
 		return y
 	}
 	th := a.th
@@ -202,12 +211,19 @@ func (a *App) drawLessonEnd(dst *ebiten.Image, r render.Rect, y float64) float64
 			a.ui.add(vis, b.act)
 		}
 	}
-	if ui.Replay.Y+ui.Replay.H > r.Y+r.H {
+	if ui.Band.Y+ui.Band.H > r.Y+r.H {
 		bar := layout.Rect{X: r.X, Y: r.Y + r.H - scene.LessonEndBarHeight(th.Theme), W: r.W, H: scene.LessonEndBarHeight(th.Theme)}
 		var bl layout.List
 		scene.LayoutLessonEndBar(&bl, bar, e, th.Theme)
 		render.Paint(dst, &bl)
-		a.ui.add(bar, func() { a.narrScroll = max(0, min(a.narrMax, a.narrScroll+top-r.Y)) })
+		a.ui.add(bar, func() { a.prog.toEnd = true })
+	}
+	if a.prog.toEnd {
+		want := max(0, min(a.narrMax, a.narrScroll+top-r.Y))
+		if math.Abs(want-a.narrScroll) < 0.5 {
+			a.prog.toEnd = false
+		}
+		a.narrScroll = want
 	}
 	return top + ui.Height
 }

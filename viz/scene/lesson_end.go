@@ -60,9 +60,12 @@ func NewLessonEnd(l *lessons.Lesson, rec *progress.Lesson, next *lessons.Lesson)
 	return e
 }
 
-// LessonEndUI is what LayoutLessonEnd laid out: the buttons to hit-test
-// (Next is empty after the last lesson) and the height it needs.
+// LessonEndUI is what LayoutLessonEnd laid out: the band that says the
+// lesson is complete (the app points to it while it is out of view), the
+// buttons to hit-test (Next is empty after the last lesson) and the height
+// it needs.
 type LessonEndUI struct {
+	Band               layout.Rect
 	Next, Replay, Menu layout.Rect
 	Height             float64
 }
@@ -92,6 +95,7 @@ func LayoutLessonEnd(l *layout.List, r layout.Rect, e LessonEnd, th *layout.Them
 	// scrolling.
 	head := th.Font(layout.Bold, 18)
 	band := layout.Rect{X: r.X, Y: y, W: r.W, H: layout.LineHeight(head) + pad}
+	ui.Band = band
 	l.Fill("end band", band, endBandFill)
 	l.Fill("end band edge", layout.Rect{X: r.X, Y: y, W: th.Px(4), H: band.H}, th.Good)
 	l.TextIn("end heading", "Lesson complete", head, layout.Rect{X: r.X + th.Px(4) + pad, Y: y, W: r.W - th.Px(4) - 2*pad, H: band.H}, th.Text, layout.Left)
@@ -235,9 +239,9 @@ func LessonEndBarHeight(th *layout.Theme) float64 {
 }
 
 // LayoutLessonEndBar lays out, in r (LessonEndBarHeight high), the strip
-// that says the lesson is complete while the end panel is still below the
-// visible lesson text: the score and where to look, or as much of it as
-// fits.
+// that says the lesson is complete while the end panel's band is still
+// below the visible lesson text: the score and where to look, or as much
+// of it as fits.
 func LayoutLessonEndBar(l *layout.List, r layout.Rect, e LessonEnd, th *layout.Theme) {
 	// Dark text on the band's tint, the green edge above it: the band's
 	// look, and a contrast white on the green would not have.
