@@ -88,6 +88,7 @@ type pageState struct {
 	Event    int          `json:"event"`
 	Events   int          `json:"events"`
 	Gated    bool         `json:"gated"`
+	End      bool         `json:"end"`
 	FPS      float64      `json:"fps"`
 	Counters pageCounters `json:"counters"`
 	Pins     string       `json:"pins"`
@@ -308,6 +309,54 @@ func TestBrowser(t *testing.T) {
 		t.Fatal("open of an unknown lesson did not throw a clear error")
 	}
 	check("API calls")
+
+	// Progress is kept in localStorage: the answer given above and the
+	// furthest step are there, and still there after a reload; the end of
+	// a lesson marks it completed (state().end); resetProgress() forgets
+	// it all, for good.
+	type pageProgress struct {
+		Version int `json:"version"`
+		Lessons map[string]struct {
+			FurthestStep int  `json:"furthestStep"`
+			Completed    bool `json:"completed"`
+			Answers      []struct {
+				Step, Choice int
+				Right        bool
+			} `json:"answers"`
+		} `json:"lessons"`
+	}
+	progressNow := func() (p pageProgress) { eval("window.bufferlab.progress()", &p); return p }
+	reload := func() {
+		t.Helper()
+		navigate(srv.URL + "/")
+		eval("window.bufferlab.ready.then(() => true)", nil)
+	}
+	atStep := state().Step
+	before := progressNow()
+	if sb := before.Lessons["shared-buffers"]; before.Version != 1 || len(sb.Answers) != 1 || sb.Answers[0].Step != 0 || sb.Answers[0].Choice != 1 ||
+		sb.FurthestStep != atStep || sb.Completed {
+		t.Fatalf("progress after answering step 0 and moving to step %d: %+v", atStep, before)
+	}
+	reload()
+	if after := progressNow(); fmt.Sprint(after) != fmt.Sprint(before) {
+		t.Fatalf("progress after a reload: %+v, was %+v", after, before)
+	}
+	eval("window.bufferlab.open('small-table-skip', 3)", nil)
+	eval("window.bufferlab.seek(window.bufferlab.state().events)", nil)
+	if s := state(); !s.End {
+		t.Fatalf("at the last event of lesson 6: %+v, want end", s)
+	}
+	reload()
+	if p := progressNow(); !p.Lessons["small-table-skip"].Completed || p.Lessons["small-table-skip"].FurthestStep != 3 || len(p.Lessons["shared-buffers"].Answers) != 1 {
+		t.Fatalf("progress after completing lesson 6 and a reload: %+v", p)
+	}
+	var reset pageProgress
+	eval("window.bufferlab.resetProgress()", &reset)
+	reload()
+	if p := progressNow(); len(reset.Lessons) != 0 || reset.Version != 1 || len(p.Lessons) != 0 {
+		t.Fatalf("resetProgress() returned %+v; after a reload: %+v", reset, p)
+	}
+	check("progress")
 
 	// A permalink opens exactly that state.
 	openPermalink("lesson=shared-buffers&step=3")
