@@ -70,9 +70,10 @@ type LessonEndUI struct {
 	Height             float64
 }
 
-var (
-	endBandFill = color.RGBA{0xe3, 0xf4, 0xec, 0xff} // a light tint of the theme's green
-)
+// EndBandFill is the fill of the end panel's band and of the strip that
+// points to it: a light tint of the theme's green, used nowhere else (the
+// desktop's screenshot test looks for it).
+var EndBandFill = color.RGBA{0xe3, 0xf4, 0xec, 0xff}
 
 // LayoutLessonEnd lays out the end of a lesson from the top of r, r.W
 // wide, as tall as it needs: a band saying the lesson is complete, the
@@ -96,7 +97,7 @@ func LayoutLessonEnd(l *layout.List, r layout.Rect, e LessonEnd, th *layout.Them
 	head := th.Font(layout.Bold, 18)
 	band := layout.Rect{X: r.X, Y: y, W: r.W, H: layout.LineHeight(head) + pad}
 	ui.Band = band
-	l.Fill("end band", band, endBandFill)
+	l.Fill("end band", band, EndBandFill)
 	l.Fill("end band edge", layout.Rect{X: r.X, Y: y, W: th.Px(4), H: band.H}, th.Good)
 	l.TextIn("end heading", "Lesson complete", head, layout.Rect{X: r.X + th.Px(4) + pad, Y: y, W: r.W - th.Px(4) - 2*pad, H: band.H}, th.Text, layout.Left)
 	y += band.H + pad*0.5
@@ -245,7 +246,7 @@ func LessonEndBarHeight(th *layout.Theme) float64 {
 func LayoutLessonEndBar(l *layout.List, r layout.Rect, e LessonEnd, th *layout.Theme) {
 	// Dark text on the band's tint, the green edge above it: the band's
 	// look, and a contrast white on the green would not have.
-	l.Fill("end bar", r, endBandFill)
+	l.Fill("end bar", r, EndBandFill)
 	l.Line("end bar", r.X, r.Y, r.X+r.W, r.Y, th.Px(3), th.Good)
 	f := th.Font(layout.Bold, 14)
 	inner := r.Inset(th.Px(5))
