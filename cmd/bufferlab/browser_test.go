@@ -26,6 +26,7 @@ import (
 	"github.com/chromedp/cdproto/input"
 	cdplog "github.com/chromedp/cdproto/log"
 	"github.com/chromedp/cdproto/network"
+	"github.com/chromedp/cdproto/page"
 	cdpruntime "github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 )
@@ -355,6 +356,32 @@ func TestBrowser(t *testing.T) {
 	reload()
 	if p := progressNow(); len(reset.Lessons) != 0 || reset.Version != 1 || len(p.Lessons) != 0 {
 		t.Fatalf("resetProgress() returned %+v; after a reload: %+v", reset, p)
+	}
+	// A browser whose localStorage refuses to store (a full quota, some
+	// private windows): the app carries on with progress in memory and
+	// says so once, however many times it saves.
+	added, err := chromedp.Call(ctx, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{
+		Source: `Storage.prototype.setItem = function () { throw new DOMException("the quota has been exceeded", "QuotaExceededError"); };`,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	reload()
+	eval("(() => { const b = window.bufferlab, n = b._notice; b.notices = []; b._notice = (m) => { b.notices.push(m); n(m); }; return true })()", nil)
+	eval("window.bufferlab.open('pinning')", nil)
+	answerAndPlay(1)
+	answerAndPlay(1)
+	var refused struct {
+		Notices  []string
+		Progress pageProgress
+	}
+	eval("({Notices: window.bufferlab.notices, Progress: window.bufferlab.progress()})", &refused)
+	if len(refused.Notices) != 1 || !strings.Contains(refused.Notices[0], "QuotaExceededError") ||
+		!strings.Contains(refused.Notices[0], "kept until this page is closed") || len(refused.Progress.Lessons["pinning"].Answers) != 2 {
+		t.Fatalf("with localStorage refusing: notices %q, progress %+v; want one notice and the two answers kept in memory", refused.Notices, refused.Progress)
+	}
+	if _, err := chromedp.Call(ctx, page.RemoveScriptToEvaluateOnNewDocument, page.RemoveScriptToEvaluateOnNewDocumentParams{Identifier: added.Identifier}); err != nil {
+		t.Fatal(err)
 	}
 	check("progress")
 

@@ -68,12 +68,13 @@ func (a *App) loadProgress() {
 		msgs = append(msgs, "Your progress could not be read: "+err.Error())
 		p = progress.New()
 	}
+	a.prog.p = p
 	if notes := p.Prune(a.lessons); len(notes) > 0 {
+		// Saved at once, so that the notes are shown once, not at every
+		// start until something else changes.
 		msgs = append(msgs, notes...)
-		a.prog.p = p
 		a.saveProgress()
 	}
-	a.prog.p = p
 	a.prog.pending = strings.Join(msgs, " ")
 }
 
