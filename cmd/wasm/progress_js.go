@@ -33,7 +33,9 @@ func newLocalStore(warn func(msg string)) *localStore {
 }
 
 // jsCall runs f, turning a JavaScript exception (syscall/js panics with a
-// js.Error) into an error.
+// js.Error) into an error that says its name and message
+// ("QuotaExceededError: …", "SecurityError: …"): the name is what tells
+// a full quota from storage blocked.
 func jsCall(f func() js.Value) (v js.Value, err error) {
 	defer func() {
 		if r := recover(); r != nil {
@@ -42,6 +44,11 @@ func jsCall(f func() js.Value) (v js.Value, err error) {
 				panic(r)
 			}
 			err = errors.New(e.Error())
+			if e.Value.Type() == js.TypeObject {
+				if name, msg := e.Value.Get("name"), e.Value.Get("message"); name.Type() == js.TypeString && msg.Type() == js.TypeString {
+					err = fmt.Errorf("%s: %s", name.String(), msg.String())
+				}
+			}
 		}
 	}()
 	return f(), nil
