@@ -26,6 +26,7 @@ import (
 	"github.com/chromedp/cdproto/input"
 	cdplog "github.com/chromedp/cdproto/log"
 	"github.com/chromedp/cdproto/network"
+	"github.com/chromedp/cdproto/page"
 	cdpruntime "github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 )
@@ -88,6 +89,7 @@ type pageState struct {
 	Event    int          `json:"event"`
 	Events   int          `json:"events"`
 	Gated    bool         `json:"gated"`
+	End      bool         `json:"end"`
 	FPS      float64      `json:"fps"`
 	Counters pageCounters `json:"counters"`
 	Pins     string       `json:"pins"`
@@ -330,6 +332,80 @@ func TestBrowser(t *testing.T) {
 		t.Fatal("open of an unknown lesson did not throw a clear error")
 	}
 	check("API calls")
+
+	// Progress is kept in localStorage: the answer given above and the
+	// furthest step are there, and still there after a reload; the end of
+	// a lesson marks it completed (state().end); resetProgress() forgets
+	// it all, for good.
+	type pageProgress struct {
+		Version int `json:"version"`
+		Lessons map[string]struct {
+			FurthestStep int  `json:"furthestStep"`
+			Completed    bool `json:"completed"`
+			Answers      []struct {
+				Step, Choice int
+				Right        bool
+			} `json:"answers"`
+		} `json:"lessons"`
+	}
+	progressNow := func() (p pageProgress) { eval("window.bufferlab.progress()", &p); return p }
+	reload := func() {
+		t.Helper()
+		navigate(srv.URL + "/")
+		eval("window.bufferlab.ready.then(() => true)", nil)
+	}
+	atStep := state().Step
+	before := progressNow()
+	if sb := before.Lessons["shared-buffers"]; before.Version != 1 || len(sb.Answers) != 1 || sb.Answers[0].Step != 0 || sb.Answers[0].Choice != 1 ||
+		sb.FurthestStep != atStep || sb.Completed {
+		t.Fatalf("progress after answering step 0 and moving to step %d: %+v", atStep, before)
+	}
+	reload()
+	if after := progressNow(); fmt.Sprint(after) != fmt.Sprint(before) {
+		t.Fatalf("progress after a reload: %+v, was %+v", after, before)
+	}
+	eval("window.bufferlab.open('small-table-skip', 3)", nil)
+	eval("window.bufferlab.seek(window.bufferlab.state().events)", nil)
+	if s := state(); !s.End {
+		t.Fatalf("at the last event of lesson 6: %+v, want end", s)
+	}
+	reload()
+	if p := progressNow(); !p.Lessons["small-table-skip"].Completed || p.Lessons["small-table-skip"].FurthestStep != 3 || len(p.Lessons["shared-buffers"].Answers) != 1 {
+		t.Fatalf("progress after completing lesson 6 and a reload: %+v", p)
+	}
+	var reset pageProgress
+	eval("window.bufferlab.resetProgress()", &reset)
+	reload()
+	if p := progressNow(); len(reset.Lessons) != 0 || reset.Version != 1 || len(p.Lessons) != 0 {
+		t.Fatalf("resetProgress() returned %+v; after a reload: %+v", reset, p)
+	}
+	// A browser whose localStorage refuses to store (a full quota, some
+	// private windows): the app carries on with progress in memory and
+	// says so once, however many times it saves.
+	added, err := chromedp.Call(ctx, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{
+		Source: `Storage.prototype.setItem = function () { throw new DOMException("the quota has been exceeded", "QuotaExceededError"); };`,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	reload()
+	eval("(() => { const b = window.bufferlab, n = b._notice; b.notices = []; b._notice = (m) => { b.notices.push(m); n(m); }; return true })()", nil)
+	eval("window.bufferlab.open('pinning')", nil)
+	answerAndPlay(1)
+	answerAndPlay(1)
+	var refused struct {
+		Notices  []string
+		Progress pageProgress
+	}
+	eval("({Notices: window.bufferlab.notices, Progress: window.bufferlab.progress()})", &refused)
+	if len(refused.Notices) != 1 || !strings.Contains(refused.Notices[0], "QuotaExceededError") ||
+		!strings.Contains(refused.Notices[0], "kept until this page is closed") || len(refused.Progress.Lessons["pinning"].Answers) != 2 {
+		t.Fatalf("with localStorage refusing: notices %q, progress %+v; want one notice and the two answers kept in memory", refused.Notices, refused.Progress)
+	}
+	if _, err := chromedp.Call(ctx, page.RemoveScriptToEvaluateOnNewDocument, page.RemoveScriptToEvaluateOnNewDocumentParams{Identifier: added.Identifier}); err != nil {
+		t.Fatal(err)
+	}
+	check("progress")
 
 	// A permalink opens exactly that state.
 	openPermalink("lesson=shared-buffers&step=3")

@@ -12,6 +12,7 @@ import (
 
 	"bufferlab/cmd/desktop/internal/startup"
 	"bufferlab/internal/sceneshot"
+	"bufferlab/lessons/progress"
 	"bufferlab/viz/app"
 )
 
@@ -23,7 +24,12 @@ func main() {
 // checked in its init, before Ebitengine's init could panic for want of a
 // display.
 func run(o *startup.Options) int {
-	a, err := app.New(app.Options{Width: o.Width, Height: o.Height, Presentation: o.Presentation})
+	store, err := progressStore(o)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "desktop: %v\n", err)
+		return 1
+	}
+	a, err := app.New(app.Options{Width: o.Width, Height: o.Height, Presentation: o.Presentation, Progress: store})
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "desktop: %v\n", err)
 		return 1
@@ -86,6 +92,35 @@ func run(o *startup.Options) int {
 		return 1
 	}
 	return 0
+}
+
+// progressStore is where this run keeps progress: --progress-file, else
+// the user's configuration directory (progress.DefaultPath), forgotten
+// first with --reset-progress. A --screenshot or --measure run without
+// --progress-file keeps none (a fresh memory store): its picture is the
+// same on every machine and it does not mark the user's lessons as seen.
+// Without a configuration directory progress lasts as long as the window,
+// and the app says so on stderr.
+func progressStore(o *startup.Options) (progress.Store, error) {
+	path := o.ProgressFile
+	if path == "" {
+		p, err := progress.DefaultPath()
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "desktop: progress will not be kept: %v\n", err)
+			return progress.NewMemoryStore(), nil
+		}
+		path = p
+	}
+	file := progress.NewFileStore(path)
+	if o.ResetProgress {
+		if err := file.Reset(); err != nil {
+			return nil, err
+		}
+	}
+	if o.ProgressFile == "" && (o.Screenshot != "" || o.Measure > 0) {
+		return progress.NewMemoryStore(), nil
+	}
+	return file, nil
 }
 
 // quantile returns the q-quantile of ds (nearest rank).

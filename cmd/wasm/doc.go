@@ -15,7 +15,18 @@
 //	fast(name)   open the fast-mode panel running experiment name (pool,
 //	             limits) with quick settings; state().fast has its progress
 //	             and, when done, its summary
-//	state()      {mode, lesson, step, steps, event, events, counters, fps, …}
+//	state()      {mode, lesson, step, steps, event, events, end, counters, fps, …}
+//	             (end: the lesson is at the end of its last step, where
+//	             its text shows the score and the way on)
+//	progress()   the student's progress: {version, lessons: {NAME:
+//	             {furthestStep, completed, completedAt, answers: [{step,
+//	             choice, right, at}]}}} (see lessons/progress)
+//	resetProgress()  forget all progress; returns the (empty) progress
+//
+// Progress is kept in the page's localStorage under "bufferlab.progress",
+// and survives a reload. Where the browser refuses localStorage (storage
+// blocked for the site, a private window, a full quota) a notice says so
+// once and progress lasts until the page is closed.
 //
 // Functions throw an Error with a message on bad arguments. The page's
 // address can name a state: #lesson=NAME&step=N opens lesson NAME at step N

@@ -47,6 +47,7 @@ func main() {
 		OnError:      func(msg string) { notice(msg) },
 		OnNotice:     func(msg string) { notice(msg) },
 		Fullscreen:   toggleFullscreen,
+		Progress:     newLocalStore(notice), // progress_js.go
 	})
 	if err != nil {
 		fail(err.Error())
@@ -205,5 +206,6 @@ func register(a *app.App) {
 		}
 		return ok, ""
 	}))
+	registerProgress(goAPI, a, wrap) // progress_js.go
 	api.Call("_install", goAPI)
 }

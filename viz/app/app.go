@@ -14,6 +14,7 @@ import (
 	"bufferlab/lessons"
 	"bufferlab/viz/frame"
 	"bufferlab/viz/layout"
+	"bufferlab/lessons/progress"
 	"bufferlab/viz/player"
 	view "bufferlab/viz/poolview"
 	"bufferlab/viz/render"
@@ -38,6 +39,10 @@ type Options struct {
 	// ebiten.SetFullscreen: the browser's may be refused (a frame that does
 	// not allow it). Its error is shown as a notice.
 	Fullscreen func() error
+	// Progress keeps the student's progress between runs (answers, the
+	// furthest step, completed lessons): a file store on the desktop,
+	// localStorage in the browser. Nil keeps it in memory only.
+	Progress progress.Store
 }
 
 // App is the player. It implements ebiten.Game.
@@ -82,6 +87,8 @@ type App struct {
 	captureDone  bool
 	drawnIdle    bool // the last frame drawn shows no experiment running
 	lastDrawnFPS float64
+
+	prog progressState // the student's progress (progress.go)
 }
 
 // New loads the embedded lessons and returns the app showing the menu.
@@ -101,6 +108,7 @@ func New(opts Options) (*App, error) {
 	if a.loadErr != nil {
 		return nil, a.loadErr
 	}
+	a.loadProgress() // progress.go
 	return a, nil
 }
 
@@ -138,7 +146,9 @@ var ErrNoLesson = errors.New("no such lesson")
 func (a *App) OpenLesson(name string, step int) error {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	return a.openLesson(name, step)
+	err := a.openLesson(name, step)
+	a.trackProgress() // progress.go
+	return err
 }
 
 func (a *App) openLesson(name string, step int) error {
@@ -233,7 +243,7 @@ func (a *App) GotoStep(k int) error {
 func (a *App) Answer(choice int) (bool, error) {
 	var ok bool
 	err := a.playing(func(p *player.Player) (err error) {
-		ok, err = p.Answer(choice - 1)
+		ok, err = a.answer(choice - 1) // progress.go: records it
 		return err
 	})
 	return ok, err
@@ -248,7 +258,9 @@ func (a *App) playing(f func(p *player.Player) error) error {
 	if a.p == nil {
 		return errors.New("no lesson is open")
 	}
-	return f(a.p)
+	err := f(a.p)
+	a.trackProgress() // progress.go
+	return err
 }
 
 // State is a snapshot for the JS API and tests.
@@ -265,6 +277,7 @@ type State struct {
 	Speed      string     `json:"speed,omitempty"`
 	Question   bool       `json:"question"`
 	Gated      bool       `json:"gated"`
+	End        bool       `json:"end"` // at the end of the last step: the end panel shows (progress.go)
 	Counters   Counters   `json:"counters"`
 	FPS        float64    `json:"fps"`
 	Frames     int        `json:"frames"`
@@ -366,6 +379,7 @@ func (a *App) State() State {
 	s.Step, s.Steps, s.StepTitle = p.Step(), len(p.Steps), p.Steps[p.Step()].Title
 	s.Event, s.Events, s.Playing, s.Speed = p.Pos(), p.Len(), p.Playing(), p.SpeedLabel()
 	s.Question, s.Gated = p.Question() != nil, p.Gated()
+	s.End = a.atLessonEnd()
 	s.NBuffers, s.ClockHand = p.View().NBuffers(), p.View().Hand()
 	s.Counters = countersOf(p.Counters())
 	s.Pins = p.Variant.Pins().String()
@@ -508,6 +522,7 @@ func (a *App) Update() error {
 	if a.p != nil {
 		a.p.Tick()
 	}
+	a.trackProgress() // progress.go
 	if a.flashTicks > 0 {
 		a.flashTicks--
 	}

@@ -8,7 +8,17 @@
 // Home/End, PageUp/PageDown (or B/N) previous/next step, O to the end of
 // the operation, ↑/↓ scroll the lesson text, 1–9 answer a question, Enter
 // reveal or go on, F fullscreen, P presentation mode, ? help, Esc back to
-// the menu.
+// the menu. At the end of a lesson, Enter opens the next lesson and R
+// replays it; in the menu, R twice forgets all progress.
+//
+// Progress (progress.go) is kept through Options.Progress, a
+// lessons/progress Store: every answer as it is given, the furthest step
+// and the lesson's completion, saved when they change. At the end of a
+// lesson's last step the lesson text goes on, below the step's own words,
+// with the end panel (viz/scene's LayoutLessonEnd: the score, what was
+// covered, Next lesson, Replay, Menu); a strip at the foot of the text
+// points to it while it is out of view. The menu shows each lesson's
+// state and opens a started lesson where it was left.
 //
 // The App's methods are safe to call from another goroutine (the browser's
 // JavaScript API calls them); Update and Draw take the same lock.

@@ -16,6 +16,11 @@ import (
 // next Update, which hit-tests clicks against its targets.
 func (a *App) drawFrame(dst *ebiten.Image) {
 	sc := frame.Screen{Lessons: a.lessons, Player: a.p, Help: a.help}
+	if a.p == nil {
+		sc.MenuNote, sc.Reset = a.menuProgress() // progress.go
+	} else {
+		sc.End = a.lessonEnd()
+	}
 	switch {
 	case a.errMsg != "":
 		sc.Message, sc.MessageTitle, sc.MessageErr = a.errMsg, "Error", true
@@ -54,6 +59,12 @@ func (a *App) hooks() frame.Hooks {
 		Pacing:  a.togglePacing,
 		Forward: a.forwardOr,
 		Dismiss: func() { a.errMsg, a.notice = "", "" },
+		Answer: func(i int) {
+			if _, err := a.answer(i); err != nil { // progress.go: records it
+				a.showError(err.Error())
+			}
+		},
+		EndNext: a.endNext, EndReplay: a.endReplay, EndMenu: a.endMenu,
 	}
 }
 

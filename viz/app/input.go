@@ -140,6 +140,9 @@ func (a *App) click(x, y float64) {
 
 // menuKeys are the keys of the lesson menu (keymap.Menu).
 func (a *App) menuKeys() {
+	if a.progressMenuKeys() { // progress.go: R R resets
+		return
+	}
 	n := len(a.lessons)
 	switch {
 	case repeat(ebiten.KeyArrowDown):
@@ -157,17 +160,17 @@ func (a *App) menuKeys() {
 	}
 }
 
-func (a *App) openFromMenu(i int) {
-	if err := a.openLesson(a.lessons[i].Name, 0); err != nil {
-		a.showError(err.Error())
-	}
-}
+// openFromMenu opens lesson i where the student left it (progress.go).
+func (a *App) openFromMenu(i int) { a.openAndResume(a.lessons[i].Name) }
 
 var digitKeys = []ebiten.Key{ebiten.Key1, ebiten.Key2, ebiten.Key3, ebiten.Key4, ebiten.Key5, ebiten.Key6, ebiten.Key7, ebiten.Key8, ebiten.Key9}
 
 // playerKeys are the keys of a lesson or scenario (keymap.Player; T only
 // in the drop race, keymap.DropRace).
 func (a *App) playerKeys() {
+	if a.lessonEndKeys() { // progress.go: Enter, R at the end of a lesson
+		return
+	}
 	p := a.p
 	n := 1
 	if shift() {
@@ -210,7 +213,7 @@ func (a *App) playerKeys() {
 	if q := p.Question(); q != nil && p.Gated() {
 		for i, k := range digitKeys {
 			if i < len(q.Choices) && inpututil.IsKeyJustPressed(k) {
-				p.Answer(i)
+				a.answer(i) // progress.go: records it
 			}
 		}
 	}

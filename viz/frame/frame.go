@@ -130,6 +130,11 @@ type Hooks struct {
 	// question).
 	Forward func(move func())
 	Dismiss func() // close the error or the notice
+	// Answer answers the open question with choice (from 0), recording it
+	// (nil: the player's Answer).
+	Answer func(choice int)
+	// The end panel's ways on: the next lesson, the same again, the menu.
+	EndNext, EndReplay, EndMenu func()
 }
 
 // Screen is what is on screen: the menu (Player nil) or a lesson, and the
@@ -148,6 +153,20 @@ type Screen struct {
 	// MenuNote is each lesson's progress line in the menu (by lesson
 	// name; absent: none).
 	MenuNote map[string]string
+	// Reset is the menu's reset-progress button (no label: none).
+	Reset Reset
+	// End is the end panel of a lesson at its end (nil: not at the end),
+	// laid out after the last step's text.
+	End *scene.LessonEnd
+}
+
+// Reset is the menu's button that forgets all progress: its label (what a
+// press does now), whether it is armed (a second press resets), and what
+// a press does.
+type Reset struct {
+	Label string
+	Armed bool
+	Act   func()
 }
 
 // State is what the frame keeps between frames: scroll positions, the
@@ -166,6 +185,7 @@ type State struct {
 	narrRect   layout.Rect
 	step       int  // the step the narration was laid out for (-1: none yet)
 	revealed   bool // the step's question was revealed at the last frame
+	toEnd      bool // the end strip was clicked: scroll to the end panel
 	player     *player.Player
 
 	// Pools are the pool scenes of the panes (zoom, hit testing).

@@ -20,6 +20,15 @@ func (b *builder) menu(full layout.Rect) {
 	foot := th.Font(layout.Regular, 13)
 	footH := layout.LineHeight(foot) + th.Px(8)
 	r, footR := r.SplitBottom(footH)
+	if rs := b.sc.Reset; rs.Label != "" {
+		// The reset button, at the bottom right; the keys line beside it.
+		w := b.buttonW(rs.Label)
+		h := b.buttonH()
+		r, footR = full.Inset(pad).SplitBottom(max(footH, h+th.Px(6)))
+		btn := layout.Rect{X: footR.X + footR.W - w, Y: footR.Y + footR.H - h, W: w, H: h}
+		b.button("button Reset progress (R)", rs.Label, btn, rs.Armed, rs.Act)
+		footR.W -= w + th.Px(12)
+	}
 	b.l.TextForms("menu keys", []string{
 		"? help   P presentation mode   F fullscreen   ↑/↓ choose   Enter open",
 		"? help   P presentation   F fullscreen",

@@ -89,6 +89,17 @@ func (b *builder) narrationOnce(r layout.Rect) (scrolled bool) {
 	if len(st.After) > 0 && p.Pos() >= p.StepEnd[k] && p.StepEnd[k] > p.StepStart[k] {
 		y = prose.LayoutBlocks(b.l, body, y+4, st.After, th)
 	}
+	var end scene.LessonEndUI
+	endTop := y + th.Px(12)
+	if e := b.sc.End; e != nil {
+		// The end of the lesson: its panel after the last step's words
+		// (an explanation just revealed, or the lesson's closing text).
+		box := layout.Rect{X: body.X, Y: endTop, W: body.W, H: max(0, body.Y+body.H-endTop)}
+		end = scene.LayoutLessonEnd(b.l, box, *e, th, hover)
+		y = endTop + end.Height
+	} else {
+		s.toEnd = false
+	}
 	b.l.Unclip()
 	s.narrMax = max(0, y+s.narrScroll-(body.Y+body.H)+8)
 	s.narrScroll = clamp(s.narrScroll, 0, s.narrMax)
@@ -98,11 +109,42 @@ func (b *builder) narrationOnce(r layout.Rect) (scrolled bool) {
 	if pinned {
 		b.l.Append(&qList)
 	}
+	if e := b.sc.End; e != nil {
+		for _, bt := range []struct {
+			role string
+			r    layout.Rect
+			act  func()
+		}{{"end next", end.Next, b.h.EndNext}, {"end replay", end.Replay, b.h.EndReplay}, {"end menu", end.Menu, b.h.EndMenu}} {
+			// Only the part of a button inside the pane can be clicked.
+			if vis := intersect(bt.r, textR); !vis.Empty() {
+				b.l.Target(bt.role, bt.role, vis, bt.act)
+			}
+		}
+		if end.Band.Y+end.Band.H > textR.Y+textR.H {
+			// The panel's band is below the fold: a strip says the lesson
+			// is complete and scrolls to it.
+			bh := scene.LessonEndBarHeight(th)
+			bar := layout.Rect{X: textR.X, Y: textR.Y + textR.H - bh, W: textR.W, H: bh}
+			scene.LayoutLessonEndBar(b.l, bar, *e, th)
+			b.l.Target("end strip", "go to the end of the lesson", bar, func() { s.toEnd = true })
+		}
+		if s.toEnd {
+			want := clamp(s.narrScroll+endTop-body.Y, 0, s.narrMax)
+			if want-s.narrScroll < 0.5 && s.narrScroll-want < 0.5 {
+				s.toEnd = false
+			}
+			s.narrScroll = want
+		}
+	}
 	if q != nil && !revealed {
 		for i, box := range qui.Choices {
 			i := i
 			if pinned || !intersect(box, textR).Empty() {
-				b.l.Target("choice", q.Choices[i], intersect(box, r), func() { p.Answer(i) })
+				answer := func() { p.Answer(i) }
+				if b.h.Answer != nil {
+					answer = func() { b.h.Answer(i) }
+				}
+				b.l.Target("choice", q.Choices[i], intersect(box, r), answer)
 			}
 		}
 	}

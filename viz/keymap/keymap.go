@@ -65,6 +65,10 @@ type Button struct {
 	Keys  string
 }
 
+// Tabs is the label of the tab buttons' row in the table: a small screen
+// shows the scene, the lesson text or the code, one at a time.
+const Tabs = "Scene | Lesson | Code"
+
 // Bindings are every key and mouse action of the app, in the order the
 // help lists them.
 var Bindings = []Binding{
@@ -109,9 +113,8 @@ var Buttons = []Button{
 	{"end >|", Player, "the last state", "End"},
 	{"slower", Player, "slower", "−"},
 	{"faster", Player, "faster", "+"},
-	{"Scene", Player, "on a phone: show the scene (tabs)", ""},
-	{"Lesson", Player, "on a phone, a tablet or a projector: show the lesson text (tabs)", ""},
-	{"Code", Player, "on a phone, a tablet or a projector: show the modelled function's code (tabs)", ""},
+	{"Reset progress (R)", Menu, "forget all progress (twice)", "R R"},
+	{Tabs, Player, "tabs on a phone or projector", ""},
 	{"T", DropRace, "pace by events or by native times", "T"},
 	{"÷2", DropRace, "try auto's rule with half the blocks to drop", ""},
 	{"×2", DropRace, "try it with twice the blocks", ""},

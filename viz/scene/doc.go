@@ -2,7 +2,9 @@
 // the buffer pool (descriptor cells or, for large pools, a heat map that
 // zooms down to single descriptors), the mapping table's partitions with
 // their lock holders, the backends as lanes, the state word, the
-// pseudo-code panel, the counters and the lesson's prose and questions.
+// pseudo-code panel, the counters, the lesson's prose and questions, and
+// the end of a lesson (LayoutLessonEnd: the score from lessons/progress,
+// what the lesson covered, and the Next lesson, Replay and Menu buttons).
 //
 // Drawing is split in two. A scene's layout step, here, takes a view, a
 // rectangle and a *layout.Theme and appends to a *layout.List: boxes, text

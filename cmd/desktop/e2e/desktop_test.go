@@ -27,12 +27,22 @@ func buildDesktop(t *testing.T) string {
 }
 
 // runDesktop runs the app in a real window under Xvfb (Mesa's software
-// OpenGL) and returns its combined output.
+// OpenGL) and returns its combined output. Its configuration directory,
+// where it keeps progress by default, is one of the test's own, never the
+// user's.
 func runDesktop(t *testing.T, xvfb, bin string, args ...string) (string, error) {
+	t.Helper()
+	return runDesktopIn(t, t.TempDir(), xvfb, bin, args...)
+}
+
+// runDesktopIn is runDesktop with configDir as the configuration
+// directory ($XDG_CONFIG_HOME).
+func runDesktopIn(t *testing.T, configDir, xvfb, bin string, args ...string) (string, error) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, xvfb, append([]string{"-a", "-s", "-screen 0 1400x900x24", bin}, args...)...)
+	cmd.Env = append(os.Environ(), "XDG_CONFIG_HOME="+configDir)
 	out, err := cmd.CombinedOutput()
 	return string(out), err
 }

@@ -18,6 +18,10 @@ type Options struct {
 	Screenshot       string
 	Fast             string
 	Measure          int
+	// ProgressFile is where progress is kept ("": the default,
+	// progress.DefaultPath); ResetProgress forgets it before starting.
+	ProgressFile  string
+	ResetProgress bool
 }
 
 // The window sizes the app accepts: a small phone's to an 8K screen's.
@@ -61,6 +65,8 @@ func Parse(args []string, stderr io.Writer) (*Options, int) {
 	fs.StringVar(&o.Screenshot, "screenshot", "", "render once, save a PNG to this file and exit")
 	fs.StringVar(&o.Fast, "fast", "", "open the fast-mode panel running this experiment (pool or limits) with --quick settings")
 	fs.IntVar(&o.Measure, "measure", 0, "measure N frames of the pool scene (advancing 64 events a frame), print the medians and exit")
+	fs.StringVar(&o.ProgressFile, "progress-file", "", "keep progress in this file (default: bufferlab/progress.json in the user's configuration directory; --screenshot and --measure runs without this flag keep none)")
+	fs.BoolVar(&o.ResetProgress, "reset-progress", false, "forget all progress (answers, steps reached, lessons done) before starting")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: desktop [flags]   (BufferLab's native app; with no flag, the lesson menu)")
 		fs.PrintDefaults()

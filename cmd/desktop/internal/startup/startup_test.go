@@ -15,6 +15,13 @@ func TestParse(t *testing.T) {
 	if o, code := Parse([]string{"--size", "390x844"}, &e); o == nil || code != 0 || o.Width != 390 || o.Height != 844 {
 		t.Fatalf("--size 390x844: %+v, exit %d, stderr %q", o, code, e.String())
 	}
+	o, _ = Parse([]string{"--progress-file", "/tmp/p.json", "--reset-progress"}, &e)
+	if o == nil || o.ProgressFile != "/tmp/p.json" || !o.ResetProgress {
+		t.Fatalf("progress flags: %+v", o)
+	}
+	if o, _ = Parse(nil, &e); o.ProgressFile != "" || o.ResetProgress {
+		t.Fatalf("no progress flags: %+v", o)
+	}
 	for _, c := range []struct {
 		args []string
 		code int

@@ -1,0 +1,199 @@
+package scene_test
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/cockroachdb/datadriven"
+
+	"bufferlab/lessons"
+	"bufferlab/lessons/progress"
+	"bufferlab/viz/layout"
+	"bufferlab/viz/scene"
+)
+
+// TestLessonEndGolden runs testdata/lesson_end.txt: the end of a lesson
+// (LayoutLessonEnd) and the strip that points to it (LayoutLessonEndBar),
+// laid out from real lessons and a made-up record of answers. Directives:
+//
+//	end   the end panel: its rect, the buttons' rects and the height it
+//	      needs, then every item and overflow
+//	bar   the strip, in a rect as wide as the given one
+//
+// Arguments: lesson=NAME; answers=A,B,… one per question in the lesson's
+// order, each the answers given to it in turn (R right, W wrong: "WR" is
+// wrong, then right; S or nothing: not answered); window=WxH puts the
+// panel in the lesson pane viz/app gives a one-pane lesson in a window
+// that size (appRects, from its top), rect=WxH in a rect that size at
+// (0,0) (a phone); scale=P for presentation mode.
+//
+// Regenerate with: go test ./viz/scene -run LessonEndGolden -rewrite
+func TestLessonEndGolden(t *testing.T) {
+	all, err := lessons.All()
+	if err != nil {
+		t.Fatal(err)
+	}
+	datadriven.RunTest(t, "testdata/lesson_end.txt", func(t *testing.T, d *datadriven.TestData) string {
+		args := map[string]string{}
+		for _, a := range d.CmdArgs {
+			args[a.Key] = strings.Join(a.Vals, ",")
+		}
+		th := layout.Light(1)
+		if s := args["scale"]; s != "" {
+			var f float64
+			if _, err := fmt.Sscan(s, &f); err != nil {
+				t.Fatalf("%s: scale=%q: %v", d.Pos, s, err)
+			}
+			th = layout.Light(f)
+		}
+		var r layout.Rect
+		switch {
+		case args["window"] != "":
+			w, h := size(t, args["window"])
+			r = appRects(w, h, th, 1, false, 0).narr
+		case args["rect"] != "":
+			w, h := size(t, args["rect"])
+			r = layout.Rect{W: w, H: h}
+		default:
+			t.Fatalf("%s: needs window=WxH or rect=WxH", d.Pos)
+		}
+		e := lessonEnd(t, all, args["lesson"], args["answers"])
+		var l layout.List
+		switch d.Cmd {
+		case "end":
+			ui := scene.LayoutLessonEnd(&l, r, e, th, nil)
+			return fmt.Sprintf("rect %s: needs height %.1f\nnext %s\nreplay %s\nmenu %s\n", rectString(r), ui.Height,
+				rectString(ui.Next), rectString(ui.Replay), rectString(ui.Menu)) + l.String()
+		case "bar":
+			br := layout.Rect{X: r.X, Y: r.Y, W: r.W, H: scene.LessonEndBarHeight(th)}
+			scene.LayoutLessonEndBar(&l, br, e, th)
+			return fmt.Sprintf("bar %s\n", rectString(br)) + l.String()
+		}
+		t.Fatalf("%s: unknown directive %q", d.Pos, d.Cmd)
+		return ""
+	})
+}
+
+// lessonEnd is the end of lesson name after the answers spec (see
+// TestLessonEndGolden) and completion, as viz/app builds it.
+func lessonEnd(t *testing.T, all []*lessons.Lesson, name, answers string) scene.LessonEnd {
+	t.Helper()
+	at := time.Date(2026, 3, 1, 10, 0, 0, 0, time.UTC)
+	for i, l := range all {
+		if l.Name != name {
+			continue
+		}
+		p := progress.New()
+		specs := strings.Split(answers, ",")
+		q := 0
+		for k, st := range l.Steps {
+			if st.Predict == nil {
+				continue
+			}
+			if q < len(specs) {
+				for _, c := range specs[q] {
+					right, wrong := st.Predict.Answer+1, (st.Predict.Answer+1)%len(st.Predict.Choices)+1
+					switch c {
+					case 'R':
+						p.Answer(name, k, right, true, at)
+					case 'W':
+						p.Answer(name, k, wrong, false, at)
+					case 'S':
+					default:
+						t.Fatalf("answers=%q: %q is not R, W or S", answers, c)
+					}
+				}
+			}
+			q++
+		}
+		p.Reach(name, len(l.Steps)-1, at)
+		p.Complete(name, at)
+		var next *lessons.Lesson
+		if i+1 < len(all) {
+			next = all[i+1]
+		}
+		return scene.NewLessonEnd(l, p.Lesson(name), next)
+	}
+	t.Fatalf("no lesson %q", name)
+	return scene.LessonEnd{}
+}
+
+// The end panel's marks follow the first answers, its buttons lie inside
+// the width without overlapping (side by side when they fit, stacked on a
+// phone), every item lies within the height it says it needs, and after
+// the last lesson there is no Next button.
+func TestLessonEndButtonsAndHeight(t *testing.T) {
+	all, err := lessons.All()
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := lessonEnd(t, all, "pinning", "R,W,WR,S,R")
+	var marks []scene.EndMark
+	for _, s := range e.Steps {
+		marks = append(marks, s.Mark)
+	}
+	wantMarks := []scene.EndMark{scene.MarkRight, scene.MarkWrong, scene.MarkWrong, scene.MarkSkipped, scene.MarkRight, scene.MarkSkipped, scene.MarkSkipped}
+	if fmt.Sprint(marks) != fmt.Sprint(wantMarks) || e.Score != (progress.Score{Right: 2, Wrong: 2, Unanswered: 3, Questions: 7}) {
+		t.Fatalf("marks %v, score %+v", marks, e.Score)
+	}
+	for _, c := range []struct {
+		w       float64
+		scale   float64
+		stacked bool
+	}{{360, 1, false}, {260, 1.45, true}, {480, 1, false}, {480, 1.45, false}} {
+		th := layout.Light(c.scale)
+		r := layout.Rect{X: 10, Y: 20, W: c.w, H: 5000}
+		var l layout.List
+		ui := scene.LayoutLessonEnd(&l, r, e, th, nil)
+		name := fmt.Sprintf("%.0f px at scale %.2f", c.w, c.scale)
+		for _, b := range []layout.Rect{ui.Next, ui.Replay, ui.Menu} {
+			if b.Empty() || b.X < r.X || b.X+b.W > r.X+r.W+0.01 {
+				t.Errorf("%s: button %v outside %v", name, b, r)
+			}
+		}
+		overlap := func(a, b layout.Rect) bool {
+			return a.X < b.X+b.W && b.X < a.X+a.W && a.Y < b.Y+b.H && b.Y < a.Y+a.H
+		}
+		if overlap(ui.Next, ui.Replay) || overlap(ui.Replay, ui.Menu) || overlap(ui.Next, ui.Menu) {
+			t.Errorf("%s: buttons overlap: %v %v %v", name, ui.Next, ui.Replay, ui.Menu)
+		}
+		if stacked := ui.Menu.Y > ui.Replay.Y; stacked != c.stacked {
+			t.Errorf("%s: Replay %v, Menu %v: stacked %v, want %v", name, ui.Replay, ui.Menu, stacked, c.stacked)
+		}
+		bottom := 0.0
+		for _, it := range l.Items {
+			if it.Kind == layout.KText || it.Kind == layout.KFill {
+				bottom = max(bottom, it.Rect.Y+it.Rect.H)
+			}
+		}
+		if bottom > r.Y+ui.Height+0.01 || bottom < r.Y+ui.Height-th.Px(20) {
+			t.Errorf("%s: items reach y %.1f, the panel says it needs %.1f from %.1f", name, bottom, ui.Height, r.Y)
+		}
+		if len(l.Overflows) != 0 {
+			t.Errorf("%s: overflows %+v", name, l.Overflows)
+		}
+	}
+	last := lessonEnd(t, all, all[len(all)-1].Name, "")
+	var l layout.List
+	ui := scene.LayoutLessonEnd(&l, layout.Rect{W: 480, H: 2000}, last, layout.Light(1), nil)
+	if !ui.Next.Empty() || len(l.Texts("end next")) != 0 || len(l.Texts("end last")) != 1 {
+		t.Errorf("after the last lesson: Next %v, %v", ui.Next, l.Texts("end last"))
+	}
+	// Hover shows on the button under the pointer only.
+	var hl layout.List
+	r := layout.Rect{W: 480, H: 2000}
+	plain := scene.LayoutLessonEnd(&hl, r, e, layout.Light(1), nil)
+	hl = layout.List{}
+	scene.LayoutLessonEnd(&hl, r, e, layout.Light(1), func(b layout.Rect) bool { return b == plain.Replay })
+	edges := map[string]bool{}
+	for _, it := range hl.Items {
+		if it.Kind == layout.KStroke {
+			edges[it.Role] = it.Color == layout.Blue
+		}
+	}
+	if !edges["end replay"] || edges["end menu"] {
+		t.Errorf("hovering Replay: accent edges %v, want Replay's only", edges)
+	}
+}
