@@ -28,7 +28,7 @@ func (a *App) drawMenu(dst *ebiten.Image) {
 		box := render.Rect{X: r.X, Y: y, W: min(r.W, 900*th.Scale), H: h}
 		fill := th.Panel
 		if i == a.menuSel || a.ui.hover(box) {
-			fill = color.RGBA{0xea, 0xf2, 0xf8, 0xff}
+			fill = th.Hover
 		}
 		render.Fill(dst, box, fill)
 		edge, w := th.PanelEdge, 1.0
@@ -48,7 +48,7 @@ func (a *App) drawMenu(dst *ebiten.Image) {
 	fbox := render.Rect{X: r.X, Y: y, W: min(r.W, 900*th.Scale), H: render.LineHeight(head) + render.LineHeight(body) + 16}
 	ffill := th.Panel
 	if a.ui.hover(fbox) {
-		ffill = color.RGBA{0xea, 0xf2, 0xf8, 0xff}
+		ffill = th.Hover
 	}
 	render.Fill(dst, fbox, ffill)
 	render.Stroke(dst, fbox, 1, th.PanelEdge)
@@ -271,7 +271,7 @@ func (a *App) drawHelp(dst *ebiten.Image) {
 	lh := render.LineHeight(face)
 	w, h := 720*th.Scale, lh*float64(len(helpLines)+3)
 	box := render.Rect{X: (float64(a.w) - w) / 2, Y: (float64(a.h) - h) / 2, W: w, H: h}
-	render.Fill(dst, render.Rect{W: float64(a.w), H: float64(a.h)}, color.RGBA{0, 0, 0, 0x60})
+	render.Fill(dst, render.Rect{W: float64(a.w), H: float64(a.h)}, th.Scrim)
 	render.Fill(dst, box, th.Panel)
 	render.Stroke(dst, box, 2, th.Accent)
 	render.Text(dst, "Keys", th.Face(render.Bold, 16), box.X+16, box.Y+10, th.Text, render.Left)

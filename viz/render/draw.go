@@ -121,7 +121,7 @@ func (b *Button) Draw(dst *ebiten.Image, th *Theme, hover bool) {
 	if b.Active {
 		fill = th.Accent
 	} else if hover && b.Enabled {
-		fill = color.RGBA{0xea, 0xf2, 0xf8, 0xff}
+		fill = th.Hover
 	}
 	Fill(dst, b.Rect, fill)
 	edge := th.PanelEdge

@@ -2,7 +2,6 @@ package scene
 
 import (
 	"fmt"
-	"image/color"
 	"math"
 	"strings"
 
@@ -10,11 +9,6 @@ import (
 	"bufferlab/engine/trace"
 	"bufferlab/viz/layout"
 	view "bufferlab/viz/poolview"
-)
-
-var (
-	highlightFill = color.RGBA{0xfd, 0xf0, 0xd5, 0xff}
-	hoverFill     = color.RGBA{0xea, 0xf2, 0xf8, 0xff}
 )
 
 // LayoutPartitions lays out the 128 mapping partitions (the buffer
@@ -99,7 +93,7 @@ func LayoutLanes(l *layout.List, r layout.Rect, p *view.Pool, th *layout.Theme) 
 		role := "lane " + ln.Name
 		row := layout.Rect{X: r.X, Y: r.Y + float64(a-1)*rowH, W: r.W, H: rowH - 2}
 		if trace.Actor(a) == cur {
-			l.Fill(role, row, highlightFill)
+			l.Fill(role, row, th.HighlightFill)
 		}
 		l.Text(role, ln.Name, bold, row.X+4, row.Y+1, row.W-4, th.Text, layout.Left)
 		x := row.X + 4 + max(28, layout.Width(ln.Name, bold)+10)
@@ -296,7 +290,7 @@ func LayoutCodeFor(l *layout.List, r layout.Rect, e trace.Event, ok bool, desc s
 		y := body.Y + float64(i-first)*lh
 		line := f.Lines[i]
 		if i == info.Line {
-			l.Fill("code current", layout.Rect{X: body.X - 2, Y: y, W: body.W + 4, H: lh}, highlightFill)
+			l.Fill("code current", layout.Rect{X: body.X - 2, Y: y, W: body.W + 4, H: lh}, th.HighlightFill)
 			l.Text("code current", "►", face, body.X, y, 0, th.Highlight, layout.Left)
 		}
 		l.Text("code line", line, face, body.X+14, y, body.W-14, th.Text, layout.Left)

@@ -135,7 +135,7 @@ func layoutPoolHeader(l *layout.List, r layout.Rect, p *view.Pool, th *layout.Th
 	line1 := fmt.Sprintf("%d buffers (%s)   clock hand: buffer %d (nextVictimBuffer %d)   complete passes: %d",
 		n, bufmgr.FormatSize(int64(n)*bufmgr.BLCKSZ), p.Hand(), p.ClockCounter(), p.CompletePasses())
 	if ch.Clock {
-		l.Fill("pool header", layout.Rect{X: r.X, Y: r.Y, W: layout.Width(line1, face) + 8, H: layout.LineHeight(face)}, highlightFill)
+		l.Fill("pool header", layout.Rect{X: r.X, Y: r.Y, W: layout.Width(line1, face) + 8, H: layout.LineHeight(face)}, th.HighlightFill)
 	}
 	l.Text("pool header", line1, face, r.X+4, r.Y, r.W-4, th.Text, layout.Left)
 	free := p.Freelist()
@@ -159,7 +159,7 @@ func layoutPoolHeader(l *layout.List, r layout.Rect, p *view.Pool, th *layout.Th
 	}
 	y := r.Y + layout.LineHeight(face)
 	if ch.Freelist || ch.StrategyLock {
-		l.Fill("freelist", layout.Rect{X: r.X, Y: y, W: layout.Width(fl, bold) + 8, H: layout.LineHeight(face)}, highlightFill)
+		l.Fill("freelist", layout.Rect{X: r.X, Y: y, W: layout.Width(fl, bold) + 8, H: layout.LineHeight(face)}, th.HighlightFill)
 		l.Text("freelist", fl, bold, r.X+4, y, r.W-4, th.Text, layout.Left)
 	} else {
 		l.Text("freelist", fl, face, r.X+4, y, r.W-4, th.Text, layout.Left)

@@ -32,13 +32,6 @@ import (
 // (slru=single) wraps.
 const slruPerLine = 16
 
-var (
-	slruValidFill = color.RGBA{0xff, 0xff, 0xff, 0xff}
-	slruIOFill    = color.RGBA{0xcc, 0xec, 0xe1, 0xff} // a light tint of the I/O green
-	slruCompared  = color.RGBA{0xfb, 0xe3, 0xb0, 0xff} // a light tint of the highlight orange
-	slruRowFill   = color.RGBA{0xf0, 0xf0, 0xea, 0xff}
-)
-
 // slruLookupActive reports whether a lookup is between its operation's
 // start and its end.
 func slruLookupActive(l slruview.Lookup) bool {

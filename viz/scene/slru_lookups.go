@@ -30,10 +30,10 @@ func LayoutSLRULegend(l *layout.List, r layout.Rect, th *layout.Theme) {
 		x += 16 + layout.Width(label, face) + 12
 	}
 	item(th.Free, th.PanelEdge, "EMPTY")
-	item(slruValidFill, th.PanelEdge, "VALID")
-	item(slruIOFill, th.PanelEdge, "READ / WRITE I/O")
+	item(th.SLRU.Valid, th.PanelEdge, "VALID")
+	item(th.SLRU.IO, th.PanelEdge, "READ / WRITE I/O")
 	item(th.Dirty, th.Dirty, "DIRTY")
-	item(slruCompared, th.Highlight, "compared (≠)")
+	item(th.SLRU.Compared, th.Highlight, "compared (≠)")
 	item(th.Panel, th.Highlight, "being compared")
 	item(th.Panel, th.Error, "victim")
 	l.Fill("legend", layout.Rect{X: x, Y: y + 8, W: 18, H: 3}, th.Accent)
@@ -69,7 +69,7 @@ func layoutSLRULookups(l *layout.List, r layout.Rect, v *slruview.View, lanes []
 		}
 		row := layout.Rect{X: r.X, Y: y, W: r.W, H: lh + 2}
 		if hasCur && cur.Actor == ln.Actor {
-			l.Fill(role, row, highlightFill)
+			l.Fill(role, row, th.HighlightFill)
 		}
 		chip := layout.Rect{X: row.X + 4, Y: row.Y + 1, W: 22, H: lh}
 		col := th.Muted

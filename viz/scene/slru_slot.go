@@ -50,15 +50,15 @@ func slotTypeSize(c layout.Rect) float64 { return min(14, max(9, min(c.W/6, c.H/
 func layoutSLRUSlot(l *layout.List, c layout.Rect, v *slruview.View, i int, m slruMarks, maxAge int32, changed bool, th *layout.Theme) {
 	role := fmt.Sprintf("slot %d", i)
 	s := v.Slot(i)
-	fill := slruValidFill
+	fill := th.SLRU.Valid
 	switch {
 	case s.Empty():
 		fill = th.Free
 	case s.InIO():
-		fill = slruIOFill
+		fill = th.SLRU.IO
 	}
 	if a, ok := m.compared[i]; ok && a != 0 {
-		fill = slruCompared
+		fill = th.SLRU.Compared
 	}
 	l.Fill(role, c, fill)
 	fs := slotTypeSize(c)
