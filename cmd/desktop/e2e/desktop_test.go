@@ -345,7 +345,8 @@ func TestNoDisplay(t *testing.T) {
 
 // TestLayoutMeasureMatchesEbiten runs viz/render/measurecheck (built with
 // the xvfb tag) under Xvfb: layouts measure text without Ebitengine, and
-// must get the widths Ebitengine paints.
+// must get the widths Ebitengine paints; dashed outlines and hatching
+// must be painted where layout's geometry puts them.
 func TestLayoutMeasureMatchesEbiten(t *testing.T) {
 	xvfb := xvfbtest.Run(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
