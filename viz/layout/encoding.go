@@ -55,11 +55,12 @@ var patternNames = [...]string{PatternNone: "none", PatternHatch: "hatch"}
 
 func (p Pattern) String() string { return patternNames[p] }
 
-// The hatch's lines: thin enough that text over them reads, close enough
-// that a cell of 30 px shows several.
+// The hatch's lines: thin enough that the text over them reads (at 1.5 px
+// every 7 the lines crowded a cell's small type, seen under Xvfb), close
+// enough that a cell of 30 px shows several.
 const (
-	HatchWidth   = 1.5
-	HatchSpacing = 7.0
+	HatchWidth   = 1.0
+	HatchSpacing = 8.0
 )
 
 // Mark is a set of shapes an encoding adds.

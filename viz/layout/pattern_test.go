@@ -117,7 +117,7 @@ func TestOutlineStylesAndGoldenForm(t *testing.T) {
 	l.Outline("none", r, Encoding{Fill: c})
 	l.PatternOver("io", r, Encoding{Pattern: PatternHatch, PatternColor: Green})
 	l.PatternOver("plain", r, Encoding{})
-	if got, want := l.String(), "hatch io             10,10 60x40 w1.5 every 7 #009e73\n"; got != want {
+	if got, want := l.String(), "hatch io             10,10 60x40 w1 every 8 #009e73\n"; got != want {
 		t.Errorf("%q, want %q", got, want)
 	}
 	if !strings.HasPrefix(l.Items[0].String(), "hatch") || l.Items[0].Kind != KHatch {
