@@ -55,7 +55,7 @@
       if (r.error !== undefined) throw new Error(r.error);
       return r.value;
     };
-    for (const name of ["lessons", "state", "menu", "open", "goto", "step", "seek", "answer", "fast", "pace"]) {
+    for (const name of ["lessons", "state", "menu", "open", "goto", "step", "seek", "answer", "fast", "pace", "theme"]) {
       api[name] = call(name);
     }
   };

@@ -91,6 +91,7 @@ type pageState struct {
 	FPS      float64      `json:"fps"`
 	Counters pageCounters `json:"counters"`
 	Pins     string       `json:"pins"`
+	Theme    string       `json:"theme"`
 	Panes    []struct {
 		Variant  string       `json:"variant"`
 		Counters pageCounters `json:"counters"`
@@ -308,6 +309,38 @@ func TestBrowser(t *testing.T) {
 		t.Fatal("open of an unknown lesson did not throw a clear error")
 	}
 	check("API calls")
+
+	// The theme: this Chromium prefers light, so the app starts light;
+	// theme('dark') switches it, and an unknown name throws, naming the
+	// themes. A page opened where prefers-color-scheme is dark starts dark,
+	// its page background too (web/style.css).
+	if s := state(); s.Theme != "light" {
+		t.Fatalf("theme at start: %q, want light", s.Theme)
+	}
+	var themed pageState
+	eval("window.bufferlab.theme('dark')", &themed)
+	if themed.Theme != "dark" || state().Theme != "dark" {
+		t.Fatalf("theme('dark'): %+v", themed)
+	}
+	eval(`(() => { try { window.bufferlab.theme('sepia'); return false } catch (e) { return e.message === 'no theme "sepia": the themes are light, dark' } })()`, &threw)
+	if !threw || state().Theme != "dark" {
+		t.Fatal("theme('sepia') did not throw a clear error, or changed the theme")
+	}
+	dark := emulation.SetEmulatedMediaParams{Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: "dark"}}}
+	if _, err := chromedp.Call(ctx, emulation.SetEmulatedMedia, dark); err != nil {
+		t.Fatal(err)
+	}
+	navigate(srv.URL + "/?prefers-dark")
+	eval("window.bufferlab.ready.then(() => true)", nil)
+	var bg string
+	eval("getComputedStyle(document.body).backgroundColor", &bg)
+	if s := state(); s.Theme != "dark" || bg != "rgb(21, 23, 27)" {
+		t.Fatalf("with prefers-color-scheme: dark, theme %q and page background %s; want dark and rgb(21, 23, 27)", s.Theme, bg)
+	}
+	if _, err := chromedp.Call(ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{}); err != nil {
+		t.Fatal(err)
+	}
+	check("theme")
 
 	// A permalink opens exactly that state.
 	openPermalink("lesson=shared-buffers&step=3")

@@ -23,7 +23,7 @@ func main() {
 // checked in its init, before Ebitengine's init could panic for want of a
 // display.
 func run(o *startup.Options) int {
-	a, err := app.New(app.Options{Width: o.Width, Height: o.Height, Presentation: o.Presentation})
+	a, err := app.New(app.Options{Width: o.Width, Height: o.Height, Presentation: o.Presentation, Theme: o.Theme})
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "desktop: %v\n", err)
 		return 1

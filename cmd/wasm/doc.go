@@ -15,7 +15,10 @@
 //	fast(name)   open the fast-mode panel running experiment name (pool,
 //	             limits) with quick settings; state().fast has its progress
 //	             and, when done, its summary
-//	state()      {mode, lesson, step, steps, event, events, counters, fps, …}
+//	theme(name)  switch to the light or dark theme (state().theme names the
+//	             one in use); the app starts in the one the system's
+//	             prefers-color-scheme asks for, and D switches it too
+//	state()      {mode, lesson, step, steps, event, events, counters, fps, theme, …}
 //
 // Functions throw an Error with a message on bad arguments. The page's
 // address can name a state: #lesson=NAME&step=N opens lesson NAME at step N

@@ -262,6 +262,7 @@ var helpLines = []string{
 	"mouse wheel    zoom the pool (large pools are a heat map)",
 	"click the bar  seek",
 	"F              fullscreen        P   presentation mode (large type)",
+	"D              dark / light theme",
 	"? or H         this help         Esc   close / back to the menu",
 }
 

@@ -104,6 +104,15 @@ func TestDesktopShots(t *testing.T) {
 			{"code", image.Rect(800, 440, 1265, 650), nil},
 			{"counters", image.Rect(10, 680, 1265, 715), nil},
 		}},
+		// The same position in the dark theme: the frame is dark (no
+		// light panel left over) and the banks, the lookups and the code
+		// hold light text.
+		{"lesson4-banks-dark", []string{"--lesson", "slru-banks", "--step", "2", "--event", "446", "--theme", "dark"}, "", []region{
+			{"whole frame", image.Rect(0, 0, 1280, 800), mostlyDark},
+			{"bank 1", image.Rect(40, 165, 780, 230), hasLightText},
+			{"lookups", image.Rect(15, 275, 780, 310), hasLightText},
+			{"code", image.Rect(800, 440, 1265, 650), hasLightText},
+		}},
 		// Lesson 5 draws the heap, the FSM pages and one FSM page's tree
 		// in the middle of B's inserts (event 2600).
 		{"lesson5-fsm", []string{"--lesson", "free-space-map", "--step", "3", "--event", "2600"}, "", []region{
@@ -208,6 +217,7 @@ func TestDesktopBadFlags(t *testing.T) {
 		{"--lesson", "no-such-lesson"}, {"--lesson", "shared-buffers", "--step", "99"},
 		{"--fast", "nope"}, {"--fast", "pool", "--lesson", "shared-buffers"},
 		{"--event", "3"}, {"--lesson", "pinning", "--event", "99999"},
+		{"--theme", "sepia"},
 	} {
 		out, err := runDesktop(t, xvfb, bin, args...)
 		ee, ok := err.(*exec.ExitError)
@@ -268,6 +278,42 @@ func hasDarkText(img image.Image, r image.Rectangle) error {
 	}
 	if dark < r.Dx()*r.Dy()/200 {
 		return fmt.Errorf("only %d dark (text) pixels in %v", dark, r)
+	}
+	return nil
+}
+
+// hasLightText is hasDarkText for the dark theme: light pixels (text)
+// in r.
+func hasLightText(img image.Image, r image.Rectangle) error {
+	light := 0
+	for y := r.Min.Y; y < r.Max.Y; y++ {
+		for x := r.Min.X; x < r.Max.X; x++ {
+			cr, cg, cb, _ := img.At(x, y).RGBA()
+			if cr > 0xb000 && cg > 0xb000 && cb > 0xb000 {
+				light++
+			}
+		}
+	}
+	if light < r.Dx()*r.Dy()/200 {
+		return fmt.Errorf("only %d light (text) pixels in %v", light, r)
+	}
+	return nil
+}
+
+// mostlyDark checks that at least four fifths of r is dark (each channel
+// under 0x60): a dark-theme frame with no light panel left over.
+func mostlyDark(img image.Image, r image.Rectangle) error {
+	dark := 0
+	for y := r.Min.Y; y < r.Max.Y; y++ {
+		for x := r.Min.X; x < r.Max.X; x++ {
+			cr, cg, cb, _ := img.At(x, y).RGBA()
+			if cr < 0x6000 && cg < 0x6000 && cb < 0x6000 {
+				dark++
+			}
+		}
+	}
+	if dark*5 < r.Dx()*r.Dy()*4 {
+		return fmt.Errorf("only %d of %d pixels dark in %v", dark, r.Dx()*r.Dy(), r)
 	}
 	return nil
 }

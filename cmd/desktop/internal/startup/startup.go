@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
+	"strings"
 	"testing"
 )
 
@@ -15,10 +17,18 @@ type Options struct {
 	Pace             string
 	Width, Height    int
 	Presentation     bool
+	Theme            string
 	Screenshot       string
 	Fast             string
 	Measure          int
 }
+
+// themeNames are layout.ThemeNames, which this package cannot import:
+// viz/layout imports packages that Ebitengine's window package does not,
+// and the init order that lets this package's init run first (see the
+// package comment) needs every import to be one of those. TestThemeNames
+// checks that the two lists agree.
+var themeNames = []string{"light", "dark"}
 
 // Parsed holds the options of this run, parsed by the package's init
 // before the window library starts (nil under go test).
@@ -54,6 +64,7 @@ func Parse(args []string, stderr io.Writer) (*Options, int) {
 	fs.IntVar(&o.Width, "width", 1280, "window width in pixels")
 	fs.IntVar(&o.Height, "height", 800, "window height in pixels")
 	fs.BoolVar(&o.Presentation, "presentation", false, "start in presentation mode (large type)")
+	fs.StringVar(&o.Theme, "theme", themeNames[0], "colour theme: "+strings.Join(themeNames, " or ")+" (D switches in the app)")
 	fs.StringVar(&o.Screenshot, "screenshot", "", "render once, save a PNG to this file and exit")
 	fs.StringVar(&o.Fast, "fast", "", "open the fast-mode panel running this experiment (pool or limits) with --quick settings")
 	fs.IntVar(&o.Measure, "measure", 0, "measure N frames of the pool scene (advancing 64 events a frame), print the medians and exit")
@@ -73,6 +84,10 @@ func Parse(args []string, stderr io.Writer) (*Options, int) {
 	}
 	if o.Width < 640 || o.Width > 8192 || o.Height < 400 || o.Height > 8192 {
 		fmt.Fprintf(stderr, "desktop: --width and --height must be within 640..8192 and 400..8192, found %dx%d\n", o.Width, o.Height)
+		return nil, 2
+	}
+	if !slices.Contains(themeNames, o.Theme) {
+		fmt.Fprintf(stderr, "desktop: --theme %q: the themes are %s\n", o.Theme, strings.Join(themeNames, ", "))
 		return nil, 2
 	}
 	if o.Lesson != "" && o.Scenario != "" {
