@@ -313,7 +313,8 @@ func TestBrowser(t *testing.T) {
 	// The theme: this Chromium prefers light, so the app starts light;
 	// theme('dark') switches it, and an unknown name throws, naming the
 	// themes. A page opened where prefers-color-scheme is dark starts dark,
-	// its page background too (web/style.css).
+	// the page around the canvas and the loader too (web/style.css; the
+	// body's own background is Ebitengine's black once it runs).
 	if s := state(); s.Theme != "light" {
 		t.Fatalf("theme at start: %q, want light", s.Theme)
 	}
@@ -332,10 +333,10 @@ func TestBrowser(t *testing.T) {
 	}
 	navigate(srv.URL + "/?prefers-dark")
 	eval("window.bufferlab.ready.then(() => true)", nil)
-	var bg string
-	eval("getComputedStyle(document.body).backgroundColor", &bg)
-	if s := state(); s.Theme != "dark" || bg != "rgb(21, 23, 27)" {
-		t.Fatalf("with prefers-color-scheme: dark, theme %q and page background %s; want dark and rgb(21, 23, 27)", s.Theme, bg)
+	var bg []string
+	eval("[document.documentElement, document.getElementById('loader')].map(e => getComputedStyle(e).backgroundColor)", &bg)
+	if s := state(); s.Theme != "dark" || len(bg) != 2 || bg[0] != "rgb(21, 23, 27)" || bg[1] != "rgb(21, 23, 27)" {
+		t.Fatalf("with prefers-color-scheme: dark, theme %q and page, loader backgrounds %v; want dark and rgb(21, 23, 27)", s.Theme, bg)
 	}
 	if _, err := chromedp.Call(ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{}); err != nil {
 		t.Fatal(err)

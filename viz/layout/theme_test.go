@@ -38,6 +38,20 @@ func TestThemeContrast(t *testing.T) {
 				t.Errorf("%s: %s is %.2f:1, want at least 4.5:1", name, c.what, r)
 			}
 		}
+		// The dark theme's error colour is written on the panel (a
+		// waiting backend, a failed lookup) and has TextOn's text on it
+		// (the victim's tab). (The light theme's vermilion is 3.9:1 on
+		// white, with white text on it 3.9:1 too: left as it was.)
+		if name == "dark" {
+			for _, c := range []struct {
+				what     string
+				text, on color.RGBA
+			}{{"Error on Panel", th.Error, th.Panel}, {"TextOn(Error) on Error", layout.TextOn(th.Error), th.Error}} {
+				if r := colorcheck.Contrast(c.text, c.on); r < 4.5 {
+					t.Errorf("%s: %s is %.2f:1, want at least 4.5:1", name, c.what, r)
+				}
+			}
+		}
 	}
 }
 
