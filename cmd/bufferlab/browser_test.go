@@ -93,6 +93,7 @@ type pageState struct {
 	FPS      float64      `json:"fps"`
 	Counters pageCounters `json:"counters"`
 	Pins     string       `json:"pins"`
+	Theme    string       `json:"theme"`
 	Panes    []struct {
 		Variant  string       `json:"variant"`
 		Counters pageCounters `json:"counters"`
@@ -406,6 +407,39 @@ func TestBrowser(t *testing.T) {
 		t.Fatal(err)
 	}
 	check("progress")
+
+	// The theme: this Chromium prefers light, so the app starts light;
+	// theme('dark') switches it, and an unknown name throws, naming the
+	// themes. A page opened where prefers-color-scheme is dark starts dark,
+	// the page around the canvas and the loader too (web/style.css; the
+	// body's own background is Ebitengine's black once it runs).
+	if s := state(); s.Theme != "light" {
+		t.Fatalf("theme at start: %q, want light", s.Theme)
+	}
+	var themed pageState
+	eval("window.bufferlab.theme('dark')", &themed)
+	if themed.Theme != "dark" || state().Theme != "dark" {
+		t.Fatalf("theme('dark'): %+v", themed)
+	}
+	eval(`(() => { try { window.bufferlab.theme('sepia'); return false } catch (e) { return e.message === 'no theme "sepia": the themes are light, dark' } })()`, &threw)
+	if !threw || state().Theme != "dark" {
+		t.Fatal("theme('sepia') did not throw a clear error, or changed the theme")
+	}
+	dark := emulation.SetEmulatedMediaParams{Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: "dark"}}}
+	if _, err := chromedp.Call(ctx, emulation.SetEmulatedMedia, dark); err != nil {
+		t.Fatal(err)
+	}
+	navigate(srv.URL + "/?prefers-dark")
+	eval("window.bufferlab.ready.then(() => true)", nil)
+	var bg []string
+	eval("[document.documentElement, document.getElementById('loader')].map(e => getComputedStyle(e).backgroundColor)", &bg)
+	if s := state(); s.Theme != "dark" || len(bg) != 2 || bg[0] != "rgb(21, 23, 27)" || bg[1] != "rgb(21, 23, 27)" {
+		t.Fatalf("with prefers-color-scheme: dark, theme %q and page, loader backgrounds %v; want dark and rgb(21, 23, 27)", s.Theme, bg)
+	}
+	if _, err := chromedp.Call(ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{}); err != nil {
+		t.Fatal(err)
+	}
+	check("theme")
 
 	// A permalink opens exactly that state.
 	openPermalink("lesson=shared-buffers&step=3")

@@ -29,7 +29,7 @@ func run(o *startup.Options) int {
 		fmt.Fprintf(os.Stderr, "desktop: %v\n", err)
 		return 1
 	}
-	a, err := app.New(app.Options{Width: o.Width, Height: o.Height, Presentation: o.Presentation, Progress: store})
+	a, err := app.New(app.Options{Width: o.Width, Height: o.Height, Presentation: o.Presentation, Progress: store, Theme: o.Theme})
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "desktop: %v\n", err)
 		return 1

@@ -15,7 +15,10 @@
 //	fast(name)   open the fast-mode panel running experiment name (pool,
 //	             limits) with quick settings; state().fast has its progress
 //	             and, when done, its summary
-//	state()      {mode, lesson, step, steps, event, events, end, counters, fps, …}
+//	theme(name)  switch to the light or dark theme (state().theme names the
+//	             one in use); the app starts in the one the system's
+//	             prefers-color-scheme asks for, and D switches it too
+//	state()      {mode, lesson, step, steps, event, events, end, counters, fps, theme, …}
 //	             (end: the lesson is at the end of its last step, where
 //	             its text shows the score and the way on)
 //	progress()   the student's progress: {version, lessons: {NAME:

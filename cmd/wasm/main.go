@@ -12,6 +12,7 @@ import (
 	"github.com/hajimehoshi/ebiten/v2"
 
 	"bufferlab/viz/app"
+	"bufferlab/viz/layout"
 )
 
 var api = js.Global().Get("bufferlab")
@@ -43,6 +44,7 @@ func main() {
 	}
 	api.Call("_mark", "goStart")
 	a, err := app.New(app.Options{
+		Theme:        preferredTheme(),
 		OnFirstFrame: func() { api.Call("_ready") },
 		OnError:      func(msg string) { notice(msg) },
 		OnNotice:     func(msg string) { notice(msg) },
@@ -64,6 +66,17 @@ func main() {
 	if err := ebiten.RunGame(a); err != nil {
 		fail(err.Error())
 	}
+}
+
+// preferredTheme is the theme the reader's system asks for at start: dark
+// when the page's prefers-color-scheme media query says so (window.matchMedia),
+// else light. The D key and window.bufferlab.theme(name) switch it later.
+func preferredTheme() string {
+	mm := js.Global().Get("matchMedia")
+	if mm.Type() == js.TypeFunction && js.Global().Call("matchMedia", "(prefers-color-scheme: dark)").Get("matches").Truthy() {
+		return "dark"
+	}
+	return "light"
 }
 
 // openFromHash opens the state named by the page address, if any:
@@ -179,7 +192,8 @@ func register(a *app.App) {
 	for name, c := range map[string]struct {
 		f    func(string) error
 		what string
-	}{"fast": {a.StartFast, "an experiment name (pool or limits)"}, "pace": {a.SetPacing, "events or time"}} {
+	}{"fast": {a.StartFast, "an experiment name (pool or limits)"}, "pace": {a.SetPacing, "events or time"},
+		"theme": {a.SetTheme, "a theme name (" + strings.Join(layout.ThemeNames, " or ") + ")"}} {
 		goAPI.Set(name, wrap(func(args []js.Value) (any, string) {
 			if len(args) < 1 || args[0].Type() != js.TypeString {
 				return nil, name + ": expected " + c.what

@@ -25,6 +25,8 @@ import (
 type Options struct {
 	Width, Height int
 	Presentation  bool
+	// Theme is the theme's name (layout.ThemeNames; "" is light).
+	Theme string
 	// OnFirstFrame is called once, after the first frame of a lesson (or
 	// of the menu) has been drawn.
 	OnFirstFrame func()
@@ -50,6 +52,8 @@ type App struct {
 	mu   sync.Mutex
 	opts Options
 	th   *render.Theme
+	// themeName is th's name (theme.go).
+	themeName string
 
 	lessons []*lessons.Lesson
 	loadErr error
@@ -103,21 +107,15 @@ func New(opts Options) (*App, error) {
 		return nil, fmt.Errorf("fonts: %w", err)
 	}
 	a := &App{opts: opts, w: opts.Width, h: opts.Height, presentation: opts.Presentation}
-	a.setTheme()
+	if err := a.useTheme(opts.Theme); err != nil {
+		return nil, err
+	}
 	a.lessons, a.loadErr = lessons.All()
 	if a.loadErr != nil {
 		return nil, a.loadErr
 	}
 	a.loadProgress() // progress.go
 	return a, nil
-}
-
-func (a *App) setTheme() {
-	scale := 1.0
-	if a.presentation {
-		scale = 1.45
-	}
-	a.th = render.Light(scale)
 }
 
 // LessonInfo describes a lesson for menus and the JS API.
@@ -286,6 +284,7 @@ type State struct {
 	Error      string     `json:"error,omitempty"`
 	Notice     string     `json:"notice,omitempty"`
 	Presenting bool       `json:"presentation"`
+	Theme      string     `json:"theme"`
 	Fast       *FastState `json:"fast,omitempty"`
 	// Pins names the pin variant (atomic or spinlock). Panes, in the
 	// side-by-side scene, has one entry per variant in pane order.
@@ -366,7 +365,7 @@ func countersOf(c view.Counters) Counters {
 func (a *App) State() State {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	s := State{Mode: "menu", FPS: ebiten.ActualFPS(), Frames: a.frames, Error: a.errMsg, Notice: a.notice, Presenting: a.presentation}
+	s := State{Mode: "menu", FPS: ebiten.ActualFPS(), Frames: a.frames, Error: a.errMsg, Notice: a.notice, Presenting: a.presentation, Theme: a.themeName}
 	if a.fast != nil {
 		s.Mode, s.Fast = "fast", a.fastState()
 		return s

@@ -35,7 +35,8 @@ func (a *App) drawFrame(dst *ebiten.Image) {
 	}
 	t0 := time.Now()
 	in := frame.Input{W: float64(a.w), H: float64(a.h), Presentation: a.presentation, Touch: a.ui.touched,
-		Mouse: layout.Point{X: a.ui.mx, Y: a.ui.my}}
+		Mouse:   layout.Point{X: a.ui.mx, Y: a.ui.my},
+		Colours: func(scale float64) *layout.Theme { return a.themeAt(scale) }}
 	a.list.Reset()
 	a.plan = frame.Build(&a.list, &a.fr, &sc, in, a.hooks())
 	a.th = &render.Theme{Theme: a.plan.Theme}

@@ -73,6 +73,8 @@ func (a *App) handleInput() {
 	case inpututil.IsKeyJustPressed(ebiten.KeyP):
 		a.presentation = !a.presentation
 		a.setTheme()
+	case inpututil.IsKeyJustPressed(ebiten.KeyD):
+		a.toggleTheme()
 	case inpututil.IsKeyJustPressed(ebiten.KeySlash) && shift(), inpututil.IsKeyJustPressed(ebiten.KeyH):
 		a.help = !a.help
 	case inpututil.IsKeyJustPressed(ebiten.KeyEscape):

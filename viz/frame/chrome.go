@@ -30,7 +30,7 @@ func (b *builder) button(role, label string, r layout.Rect, active bool, act fun
 	case active:
 		fill = th.Accent
 	case b.hover(r):
-		fill = hoverFill
+		fill = th.Hover
 	}
 	b.l.Fill(role, r, fill)
 	edge := th.PanelEdge

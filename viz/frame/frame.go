@@ -1,7 +1,6 @@
 package frame
 
 import (
-	"image/color"
 	"math"
 
 	"bufferlab/lessons"
@@ -307,7 +306,5 @@ type builder struct {
 	th   *layout.Theme
 }
 
-// hoverFill is the fill of a button or card under the pointer.
-var hoverFill = color.RGBA{0xea, 0xf2, 0xf8, 0xff}
 
 func (b *builder) hover(r layout.Rect) bool { return r.Contains(b.in.Mouse.X, b.in.Mouse.Y) }

@@ -60,7 +60,7 @@ func (b *builder) menu(full layout.Rect) {
 		box := layout.Rect{X: col.X, Y: y, W: col.W, H: h}
 		fill := th.Panel
 		if sel || b.hover(box) {
-			fill = hoverFill
+			fill = th.Hover
 		}
 		b.l.Fill(role, box, fill)
 		edge, w := th.PanelEdge, 1.0

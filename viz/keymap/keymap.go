@@ -74,6 +74,7 @@ const Tabs = "Scene | Lesson | Code"
 var Bindings = []Binding{
 	{"F", []string{"KeyF"}, Anywhere, "fullscreen on or off"},
 	{"P", []string{"KeyP"}, Anywhere, "presentation mode: larger type, for a projector"},
+	{"D", []string{"KeyD"}, Anywhere, "dark or light theme"},
 	{"? or H", []string{"KeySlash", "KeyH"}, Anywhere, "this help, on or off"},
 	{"Esc", []string{"KeyEscape"}, Anywhere, "close this help or a message; leave fast mode (when it is not measuring); in a lesson, back to the menu"},
 	{"click or tap", []string{"MouseButtonLeft", "TouchPosition"}, Anywhere, "press a button, open a lesson, choose an answer; on the bar under the buttons, seek"},

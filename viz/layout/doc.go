@@ -3,6 +3,11 @@
 // the display list that a scene's layout step returns and a thin paint
 // step (render.Paint) draws.
 //
+// There are two themes, Light (the default) and Dark (NewTheme by name,
+// ThemeNames lists them). A theme holds every colour a layout uses, the
+// scenes' own tints included (Theme.SLRU, Theme.FSM), so that switching
+// theme changes the whole frame.
+//
 // A scene is two functions. Layout takes a view, a rectangle and a theme
 // and returns a *List: filled and stroked boxes, text runs with their font
 // and the box each must fit, lines and triangles (marks), each named by a

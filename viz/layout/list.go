@@ -20,9 +20,10 @@ const (
 	KImage                    // an RGBA texture (Pixels, Cols×Rows) scaled into Rect
 	KClip                     // from here to the matching KUnclip, nothing is drawn outside Rect
 	KUnclip                   // ends the innermost KClip
+	KHatch                    // diagonal lines ("/"), Width wide and Spacing apart, over Rect and clipped to it
 )
 
-var kindNames = [...]string{KFill: "fill", KStroke: "stroke", KText: "text", KLine: "line", KTriangle: "tri", KImage: "image", KClip: "clip", KUnclip: "unclip"}
+var kindNames = [...]string{KFill: "fill", KStroke: "stroke", KText: "text", KLine: "line", KTriangle: "tri", KImage: "image", KClip: "clip", KUnclip: "unclip", KHatch: "hatch"}
 
 // Item is one thing to draw. Role names it for tests and goldens ("cell
 // 3", "counter hits"); items of one role share it.
@@ -31,8 +32,15 @@ type Item struct {
 	Role  string
 	Rect  Rect
 	Color color.RGBA
-	Width float64 // stroke and line width
-	Pts   [3]Point
+	Width float64 // stroke, line and hatch width
+	// Dash, on a stroke, is its dash pattern: dashes Dash[0] long and
+	// gaps about Dash[1] (DashSegments fits them to each side); zero: a
+	// solid outline.
+	Dash [2]float64
+	// Spacing is a hatch's distance between lines, along its rect's
+	// edges.
+	Spacing float64
+	Pts     [3]Point
 	// Text runs: the text, its font and alignment. Rect is the run's own
 	// box: its left edge (whatever the alignment), top, advance width and
 	// line height.
@@ -178,6 +186,24 @@ func (l *List) Stroke(role string, r Rect, width float64, c color.RGBA) {
 		return
 	}
 	l.Items = append(l.Items, Item{Kind: KStroke, Role: role, Rect: r, Width: width, Color: c})
+}
+
+// StrokeDashed adds a rectangle's dashed outline: dashes on long, gaps
+// about off (see DashSegments).
+func (l *List) StrokeDashed(role string, r Rect, width float64, c color.RGBA, on, off float64) {
+	if r.Empty() {
+		return
+	}
+	l.Items = append(l.Items, Item{Kind: KStroke, Role: role, Rect: r, Width: width, Color: c, Dash: [2]float64{on, off}})
+}
+
+// Hatch adds diagonal lines over r, width wide and spacing apart (see
+// HatchLines): a pattern that says "in progress" without colour.
+func (l *List) Hatch(role string, r Rect, width, spacing float64, c color.RGBA) {
+	if r.Empty() || spacing <= 0 {
+		return
+	}
+	l.Items = append(l.Items, Item{Kind: KHatch, Role: role, Rect: r, Width: width, Spacing: spacing, Color: c})
 }
 
 // Line adds a line segment.
@@ -338,7 +364,9 @@ func hex(c color.RGBA) string { return fmt.Sprintf("#%02x%02x%02x", c.R, c.G, c.
 // String is the golden form: one line an item, in paint order, then one
 // line an overflow. Coordinates are rounded to 0.1 px. Fills and strokes
 // of the same role, colour and size that follow each other in a grid are
-// printed one a line too: a golden shows the whole picture.
+// printed one a line too: a golden shows the whole picture. A dashed
+// stroke ends in "dash ON/OFF"; a hatch reads "hatch ROLE X,Y WxH wW
+// every S #colour".
 func (l *List) String() string {
 	var b strings.Builder
 	for _, it := range l.Items {
@@ -372,11 +400,16 @@ func (it Item) String() string {
 	case KImage:
 		return fmt.Sprintf("%s %-14s %s %dx%d cells", k, it.Role, rect(it.Rect), it.Cols, it.Rows)
 	case KStroke:
+		if it.Dash != [2]float64{} {
+			return fmt.Sprintf("%s %-14s %s w%s %s dash %s/%s", k, it.Role, rect(it.Rect), n(it.Width), hex(it.Color), n(it.Dash[0]), n(it.Dash[1]))
+		}
 		return fmt.Sprintf("%s %-14s %s w%s %s", k, it.Role, rect(it.Rect), n(it.Width), hex(it.Color))
 	case KClip:
 		return fmt.Sprintf("%s %-14s %s", k, it.Role, rect(it.Rect))
 	case KUnclip:
 		return k
+	case KHatch:
+		return fmt.Sprintf("%s %-14s %s w%s every %s %s", k, it.Role, rect(it.Rect), n(it.Width), n(it.Spacing), hex(it.Color))
 	}
 	return fmt.Sprintf("%s %-14s %s %s", k, it.Role, rect(it.Rect), hex(it.Color))
 }

@@ -1,6 +1,10 @@
 package layout
 
-import "image/color"
+import (
+	"fmt"
+	"image/color"
+	"strings"
+)
 
 // The Okabe–Ito palette: distinguishable with every common form of colour
 // blindness.
@@ -18,6 +22,11 @@ var (
 // Theme is the colours and type scale in use. Scale is 1 normally and
 // larger in presentation mode (for a projector); every size a layout asks
 // for (Font, Px) is multiplied by it.
+//
+// Every colour a layout or the app draws comes from here, so that a theme
+// changes the whole frame: a colour written into a scene would be the
+// same in both themes (TestDarkHasNoLightLeftovers in viz/scene looks for
+// them).
 type Theme struct {
 	Scale float64
 	// MinPx is the smallest text the frame allows, in pixels (0: no
@@ -27,12 +36,64 @@ type Theme struct {
 	// layout that asked for less and no longer fits records the overflow,
 	// as for any run; it must then choose a shorter form or show less.
 	MinPx float64
+	// Name is the theme's name (ThemeNames).
+	Name string
 
 	Background, Panel, PanelEdge, Text, Muted, Highlight, Accent color.RGBA
 	Pinned, Dirty, Locked, IO, Free, Error, Good                 color.RGBA
 	// UsageRamp[u] is the fill for usage count u (0..5): one hue, light to
-	// dark, so the order reads without colour vision.
+	// dark on a light background (dark to light on a dark one), so the
+	// order reads without colour vision. Its steps are spaced evenly in
+	// CIEDE2000, at least 10 apart from each other, from Free and from
+	// Pinned for normal vision, protanopia and deuteranopia (the heat map
+	// shows them by colour alone: viz/scene's encoding tests).
 	UsageRamp [6]color.RGBA
+
+	// HighlightFill is the pale fill behind what the current event
+	// changed (a header line, the backend that acted, the code's current
+	// line); Hover the fill of a button or a choice under the pointer.
+	HighlightFill, Hover color.RGBA
+	// Scrim is laid over the screen behind a dialog (the keys' help).
+	Scrim color.RGBA
+
+	// SLRU is the SLRU scene's own fills.
+	SLRU SLRUColors
+	// FSM is the free space map scene's own fills.
+	FSM FSMColors
+}
+
+// SLRUColors are the fills of the SLRU scene: a slot holding a valid page,
+// a slot whose page is being read or written, a slot a lookup compared
+// and passed over, and the row behind a bank's slots.
+type SLRUColors struct {
+	Valid, IO, Compared, Row color.RGBA
+}
+
+// FSMColors are the fills of the free space map scene: a heap page's
+// header and line pointers, its tuples and its free space; an FSM page or
+// tree node that the search read, did not read, or wrote; a tree node, a
+// stub for a subtree not drawn, a local map entry the backend may try;
+// and the frame of the page or node the search is on.
+type FSMColors struct {
+	LinePointers, Tuples, FreeSpace color.RGBA
+	Read, Skipped, Written          color.RGBA
+	Node, Stub, Avail               color.RGBA
+	Focus                           color.RGBA
+}
+
+// ThemeNames are the names NewTheme knows, the default first.
+var ThemeNames = []string{"light", "dark"}
+
+// NewTheme returns the theme called name at a scale, or an error that
+// names the themes there are.
+func NewTheme(name string, scale float64) (*Theme, error) {
+	switch name {
+	case "light":
+		return Light(scale), nil
+	case "dark":
+		return Dark(scale), nil
+	}
+	return nil, fmt.Errorf("no theme %q: the themes are %s", name, strings.Join(ThemeNames, ", "))
 }
 
 // Light is the default theme: dark text on a light background, which also
@@ -40,6 +101,7 @@ type Theme struct {
 func Light(scale float64) *Theme {
 	return &Theme{
 		Scale:      scale,
+		Name:       "light",
 		Background: color.RGBA{0xf7, 0xf7, 0xf4, 0xff},
 		Panel:      color.RGBA{0xff, 0xff, 0xff, 0xff},
 		PanelEdge:  color.RGBA{0xc8, 0xc8, 0xc0, 0xff},
@@ -55,8 +117,82 @@ func Light(scale float64) *Theme {
 		Error:      Vermilion,
 		Good:       Green,
 		UsageRamp: [6]color.RGBA{
-			{0xf2, 0xf7, 0xfb, 0xff}, {0xc6, 0xdb, 0xef, 0xff}, {0x9e, 0xca, 0xe1, 0xff},
-			{0x6b, 0xae, 0xd6, 0xff}, {0x31, 0x82, 0xbd, 0xff}, {0x08, 0x51, 0x9c, 0xff},
+			{0xd1, 0xd9, 0xff, 0xff}, {0xa2, 0xb3, 0xf1, 0xff}, {0x77, 0x8d, 0xd9, 0xff},
+			{0x4e, 0x6a, 0xba, 0xff}, {0x2a, 0x49, 0x94, 0xff}, {0x05, 0x2a, 0x68, 0xff},
+		},
+		HighlightFill: color.RGBA{0xfd, 0xf0, 0xd5, 0xff},
+		Hover:         color.RGBA{0xea, 0xf2, 0xf8, 0xff},
+		Scrim:         color.RGBA{0, 0, 0, 0x60},
+		SLRU: SLRUColors{
+			Valid:    color.RGBA{0xff, 0xff, 0xff, 0xff},
+			IO:       color.RGBA{0xcc, 0xec, 0xe1, 0xff}, // a light tint of the I/O green
+			Compared: color.RGBA{0xfb, 0xe3, 0xb0, 0xff}, // a light tint of the highlight orange
+			Row:      color.RGBA{0xf0, 0xf0, 0xea, 0xff},
+		},
+		FSM: FSMColors{
+			LinePointers: color.RGBA{0xb8, 0xdc, 0xf2, 0xff}, // a light sky blue
+			Tuples:       Blue,
+			FreeSpace:    color.RGBA{0xf4, 0xf4, 0xef, 0xff},
+			Read:         color.RGBA{0xfb, 0xe3, 0xb0, 0xff}, // a tint of the highlight orange
+			Skipped:      color.RGBA{0xee, 0xee, 0xea, 0xff},
+			Written:      color.RGBA{0xf2, 0xd7, 0xe6, 0xff}, // a tint of the dirty purple
+			Node:         color.RGBA{0xff, 0xff, 0xff, 0xff},
+			Stub:         color.RGBA{0xee, 0xee, 0xe8, 0xff},
+			Avail:        color.RGBA{0xcc, 0xec, 0xe1, 0xff}, // a tint of green
+			Focus:        Orange,
+		},
+	}
+}
+
+// Dark is light text on a dark background, for a dark room or a reader
+// who prefers it. It keeps the Okabe–Ito state colours that read on dark
+// panels (orange, vermilion, purple, bluish green); black, which would
+// vanish, becomes a light grey for Locked, and blue a sky blue for
+// Accent. The pale tints of the light theme become deep ones of the same
+// hues, so that light text reads on them. Text and Muted are at least
+// 4.5:1 against Panel and Background (TestThemeContrast).
+func Dark(scale float64) *Theme {
+	return &Theme{
+		Scale:      scale,
+		Name:       "dark",
+		Background: color.RGBA{0x15, 0x17, 0x1b, 0xff},
+		Panel:      color.RGBA{0x1f, 0x22, 0x28, 0xff},
+		PanelEdge:  color.RGBA{0x4a, 0x4f, 0x59, 0xff},
+		Text:       color.RGBA{0xe8, 0xe8, 0xe3, 0xff},
+		Muted:      color.RGBA{0xa4, 0xa6, 0xa4, 0xff},
+		Highlight:  Orange,
+		Accent:     SkyBlue,
+		Pinned:     Vermilion,
+		Dirty:      Purple,
+		Locked:     color.RGBA{0xd6, 0xd6, 0xd0, 0xff},
+		IO:         Green,
+		Free:       color.RGBA{0x30, 0x34, 0x3b, 0xff},
+		Error:      color.RGBA{0xf5, 0x79, 0x3a, 0xff}, // vermilion, lighter: as text on the panel, and dark text on it (TextOn)
+		Good:       Green,
+		UsageRamp: [6]color.RGBA{
+			{0x05, 0x30, 0x72, 0xff}, {0x23, 0x51, 0x9a, 0xff}, {0x44, 0x75, 0xbe, 0xff},
+			{0x6c, 0x9b, 0xdb, 0xff}, {0x9b, 0xc1, 0xf0, 0xff}, {0xd2, 0xe7, 0xff, 0xff},
+		},
+		HighlightFill: color.RGBA{0x45, 0x36, 0x12, 0xff},
+		Hover:         color.RGBA{0x2a, 0x36, 0x44, 0xff},
+		Scrim:         color.RGBA{0, 0, 0, 0x90},
+		SLRU: SLRUColors{
+			Valid:    color.RGBA{0x2b, 0x2f, 0x37, 0xff},
+			IO:       color.RGBA{0x12, 0x3d, 0x30, 0xff}, // a deep tint of the I/O green
+			Compared: color.RGBA{0x5a, 0x43, 0x0c, 0xff}, // a deep tint of the highlight orange
+			Row:      color.RGBA{0x19, 0x1b, 0x20, 0xff},
+		},
+		FSM: FSMColors{
+			LinePointers: color.RGBA{0x1d, 0x4d, 0x6e, 0xff}, // a deep sky blue
+			Tuples:       color.RGBA{0x3a, 0x8f, 0xd0, 0xff},
+			FreeSpace:    color.RGBA{0x2b, 0x2f, 0x37, 0xff},
+			Read:         color.RGBA{0x5a, 0x43, 0x0c, 0xff}, // a deep tint of the highlight orange
+			Skipped:      color.RGBA{0x24, 0x27, 0x2d, 0xff},
+			Written:      color.RGBA{0x55, 0x2c, 0x46, 0xff}, // a deep tint of the dirty purple
+			Node:         color.RGBA{0x2b, 0x2f, 0x37, 0xff},
+			Stub:         color.RGBA{0x24, 0x27, 0x2d, 0xff},
+			Avail:        color.RGBA{0x12, 0x3d, 0x30, 0xff}, // a deep tint of green
+			Focus:        Orange,
 		},
 	}
 }

@@ -3,6 +3,7 @@ package render
 import (
 	"image"
 	"image/color"
+	"math"
 
 	"github.com/hajimehoshi/ebiten/v2"
 	"github.com/hajimehoshi/ebiten/v2/text/v2"
@@ -29,6 +30,33 @@ func Stroke(dst *ebiten.Image, r Rect, width float64, c color.Color) {
 		return
 	}
 	vector.StrokeRect(dst, float32(r.X), float32(r.Y), float32(r.W), float32(r.H), float32(width), c, false)
+}
+
+// StrokeDashed draws a rectangle's dashed outline: the dashes
+// layout.DashSegments places, each a filled rectangle drawn as Stroke
+// draws its outline (no anti-aliasing), so a dash is as crisp as a solid
+// edge beside it.
+func StrokeDashed(dst *ebiten.Image, r Rect, width, on, off float64, c color.Color) {
+	for _, s := range layout.DashSegments(r, width, on, off) {
+		vector.DrawFilledRect(dst, float32(s.X), float32(s.Y), float32(s.W), float32(s.H), c, false)
+	}
+}
+
+// Hatch draws the lines of layout.HatchLines over r, anti-aliased and
+// clipped to the pixels r covers (a line's ends would otherwise stick out
+// by half its width).
+func Hatch(dst *ebiten.Image, r Rect, width, spacing float64, c color.Color) {
+	if r.Empty() {
+		return
+	}
+	clip := image.Rect(int(math.Floor(r.X)), int(math.Floor(r.Y)), int(math.Ceil(r.X+r.W)), int(math.Ceil(r.Y+r.H)))
+	sub, ok := dst.SubImage(clip.Intersect(dst.Bounds())).(*ebiten.Image)
+	if !ok {
+		return
+	}
+	for _, ln := range layout.HatchLines(r, spacing) {
+		vector.StrokeLine(sub, float32(ln[0].X), float32(ln[0].Y), float32(ln[1].X), float32(ln[1].Y), float32(width), c, true)
+	}
 }
 
 // Line draws a line segment.
@@ -121,7 +149,7 @@ func (b *Button) Draw(dst *ebiten.Image, th *Theme, hover bool) {
 	if b.Active {
 		fill = th.Accent
 	} else if hover && b.Enabled {
-		fill = color.RGBA{0xea, 0xf2, 0xf8, 0xff}
+		fill = th.Hover
 	}
 	Fill(dst, b.Rect, fill)
 	edge := th.PanelEdge

@@ -46,7 +46,13 @@ func (p *Painter) Paint(dst *ebiten.Image, l *layout.List) {
 		case layout.KFill:
 			Fill(dst, it.Rect, it.Color)
 		case layout.KStroke:
-			Stroke(dst, it.Rect, it.Width, it.Color)
+			if it.Dash != [2]float64{} {
+				StrokeDashed(dst, it.Rect, it.Width, it.Dash[0], it.Dash[1], it.Color)
+			} else {
+				Stroke(dst, it.Rect, it.Width, it.Color)
+			}
+		case layout.KHatch:
+			Hatch(dst, it.Rect, it.Width, it.Spacing, it.Color)
 		case layout.KLine:
 			Line(dst, it.Pts[0].X, it.Pts[0].Y, it.Pts[1].X, it.Pts[1].Y, it.Width, it.Color)
 		case layout.KTriangle:

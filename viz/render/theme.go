@@ -18,6 +18,19 @@ type Theme struct{ *layout.Theme }
 // projects well.
 func Light(scale float64) *Theme { return &Theme{layout.Light(scale)} }
 
+// Dark is light text on a dark background (layout.Dark).
+func Dark(scale float64) *Theme { return &Theme{layout.Dark(scale)} }
+
+// NewTheme returns the theme called name (one of layout.ThemeNames) at a
+// scale, or an error that names the themes there are.
+func NewTheme(name string, scale float64) (*Theme, error) {
+	t, err := layout.NewTheme(name, scale)
+	if err != nil {
+		return nil, err
+	}
+	return &Theme{t}, nil
+}
+
 // TextOn returns a readable text colour for a fill.
 func TextOn(fill color.RGBA) color.RGBA { return layout.TextOn(fill) }
 

@@ -26,7 +26,11 @@
 // from a *poolview.Pool, the commit log's SLRU from a *slruview.View, the
 // free space map from a *fsmview.View): it keeps only presentation state
 // (zoom, the heat map's pixels) and never reads the engine. Every state is
-// shown with a label or shape as well as a colour.
+// shown with a label or shape as well as a colour: the states a reader
+// must tell apart are drawn from tables (SLRUEncodings, PoolEncodings,
+// HeatEncodings in encodings.go: fill, outline colour, width and style,
+// hatch, marks), which the tests check pair by pair as viewers with
+// protanopia and deuteranopia see them, in both themes.
 //
 // Legends say what a scene's numbers, badges, shades, frames and marks
 // mean (PoolLegend, LayoutPartitionsLegend, LayoutSLRULegend): each says

@@ -2,7 +2,6 @@ package scene
 
 import (
 	"fmt"
-	"image/color"
 	"math"
 
 	"bufferlab/engine/fsm"
@@ -26,19 +25,6 @@ import (
 // fsm_tree.go (one FSM page's tree), fsm_ops.go (the local map and the
 // operation step by step) and fsm_counters.go (lanes, counters and the
 // small shared pieces: legend, badges, dashed outlines).
-
-var (
-	fsmLPFill     = color.RGBA{0xb8, 0xdc, 0xf2, 0xff} // header and line pointers: a light sky blue
-	fsmTupleFill  = layout.Blue                        // tuples
-	fsmFreeFill   = color.RGBA{0xf4, 0xf4, 0xef, 0xff} // free space
-	fsmReadFill   = color.RGBA{0xfb, 0xe3, 0xb0, 0xff} // a page or node read: a tint of the highlight orange
-	fsmSkipFill   = color.RGBA{0xee, 0xee, 0xea, 0xff} // a page not read
-	fsmWriteFill  = color.RGBA{0xf2, 0xd7, 0xe6, 0xff} // a node written: a tint of the dirty purple
-	fsmNodeFill   = color.RGBA{0xff, 0xff, 0xff, 0xff}
-	fsmStubFill   = color.RGBA{0xee, 0xee, 0xe8, 0xff}
-	fsmAvailFill  = color.RGBA{0xcc, 0xec, 0xe1, 0xff} // a local map entry AVAIL: a tint of green
-	fsmFocusFrame = layout.Orange
-)
 
 // FSMFocus is the backend whose search the scene lights for relation rel:
 // the one that acted last if its operation is on rel, else the last

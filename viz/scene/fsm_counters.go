@@ -46,7 +46,7 @@ func layoutFSMLanes(l *layout.List, r layout.Rect, v *fsmview.View, rel uint32, 
 		role := "lane " + ln.Name
 		row := layout.Rect{X: r.X, Y: y, W: r.W, H: lh + 2}
 		if hasCur && cur.Actor == ln.Actor {
-			l.Fill(role, row, highlightFill)
+			l.Fill(role, row, th.HighlightFill)
 		}
 		col := th.Muted
 		if ln.Search.Active() {
@@ -128,7 +128,7 @@ func LayoutFSMCounters(l *layout.List, r layout.Rect, v *fsmview.View, rel uint3
 		b := layout.Rect{X: r.X + float64(i%perRow)*w, Y: r.Y + float64(i/perRow)*rh, W: w - 4, H: rh - 2}
 		fill := th.Panel
 		if it.op {
-			fill = highlightFill
+			fill = th.HighlightFill
 		}
 		l.Fill(role, b, fill)
 		l.Stroke(role, b, 1, th.PanelEdge)

@@ -38,9 +38,9 @@ func LayoutHeap(l *layout.List, r layout.Rect, v *fsmview.View, rel uint32, th *
 	// The legend on the last line.
 	body, legend := in.SplitBottom(lh + 4)
 	layoutFSMLegend(l, "heap legend", legend, th, []fsmLegendItem{
-		{fsmLPFill, th.PanelEdge, "header + line pointers"}, {fsmFreeFill, th.PanelEdge, "free"},
-		{fsmTupleFill, fsmTupleFill, "tuples"}, {th.Panel, th.Error, "fillfactor line"},
-		{th.Panel, fsmFocusFrame, "tried"},
+		{th.FSM.LinePointers, th.PanelEdge, "header + line pointers"}, {th.FSM.FreeSpace, th.PanelEdge, "free"},
+		{th.FSM.Tuples, th.FSM.Tuples, "tuples"}, {th.Panel, th.Error, "fillfactor line"},
+		{th.Panel, th.FSM.Focus, "tried"},
 	})
 	n := int(h.NBlocks)
 	if n == 0 {
@@ -92,9 +92,9 @@ func LayoutHeap(l *layout.List, r layout.Rect, v *fsmview.View, rel uint32, th *
 		} else {
 			yb := func(off int) float64 { return bar.Y + bar.H*float64(off)/fsm.BLCKSZ }
 			lower, upper := int(p.Info.Lower), int(p.Info.Upper)
-			l.Fill(role, layout.Rect{X: x, Y: bar.Y, W: barW, H: yb(lower) - bar.Y}, fsmLPFill)
-			l.Fill(role, layout.Rect{X: x, Y: yb(lower), W: barW, H: yb(upper) - yb(lower)}, fsmFreeFill)
-			l.Fill(role, layout.Rect{X: x, Y: yb(upper), W: barW, H: bar.Y + bar.H - yb(upper)}, fsmTupleFill)
+			l.Fill(role, layout.Rect{X: x, Y: bar.Y, W: barW, H: yb(lower) - bar.Y}, th.FSM.LinePointers)
+			l.Fill(role, layout.Rect{X: x, Y: yb(lower), W: barW, H: yb(upper) - yb(lower)}, th.FSM.FreeSpace)
+			l.Fill(role, layout.Rect{X: x, Y: yb(upper), W: barW, H: bar.Y + bar.H - yb(upper)}, th.FSM.Tuples)
 			l.Stroke(role, bar, 1, th.PanelEdge)
 			// The fillfactor line: tuples may not grow past it.
 			if save > 0 && lower+save < upper+int(bar.H) {
@@ -121,7 +121,7 @@ func LayoutHeap(l *layout.List, r layout.Rect, v *fsmview.View, rel uint32, th *
 			}
 			tc := th.Text
 			if yb(upper)-yb(lower) < lh {
-				tc = layout.TextOn(fsmTupleFill)
+				tc = layout.TextOn(th.FSM.Tuples)
 			}
 			l.Text(role, free, small, cx, fy-slh/2, barW+2, tc, layout.Center)
 			// Tuples: live (dead).
@@ -130,7 +130,7 @@ func LayoutHeap(l *layout.List, r layout.Rect, v *fsmview.View, rel uint32, th *
 				tl += fmt.Sprintf(" +%d dead", p.Info.Deleted)
 			}
 			if bar.Y+bar.H-yb(upper) > 2*slh && layout.Width(tl, small) < barW {
-				l.Text(role, tl, small, cx, bar.Y+bar.H-slh-2, barW, layout.TextOn(fsmTupleFill), layout.Center)
+				l.Text(role, tl, small, cx, bar.Y+bar.H-slh-2, barW, layout.TextOn(th.FSM.Tuples), layout.Center)
 			}
 			if p.Info.AllVisible {
 				layoutFSMBadge(l, role, x+1, bar.Y+1, "AV", th.Locked, small, 0)
@@ -202,7 +202,7 @@ func fsmTryLabel(t fsmview.Try, th *layout.Theme) (string, color.RGBA) {
 	case fsmview.TryUsed:
 		return "fits", th.Good
 	}
-	return "try", fsmFocusFrame
+	return "try", th.FSM.Focus
 }
 
 func ordinal(n int) string {

@@ -64,18 +64,18 @@ func LayoutLocalMap(l *layout.List, r layout.Rect, v *fsmview.View, rel uint32, 
 		avail := b < len(lm.Entries) && lm.Entries[b] == 1
 		fill, lbl := th.Panel, "NOT_AVAIL"
 		if avail {
-			fill, lbl = fsmAvailFill, "AVAIL"
+			fill, lbl = th.FSM.Avail, "AVAIL"
 		}
 		if lm.NBlocks == 0 && !building {
-			fill, lbl = fsmSkipFill, "—"
+			fill, lbl = th.FSM.Skipped, "—"
 		}
 		l.Fill(role, box, fill)
 		l.Stroke(role, box, 1, th.PanelEdge)
 		l.Text(role, fmt.Sprintf("blk %d", b), bold, box.X+box.W/2, box.Y+3, box.W, th.Text, layout.Center)
 		l.Text(role, lbl, small, box.X+box.W/2, box.Y+4+lh, box.W, th.Text, layout.Center)
 		if k, ok := checked[uint32(b)]; ok {
-			l.Stroke(role, box.Inset(-1), 3, fsmFocusFrame)
-			layoutFSMBadge(l, role, box.X+box.W-26, box.Y-8, fmt.Sprintf("look %d", k), fsmFocusFrame, small, 0)
+			l.Stroke(role, box.Inset(-1), 3, th.FSM.Focus)
+			layoutFSMBadge(l, role, box.X+box.W-26, box.Y-8, fmt.Sprintf("look %d", k), th.FSM.Focus, small, 0)
 		}
 	}
 	y += boxH + 14

@@ -51,7 +51,7 @@ func LayoutFSMPages(l *layout.List, r layout.Rect, v *fsmview.View, rel uint32, 
 	}
 	body, legend := in.SplitBottom(lh + 4)
 	layoutFSMLegend(l, "fsm legend", legend, th, []fsmLegendItem{
-		{fsmReadFill, fsmFocusFrame, "read by the search (order)"}, {fsmSkipFill, th.Muted, "not read: no such page"},
+		{th.FSM.Read, th.FSM.Focus, "read by the search (order)"}, {th.FSM.Skipped, th.Muted, "not read: no such page"},
 	})
 	// The pages: those in the fork, and the ones the search skipped (which
 	// the fork does not have), by level.
@@ -108,7 +108,7 @@ func LayoutFSMPages(l *layout.List, r layout.Rect, v *fsmview.View, rel uint32, 
 			k, read := order[p.phys]
 			switch {
 			case !p.exists:
-				l.Fill(role, box, fsmSkipFill)
+				l.Fill(role, box, th.FSM.Skipped)
 				layoutFSMDashed(l, role, box, th.Muted)
 				fsmFitFirst(l, role, face, box.X+6, box.Y+3, box.W-10, th.Muted, fmt.Sprintf("block %d (%s)", p.phys, a), fmt.Sprintf("block %d", p.phys))
 				msg, short := "not in the fork", "no page"
@@ -122,7 +122,7 @@ func LayoutFSMPages(l *layout.List, r layout.Rect, v *fsmview.View, rel uint32, 
 				fp, _ := v.FSMPage(rel, p.phys)
 				fill := th.Panel
 				if read && !skipped[p.phys] {
-					fill = fsmReadFill
+					fill = th.FSM.Read
 				}
 				l.Fill(role, box, fill)
 				l.Stroke(role, box, 1, th.PanelEdge)
@@ -135,8 +135,8 @@ func LayoutFSMPages(l *layout.List, r layout.Rect, v *fsmview.View, rel uint32, 
 				}
 			}
 			if read {
-				l.Stroke(role, box.Inset(-1), 3, fsmFocusFrame)
-				layoutFSMBadge(l, role, box.X+box.W-22, box.Y-6, fmt.Sprintf("#%d", k), fsmFocusFrame, small, 0)
+				l.Stroke(role, box.Inset(-1), 3, th.FSM.Focus)
+				layoutFSMBadge(l, role, box.X+box.W-22, box.Y-6, fmt.Sprintf("#%d", k), th.FSM.Focus, small, 0)
 			}
 		}
 		if len(pages) == 0 {

@@ -61,8 +61,8 @@ func LayoutFSMTree(l *layout.List, r layout.Rect, v *fsmview.View, rel, phys uin
 	lh := layout.LineHeight(face)
 	body, legend := in.SplitBottom(lh + 4)
 	layoutFSMLegend(l, "tree legend", legend, th, []fsmLegendItem{
-		{fsmReadFill, th.Good, "read: enough"}, {fsmReadFill, th.Error, "read: too little"},
-		{fsmWriteFill, th.Dirty, "written"}, {fsmStubFill, th.PanelEdge, "the other slots (their max)"},
+		{th.FSM.Read, th.Good, "read: enough"}, {th.FSM.Read, th.Error, "read: too little"},
+		{th.FSM.Written, th.Dirty, "written"}, {th.FSM.Stub, th.PanelEdge, "the other slots (their max)"},
 	})
 
 	// The window: the smallest aligned run of leaves (2 to 32) holding
@@ -176,20 +176,20 @@ func LayoutFSMTree(l *layout.List, r layout.Rect, v *fsmview.View, rel, phys uin
 			l.Text(role, "—", small, cx, y+(nodeH-slh)/2, w, th.Muted, layout.Center)
 			return
 		}
-		fill, edge, ew := fsmNodeFill, th.PanelEdge, 1.0
+		fill, edge, ew := th.FSM.Node, th.PanelEdge, 1.0
 		if stub {
-			fill = fsmStubFill
+			fill = th.FSM.Stub
 		}
 		i, lit := stepOf[n]
 		if lit {
 			st := path[i]
 			switch {
 			case st.Write:
-				fill, edge, ew = fsmWriteFill, th.Dirty, 2.5
+				fill, edge, ew = th.FSM.Written, th.Dirty, 2.5
 			case st.Qualifies():
-				fill, edge, ew = fsmReadFill, th.Good, 2.5
+				fill, edge, ew = th.FSM.Read, th.Good, 2.5
 			default:
-				fill, edge, ew = fsmReadFill, th.Error, 2.5
+				fill, edge, ew = th.FSM.Read, th.Error, 2.5
 			}
 		}
 		l.Fill(role, box, fill)

@@ -138,7 +138,7 @@ func LayoutLessonEnd(l *layout.List, r layout.Rect, e LessonEnd, th *layout.Them
 	}{{"end replay", "Replay", ui.Replay}, {"end menu", "Menu", ui.Menu}} {
 		fill, edge := th.Panel, th.PanelEdge
 		if hover != nil && hover(b.box) {
-			fill, edge = hoverFill, th.Accent
+			fill, edge = th.Hover, th.Accent
 		}
 		l.Fill(b.role, b.box, fill)
 		l.Stroke(b.role, b.box, 1, edge)

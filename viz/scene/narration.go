@@ -171,7 +171,7 @@ type QuestionUI struct {
 func (p Prose) LayoutQuestion(l *layout.List, r layout.Rect, y float64, q *lessons.Question, chosen int, revealed bool, th *layout.Theme, hover func(layout.Rect) bool) (float64, QuestionUI) {
 	var ui QuestionUI
 	title := th.Font(layout.Bold, p.Size)
-	l.Fill("question", layout.Rect{X: r.X - 4, Y: y - 2, W: r.W + 8, H: layout.LineHeight(title) + 4}, highlightFill)
+	l.Fill("question", layout.Rect{X: r.X - 4, Y: y - 2, W: r.W + 8, H: layout.LineHeight(title) + 4}, th.HighlightFill)
 	l.Text("question", "Predict before you run it", title, r.X, y, r.W, th.Text, layout.Left)
 	y += layout.LineHeight(title) + 4
 	ws, h := p.layoutSpans(q.PromptSpans, th, r.X, r.W)
@@ -216,7 +216,7 @@ func (p Prose) LayoutQuestion(l *layout.List, r layout.Rect, y float64, q *lesso
 			dy := (box.H - c.h - 8) / 2 // the text centred in a taller box
 			fill := th.Panel
 			if hover != nil && hover(box) && !revealed {
-				fill = hoverFill
+				fill = th.Hover
 			}
 			l.Fill(role, box, fill)
 			edge, width := th.PanelEdge, 1.0

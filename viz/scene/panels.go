@@ -12,11 +12,6 @@ import (
 	view "bufferlab/viz/poolview"
 )
 
-var (
-	highlightFill = color.RGBA{0xfd, 0xf0, 0xd5, 0xff}
-	hoverFill     = color.RGBA{0xea, 0xf2, 0xf8, 0xff}
-)
-
 // LayoutPartitions lays out the 128 mapping partitions (the buffer
 // mapping table's NUM_BUFFER_PARTITIONS, BufMappingPartitionLock) as a
 // 16×8 grid: each cell shows the number of entries and who holds its
@@ -165,7 +160,7 @@ func layoutLanes(l *layout.List, r layout.Rect, p *view.Pool, th *layout.Theme) 
 		role := "lane " + ln.Name
 		row := layout.Rect{X: r.X, Y: r.Y + float64(a-1)*rowH, W: r.W, H: rowH - 2}
 		if trace.Actor(a) == cur {
-			l.Fill(role, row, highlightFill)
+			l.Fill(role, row, th.HighlightFill)
 		}
 		l.Text(role, ln.Name, bold, row.X+4, row.Y+1, row.W-4, th.Text, layout.Left)
 		x := row.X + 4 + max(28, layout.Width(ln.Name, bold)+10)
@@ -443,7 +438,7 @@ func LayoutCodeFor(l *layout.List, r layout.Rect, e trace.Event, ok bool, desc s
 		v := vis[k]
 		y := body.Y + float64(k-first)*lh
 		if v.src == info.Line {
-			l.Fill("code current", layout.Rect{X: body.X - 2, Y: y, W: body.W + 4, H: lh}, highlightFill)
+			l.Fill("code current", layout.Rect{X: body.X - 2, Y: y, W: body.W + 4, H: lh}, th.HighlightFill)
 			if k == 0 || vis[k-1].src != v.src {
 				l.Text("code current", "►", face, body.X, y, 0, th.Highlight, layout.Left)
 			}

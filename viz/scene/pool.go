@@ -149,7 +149,7 @@ func layoutPoolHeader(l *layout.List, r layout.Rect, p *view.Pool, th *layout.Th
 	}
 	box := layout.Rect{X: r.X + 4, Y: r.Y, W: r.W - 4, H: lh}
 	if ch.Clock {
-		l.Fill("pool header", layout.Rect{X: r.X, Y: r.Y, W: min(r.W, layout.Width(firstFit(forms, face, box.W), face)+8), H: lh}, highlightFill)
+		l.Fill("pool header", layout.Rect{X: r.X, Y: r.Y, W: min(r.W, layout.Width(firstFit(forms, face, box.W), face)+8), H: lh}, th.HighlightFill)
 	}
 	l.TextForms("pool header", forms, face, box, th.Text, layout.Left)
 	// The freelist line's forms: its first 8, 7, … buffers then how many
@@ -185,7 +185,7 @@ func layoutPoolHeader(l *layout.List, r layout.Rect, p *view.Pool, th *layout.Th
 	}
 	fbox := layout.Rect{X: r.X + 4, Y: r.Y + lh, W: r.W - 4, H: lh}
 	if ch.Freelist || ch.StrategyLock {
-		l.Fill("freelist", layout.Rect{X: r.X, Y: fbox.Y, W: min(r.W, layout.Width(firstFit(fls, f, fbox.W), f)+8), H: lh}, highlightFill)
+		l.Fill("freelist", layout.Rect{X: r.X, Y: fbox.Y, W: min(r.W, layout.Width(firstFit(fls, f, fbox.W), f)+8), H: lh}, th.HighlightFill)
 	}
 	l.TextForms("freelist", fls, f, fbox, th.Text, layout.Left)
 }
@@ -268,11 +268,17 @@ func layoutCell(l *layout.List, c layout.Rect, p *view.Pool, id int, th *layout.
 	role := fmt.Sprintf("cell %d", id)
 	b := p.Buffer(id)
 	u := b.Usage()
-	fill := th.UsageRamp[min(u, 5)]
+	enc := PoolEncodings(th)
+	base := enc.Usage[min(u, 5)]
 	if !b.TagValid() {
-		fill = th.Free
+		base = enc.Free
 	}
+	fill := base.Fill
 	l.Fill(role, c, fill)
+	if b.Has(bufmgr.BmIOInProgress) {
+		// I/O in progress: the hatch, under the text.
+		l.PatternOver(role, c, enc.IO)
+	}
 	tc := layout.TextOn(fill)
 	big := c.W > 70 && c.H > 44
 	fs := 11.0
@@ -290,7 +296,7 @@ func layoutCell(l *layout.List, c layout.Rect, p *view.Pool, id int, th *layout.
 	// it.
 	if c.W < layout.Width("#000 u5", face)+8 || c.H < lh+4 {
 		if b.Refcount() > 0 {
-			l.Stroke(role, c, 2, th.Pinned)
+			l.Stroke(role, c, 2, enc.Pinned.Edge)
 		}
 		l.TextForms(role, []string{fmt.Sprint(id), ""}, th.Font(layout.Regular, 8), c, tc, layout.Center)
 		if hand {
@@ -327,13 +333,13 @@ func layoutCell(l *layout.List, c layout.Rect, p *view.Pool, id int, th *layout.
 	// Flags as badges along the bottom: shape + letters.
 	var badges []badge
 	if b.Has(bufmgr.BmLocked) {
-		badges = append(badges, badge{cellBadgeLock, th.Locked})
+		badges = append(badges, badge{cellBadgeLock, enc.Locked.MarkColor})
 	}
 	if b.Has(bufmgr.BmDirty) {
-		badges = append(badges, badge{cellBadgeDirty, th.Dirty})
+		badges = append(badges, badge{cellBadgeDirty, enc.Dirty.MarkColor})
 	}
 	if b.Has(bufmgr.BmIOInProgress) {
-		badges = append(badges, badge{cellBadgeIO, th.IO})
+		badges = append(badges, badge{cellBadgeIO, enc.IO.MarkColor})
 	}
 	if b.TagValid() && !b.Has(bufmgr.BmValid) && !b.Has(bufmgr.BmIOInProgress) {
 		badges = append(badges, badge{cellBadgeInvalid, th.Error})
@@ -374,19 +380,19 @@ func layoutCell(l *layout.List, c layout.Rect, p *view.Pool, id int, th *layout.
 	// Dirty: also a folded corner.
 	if b.Has(bufmgr.BmDirty) {
 		d := min(c.W, c.H) * 0.22
-		l.Triangle(role+" dirty", layout.Point{X: c.X + c.W - d, Y: c.Y}, layout.Point{X: c.X + c.W, Y: c.Y}, layout.Point{X: c.X + c.W, Y: c.Y + d}, th.Dirty)
+		l.Triangle(role+" dirty", layout.Point{X: c.X + c.W - d, Y: c.Y}, layout.Point{X: c.X + c.W, Y: c.Y}, layout.Point{X: c.X + c.W, Y: c.Y + d}, enc.Dirty.MarkColor)
 	}
 	// Pinned: a thick border and the pin count.
 	if pin != "" {
-		l.Stroke(role, c, 3, th.Pinned)
+		l.Outline(role, c, enc.Pinned)
 		if showBadges {
 			w := layout.Width(pin, small) + 6
 			br := layout.Rect{X: c.X + c.W - w - 2, Y: by, W: w, H: layout.LineHeight(small) + 1}
-			l.Fill(role+" pin", br, th.Pinned)
-			l.Text(role+" pin", pin, small, br.X+3, br.Y, 0, layout.TextOn(th.Pinned), layout.Left)
+			l.Fill(role+" pin", br, enc.Pinned.MarkColor)
+			l.Text(role+" pin", pin, small, br.X+3, br.Y, 0, layout.TextOn(enc.Pinned.MarkColor), layout.Left)
 		}
 	} else {
-		l.Stroke(role, c, 1, th.PanelEdge)
+		l.Outline(role, c, base)
 	}
 	if changed {
 		l.Stroke("changed", c.Inset(-3), 3, th.Highlight)
@@ -401,20 +407,20 @@ func layoutCell(l *layout.List, c layout.Rect, p *view.Pool, id int, th *layout.
 	}
 }
 
-// heatColour is the heat-map colour of one descriptor: the usage ramp for
-// tagged buffers, the free colour otherwise, pinned buffers in the pinned
-// colour, dirty ones in the dirty colour. (The heat map's legend names each
-// colour; zooming in shows the labels.)
-func heatColour(b view.Buffer, th *layout.Theme) color.RGBA {
+// heatColour is the heat-map colour of one descriptor (HeatEncodings):
+// the usage ramp for tagged buffers, the free colour otherwise, pinned
+// buffers in the pinned colour, dirty ones in the dirty colour. (The heat
+// map's legend names each colour; zooming in shows the labels.)
+func heatColour(b view.Buffer, enc *HeatStates) color.RGBA {
 	switch {
 	case b.Refcount() > 0:
-		return th.Pinned
+		return enc.Pinned.Fill
 	case b.Has(bufmgr.BmDirty):
-		return th.Dirty
+		return enc.Dirty.Fill
 	case !b.TagValid():
-		return th.Free
+		return enc.Free.Fill
 	}
-	return th.UsageRamp[min(b.Usage(), 5)]
+	return enc.Usage[min(b.Usage(), 5)].Fill
 }
 
 // layoutHeat lays out the heat map: one texel per descriptor in view, in
@@ -437,8 +443,9 @@ func (s *PoolScene) layoutHeat(l *layout.List, r layout.Rect, p *view.Pool, th *
 	if fp != s.heatFP {
 		px := s.heatPixels
 		clear(px)
+		enc := HeatEncodings(th)
 		for i := 0; i < k && s.First+i < p.NBuffers(); i++ {
-			c := heatColour(p.Buffer(s.First+i), th)
+			c := heatColour(p.Buffer(s.First+i), &enc)
 			px[4*i], px[4*i+1], px[4*i+2], px[4*i+3] = c.R, c.G, c.B, 0xff
 		}
 		s.heatFP = fp
@@ -483,12 +490,13 @@ func layoutHeatLegend(l *layout.List, r layout.Rect, th *layout.Theme, first, k,
 		}
 		x += 15 + layout.Width(label, face) + 10
 	}
-	item(th.Free, "free")
-	for u := 0; u <= 5; u++ {
-		item(th.UsageRamp[u], fmt.Sprintf("usage %d", u))
+	enc := HeatEncodings(th)
+	item(enc.Free.Fill, "free")
+	for u, e := range enc.Usage {
+		item(e.Fill, fmt.Sprintf("usage %d", u))
 	}
-	item(th.Pinned, "pinned")
-	item(th.Dirty, "dirty")
+	item(enc.Pinned.Fill, "pinned")
+	item(enc.Dirty.Fill, "dirty")
 	label := fmt.Sprintf("buffers %d–%d of %d (wheel zooms)", first, first+k-1, n)
 	if w := layout.Width(label, face); x+w < r.X+r.W-4 {
 		l.Text("legend range", label, face, r.X+r.W-4, y, 0, th.Muted, layout.Right)

@@ -32,24 +32,19 @@ import (
 // (slru=single) wraps.
 const slruPerLine = 16
 
-var (
-	slruValidFill = color.RGBA{0xff, 0xff, 0xff, 0xff}
-	slruIOFill    = color.RGBA{0xcc, 0xec, 0xe1, 0xff} // a light tint of the I/O green
-	slruCompared  = color.RGBA{0xfb, 0xe3, 0xb0, 0xff} // a light tint of the highlight orange
-	slruRowFill   = color.RGBA{0xf0, 0xf0, 0xea, 0xff}
-)
-
 // slruLookupActive reports whether a lookup is between its operation's
 // start and its end.
 func slruLookupActive(l slruview.Lookup) bool {
 	return l.HasOp && l.Phase != slruview.PhaseDone && l.Phase != slruview.PhaseError && l.Phase != slruview.PhaseNone
 }
 
-// slotMark is what one backend's lookup says about one slot.
+// slotMark is what one backend's lookup says about one slot, and how the
+// slot is marked for it (its outline and its tab's colour: the table's
+// Comparing, Victim or a slotTab).
 type slotMark struct {
 	actor trace.Actor
 	label string // "compares", "probe", "HIT", "VICTIM", …
-	col   color.RGBA
+	enc   layout.Encoding
 }
 
 // slruMarks collects, per slot, the marks of every active lookup, and per
@@ -70,9 +65,10 @@ type slruMarks struct {
 func collectSLRUMarks(v *slruview.View, th *layout.Theme) slruMarks {
 	m := slruMarks{marks: map[int][]slotMark{}, compared: map[int]trace.Actor{}, cands: map[int]slruview.Candidate{},
 		victimWhy: map[int]uint64{}, banks: map[int][]trace.Actor{}, probes: map[int]slruview.Lane{}}
-	add := func(slot int, a trace.Actor, label string, col color.RGBA) {
+	enc := SLRUEncodings(th)
+	add := func(slot int, a trace.Actor, label string, e layout.Encoding) {
 		if slot >= 0 && slot < v.NumSlots() {
-			m.marks[slot] = append(m.marks[slot], slotMark{a, label, col})
+			m.marks[slot] = append(m.marks[slot], slotMark{a, label, e})
 		}
 	}
 	for a := 1; a < v.NumLanes(); a++ {
@@ -93,17 +89,17 @@ func collectSLRUMarks(v *slruview.View, th *layout.Theme) slruMarks {
 			if l.Match {
 				lbl = "= " + fmt.Sprint(l.Page)
 			}
-			add(l.Examining, ln.Actor, lbl, th.Highlight)
+			add(l.Examining, ln.Actor, lbl, enc.Comparing)
 		case slruview.PhaseProbe:
 			m.probes[l.Bank] = ln
 			if l.ProbeSlot >= 0 {
-				add(l.ProbeSlot, ln.Actor, "probe", th.Highlight)
+				add(l.ProbeSlot, ln.Actor, "probe", enc.Comparing)
 			}
 		case slruview.PhaseFound:
 			if l.Result == slruview.ResultMiss {
-				add(l.Slot, ln.Actor, "read in", th.Good)
+				add(l.Slot, ln.Actor, "read in", slotTab(th.Good))
 			} else {
-				add(l.Slot, ln.Actor, "HIT", th.Good)
+				add(l.Slot, ln.Actor, "HIT", slotTab(th.Good))
 			}
 		case slruview.PhaseVictim:
 			// Only the best candidate so far keeps its "best" (an earlier
@@ -128,16 +124,16 @@ func collectSLRUMarks(v *slruview.View, th *layout.Theme) slruMarks {
 				if l.VictimWhy == slru.VictimDirty {
 					lbl = "VICTIM: write"
 				}
-				add(l.Victim, ln.Actor, lbl, th.Error)
+				add(l.Victim, ln.Actor, lbl, enc.Victim)
 			} else if l.Examining >= 0 {
-				add(l.Examining, ln.Actor, "weighs", th.Highlight)
+				add(l.Examining, ln.Actor, "weighs", enc.Comparing)
 			}
 		case slruview.PhaseRead:
-			add(l.Slot, ln.Actor, "MISS: reads", th.IO)
+			add(l.Slot, ln.Actor, "MISS: reads", slotTab(th.IO))
 		case slruview.PhaseWrite:
-			add(l.Slot, ln.Actor, "writes", th.IO)
+			add(l.Slot, ln.Actor, "writes", slotTab(th.IO))
 		case slruview.PhaseWaitIO:
-			add(l.Slot, ln.Actor, "waits I/O", th.Locked)
+			add(l.Slot, ln.Actor, "waits I/O", slotTab(th.Locked))
 		}
 	}
 	return m

@@ -38,7 +38,7 @@ func layoutSLRUBankRows(l *layout.List, r layout.Rect, v *slruview.View, ws []ba
 		row := layout.Rect{X: r.X, Y: y, W: r.W, H: rowH - 4}
 		y += rowH
 		bk := v.Bank(b)
-		l.Fill(role, row, slruRowFill)
+		l.Fill(role, row, th.SLRU.Row)
 		// Backends whose page hashes to this bank: chips at the left.
 		chips, body := row.SplitLeft(chipW)
 		for i, a := range m.banks[b] {

@@ -2,7 +2,6 @@ package scene
 
 import (
 	"fmt"
-	"image/color"
 	"strings"
 
 	"bufferlab/engine/slru"
@@ -22,20 +21,34 @@ func LayoutSLRULegend(l *layout.List, r layout.Rect, th *layout.Theme) {
 	x := r.X + 4
 	y := r.Y + 4
 	right := r.X + r.W
-	item := func(fill color.RGBA, edge color.RGBA, label string) {
+	enc := SLRUEncodings(th)
+	// Each swatch is drawn from the scene's table: an overlay over a
+	// VALID slot, as it is seen.
+	item := func(e layout.Encoding, label string) {
 		box := layout.Rect{X: x, Y: y + 2, W: 12, H: 12}
-		l.Fill("legend", box, fill)
-		l.Stroke("legend", box, 1.5, edge)
+		base := enc.Valid
+		if e.Fill.A != 0 {
+			base.Fill = e.Fill
+		}
+		l.Fill("legend", box, base.Fill)
+		l.PatternOver("legend", box, e)
+		if e.EdgeWidth == 0 {
+			l.Outline("legend", box, base)
+		}
+		l.Outline("legend", box, e)
+		if e.Marks&layout.MarkCorner != 0 {
+			l.Triangle("legend", layout.Point{X: box.X + 5, Y: box.Y + box.H}, layout.Point{X: box.X + box.W, Y: box.Y + box.H}, layout.Point{X: box.X + box.W, Y: box.Y + 5}, e.MarkColor)
+		}
 		textRoom(l, "legend", label, face, x+16, y, right-x-16, th.Text, layout.Left)
 		x += 16 + layout.Width(label, face) + 12
 	}
-	item(th.Free, th.PanelEdge, "EMPTY")
-	item(slruValidFill, th.PanelEdge, "VALID")
-	item(slruIOFill, th.PanelEdge, "READ / WRITE I/O")
-	item(th.Dirty, th.Dirty, "DIRTY")
-	item(slruCompared, th.Highlight, "compared (≠)")
-	item(th.Panel, th.Highlight, "being compared")
-	item(th.Panel, th.Error, "victim")
+	item(enc.Empty, "EMPTY")
+	item(enc.Valid, "VALID")
+	item(enc.IO, "READ / WRITE I/O")
+	item(enc.Dirty, "DIRTY")
+	item(enc.Compared, "compared (≠)")
+	item(enc.Comparing, "being compared")
+	item(enc.Victim, "victim")
 	l.Fill("legend", layout.Rect{X: x, Y: y + 8, W: 18, H: 3}, th.Accent)
 	textRoom(l, "legend", "age (LRU distance)", face, x+22, y, right-x-22, th.Text, layout.Left)
 }
@@ -69,7 +82,7 @@ func layoutSLRULookups(l *layout.List, r layout.Rect, v *slruview.View, lanes []
 		}
 		row := layout.Rect{X: r.X, Y: y, W: r.W, H: lh + 2}
 		if hasCur && cur.Actor == ln.Actor {
-			l.Fill(role, row, highlightFill)
+			l.Fill(role, row, th.HighlightFill)
 		}
 		chip := layout.Rect{X: row.X + 4, Y: row.Y + 1, W: 22, H: lh}
 		col := th.Muted

@@ -50,18 +50,16 @@ func slotTypeSize(c layout.Rect) float64 { return min(14, max(9, min(c.W/6, c.H/
 func layoutSLRUSlot(l *layout.List, c layout.Rect, v *slruview.View, i int, m slruMarks, maxAge int32, changed bool, th *layout.Theme) {
 	role := fmt.Sprintf("slot %d", i)
 	s := v.Slot(i)
-	fill := slruValidFill
-	switch {
-	case s.Empty():
-		fill = th.Free
-	case s.InIO():
-		fill = slruIOFill
-	}
+	enc := SLRUEncodings(th)
+	state := slotState(enc, s)
+	fill := state.Fill
 	if a, ok := m.compared[i]; ok && a != 0 {
-		fill = slruCompared
+		fill = enc.Compared.Fill
 	}
 	l.Fill(role, c, fill)
 	l.AddHit(HitSLRUSlot, i, [2]uint32{}, c)
+	// The hatch of I/O in progress, under the text.
+	l.PatternOver(role, c, state)
 	fs := slotTypeSize(c)
 	bold := th.Font(layout.Bold, fs+1)
 	small := th.Font(layout.Regular, fs-1)
@@ -184,8 +182,8 @@ func layoutSLRUSlot(l *layout.List, c layout.Rect, v *slruview.View, i int, m sl
 	}
 	if s.Dirty {
 		d := min(c.W, c.H) * 0.2
-		l.Triangle(role+" dirty", layout.Point{X: c.X + c.W - d, Y: c.Y + c.H}, layout.Point{X: c.X + c.W, Y: c.Y + c.H}, layout.Point{X: c.X + c.W, Y: c.Y + c.H - d}, th.Dirty)
-		addBadge("DIRTY", th.Dirty)
+		l.Triangle(role+" dirty", layout.Point{X: c.X + c.W - d, Y: c.Y + c.H}, layout.Point{X: c.X + c.W, Y: c.Y + c.H}, layout.Point{X: c.X + c.W, Y: c.Y + c.H - d}, enc.Dirty.MarkColor)
+		addBadge("DIRTY", enc.Dirty.MarkColor)
 	}
 	if s.Latest {
 		addBadge("LATEST", th.Locked)
@@ -193,24 +191,51 @@ func layoutSLRUSlot(l *layout.List, c layout.Rect, v *slruview.View, i int, m sl
 	layoutSlotMarks(l, role, c, v, i, m, cd, weighed, compact, changed, th)
 }
 
+// slotState is the base encoding of a slot: EMPTY, I/O in progress or
+// VALID.
+func slotState(enc SLRUStates, s slruview.Slot) layout.Encoding {
+	switch {
+	case s.Empty():
+		return enc.Empty
+	case s.InIO():
+		return enc.IO
+	}
+	return enc.Valid
+}
+
 // layoutSlotMarks lays out what the lookups do with slot i over its cell
-// c: the outline (compared, a victim candidate, the current event's), and
-// tabs above the cell naming who does what there (role "slot i mark"). A
-// tab that does not fit beside the previous ones is recorded as an
-// overflow.
+// c: the outline (its state's, then compared, the victim, the current
+// event's), and tabs above the cell naming who does what there (role
+// "slot i mark"), each outlining the cell in its encoding (one outline
+// drawn twice is drawn once). A tab that does not fit beside the previous
+// ones is recorded as an overflow.
 func layoutSlotMarks(l *layout.List, role string, c layout.Rect, v *slruview.View, i int, m slruMarks, cd slruview.Candidate, weighed, compact, changed bool, th *layout.Theme) {
 	role += " mark"
 	fs := slotTypeSize(c) // as layoutSLRUSlot sizes its type
 	bold := th.Font(layout.Bold, fs+1)
 	badge := th.Font(layout.Bold, max(8, fs-3))
-	// Outline: the lookups' marks, else the default edge.
-	l.Stroke(role, c, 1, th.PanelEdge)
+	enc := SLRUEncodings(th)
+	var drawn []layout.Encoding
+	outline := func(e layout.Encoding) {
+		for _, d := range drawn {
+			if d == e {
+				return
+			}
+		}
+		drawn = append(drawn, e)
+		l.Outline(role, c, e)
+	}
+	// Outline: the slot's state's, then the lookups' marks.
+	outline(slotState(enc, v.Slot(i)))
 	if _, ok := m.compared[i]; ok {
-		l.Stroke(role, c, 2, th.Highlight)
-		l.Text(role, "≠", bold, c.X+c.W-4, c.Y+c.H-layout.LineHeight(bold)-6, 0, th.Highlight, layout.Right)
+		outline(enc.Compared)
+		l.Text(role, "≠", bold, c.X+c.W-4, c.Y+c.H-layout.LineHeight(bold)-6, 0, enc.Compared.Edge, layout.Right)
 	}
 	if weighed {
-		layoutCandidate(l, role, c, cd, m.victimWhy, !compact, th)
+		if _, ok := m.victimWhy[cd.Slot]; ok {
+			outline(enc.Victim)
+		}
+		layoutCandidate(l, role, c, cd, !compact, th)
 	}
 	if changed && len(m.marks[i]) == 0 {
 		l.Stroke(role, c.Inset(-2), 2, th.Text)
@@ -228,9 +253,9 @@ func layoutSlotMarks(l *layout.List, role string, c layout.Rect, v *slruview.Vie
 			break
 		}
 		tab := layout.Rect{X: tx, Y: c.Y - layout.LineHeight(badge) + 1, W: w, H: layout.LineHeight(badge)}
-		l.Fill(role, tab, mk.col)
-		l.Text(role, lbl, badge, tab.X+3, tab.Y, 0, layout.TextOn(mk.col), layout.Left)
-		l.Stroke(role, c, 3, mk.col)
+		l.Fill(role, tab, mk.enc.MarkColor)
+		l.Text(role, lbl, badge, tab.X+3, tab.Y, 0, layout.TextOn(mk.enc.MarkColor), layout.Left)
+		outline(mk.enc)
 		tx += w + 2
 	}
 }
@@ -252,16 +277,13 @@ func candidateLabel(cd slruview.Candidate, th *layout.Theme) (string, color.RGBA
 	return "weighed", th.Muted
 }
 
-// layoutCandidate marks a slot the victim search weighed: its verdict as
-// a label in the middle of the cell ("oldest", "skip: latest", "busy
-// I/O"; when badge), the victim outlined thickly. A verdict wider than the
-// cell is recorded as an overflow.
-func layoutCandidate(l *layout.List, role string, c layout.Rect, cd slruview.Candidate, victim map[int]uint64, badge bool, th *layout.Theme) {
+// layoutCandidate marks a slot the victim search weighed with its verdict
+// as a label in the middle of the cell ("oldest", "skip: latest", "busy
+// I/O"; when badge). A verdict wider than the cell is recorded as an
+// overflow.
+func layoutCandidate(l *layout.List, role string, c layout.Rect, cd slruview.Candidate, badge bool, th *layout.Theme) {
 	f := th.Font(layout.Bold, 9)
 	lbl, col := candidateLabel(cd, th)
-	if _, ok := victim[cd.Slot]; ok {
-		l.Stroke(role, c.Inset(1), 3, th.Error)
-	}
 	if !badge {
 		return
 	}

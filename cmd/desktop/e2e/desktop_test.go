@@ -114,6 +114,15 @@ func TestDesktopShots(t *testing.T) {
 			{"code", image.Rect(800, 440, 1265, 650), nil},
 			{"counters", image.Rect(10, 680, 1265, 715), nil},
 		}},
+		// The same position in the dark theme: the frame is dark (no
+		// light panel left over) and the banks, the lookups and the code
+		// hold light text.
+		{"lesson4-banks-dark", []string{"--lesson", "slru-banks", "--step", "2", "--event", "446", "--theme", "dark"}, "", []region{
+			{"whole frame", image.Rect(0, 0, 1280, 800), mostlyDark},
+			{"bank 1", image.Rect(40, 165, 780, 230), hasLightText},
+			{"lookups", image.Rect(15, 275, 780, 310), hasLightText},
+			{"code", image.Rect(800, 440, 1265, 650), hasLightText},
+		}},
 		// Lesson 5 draws the heap, the FSM pages and one FSM page's tree
 		// in the middle of B's inserts (event 2600).
 		{"lesson5-fsm", []string{"--lesson", "free-space-map", "--step", "3", "--event", "2600"}, "", []region{
@@ -218,6 +227,7 @@ func TestDesktopBadFlags(t *testing.T) {
 		{"--lesson", "no-such-lesson"}, {"--lesson", "shared-buffers", "--step", "99"},
 		{"--fast", "nope"}, {"--fast", "pool", "--lesson", "shared-buffers"},
 		{"--event", "3"}, {"--lesson", "pinning", "--event", "99999"},
+		{"--theme", "sepia"},
 	} {
 		out, err := runDesktop(t, xvfb, bin, args...)
 		ee, ok := err.(*exec.ExitError)
@@ -278,6 +288,42 @@ func hasDarkText(img image.Image, r image.Rectangle) error {
 	}
 	if dark < r.Dx()*r.Dy()/200 {
 		return fmt.Errorf("only %d dark (text) pixels in %v", dark, r)
+	}
+	return nil
+}
+
+// hasLightText is hasDarkText for the dark theme: light pixels (text)
+// in r.
+func hasLightText(img image.Image, r image.Rectangle) error {
+	light := 0
+	for y := r.Min.Y; y < r.Max.Y; y++ {
+		for x := r.Min.X; x < r.Max.X; x++ {
+			cr, cg, cb, _ := img.At(x, y).RGBA()
+			if cr > 0xb000 && cg > 0xb000 && cb > 0xb000 {
+				light++
+			}
+		}
+	}
+	if light < r.Dx()*r.Dy()/200 {
+		return fmt.Errorf("only %d light (text) pixels in %v", light, r)
+	}
+	return nil
+}
+
+// mostlyDark checks that at least four fifths of r is dark (each channel
+// under 0x60): a dark-theme frame with no light panel left over.
+func mostlyDark(img image.Image, r image.Rectangle) error {
+	dark := 0
+	for y := r.Min.Y; y < r.Max.Y; y++ {
+		for x := r.Min.X; x < r.Max.X; x++ {
+			cr, cg, cb, _ := img.At(x, y).RGBA()
+			if cr < 0x6000 && cg < 0x6000 && cb < 0x6000 {
+				dark++
+			}
+		}
+	}
+	if dark*5 < r.Dx()*r.Dy()*4 {
+		return fmt.Errorf("only %d of %d pixels dark in %v", dark, r.Dx()*r.Dy(), r)
 	}
 	return nil
 }
@@ -355,7 +401,8 @@ func TestNoDisplay(t *testing.T) {
 
 // TestLayoutMeasureMatchesEbiten runs viz/render/measurecheck (built with
 // the xvfb tag) under Xvfb: layouts measure text without Ebitengine, and
-// must get the widths Ebitengine paints.
+// must get the widths Ebitengine paints; dashed outlines and hatching
+// must be painted where layout's geometry puts them.
 func TestLayoutMeasureMatchesEbiten(t *testing.T) {
 	xvfb := xvfbtest.Run(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
+	"strings"
 	"testing"
 )
 
@@ -15,6 +17,7 @@ type Options struct {
 	Pace             string
 	Width, Height    int
 	Presentation     bool
+	Theme            string
 	Screenshot       string
 	Fast             string
 	Measure          int
@@ -26,6 +29,13 @@ type Options struct {
 
 // The window sizes the app accepts: a small phone's to an 8K screen's.
 const MinSize, MaxSize = 320, 8192
+
+// themeNames are layout.ThemeNames, which this package cannot import:
+// viz/layout imports packages that Ebitengine's window package does not,
+// and the init order that lets this package's init run first (see the
+// package comment) needs every import to be one of those. TestThemeNames
+// checks that the two lists agree.
+var themeNames = []string{"light", "dark"}
 
 // Parsed holds the options of this run, parsed by the package's init
 // before the window library starts (nil under go test).
@@ -62,6 +72,7 @@ func Parse(args []string, stderr io.Writer) (*Options, int) {
 	fs.IntVar(&o.Height, "height", 800, "window height in pixels")
 	size := fs.String("size", "", "window size WxH in pixels (instead of --width and --height), e.g. 390x844 for a phone")
 	fs.BoolVar(&o.Presentation, "presentation", false, "start in presentation mode (large type)")
+	fs.StringVar(&o.Theme, "theme", themeNames[0], "colour theme: "+strings.Join(themeNames, " or ")+" (D switches in the app)")
 	fs.StringVar(&o.Screenshot, "screenshot", "", "render once, save a PNG to this file and exit")
 	fs.StringVar(&o.Fast, "fast", "", "open the fast-mode panel running this experiment (pool or limits) with --quick settings")
 	fs.IntVar(&o.Measure, "measure", 0, "measure N frames of the pool scene (advancing 64 events a frame), print the medians and exit")
@@ -95,6 +106,10 @@ func Parse(args []string, stderr io.Writer) (*Options, int) {
 	}
 	if o.Width < MinSize || o.Width > MaxSize || o.Height < MinSize || o.Height > MaxSize {
 		fmt.Fprintf(stderr, "desktop: the window size must be within %d..%d pixels each way, found %dx%d\n", MinSize, MaxSize, o.Width, o.Height)
+		return nil, 2
+	}
+	if !slices.Contains(themeNames, o.Theme) {
+		fmt.Fprintf(stderr, "desktop: --theme %q: the themes are %s\n", o.Theme, strings.Join(themeNames, ", "))
 		return nil, 2
 	}
 	if o.Lesson != "" && o.Scenario != "" {

@@ -2,14 +2,17 @@ package startup
 
 import (
 	"bytes"
+	"slices"
 	"strings"
 	"testing"
+
+	"bufferlab/viz/layout"
 )
 
 func TestParse(t *testing.T) {
 	var e bytes.Buffer
 	o, code := Parse([]string{"--lesson", "pinning", "--step", "3", "--width", "1400"}, &e)
-	if o == nil || code != 0 || o.Lesson != "pinning" || o.Step != 3 || o.Width != 1400 || o.Height != 800 || o.Event != -1 || e.Len() != 0 {
+	if o == nil || code != 0 || o.Lesson != "pinning" || o.Step != 3 || o.Width != 1400 || o.Height != 800 || o.Event != -1 || o.Theme != "light" || e.Len() != 0 {
 		t.Fatalf("%+v, exit %d, stderr %q", o, code, e.String())
 	}
 	if o, code := Parse([]string{"--size", "390x844"}, &e); o == nil || code != 0 || o.Width != 390 || o.Height != 844 {
@@ -21,6 +24,9 @@ func TestParse(t *testing.T) {
 	}
 	if o, _ = Parse(nil, &e); o.ProgressFile != "" || o.ResetProgress {
 		t.Fatalf("no progress flags: %+v", o)
+	}
+	if o, code := Parse([]string{"--theme", "dark"}, &e); o == nil || code != 0 || o.Theme != "dark" {
+		t.Fatalf("--theme dark: %+v, exit %d, stderr %q", o, code, e.String())
 	}
 	for _, c := range []struct {
 		args []string
@@ -37,11 +43,20 @@ func TestParse(t *testing.T) {
 		{[]string{"--size", "390x844junk"}, 2, `expected WIDTHxHEIGHT`},
 		{[]string{"--size", "100x844"}, 2, "within 320..8192 pixels each way, found 100x844"},
 		{[]string{"--size", "390x844", "--width", "500"}, 2, "give --size or --width and --height, not both"},
+		{[]string{"--theme", "sepia"}, 2, `desktop: --theme "sepia": the themes are light, dark`},
+		{[]string{"--theme", ""}, 2, `desktop: --theme "": the themes are light, dark`},
 	} {
 		e.Reset()
 		o, code := Parse(c.args, &e)
 		if o != nil || code != c.code || !strings.Contains(e.String(), c.want) {
 			t.Errorf("%q: %+v, exit %d, stderr %q; want exit %d and %q", c.args, o, code, e.String(), c.code, c.want)
 		}
+	}
+}
+
+// The themes --theme accepts are the ones viz/layout has.
+func TestThemeNames(t *testing.T) {
+	if !slices.Equal(themeNames, layout.ThemeNames) {
+		t.Errorf("startup knows the themes %v, viz/layout %v", themeNames, layout.ThemeNames)
 	}
 }
