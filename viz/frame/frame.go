@@ -306,5 +306,4 @@ type builder struct {
 	th   *layout.Theme
 }
 
-
 func (b *builder) hover(r layout.Rect) bool { return r.Contains(b.in.Mouse.X, b.in.Mouse.Y) }
