@@ -27,6 +27,11 @@ func (b *builder) lesson(full layout.Rect) {
 	rest, bottom := rest.SplitBottom(b.timelineH())
 	b.timeline(bottom.Inset(2))
 	class := b.plan.Class
+	if class == Tablet && b.short() {
+		// A phone held sideways: the scene gets the whole width, a tab
+		// away from the lesson and the code.
+		class = Phone
+	}
 	if class != Phone && (class == Tablet || b.plan.Presentation) && !b.questionFits(rest.W*0.45, rest.H-b.buttonH()) {
 		// An open question that the right column cannot show whole
 		// takes the window, as on a phone: the scene is a tab away.
@@ -227,7 +232,7 @@ func (b *builder) pool(r layout.Rect, i int, v *view.Pool) {
 func (b *builder) poolScene(r layout.Rect) {
 	p, th := b.sc.Player, b.th
 	v := p.View()
-	items := scene.PoolCounters(v.Counters())
+	items := scene.FitCounters(scene.PoolCounters(v.Counters()), r.W-4, r.H*0.25, th)
 	rest, counters := r.SplitBottom(scene.CounterRowHeight(items, r.W-4, th) + 4)
 	// The lanes and the partitions share the lower part: 38%, or what
 	// the backends' three lines need, up to half.
@@ -370,8 +375,13 @@ func (b *builder) compare(r layout.Rect) {
 	}
 	small := th.Font(layout.Regular, 11)
 	w := r.W / float64(n)
+	// Panes too narrow for their words (a phone) are stacked instead.
+	stacked := drops && w < th.Px(200)
 	for i := 0; i < n; i++ {
 		pr := layout.Rect{X: r.X + float64(i)*w, Y: r.Y, W: w, H: r.H}
+		if stacked {
+			pr = layout.Rect{X: r.X, Y: r.Y + float64(i)*r.H/float64(n), W: r.W, H: r.H / float64(n)}
+		}
 		v := p.PaneView(i)
 		inner := b.panel(pr, variantTitle(p.PaneVariant(i), th.Font(layout.Bold, 12), pr.W-20))
 		if drops {
@@ -381,7 +391,7 @@ func (b *builder) compare(r layout.Rect) {
 		// The backends' lanes are what the pin race is about: they get
 		// the height their three lines need; the pool what is left, at
 		// least a fifth.
-		items := scene.PinCounters(v.Counters())
+		items := scene.FitCounters(scene.PinCounters(v.Counters()), inner.W-2, inner.H*0.25, th)
 		wordH := layout.LineHeight(small)*4.6 + 6
 		countersH := scene.CounterRowHeight(items, inner.W-2, th) + 2
 		lanesH := scene.LanesHeight(v, th) + layout.LineHeight(th.Font(layout.Bold, 12)) + 8 + 16
@@ -444,23 +454,38 @@ func (b *builder) dropPane(r layout.Rect, i int, v *view.Pool) {
 	f := th.Font(layout.Bold, 12)
 	it := th.Font(layout.Italic, 11)
 	status, rest := r.SplitTop(layout.LineHeight(f) + layout.LineHeight(it) + 6)
-	poolR, below := rest.SplitTop(rest.H * 0.58)
+	wide := r.W > 1.6*r.H // a low pane (stacked on a phone)
+	var poolR, below layout.Rect
+	if wide {
+		// The pool on the left, the counters on the right; the mapping
+		// table is left out (the lookups' cost is in the counters).
+		poolR, below = rest.SplitLeft(rest.W * 0.55)
+	} else {
+		poolR, below = rest.SplitTop(rest.H * 0.58)
+	}
 	b.pool(poolR, i, v)
-	line1, line2 := "no drop yet", ""
+	// Where the strategy is, in the longest form that fits.
+	line1, line2 := []string{"no drop yet", "not yet"}, ""
 	col := th.Muted
 	if l, ok := LastDrop(v); ok {
 		if l.OpDone {
-			line1, col = fmt.Sprintf("finished at event %d", l.Last.Seq), th.Good
+			line1, col = []string{fmt.Sprintf("finished at event %d", l.Last.Seq), "finished"}, th.Good
 		} else {
-			line1, col = fmt.Sprintf("at %s (event %d)", l.Last.Site, l.Last.Seq), th.Text
+			line1, col = []string{fmt.Sprintf("at %s (event %d)", l.Last.Site, l.Last.Seq), fmt.Sprintf("at %s", l.Last.Site), "running"}, th.Text
 		}
 	}
 	if cur, ok := v.Current(); ok && cur.Kind == trace.KNone {
 		line2 = "idle until the others finish the step"
 	}
-	b.l.FitText("drop status", line1, f, status.X, status.Y, status.W, col, layout.Left)
+	b.l.TextForms("drop status", line1, f, layout.Rect{X: status.X, Y: status.Y, W: status.W, H: layout.LineHeight(f)}, col, layout.Left)
 	b.l.TextForms("drop idle", []string{line2, "idle"}, it, layout.Rect{X: status.X, Y: status.Y + layout.LineHeight(f), W: status.W, H: layout.LineHeight(it)}, th.Muted, layout.Left)
-	items := scene.DropCounters(v.Counters())
+	if wide {
+		items := scene.FitCounters(scene.DropCounters(v.Counters()), below.W-6, below.H-4, th)
+		cr := layout.Rect{X: below.X + 4, Y: below.Y, W: below.W - 4, H: min(below.H, scene.CounterRowHeight(items, below.W-6, th))}
+		scene.LayoutCounterRow(b.l, cr, items, th)
+		return
+	}
+	items := scene.FitCounters(scene.DropCounters(v.Counters()), below.W-2, below.H*0.4, th)
 	partsR, countersR := below.SplitBottom(scene.CounterRowHeight(items, below.W-2, th) + 2)
 	pr := b.panel(partsR, "Mapping table: 128 partitions")
 	b.clipped(pr, func() { scene.LayoutPartitions(b.l, pr, v, th) })
@@ -518,10 +543,20 @@ func (b *builder) dropRuleLines(w float64) []string {
 	}
 	text1 := fmt.Sprintf("auto (PG 15): %d blocks to drop, NBuffers = %d, in recovery: %s  →  %s (%s)", probe, nbuf, yesNo(rec), choice, why)
 	pace := "Paced by events (T: by time): every pane takes one event per tick, so a pane that finishes early idles."
+	short := fmt.Sprintf("auto: %d blocks → %s (%s)", probe, choice, why)
+	shortPace := "Paced by events (T: by time)."
 	if p.Pacing() == "time" && b.sc.PacingLine != "" {
 		pace = "Paced by native times (T: by events): " + b.sc.PacingLine + "."
+		shortPace = "Paced by native times (T: by events)."
 	}
-	return append(layout.Wrap(text1, f, w-b.th.Px(16)), layout.Wrap(pace, f, w-b.th.Px(16))...)
+	// The rule in full when it fits four lines, else its short form (the
+	// lesson's text says the rest).
+	w -= b.th.Px(16)
+	lines := append(layout.Wrap(text1, f, w), layout.Wrap(pace, f, w)...)
+	if len(lines) > 4 {
+		lines = append(layout.Wrap(short, f, w), layout.Wrap(shortPace, f, w)...)
+	}
+	return lines
 }
 
 // dropRule lays out the rule `auto` follows (DropRelFileNodeBuffers):

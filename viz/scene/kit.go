@@ -100,9 +100,26 @@ func counterRows(items []Counter, w float64, th *layout.Theme) [][]Counter {
 // CounterRowHeight is the height LayoutCounterRow needs for items at
 // width w: a row of boxes for as many as fit, then the next row.
 func CounterRowHeight(items []Counter, w float64, th *layout.Theme) float64 {
+	if len(items) == 0 {
+		return 0
+	}
 	big, small := counterFonts(th)
 	rowH := layout.LineHeight(big) + layout.LineHeight(small) + th.Px(6)
 	return float64(max(1, len(counterRows(items, w, th)))) * (rowH + 4)
+}
+
+// FitCounters is the longest prefix of items whose rows fit h at width w
+// (none when even the first does not fit): the counters of a row are
+// listed most telling first, and a pane too small for all of them keeps
+// those (all of them are in the JavaScript API's state, and in the frame
+// of a larger window).
+func FitCounters(items []Counter, w, h float64, th *layout.Theme) []Counter {
+	for n := len(items); n > 0; n-- {
+		if CounterRowHeight(items[:n], w, th) <= h {
+			return items[:n]
+		}
+	}
+	return nil
 }
 
 // LayoutCounterRow lays out counters in rows of labelled boxes: each box

@@ -507,8 +507,10 @@ func PinCounters(c view.Counters) []Counter {
 // finding the relation's buffers cost each strategy.
 func DropCounters(c view.Counters) []Counter {
 	return []Counter{
-		{"descriptors", c.DropDescsTouched}, {"lookups", c.DropLookups},
-		{"part. locks", c.DropPartitionLocks}, {"list hops", c.DropListHops},
-		{"dropped", c.DropInvalidated}, {"list upkeep", c.DListLinks + c.DListUnlinks},
+		// Each strategy's own cost first: the scan's descriptors, the
+		// lookup's probes, the list's hops (FitCounters keeps a prefix).
+		{"descriptors", c.DropDescsTouched}, {"lookups", c.DropLookups}, {"list hops", c.DropListHops},
+		{"dropped", c.DropInvalidated}, {"part. locks", c.DropPartitionLocks},
+		{"list upkeep", c.DListLinks + c.DListUnlinks},
 	}
 }

@@ -154,7 +154,7 @@ func layoutPoolHeader(l *layout.List, r layout.Rect, p *view.Pool, th *layout.Th
 	l.TextForms("pool header", forms, face, box, th.Text, layout.Left)
 	// The freelist line's forms: its first 8, 7, … buffers then how many
 	// it holds, with the holder of buffer_strategy_lock; then the count
-	// alone.
+	// alone, in words, then short.
 	free := p.Freelist()
 	lock := ""
 	if h := p.StrategyHolder(); h != 0 {
@@ -174,9 +174,9 @@ func layoutPoolHeader(l *layout.List, r layout.Rect, p *view.Pool, th *layout.Th
 			}
 			fls = append(fls, "freelist: "+strings.Join(parts, " → ")+lock)
 		}
-		fls = append(fls, fmt.Sprintf("freelist: %d buffers", len(free)))
+		fls = append(fls, fmt.Sprintf("freelist: %d buffers", len(free)), fmt.Sprintf("free: %d", len(free)))
 		if lock != "" {
-			fls = append(fls[:len(fls)-1], fmt.Sprintf("freelist: %d buffers%s", len(free), lock), fls[len(fls)-1])
+			fls = append(fls[:len(fls)-2], fmt.Sprintf("freelist: %d buffers%s", len(free), lock), fls[len(fls)-2], fls[len(fls)-1])
 		}
 	}
 	f := face
