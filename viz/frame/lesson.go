@@ -239,9 +239,15 @@ func (b *builder) poolScene(r layout.Rect) {
 	lowerH := min(rest.H*0.5, max(rest.H*0.38, scene.LanesHeight(v, th)+layout.LineHeight(th.Font(layout.Bold, 12))+8+16))
 	poolR, lower := rest.SplitTop(rest.H - lowerH)
 	inner := b.panel(poolR, title("pool", v))
-	inner, wordR := inner.SplitBottom(layout.LineHeight(th.Font(layout.Regular, 11))*4.6 + 6)
-	we, wok := scene.LastStateWordEvent(p.TL.Events(), p.Pos(), 4096)
-	b.clipped(wordR, func() { scene.LayoutStateWord(b.l, wordR.Inset(1), we, wok, v, th) })
+	// The last state word under the cells, where the panel has room for
+	// both (a low window shows the cells alone: their tooltips give the
+	// word).
+	if wordH := layout.LineHeight(th.Font(layout.Regular, 11))*4.6 + 6; inner.H >= 2.5*wordH {
+		var wordR layout.Rect
+		inner, wordR = inner.SplitBottom(wordH)
+		we, wok := scene.LastStateWordEvent(p.TL.Events(), p.Pos(), 4096)
+		b.clipped(wordR, func() { scene.LayoutStateWord(b.l, wordR.Inset(1), we, wok, v, th) })
+	}
 	b.pool(inner, 0, v)
 	lanesR, partsR := lower.SplitLeft(lower.W * 0.55)
 	lr := b.panel(lanesR, "Backends")

@@ -171,12 +171,17 @@ func layoutLanes(l *layout.List, r layout.Rect, p *view.Pool, th *layout.Theme) 
 		}
 		// The status line's forms: the operation with what the backend is
 		// doing in words, then with a word, then the operation alone.
-		forms := []string{status}
+		// Last, the operation without its parenthesised details.
+		bare := status
+		if i := strings.Index(status, " ("); i > 0 {
+			bare = status[:i]
+		}
+		forms := []string{status, bare}
 		switch {
 		case ln.Spinning:
-			forms = []string{status + "   [SPINNING: BM_LOCKED is set]", status + "   [SPINNING]", status + " [spin]", status}
+			forms = []string{status + "   [SPINNING: BM_LOCKED is set]", status + "   [SPINNING]", status + " [spin]", status, bare + " [spin]", bare}
 		case ln.Waiting:
-			forms = []string{status + "   [WAITING]", status + " [wait]", status}
+			forms = []string{status + "   [WAITING]", status + " [wait]", status, bare + " [wait]", bare}
 		}
 		l.TextForms(role, forms, face, layout.Rect{X: x, Y: row.Y + 1, W: textW, H: lh}, th.Text, layout.Left)
 		var pins []string
@@ -210,23 +215,23 @@ func layoutLanes(l *layout.List, r layout.Rect, p *view.Pool, th *layout.Theme) 
 		} else {
 			seconds = append(seconds, fmt.Sprintf("pins: %d", len(ln.Pins)))
 		}
-		if rowH > lh*1.8 {
+		// A lane's forms by its height: the status, the pins and the
+		// word; the status and the word (its copy of the state word is
+		// what the pin race is about; the pins are in the cells'
+		// tooltips); the status alone.
+		switch {
+		case rowH > lh*2.8:
 			c := th.Muted
 			if errPart != "" {
 				c = th.Error
 			}
 			l.TextForms(role, seconds, face, layout.Rect{X: x, Y: row.Y + 1 + lh, W: textW, H: lh}, c, layout.Left)
-		} else {
-			l.Overflows = append(l.Overflows, layout.Overflow{Role: role, Text: seconds[0], Axis: "h", Need: lh * 1.8, Have: rowH})
-		}
-		word := layout.Rect{X: x, Y: row.Y + 1 + 2*lh, W: textW, H: lh}
-		if rowH > lh*2.8 {
-			layoutLaneWord(l, role+" word", word, ln, th)
-		} else {
-			var w layout.List
-			layoutLaneWord(&w, role+" word", word, ln, th)
-			for _, t := range w.Texts("") {
-				l.Overflows = append(l.Overflows, layout.Overflow{Role: t.Role, Text: t.Text, Axis: "h", Need: lh * 2.8, Have: rowH})
+			layoutLaneWord(l, role+" word", layout.Rect{X: x, Y: row.Y + 1 + 2*lh, W: textW, H: lh}, ln, th)
+		case rowH > lh*1.8:
+			if errPart != "" {
+				l.TextForms(role, seconds[2:], face, layout.Rect{X: x, Y: row.Y + 1 + lh, W: textW, H: lh}, th.Error, layout.Left)
+			} else {
+				layoutLaneWord(l, role+" word", layout.Rect{X: x, Y: row.Y + 1 + lh, W: textW, H: lh}, ln, th)
 			}
 		}
 		if ln.Spinning {
@@ -241,7 +246,7 @@ func layoutLanes(l *layout.List, r layout.Rect, p *view.Pool, th *layout.Theme) 
 func layoutLaneWord(l *layout.List, role string, r layout.Rect, ln view.Lane, th *layout.Theme) {
 	face := th.Font(layout.Mono, 10.5)
 	if !ln.HasWord {
-		l.Text(role, "word: -", face, r.X, r.Y, r.W, th.Muted, layout.Left)
+		l.TextForms(role, []string{"word: -", ""}, face, r, th.Muted, layout.Left)
 		return
 	}
 	w := ln.Word
@@ -254,12 +259,14 @@ func layoutLaneWord(l *layout.List, role string, r layout.Rect, ln view.Lane, th
 	case trace.KLockHdr:
 		verb = "locked"
 	}
-	text := fmt.Sprintf("%s #%d: rc %d u %d %s", verb, ln.WordEvent.Obj, bufmgr.StateRefcount(w), bufmgr.StateUsagecount(w), shortFlags(w))
 	c := th.Text
 	if ln.WordEvent.Kind == trace.KCASFail {
 		c = th.Error
 	}
-	l.Text(role, text, face, r.X, r.Y, r.W, c, layout.Left)
+	// The word's forms: with its flags' names, then its counts alone.
+	rc, u := bufmgr.StateRefcount(w), bufmgr.StateUsagecount(w)
+	l.TextForms(role, []string{fmt.Sprintf("%s #%d: rc %d u %d %s", verb, ln.WordEvent.Obj, rc, u, shortFlags(w)),
+		fmt.Sprintf("%s #%d: rc %d u %d", verb, ln.WordEvent.Obj, rc, u), fmt.Sprintf("#%d: rc %d u %d", ln.WordEvent.Obj, rc, u)}, face, r, c, layout.Left)
 }
 
 // shortFlags names the set flags of a state word with the labels of the

@@ -97,7 +97,10 @@ func LayoutStateWord(l *layout.List, r layout.Rect, e trace.Event, ok bool, p *v
 	if e.Kind == trace.KSpin && layout.Width(title+": BM_LOCKED is set, spin", bold) <= r.W {
 		title += ": BM_LOCKED is set, spin"
 	}
-	l.Text("state word title", title, bold, r.X, r.Y, r.W, th.Text, layout.Left)
+	// The title's shorter forms: who did what to which buffer, then the
+	// buffer alone.
+	l.TextForms("state word title", []string{title, fmt.Sprintf("buffer %d: %s by %s", e.Obj, e.Kind, who), fmt.Sprintf("buffer %d", e.Obj)},
+		bold, layout.Rect{X: r.X, Y: r.Y, W: r.W, H: layout.LineHeight(bold)}, th.Text, layout.Left)
 	labelW := layout.Width("expected ", face)
 	// Not to scale: the ten flags get room for their names. The widest
 	// layout that fits is used: the flags' full names and the counts
