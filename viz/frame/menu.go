@@ -38,7 +38,7 @@ func (b *builder) menu(full layout.Rect) {
 	s.menuRect = r
 	col := layout.Rect{X: r.X, Y: r.Y, W: min(r.W, th.Px(900)), H: r.H}
 	y := col.Y - s.menuScroll
-	b.l.Clip(r)
+	b.l.ClipScroll(r)
 	title := th.Font(layout.Bold, 26)
 	b.l.Text("menu title", "BufferLab", title, col.X, y, col.W, th.Text, layout.Left)
 	y += layout.LineHeight(title)

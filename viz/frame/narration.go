@@ -58,7 +58,7 @@ func (b *builder) narrationOnce(r layout.Rect) (scrolled bool) {
 	// the scroll bar's width kept free at the right.
 	body := textR
 	body.W -= th.Px(8)
-	b.l.Clip(textR)
+	b.l.ClipScroll(textR)
 	y := body.Y - s.narrScroll
 	if k == 0 && p.Lesson != nil && len(p.Lesson.Intro) > 0 && p.Pos() == p.StepStart[0] {
 		y = prose.LayoutBlocks(b.l, body, y, p.Lesson.Intro, th)

@@ -95,6 +95,13 @@ type List struct {
 // neighbours). Groups nest; the painter intersects them.
 func (l *List) Clip(r Rect) { l.Items = append(l.Items, Item{Kind: KClip, Role: "clip", Rect: r}) }
 
+// ClipScroll starts a clipped group whose content scrolls up and down (a
+// lesson's text, the menu): a line cut at its top or bottom edge is
+// scrolled, not cut (Clipped counts only runs cut at its sides).
+func (l *List) ClipScroll(r Rect) {
+	l.Items = append(l.Items, Item{Kind: KClip, Role: "clip scroll", Rect: r})
+}
+
 // Unclip ends the innermost clipped group.
 func (l *List) Unclip() { l.Items = append(l.Items, Item{Kind: KUnclip, Role: "clip"}) }
 
@@ -125,7 +132,9 @@ type Metrics struct {
 	MinTargetPx float64 `json:"min_target_px"`
 }
 
-// Metrics measures l.
+// Metrics measures l. A text run drawn partly outside its clipped group
+// (a panel's content, Clip) is cut as surely as one that did not fit its
+// box: it counts as an overflow too (Clipped lists them).
 func (l *List) Metrics() Metrics {
 	m := Metrics{MinTextPx: l.MinTextSize()}
 	for _, o := range l.Overflows {
@@ -133,6 +142,7 @@ func (l *List) Metrics() Metrics {
 			m.Overflow++
 		}
 	}
+	m.Overflow += len(l.Clipped())
 	for _, t := range l.Targets {
 		if s := min(t.Rect.W, t.Rect.H); m.MinTargetPx == 0 || s < m.MinTargetPx {
 			m.MinTargetPx = s
@@ -170,6 +180,60 @@ func (l *List) HitAt(x, y float64) (Hit, bool) {
 		}
 	}
 	return Hit{}, false
+}
+
+// Clipped returns the text runs that stick out of their clipped group
+// (by more than half a pixel): the painter cuts them. A run wholly
+// outside its group (a line of a scrolled text above or below its panel)
+// is not drawn at all and is not counted: the region scrolls.
+func (l *List) Clipped() []Overflow {
+	var out []Overflow
+	type group struct {
+		r      Rect
+		scroll bool
+	}
+	var clips []group
+	for _, it := range l.Items {
+		switch it.Kind {
+		case KClip:
+			g := group{it.Rect, it.Role == "clip scroll"}
+			if len(clips) > 0 {
+				top := clips[len(clips)-1]
+				g.r, g.scroll = intersect(g.r, top.r), g.scroll || top.scroll
+			}
+			clips = append(clips, g)
+		case KUnclip:
+			if len(clips) > 0 {
+				clips = clips[:len(clips)-1]
+			}
+		case KText:
+			if len(clips) == 0 {
+				continue
+			}
+			g, t := clips[len(clips)-1], it.Rect
+			c := g.r
+			if g.scroll {
+				// Only the sides cut: the top and bottom edges scroll.
+				c.Y, c.H = t.Y, t.H
+			}
+			inside := t.X >= c.X-0.5 && t.Y >= c.Y-0.5 && t.X+t.W <= c.X+c.W+0.5 && t.Y+t.H <= c.Y+c.H+0.5
+			outside := t.X >= c.X+c.W || t.Y >= c.Y+c.H || t.X+t.W <= c.X || t.Y+t.H <= c.Y
+			if !inside && !outside {
+				out = append(out, Overflow{Role: it.Role, Text: it.Text, Axis: "clip", Need: t.W, Have: max(0, min(t.X+t.W, c.X+c.W)-max(t.X, c.X))})
+			}
+		}
+	}
+	return out
+}
+
+// intersect is the part of a inside b (empty when they do not meet).
+func intersect(a, b Rect) Rect {
+	x0, y0 := max(a.X, b.X), max(a.Y, b.Y)
+	x1, y1 := min(a.X+a.W, b.X+b.W), min(a.Y+a.H, b.Y+b.H)
+	if x1 <= x0 || y1 <= y0 {
+		return Rect{X: x0, Y: y0}
+	}
+	return Rect{X: x0, Y: y0, W: x1 - x0, H: y1 - y0}
 }
 
 // Fill adds a filled rectangle (nothing for an empty one).
@@ -254,6 +318,12 @@ func (l *List) TextIn(role, s string, f Font, box Rect, c color.RGBA, a Align) {
 		return
 	}
 	x, y := l.inBox(role, s, f, box, a)
+	if box.W <= 0 {
+		// No room at all (Text reads a width of 0 as "no limit").
+		l.Overflows = append(l.Overflows, Overflow{Role: role, Text: s, Axis: "w", Need: Width(s, f), Have: max(0, box.W)})
+		l.Items = append(l.Items, Item{Kind: KText, Role: role, Rect: Rect{left(x, Width(s, f), a), y, Width(s, f), LineHeight(f)}, Text: s, Font: f, Align: a, Color: c})
+		return
+	}
 	l.Text(role, s, f, x, y, box.W, c, a)
 }
 

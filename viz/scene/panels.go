@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"image/color"
 	"math"
+	"sort"
 	"strings"
 
 	"bufferlab/engine/bufmgr"
@@ -141,7 +142,7 @@ func join3(a, b string) string {
 // LanesHeight is the height LayoutLanes needs to show every backend's
 // three lines (its operation, its pins, its copy of the state word).
 func LanesHeight(p *view.Pool, th *layout.Theme) float64 {
-	return float64(max(1, p.NumLanes()-1)) * layout.LineHeight(th.Font(layout.Regular, 12)) * 2.9
+	return float64(max(1, p.NumLanes()-1)) * (3*layout.LineHeight(th.Font(layout.Regular, 12)) + 3)
 }
 
 func layoutLanes(l *layout.List, r layout.Rect, p *view.Pool, th *layout.Theme) {
@@ -155,17 +156,52 @@ func layoutLanes(l *layout.List, r layout.Rect, p *view.Pool, th *layout.Theme) 
 	lh := layout.LineHeight(face)
 	rowH := min(r.H/float64(n-1), lh*3.4)
 	cur := p.Changed().Lane
+	// Too low for a line a backend: the current backend and the busy
+	// ones first, the idle ones named on the last line.
+	actors := make([]trace.Actor, 0, n-1)
 	for a := 1; a < n; a++ {
-		ln := p.Lane(trace.Actor(a))
+		actors = append(actors, trace.Actor(a))
+	}
+	if rowH < lh+2 {
+		fit := int(r.H / (lh + 2))
+		if fit == 0 {
+			return // no room for a line: the frame gave the lanes none
+		}
+		busy := func(a trace.Actor) int {
+			switch {
+			case a == cur:
+				return 0
+			case p.OpLabel(a) != "" && !strings.HasSuffix(p.OpLabel(a), "(done)"):
+				return 1
+			}
+			return 2
+		}
+		sort.SliceStable(actors, func(i, j int) bool { return busy(actors[i]) < busy(actors[j]) })
+		if len(actors) > fit && fit == 1 {
+			actors = actors[:1] // the one that matters most
+		} else if len(actors) > fit {
+			var rest []string
+			for _, a := range actors[fit-1:] {
+				rest = append(rest, p.Lane(a).Name)
+			}
+			actors = actors[:fit-1]
+			y := r.Y + float64(fit-1)*(lh+2)
+			l.TextForms("lanes more", []string{"also " + strings.Join(rest, ", "), fmt.Sprintf("+%d more", len(rest)), ""}, face,
+				layout.Rect{X: r.X + 4, Y: y, W: r.W - 4, H: lh}, th.Muted, layout.Left)
+		}
+		rowH = lh + 2
+	}
+	for k, a := range actors {
+		ln := p.Lane(a)
 		role := "lane " + ln.Name
-		row := layout.Rect{X: r.X, Y: r.Y + float64(a-1)*rowH, W: r.W, H: rowH - 2}
-		if trace.Actor(a) == cur {
+		row := layout.Rect{X: r.X, Y: r.Y + float64(k)*rowH, W: r.W, H: rowH - 2}
+		if a == cur {
 			l.Fill(role, row, th.HighlightFill)
 		}
 		l.Text(role, ln.Name, bold, row.X+4, row.Y+1, row.W-4, th.Text, layout.Left)
 		x := row.X + 4 + max(28, layout.Width(ln.Name, bold)+10)
 		textW := row.X + row.W - x
-		status := p.OpLabel(trace.Actor(a))
+		status := p.OpLabel(a)
 		if status == "" {
 			status = "idle"
 		}
@@ -220,14 +256,14 @@ func layoutLanes(l *layout.List, r layout.Rect, p *view.Pool, th *layout.Theme) 
 		// what the pin race is about; the pins are in the cells'
 		// tooltips); the status alone.
 		switch {
-		case rowH > lh*2.8:
+		case rowH >= 3*lh+2:
 			c := th.Muted
 			if errPart != "" {
 				c = th.Error
 			}
 			l.TextForms(role, seconds, face, layout.Rect{X: x, Y: row.Y + 1 + lh, W: textW, H: lh}, c, layout.Left)
 			layoutLaneWord(l, role+" word", layout.Rect{X: x, Y: row.Y + 1 + 2*lh, W: textW, H: lh}, ln, th)
-		case rowH > lh*1.8:
+		case rowH >= 2*lh+2:
 			if errPart != "" {
 				l.TextForms(role, seconds[2:], face, layout.Rect{X: x, Y: row.Y + 1 + lh, W: textW, H: lh}, th.Error, layout.Left)
 			} else {
@@ -372,6 +408,9 @@ func LayoutCodeFor(l *layout.List, r layout.Rect, e trace.Event, ok bool, desc s
 	small := th.Font(layout.Regular, 11.5)
 	slh := layout.LineHeight(small)
 	room := max(1, int(rest.H*0.4/slh))
+	if rest.H < slh+6+lh {
+		room = 0 // a panel with room for its code only
+	}
 	// The forms of the event line, longest first: what it did in full,
 	// then its kind and site, then who and when.
 	forms := []string{fmt.Sprintf("event %d by %s: %s", e.Seq, who, text),
@@ -382,8 +421,11 @@ func LayoutCodeFor(l *layout.List, r layout.Rect, e trace.Event, ok bool, desc s
 			break
 		}
 	}
-	footLines := max(1, min(len(lines), room))
-	body, foot := rest.SplitBottom(slh*float64(footLines) + 6)
+	footLines := min(len(lines), room)
+	body, foot := rest, layout.Rect{}
+	if footLines > 0 {
+		body, foot = rest.SplitBottom(slh*float64(footLines) + 6)
+	}
 	for i := 0; i < footLines; i++ {
 		ln := lines[i]
 		if i == footLines-1 && len(lines) > footLines {

@@ -116,8 +116,20 @@ func (s *PoolScene) Layout(l *layout.List, r layout.Rect, p *view.Pool, th *layo
 		}
 	}
 	small := th.Font(layout.Regular, 12)
-	header, body := r.SplitTop(layout.LineHeight(small) * 2.4)
-	layoutPoolHeader(l, header, p, th)
+	lh := layout.LineHeight(small)
+	// The header's two lines where the pool has room for them and a few
+	// rows of cells; one line, or none, in a low pane.
+	var header, body layout.Rect
+	switch {
+	case r.H >= 6*lh:
+		header, body = r.SplitTop(lh * 2.4)
+		layoutPoolHeader(l, header, p, th, 2)
+	case r.H >= 3*lh:
+		header, body = r.SplitTop(lh * 1.2)
+		layoutPoolHeader(l, header, p, th, 1)
+	default:
+		body = r
+	}
 	s.lastRect = body
 	s.cellRects = s.cellRects[:0]
 	s.heatShown = false
@@ -128,11 +140,11 @@ func (s *PoolScene) Layout(l *layout.List, r layout.Rect, p *view.Pool, th *layo
 	s.layoutCells(l, body, p, th)
 }
 
-// layoutPoolHeader lays out the header's two lines: the pool's size and
+// layoutPoolHeader lays out the header's lines (two, or the first): the pool's size and
 // StrategyControl's clock (nextVictimBuffer, completePasses), then the
 // freelist and the holder of buffer_strategy_lock, each on a highlight
 // when the current event changed it.
-func layoutPoolHeader(l *layout.List, r layout.Rect, p *view.Pool, th *layout.Theme) {
+func layoutPoolHeader(l *layout.List, r layout.Rect, p *view.Pool, th *layout.Theme, lines int) {
 	face := th.Font(layout.Regular, 12)
 	bold := th.Font(layout.Bold, 12)
 	n := p.NBuffers()
@@ -152,6 +164,9 @@ func layoutPoolHeader(l *layout.List, r layout.Rect, p *view.Pool, th *layout.Th
 		l.Fill("pool header", layout.Rect{X: r.X, Y: r.Y, W: min(r.W, layout.Width(firstFit(forms, face, box.W), face)+8), H: lh}, th.HighlightFill)
 	}
 	l.TextForms("pool header", forms, face, box, th.Text, layout.Left)
+	if lines < 2 {
+		return
+	}
 	// The freelist line's forms: its first 8, 7, … buffers then how many
 	// it holds, with the holder of buffer_strategy_lock; then the count
 	// alone, in words, then short.

@@ -132,6 +132,11 @@ func LayoutStateWord(l *layout.List, r layout.Rect, e trace.Event, ok bool, p *v
 	// The slack is shared: the flags' cells grow to 44% of the strip, the
 	// counts take the rest in the proportion 16:40.
 	cellW := max(cellFor(form), avail*0.44/10)
+	if 10*cellFor(2)+countsW(usageFmt, rcFmt) > avail {
+		// Too narrow for the flags even as letters: the counts alone
+		// (the lanes and the cells' tooltips name the flags).
+		cellW = 0
+	}
 	rest := avail - 10*cellW
 	usageNeed := layout.Width(fmt.Sprintf(usageFmt, 5), face) + th.Px(8)
 	usageW := max(usageNeed, min(rest*16/56, rest-(countsW(usageFmt, rcFmt)-usageNeed)))
@@ -147,6 +152,9 @@ func LayoutStateWord(l *layout.List, r layout.Rect, e trace.Event, ok bool, p *v
 		x0 := r.X + labelW
 		// Flags: bits 31..22.
 		for i, f := range flagLabels {
+			if cellW == 0 {
+				break
+			}
 			c := layout.Rect{X: x0 + float64(i)*cellW, Y: y, W: cellW - 1, H: rowH - 2}
 			lbl := flagForm(i, form)
 			set := row.word&f.bit != 0

@@ -114,13 +114,13 @@ func Report(fs []Frame, top int, examples bool) string {
 				}
 			}
 		}
-		for _, o := range f.List.Overflows {
+		for _, o := range append(f.List.Overflows, f.List.Clipped()...) {
 			if o.Axis == layout.Scrolls {
 				continue
 			}
 			c := RoleClass(o.Role)
 			if count[c] == 0 {
-				example[c] = fmt.Sprintf("%s: %q needs %.1f px %s, has %.1f", f.Name(), o.Text, o.Need, map[string]string{"w": "wide", "h": "tall"}[o.Axis], o.Have)
+				example[c] = fmt.Sprintf("%s: %q needs %.1f px %s, has %.1f", f.Name(), o.Text, o.Need, map[string]string{"w": "wide", "h": "tall", "clip": "wide, cut by its panel"}[o.Axis], o.Have)
 			}
 			count[c]++
 		}
