@@ -270,7 +270,7 @@ func layoutLanes(l *layout.List, r layout.Rect, p *view.Pool, th *layout.Theme) 
 				layoutLaneWord(l, role+" word", layout.Rect{X: x, Y: row.Y + 1 + lh, W: textW, H: lh}, ln, th)
 			}
 		}
-		if ln.Spinning {
+		if ln.Spinning && rowH >= 2*lh+2 {
 			layoutSpinner(l, row.X+4+layout.Width(ln.Name, bold)/2, row.Y+1+lh*1.6, lh*0.45, ln.Spins, th)
 		}
 	}
