@@ -167,39 +167,8 @@ func maxOf(v []float64) float64 {
 }
 
 // balance shares the rows out to at most cols columns in order, as evenly
-// as it can (the least column height that greedy filling keeps to cols
-// columns), moving a section title that would end a column to the next.
+// as it can, a section title moving to the next column with the row after
+// it rather than end a column (layout.Balance).
 func balance(rows []helpRow, hs []float64, cols int) []int {
-	fill := func(limit float64) ([]int, int) {
-		at := make([]int, len(rows))
-		c, cur := 0, 0.0
-		for i := range rows {
-			h := hs[i]
-			// A title goes with the row after it.
-			if rows[i].title && i+1 < len(rows) {
-				h += hs[i+1]
-			}
-			if cur > 0 && cur+h > limit {
-				c, cur = c+1, 0
-			}
-			at[i] = c
-			cur += hs[i]
-		}
-		return at, c + 1
-	}
-	lo, hi := 0.0, 1.0 // hi: one column holds everything (1 px spare for rounding)
-	for _, h := range hs {
-		lo = max(lo, h)
-		hi += h
-	}
-	for range 40 {
-		mid := (lo + hi) / 2
-		if _, n := fill(mid); n <= cols {
-			hi = mid
-		} else {
-			lo = mid
-		}
-	}
-	at, _ := fill(hi)
-	return at
+	return layout.Balance(hs, 0, cols, func(i int) bool { return rows[i].title })
 }

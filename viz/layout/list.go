@@ -115,12 +115,19 @@ func (l *List) Target(role, label string, r Rect, act func()) {
 
 // Hit returns the topmost target at (x, y).
 func (l *List) Hit(x, y float64) (Target, bool) {
-	for i := len(l.Targets) - 1; i >= 0; i-- {
-		if l.Targets[i].Rect.Contains(x, y) {
-			return l.Targets[i], true
+	return topmost(l.Targets, func(t *Target) Rect { return t.Rect }, x, y)
+}
+
+// topmost is the last of items whose rect contains (x, y): the one laid
+// out last is drawn on top.
+func topmost[T any](items []T, rect func(*T) Rect, x, y float64) (T, bool) {
+	for i := len(items) - 1; i >= 0; i-- {
+		if rect(&items[i]).Contains(x, y) {
+			return items[i], true
 		}
 	}
-	return Target{}, false
+	var none T
+	return none, false
 }
 
 // Metrics summarise a frame for its tests and window.bufferlab.layout():
@@ -174,12 +181,7 @@ func (l *List) AddHit(kind string, id int, in [2]uint32, r Rect) {
 // HitAt returns the region at (x, y): the last one recorded that contains
 // the point, as the last drawn is on top.
 func (l *List) HitAt(x, y float64) (Hit, bool) {
-	for i := len(l.Hits) - 1; i >= 0; i-- {
-		if l.Hits[i].Rect.Contains(x, y) {
-			return l.Hits[i], true
-		}
-	}
-	return Hit{}, false
+	return topmost(l.Hits, func(h *Hit) Rect { return h.Rect }, x, y)
 }
 
 // Clipped returns the text runs that stick out of their clipped group

@@ -3,6 +3,7 @@ package layout
 import (
 	"fmt"
 	"image/color"
+	"reflect"
 	"strings"
 )
 
@@ -214,4 +215,39 @@ func TextOn(fill color.RGBA) color.RGBA {
 		return color.RGBA{0xff, 0xff, 0xff, 0xff}
 	}
 	return color.RGBA{0x1a, 0x1a, 0x1a, 0xff}
+}
+
+// NamedColour is one colour a theme holds and where: "Panel",
+// "UsageRamp[3]", "Encoding.Victim.Edge".
+type NamedColour struct {
+	Path   string
+	Colour color.RGBA
+}
+
+// Colours lists every colour t holds, its fields, the nested ones and the
+// arrays' steps, in field order: what the theme tests check (each set,
+// none left from another theme).
+func (t *Theme) Colours() []NamedColour {
+	var out []NamedColour
+	var walk func(path string, v reflect.Value)
+	walk = func(path string, v reflect.Value) {
+		if c, ok := v.Interface().(color.RGBA); ok {
+			out = append(out, NamedColour{path, c})
+			return
+		}
+		switch v.Kind() {
+		case reflect.Struct:
+			for i := 0; i < v.NumField(); i++ {
+				if v.Type().Field(i).IsExported() {
+					walk(strings.TrimPrefix(path+"."+v.Type().Field(i).Name, "."), v.Field(i))
+				}
+			}
+		case reflect.Array:
+			for i := 0; i < v.Len(); i++ {
+				walk(fmt.Sprintf("%s[%d]", path, i), v.Index(i))
+			}
+		}
+	}
+	walk("", reflect.ValueOf(*t))
+	return out
 }

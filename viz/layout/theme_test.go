@@ -2,7 +2,6 @@ package layout_test
 
 import (
 	"image/color"
-	"reflect"
 	"strings"
 	"testing"
 
@@ -76,27 +75,12 @@ func TestNewTheme(t *testing.T) {
 func TestThemesComplete(t *testing.T) {
 	for _, name := range layout.ThemeNames {
 		th, _ := layout.NewTheme(name, 1)
-		var walk func(path string, v reflect.Value)
-		walk = func(path string, v reflect.Value) {
-			if c, ok := v.Interface().(color.RGBA); ok {
-				// The scrim is the one translucent colour.
-				if c.A == 0 || c.A != 0xff && !strings.HasSuffix(path, "Scrim") {
-					t.Errorf("%s: %s is %v", name, path, c)
-				}
-				return
-			}
-			switch v.Kind() {
-			case reflect.Struct:
-				for i := 0; i < v.NumField(); i++ {
-					walk(path+"."+v.Type().Field(i).Name, v.Field(i))
-				}
-			case reflect.Array:
-				for i := 0; i < v.Len(); i++ {
-					walk(path+"["+string(rune('0'+i))+"]", v.Index(i))
-				}
+		for _, nc := range th.Colours() {
+			// The scrim is the one translucent colour.
+			if c := nc.Colour; c.A == 0 || c.A != 0xff && !strings.HasSuffix(nc.Path, "Scrim") {
+				t.Errorf("%s: %s is %v", name, nc.Path, c)
 			}
 		}
-		walk(name, reflect.ValueOf(*th))
 		dark := colorcheck.Luminance(th.Background) < colorcheck.Luminance(th.Text)
 		if dark != (name == "dark") {
 			t.Errorf("%s: background %v, text %v", name, th.Background, th.Text)

@@ -176,40 +176,10 @@ func legendHeight(secs []legendSection, w float64, th *layout.Theme) float64 {
 }
 
 // balanceColumns shares entries of heights hs, gap apart, out to at most
-// cols columns in order (down the first column, then the next), as evenly
-// as it can: the least column height that greedy filling keeps to cols
-// columns. It returns each entry's column.
+// cols columns in order, as evenly as it can (layout.Balance). It returns
+// each entry's column.
 func balanceColumns(hs []float64, cols int, gap float64) []int {
-	fill := func(limit float64) ([]int, int) {
-		at := make([]int, len(hs))
-		c, cur := 0, 0.0
-		for i, h := range hs {
-			next := h
-			if cur > 0 {
-				next = cur + gap + h
-			}
-			if next > limit && cur > 0 {
-				c, next = c+1, h
-			}
-			at[i], cur = c, next
-		}
-		return at, c + 1
-	}
-	lo, hi := 0.0, 1.0 // hi: one column holds everything (1 px spare for rounding)
-	for _, h := range hs {
-		lo = max(lo, h)
-		hi += h + gap
-	}
-	for range 40 {
-		mid := (lo + hi) / 2
-		if _, n := fill(mid); n <= cols {
-			hi = mid
-		} else {
-			lo = mid
-		}
-	}
-	at, _ := fill(hi)
-	return at
+	return layout.Balance(hs, gap, cols, nil)
 }
 
 // layoutLegend lays secs out in r and returns the height used: each

@@ -526,6 +526,31 @@ func TestPoolTextSizesAt1920(t *testing.T) {
 	}
 }
 
+// cellRects are the pool cells a layout drew (their fills), in order.
+func cellRects(l *layout.List) []struct {
+	id int
+	r  layout.Rect
+} {
+	var out []struct {
+		id int
+		r  layout.Rect
+	}
+	for _, it := range l.Items {
+		var id int
+		if it.Kind != layout.KFill || !strings.HasPrefix(it.Role, "cell ") {
+			continue
+		}
+		if _, err := fmt.Sscanf(it.Role, "cell %d", &id); err != nil {
+			continue
+		}
+		out = append(out, struct {
+			id int
+			r  layout.Rect
+		}{id, it.Rect})
+	}
+	return out
+}
+
 // BufferAt answers from the rects of the last layout: the centre of each
 // cell is that cell's buffer; in the heat map, the centre of texel (c, r)
 // is buffer First + r*cols + c, and points outside the map or on its
@@ -538,23 +563,15 @@ func TestPoolSceneBufferAt(t *testing.T) {
 	var l layout.List
 	r := layout.Rect{X: 10, Y: 20, W: 700, H: 400}
 	s.Layout(&l, r, p.View(), th)
-	cells := 0
-	for _, it := range l.Items {
-		var id int
-		if it.Kind != layout.KFill || !strings.HasPrefix(it.Role, "cell ") {
-			continue
-		}
-		if _, err := fmt.Sscanf(it.Role, "cell %d", &id); err != nil {
-			continue
-		}
-		cells++
-		got, ok := s.BufferAt(it.Rect.X+it.Rect.W/2, it.Rect.Y+it.Rect.H/2)
-		if !ok || got != id {
-			t.Errorf("centre of cell %d: BufferAt = %d, %v", id, got, ok)
+	cells := cellRects(&l)
+	for _, c := range cells {
+		got, ok := s.BufferAt(centre(c.r))
+		if !ok || got != c.id {
+			t.Errorf("centre of cell %d: BufferAt = %d, %v", c.id, got, ok)
 		}
 	}
-	if cells != 16 {
-		t.Fatalf("%d cells laid out, want 16", cells)
+	if len(cells) != 16 {
+		t.Fatalf("%d cells laid out, want 16", len(cells))
 	}
 	if _, ok := s.BufferAt(r.X+r.W-1, r.Y+r.H-1); ok {
 		t.Errorf("the empty corner of the grid is a buffer")

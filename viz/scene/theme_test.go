@@ -3,7 +3,6 @@ package scene_test
 import (
 	"fmt"
 	"image/color"
-	"reflect"
 	"testing"
 
 	"bufferlab/viz/layout"
@@ -14,24 +13,9 @@ import (
 // and the usage ramp's steps).
 func themeColours(th *layout.Theme) map[color.RGBA]string {
 	out := map[color.RGBA]string{}
-	var walk func(path string, v reflect.Value)
-	walk = func(path string, v reflect.Value) {
-		if c, ok := v.Interface().(color.RGBA); ok {
-			out[c] = path
-			return
-		}
-		switch v.Kind() {
-		case reflect.Struct:
-			for i := 0; i < v.NumField(); i++ {
-				walk(path+"."+v.Type().Field(i).Name, v.Field(i))
-			}
-		case reflect.Array:
-			for i := 0; i < v.Len(); i++ {
-				walk(fmt.Sprintf("%s[%d]", path, i), v.Index(i))
-			}
-		}
+	for _, nc := range th.Colours() {
+		out[nc.Colour] = th.Name + "." + nc.Path
 	}
-	walk(th.Name, reflect.ValueOf(*th))
 	return out
 }
 

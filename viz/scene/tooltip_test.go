@@ -133,15 +133,9 @@ func TestBufferTooltipSaysTheStateWord(t *testing.T) {
 	var l layout.List
 	s.Layout(&l, layout.Rect{X: 10, Y: 20, W: 700, H: 400}, v, th)
 	n := 0
-	for _, it := range l.Items {
-		var id int
-		if it.Kind != layout.KFill || !strings.HasPrefix(it.Role, "cell ") {
-			continue
-		}
-		if _, err := fmt.Sscanf(it.Role, "cell %d", &id); err != nil {
-			continue
-		}
-		got, ok := s.BufferAt(centre(it.Rect))
+	for _, c := range cellRects(&l) {
+		id := c.id
+		got, ok := s.BufferAt(centre(c.r))
 		if !ok || got != id {
 			t.Fatalf("cell %d: BufferAt = %d, %v", id, got, ok)
 		}
