@@ -70,7 +70,7 @@ func layoutLessons(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stdout, "%.0fx%.0f ", vp[0], vp[1])
 			fmt.Fprint(stdout, framecheck.Report(frames, 0, true))
 			for i := range frames {
-				if len(frames[i].List.Overflows) > 0 {
+				if frames[i].List.Metrics().Overflow > 0 {
 					code = 1
 				}
 			}
