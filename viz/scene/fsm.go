@@ -147,7 +147,10 @@ func planFSMScene(r layout.Rect, v *fsmview.View, rel, phys uint32, bottom fsmBo
 	pagesW := max(math.Floor(r.W*0.44), fsmPagesMinW(t)+m)
 	heapW := r.W - pagesW
 	natural := fsmTopSide
-	if heapW < heapMinW {
+	switch {
+	case r.W < fsmPagesMinW(t)+m:
+		natural = fsmTopLine // too narrow for the pages panel at all
+	case heapW < heapMinW:
 		natural = fsmTopStacked
 	}
 	heapH := func(w float64) (float64, float64) {
@@ -244,9 +247,10 @@ func planFSMScene(r layout.Rect, v *fsmview.View, rel, phys uint32, bottom fsmBo
 			sc.bottomH += extra
 			return sc
 		}
-		// A quarter first to the heap's bars (their labels need a few
-		// lines), then the tree up to all it would like, then the bars.
-		g := min(extra/4, max(0, tp-tl))
+		// First four small lines to the heap's bars (its badges on their
+		// own rows, the bars tall enough for the byte scale's labels),
+		// then the tree up to all it would like, then the bars.
+		g := min(extra, 4*t.slh, max(0, tp-tl))
 		sc.topH += g
 		extra -= g
 		if c.bottom {

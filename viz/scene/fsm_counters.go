@@ -38,7 +38,7 @@ func newFSMType(th *layout.Theme) *fsmType {
 		small: th.Font(layout.Regular, 10),
 		bold:  th.Font(layout.Bold, 11),
 		title: th.Font(layout.Bold, 12),
-		big:   th.Font(layout.Bold, 15),
+		big:   th.Font(layout.Bold, 17),
 		badge: th.Font(layout.Bold, 9),
 	}
 	t.lh, t.slh, t.blh = layout.LineHeight(t.face), layout.LineHeight(t.small), layout.LineHeight(t.bold)

@@ -84,11 +84,13 @@ func fsmPagesOf(v *fsmview.View, rel uint32) fsmPagesState {
 	return st
 }
 
-// fsmPagesLegend is the pages panel's legend: read by the search, and,
+// fsmPagesLegend is the pages panel's legend: visited by the search, and,
 // where a page is drawn that the fork does not have, its dashed box.
 func fsmPagesLegend(st fsmPagesState, w float64, t *fsmType) fsmLegend {
 	th := t.th
-	items := []fsmLegendItem{{fsmReadFill, fsmFocusFrame, []string{"read by the search (#order)", "read (#order)"}}}
+	// The frame marks each page the search asked fsm_readbuf for, read or
+	// not (a page past the fork's end is NOT READ).
+	items := []fsmLegendItem{{fsmReadFill, fsmFocusFrame, []string{"visited by the search (#order)", "visited (#order)"}}}
 	for _, pages := range st.levels {
 		for _, p := range pages {
 			if !p.exists {
@@ -111,7 +113,7 @@ func fsmPagesHeight(v *fsmview.View, rel uint32, w float64, t *fsmType) (least, 
 // fsmPagesMinW is the least width of the pages panel: a level's name and
 // one page box that holds "block 0000" (or "NOT READ") and its badge.
 func fsmPagesMinW(t *fsmType) float64 {
-	return 4*t.gap + layout.Width("level 1", t.bold) + 2*t.gap + max(layout.Width("block 0000", t.bold), layout.Width("NOT READ", t.bold)) + 2*t.gap + badgeW("#3", t.small)
+	return 4*t.gap + layout.Width("level 1", t.bold) + 2*t.gap + max(layout.Width("block 0000", t.bold), layout.Width("NOT READ", t.bold)) + 3*t.gap + badgeW("#3", t.small)
 }
 
 // LayoutFSMPages lays out relation rel's FSM pages in their three levels
@@ -169,7 +171,9 @@ func LayoutFSMPages(l *layout.List, r layout.Rect, v *fsmview.View, rel uint32, 
 		bw = min(room/float64(max(cnt, 1))-t.gap, 12*t.lh)
 		for i, p := range pages[:cnt] {
 			role := fmt.Sprintf("fsm page %d", p.phys)
-			box := layout.Rect{X: body.X + labW + float64(i)*(bw+t.gap), Y: ry + t.gap/2, W: bw, H: rowH - t.gap}
+			// At most four lines high (three of text), centred in its row.
+			bh := min(rowH-t.gap, 3*t.lh+2*t.gap)
+			box := layout.Rect{X: body.X + labW + float64(i)*(bw+t.gap), Y: ry + (rowH-bh)/2, W: bw, H: bh}
 			a := fsm.AddressOf(p.phys)
 			k, read := st.order[p.phys]
 			// The box's lines: as many as it holds.
@@ -194,10 +198,13 @@ func LayoutFSMPages(l *layout.List, r layout.Rect, v *fsmview.View, rel uint32, 
 			if !p.exists {
 				l.Fill(role, box, fsmSkipFill)
 				layoutFSMDashed(l, role, box, th)
-				line(0, t.face, th.Muted, []string{fmt.Sprintf("block %d (%s)", p.phys, a), fmt.Sprintf("block %d", p.phys)})
 				if st.skipped[p.phys] {
-					line(1, t.bold, th.Muted, []string{"NOT READ: no such page", "NOT READ"})
+					// The search asked for it: NOT READ comes first, so
+					// that a box of one line says it too.
+					line(0, t.bold, th.Muted, []string{fmt.Sprintf("block %d (%s): NOT READ", p.phys, a), fmt.Sprintf("block %d: NOT READ", p.phys), "NOT READ"})
+					line(1, t.face, th.Muted, []string{"no such page", ""})
 				} else {
+					line(0, t.face, th.Muted, []string{fmt.Sprintf("block %d (%s)", p.phys, a), fmt.Sprintf("block %d", p.phys)})
 					// The dashed box and the legend say it.
 					line(1, t.face, th.Muted, []string{"not in the fork", ""})
 				}
@@ -230,7 +237,8 @@ func LayoutFSMPages(l *layout.List, r layout.Rect, v *fsmview.View, rel uint32, 
 		// describe the pages below.
 		if row < fsm.FSMTreeDepth-1 && len(pages) > 0 {
 			x := body.X + labW + bw/2
-			l.Line(lrole, x, ry+rowH-t.gap, x, ry+rowH+t.gap, 1.5, th.PanelEdge)
+			bh := min(rowH-t.gap, 3*t.lh+2*t.gap)
+			l.Line(lrole, x, ry+(rowH+bh)/2, x, ry+rowH+(rowH-bh)/2, 1.5, th.PanelEdge)
 		}
 	}
 }

@@ -26,6 +26,10 @@ const FSMTreeElidedRole = "tree elided"
 // line of its values high, and a gap for the links.
 func fsmTreeRowMin(t *fsmType) float64 { return t.slh + t.gap }
 
+// fsmTreeRowMax is the most height of a row: a node box half as high
+// again as its value, and a gap above and below.
+func fsmTreeRowMax(t *fsmType) float64 { return 1.5*t.slh + 2*t.gap }
+
 // fsmTreeHeight is the least height the tree panel needs in width w (the
 // root, the row that stands for the depths not drawn, the leaves and
 // their parents: four rows) and the height it would like (13 rows a
@@ -33,7 +37,7 @@ func fsmTreeRowMin(t *fsmType) float64 { return t.slh + t.gap }
 func fsmTreeHeight(v *fsmview.View, rel, phys uint32, w float64, t *fsmType) (least, pref float64) {
 	lg := planFSMLegend(fsmTreeLegendItems(fsmTreePath(v, rel, phys), t), w-4*t.gap, t)
 	fixed := t.chrome() + lg.h + t.gap + t.slh + t.gap
-	return fixed + 4*fsmTreeRowMin(t), fixed + fsmTreeDepths*(fsmTreeRowMin(t)+2*t.gap)
+	return fixed + 4*fsmTreeRowMin(t), fixed + fsmTreeDepths*fsmTreeRowMax(t)
 }
 
 // fsmTreePath is the path the tree of FSM block phys lights: the focused
@@ -151,7 +155,6 @@ func LayoutFSMTree(l *layout.List, r layout.Rect, v *fsmview.View, rel, phys uin
 	slh := t.slh
 	lg := planFSMLegend(fsmTreeLegendItems(path, t), in.W, t)
 	body, legendR := in.SplitBottom(lg.h + t.gap)
-	lg.layout(l, "tree legend", layout.Rect{X: legendR.X, Y: legendR.Y + t.gap, W: legendR.W, H: lg.h}, t)
 
 	slotH := slh + t.gap // the slot labels under the leaves
 	rows := int((body.H - slotH) / fsmTreeRowMin(t))
@@ -170,8 +173,8 @@ func LayoutFSMTree(l *layout.List, r layout.Rect, v *fsmview.View, rel, phys uin
 		firstBottom = fsmTreeDepths - bottom
 	}
 	drawn := func(d int) bool { return d == 0 || d >= firstBottom }
-	rowH := min((body.H-slotH)/float64(rows), fsmTreeRowMin(t)+2*t.gap)
-	nodeH := slh
+	rowH := min((body.H-slotH)/float64(rows), fsmTreeRowMax(t))
+	nodeH := max(slh, rowH-2*t.gap)
 	rowY := func(i int) float64 { return body.Y + float64(i)*rowH + (rowH-nodeH)/2 }
 	yOf := func(d int) float64 {
 		if firstBottom == 0 {
@@ -260,11 +263,13 @@ func LayoutFSMTree(l *layout.List, r layout.Rect, v *fsmview.View, rel, phys uin
 		stepOf[st.Node] = i
 	}
 	chainX := area.X + area.W/2
-	winW := min(area.W, float64(leaves)*max(leafMin, 3.5*t.lh))
+	winW := min(area.W, float64(leaves)*max(leafMin, 5*t.lh))
 	winL := chainX - winW/2
 	winLeafW := winW / float64(leaves)
+	// Wide enough for a write's old and new values where the window's
+	// leaves are.
 	nodeW := nodeMin
-	if w := layout.Width("0→254", small) + 2*t.gap; w+bw+t.gap <= winLeafW {
+	if w := layout.Width("255→255", small) + 2*t.gap; w+bw+t.gap <= winLeafW {
 		nodeW = w
 	}
 	winX := func(d, i int) float64 { // the centre of node i (0-based in the window) at level d
@@ -438,8 +443,10 @@ func LayoutFSMTree(l *layout.List, r layout.Rect, v *fsmview.View, rel, phys uin
 		}
 	}
 	// Under the leaves: slot numbers and what they stand for; fp_next_slot
-	// (where the next search starts) as a badge.
+	// (where the next search starts) as a badge; then the legend, at the
+	// panel's foot at most.
 	leafY := yOf(12) + nodeH + t.gap/2
+	lg.layout(l, "tree legend", layout.Rect{X: legendR.X, Y: min(legendR.Y, leafY+slh) + t.gap, W: legendR.W, H: lg.h}, t)
 	for i := 0; i < leaves; i++ {
 		slot := lo + i
 		cx := winX(12, i)
@@ -511,11 +518,9 @@ func LayoutFSMTree(l *layout.List, r layout.Rect, v *fsmview.View, rel, phys uin
 		if wordsSide == 1 {
 			box = rightBox
 		}
+		// From the root's row: the elided row's words are on the other
+		// side.
 		box.Y, box.H = area.Y, yOf(winLevel)-area.Y-t.gap
-		if firstBottom > 0 {
-			// Below the elided row's words, which may be on this side.
-			box.Y, box.H = rowY(2), yOf(winLevel)-rowY(2)-t.gap
-		}
 		layoutFSMPathWords(l, t, path, focus.Search, box)
 	}
 }
