@@ -137,7 +137,7 @@ type fsmScene struct {
 // tree up to 13 comfortable rows, the rest to the heap's bars.
 func planFSMScene(r layout.Rect, v *fsmview.View, rel, phys uint32, bottom fsmBottom, lastResort bool, t *fsmType) fsmScene {
 	items := fsmCounters(v, rel)
-	cPref, cLeast := fsmCountersHeight(items, r.W, t)
+	cPref, cCompact, cLeast := fsmCountersHeight(items, r.W, t)
 	lPref, lLeast := fsmLanesHeight(v, t, false), fsmLanesHeight(v, t, true)
 	hp := planFSMHeap(v, rel, r.W, t)
 	// Each part is a panel inset by half a gap in the scene: its heights
@@ -247,13 +247,18 @@ func planFSMScene(r layout.Rect, v *fsmview.View, rel, phys uint32, bottom fsmBo
 			sc.bottomH += extra
 			return sc
 		}
-		// First four small lines to the heap's bars (its badges on their
-		// own rows, the bars tall enough for the byte scale's labels),
-		// then the tree up to all it would like, then the bars.
-		g := min(extra, 4*t.slh, max(0, tp-tl))
+		// First two small lines to the heap's bars (the byte scale's
+		// labels), then the tree up to all it would like (the counters
+		// giving up their boxes for rows of numbers beside labels where
+		// the tree would still be short), then the bars.
+		g := min(extra, 2*t.slh, max(0, tp-tl))
 		sc.topH += g
 		extra -= g
 		if c.bottom {
+			if c.cpref && extra < bPref-bLeast {
+				sc.cntH = cCompact
+				extra += cPref - cCompact
+			}
 			g := min(extra, max(0, bPref-bLeast))
 			sc.bottomH += g
 			extra -= g

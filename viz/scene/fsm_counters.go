@@ -544,11 +544,22 @@ func planFSMCounters(items []fsmCounter, w, h float64, t *fsmType) fsmCounterPla
 }
 
 // fsmCountersHeight is the height the counters want in width w: that of
-// the first plan that keeps all of them with no limit on the height, and
-// the least they can take (one row, numbers beside labels).
-func fsmCountersHeight(items []fsmCounter, w float64, t *fsmType) (pref, least float64) {
+// the first plan that keeps all of them with no limit on the height
+// (pref), the least that keeps all of them (compact: numbers beside
+// labels, where that takes less), and the least they can take (one row,
+// numbers beside labels).
+func fsmCountersHeight(items []fsmCounter, w float64, t *fsmType) (pref, compact, least float64) {
 	p := planFSMCounters(items, w, math.Inf(1), t)
-	return float64(p.rows) * (p.rowH + t.gap), t.counterRowH(false) + t.gap
+	pref = float64(p.rows) * (p.rowH + t.gap)
+	compact = pref
+	for rows := 1; rows <= 3; rows++ {
+		h := float64(rows) * (t.counterRowH(false) + t.gap)
+		if q := planFSMCounters(items, w, h, t); len(q.keep) == len(items) {
+			compact = min(pref, h)
+			break
+		}
+	}
+	return pref, compact, t.counterRowH(false) + t.gap
 }
 
 // LayoutFSMCounters lays out what reading pages cost (fsmCounters): each

@@ -269,8 +269,13 @@ func LayoutFSMTree(l *layout.List, r layout.Rect, v *fsmview.View, rel, phys uin
 	// Wide enough for a write's old and new values where the window's
 	// leaves are.
 	nodeW := nodeMin
-	if w := layout.Width("255→255", small) + 2*t.gap; w+bw+t.gap <= winLeafW {
-		nodeW = w
+	for _, st := range path {
+		if !st.Write {
+			continue
+		}
+		if w := layout.Width(fmt.Sprintf("%d→%d", st.Old, st.Value), small) + 2*t.gap; w+bw+t.gap <= winLeafW {
+			nodeW = max(nodeW, w)
+		}
 	}
 	winX := func(d, i int) float64 { // the centre of node i (0-based in the window) at level d
 		w := winW / float64(int(1)<<(d-winLevel))
