@@ -25,7 +25,20 @@ import (
 // fsm_heap.go (the heap's bars), fsm_pages.go (the FSM pages by level),
 // fsm_tree.go (one FSM page's tree), fsm_ops.go (the local map and the
 // operation step by step) and fsm_counters.go (lanes, counters and the
-// small shared pieces: legend, badges, dashed outlines).
+// small shared pieces: the type, panels, legends, badges, dashed
+// outlines).
+//
+// The scene fits any rectangle the frame gives it, at the type the
+// theme gives (which never goes below its floor, Theme.MinPx: 14 px on a
+// laptop or a phone, 24 px and more on a projector). Every length is a
+// multiple of a line of that type or a measured width (fsmType), never a
+// fixed pixel count. Where there is less room it shows less, in defined
+// ways: planFSMScene drops whole parts in a fixed order, and each part
+// takes shorter forms of its words (layout.TextForms, the forms written
+// next to the text), fewer columns (a window of heap pages, of tree
+// leaves), fewer rows (tree depths elided, counters left out by rank) or
+// wraps. What still does not fit is recorded as an overflow, never cut
+// silently.
 
 var (
 	fsmLPFill     = color.RGBA{0xb8, 0xdc, 0xf2, 0xff} // header and line pointers: a light sky blue
@@ -118,23 +131,34 @@ func fsmBottomLive(v *fsmview.View, rel, phys uint32, bottom fsmBottom) bool {
 // fsmScene is the scene's plan: what it shows in its rectangle and the
 // height of each band.
 type fsmScene struct {
-	top                            fsmTop
-	bottom                         fsmBottom
-	showBottom, fullLanes, prefCnt bool
-	steps                          bool
-	heapW                          float64 // the heap's width, side by side
-	short                          float64 // how much higher the least plan is than the scene
-	topH, bottomH, lanesH, cntH    float64
+	top                         fsmTop
+	bottom                      fsmBottom
+	showBottom, steps           bool
+	heapW                       float64 // the heap's width, side by side
+	short                       float64 // how much higher the least plan is than the scene
+	topH, bottomH, lanesH, cntH float64
 }
 
-// planFSMScene chooses what the scene shows in r, from the most to the
-// least: the heap and the FSM pages (side by side where both fit their
-// narrowest, else stacked), the tree (or the local map, or the note),
-// every backend's line and the counters in their preferred rows; then
-// only the backend that acted last, the counters on one row (keeping
-// those that fit), the FSM pages as one line, and, last, no tree. The
-// first plan whose least heights fit is taken; the room left goes to the
-// tree up to 13 comfortable rows, the rest to the heap's bars.
+// planFSMScene chooses what the scene shows in r, the first of these
+// plans whose parts' least heights fit:
+//
+//  1. the heap and the FSM pages (side by side where both fit their
+//     narrowest, else stacked; the pages as a line where even that is too
+//     narrow), the tree (or the local map, or the note), every backend's
+//     line and the counters in their preferred rows;
+//  2. the same with only the backend that acted last (or the focused one);
+//  3. and the counters on one row (those of highest rank that fit);
+//  4. the FSM pages as one line;
+//  5. where the operation is in the tree or the local map: the heap as a
+//     line too, so that the tree keeps the room;
+//  6. no tree, with 1–3 again, and the FSM pages as a line;
+//  7. last (lastResort), the heap and the FSM pages as a line each.
+//
+// The room left goes first to two small lines of the heap's bars, then to
+// the tree up to 13 comfortable rows (the counters giving up their boxes
+// for rows of numbers beside their labels if the tree is still short),
+// then to the heap's bars. A plan's short is how much it needs past r
+// when none fits.
 func planFSMScene(r layout.Rect, v *fsmview.View, rel, phys uint32, bottom fsmBottom, lastResort bool, t *fsmType) fsmScene {
 	items := fsmCounters(v, rel)
 	cPref, cCompact, cLeast := fsmCountersHeight(items, r.W, t)
@@ -220,7 +244,7 @@ func planFSMScene(r layout.Rect, v *fsmview.View, rel, phys uint32, bottom fsmBo
 	}
 	for i, c := range cands {
 		tl, tp := topH(c.top)
-		sc := fsmScene{top: c.top, bottom: bottom, showBottom: c.bottom, fullLanes: c.lanes, prefCnt: c.cpref, heapW: heapW, topH: tl}
+		sc := fsmScene{top: c.top, bottom: bottom, showBottom: c.bottom, heapW: heapW, topH: tl}
 		sc.lanesH, sc.cntH = lLeast, cLeast
 		if c.lanes {
 			sc.lanesH = lPref

@@ -199,20 +199,20 @@ func layoutFSMDashed(l *layout.List, role string, r layout.Rect, th *layout.Them
 	}
 }
 
-// layoutWrapped lays out s wrapped to r's width, a line of f each
-// lineH, from r's top, and returns the height used; it draws at most
-// maxLines lines (0: all) and reports whether all were drawn.
-func layoutWrapped(l *layout.List, role, s string, f layout.Font, r layout.Rect, c color.RGBA, maxLines int) (float64, bool) {
+// layoutWrapped lays out s wrapped to r's width, a line of f each line
+// height, from r's top, as many lines as r holds; the lines left out are
+// recorded.
+func layoutWrapped(l *layout.List, role, s string, f layout.Font, r layout.Rect, c color.RGBA) {
 	lines := layout.Wrap(s, f, r.W)
 	lh := layout.LineHeight(f)
-	n := len(lines)
-	if maxLines > 0 && n > maxLines {
-		n = maxLines
+	for i, ln := range lines {
+		y := r.Y + float64(i)*lh
+		if y+lh > r.Y+r.H+0.5 {
+			l.Overflows = append(l.Overflows, layout.Overflow{Role: role, Text: strings.Join(lines[i:], " "), Axis: "h", Need: float64(len(lines)) * lh, Have: r.H})
+			return
+		}
+		l.TextIn(role, ln, f, layout.Rect{X: r.X, Y: y, W: r.W, H: lh}, c, layout.Left)
 	}
-	for i := 0; i < n; i++ {
-		l.TextIn(role, lines[i], f, layout.Rect{X: r.X, Y: r.Y + float64(i)*lh, W: r.W, H: lh}, c, layout.Left)
-	}
-	return float64(n) * lh, n == len(lines)
 }
 
 // wrappedH is the height s takes wrapped to w in f.
@@ -308,9 +308,10 @@ func layoutFSMLanes(l *layout.List, r layout.Rect, v *fsmview.View, rel uint32, 
 
 // fsmLaneForms are a backend's line, longest first: fsmview's sentence
 // (View.Text), then the same without the tuple's size and in shorter
-// words, then the request and where the operation is, then where it is.
-// The request's category (≥ 206) stays in every form but the last: it is
-// what lesson 5's "not enough" is about.
+// words, then the request's category and where the operation is, then
+// where it is in a few words, then in one or two. The category (≥ 206)
+// stays in all but the last two: it is what lesson 5's "not enough" is
+// about.
 func fsmLaneForms(v *fsmview.View, s fsmview.Search) []string {
 	long := v.Text(s)
 	if !s.HasOp {
@@ -418,10 +419,12 @@ func (c fsmCounter) short() string { return c.forms[len(c.forms)-1] }
 // fsmCounters are the FSM scene's counters: for the focused operation,
 // the FSM and heap pages it read and the pages it found full; for all,
 // the inserts, the reads per insert, the reads, the pages found full,
-// the extensions and the FSM pages not read. Kept first: what this
-// operation read, then the totals of reads (lesson 6 compares them),
-// the FSM pages not read (small-skip's point), the inserts and the
-// extensions; the ratios go first.
+// the extensions and the FSM pages not read. Where not all fit, they
+// are kept by rank: the FSM pages read in all (what the small-table skip
+// saves: lesson 6 compares them), this operation's FSM pages, the heap
+// pages in all and this operation's, the FSM pages not read (small-skip's
+// point), this operation's pages found full, the inserts, the extensions,
+// the pages found full; the ratios go first.
 func fsmCounters(v *fsmview.View, rel uint32) []fsmCounter {
 	c := v.Counters()
 	focus, hasFocus := FSMFocus(v, rel)

@@ -112,7 +112,12 @@ func planFSMHeap(v *fsmview.View, rel uint32, w float64, t *fsmType) fsmHeapPlan
 	focus, _ := FSMFocus(v, rel)
 	shortW, longW := 0.0, 0.0
 	anyNew, anyAV, anyTry := false, false, false
-	for blk := 0; blk < n && blk < 4096; blk++ {
+	// The widest labels: over the pages (the first 4096 of a larger heap,
+	// and its last, whose number is the longest).
+	for blk := 0; blk < n; blk++ {
+		if blk == 4096 {
+			blk = n - 1
+		}
 		pg := v.HeapPage(rel, uint32(blk))
 		num, cat, mapped, _ := fsmHeapLabels(pg, blk)
 		shortW = max(shortW, layout.Width(num[1], t.bold), layout.Width(cat[1], t.small), layout.Width(mapped[1], t.small))
@@ -158,7 +163,7 @@ func planFSMHeap(v *fsmview.View, rel uint32, w float64, t *fsmType) fsmHeapPlan
 		items = append(items, fsmLegendItem{th.Panel, th.PanelEdge, []string{"new page (zeroes)", "new page"}})
 	}
 	if anyAV {
-		items = append(items, fsmLegendItem{th.Locked, th.Locked, []string{"AV: all-visible", "AV"}})
+		items = append(items, fsmLegendItem{th.Locked, th.Locked, []string{"AV: all-visible", "all-visible"}})
 	}
 	p.legend = planFSMLegend(items, inW, t)
 	name := h.Name
@@ -231,7 +236,7 @@ func LayoutHeap(l *layout.List, r layout.Rect, v *fsmview.View, rel uint32, th *
 	in := fsmPanel(l, r, p.titles, t)
 	body, legendR := in.SplitBottom(p.legend.h + t.gap)
 	if p.n == 0 {
-		layoutWrapped(l, "heap empty", "no pages yet: the first insert extends the heap", t.face, body, th.Muted, int(body.H/t.lh))
+		layoutWrapped(l, "heap empty", "no pages yet: the first insert extends the heap", t.face, body, th.Muted)
 		p.legend.layout(l, "heap legend", layout.Rect{X: legendR.X, Y: legendR.Y + t.gap, W: legendR.W, H: p.legend.h}, t)
 		return
 	}

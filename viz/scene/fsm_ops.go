@@ -359,7 +359,7 @@ func LayoutFSMSteps(l *layout.List, r layout.Rect, v *fsmview.View, rel uint32, 
 	focus, ok := FSMFocus(v, rel)
 	in := fsmPanel(l, r, fsmStepsTitles(focus, ok), t)
 	if !ok {
-		layoutWrapped(l, "steps", "no operation on this heap yet", t.face, in, th.Muted, max(1, int(in.H/t.lh)))
+		layoutWrapped(l, "steps", "no operation on this heap yet", t.face, in, th.Muted)
 		return
 	}
 	type line struct {
@@ -504,7 +504,8 @@ func LayoutFSMSteps(l *layout.List, r layout.Rect, v *fsmview.View, rel uint32, 
 		col    color.RGBA
 		f      layout.Font
 		indent float64
-		src    int
+		src    int      // the line it wraps (-1: the count of the lines left out)
+		forms  []string // the count's forms
 	}
 	var rows []row
 	for i, ln := range lines {
@@ -513,7 +514,7 @@ func LayoutFSMSteps(l *layout.List, r layout.Rect, v *fsmview.View, rel uint32, 
 			f, ind = t.bold, 0
 		}
 		for _, w := range layout.Wrap(ln.txt, f, in.W-ind) {
-			rows = append(rows, row{w, ln.col, f, ind, i})
+			rows = append(rows, row{txt: w, col: ln.col, f: f, indent: ind, src: i})
 		}
 	}
 	rh := t.lh + 1
@@ -535,7 +536,12 @@ func LayoutFSMSteps(l *layout.List, r layout.Rect, v *fsmview.View, rel uint32, 
 		// What room is left goes to the rows just above the outcome.
 		bot = min(len(rows)-top, bot+(room-top-bot))
 		cut := len(rows) - top - bot
-		kept := append(append([]row{}, rows[:top]...), row{txt: fmt.Sprintf("… %d more lines (the FSM pages panel and the heap show them)", cut), col: th.Muted, f: t.face, src: -1})
+		more := row{col: th.Muted, f: t.face, src: -1, forms: []string{
+			fmt.Sprintf("… %d more lines (the FSM pages and the heap's badges show its visits and tries)", cut),
+			fmt.Sprintf("… %d more lines", cut),
+			fmt.Sprintf("… %d more", cut),
+		}}
+		kept := append(append([]row{}, rows[:top]...), more)
 		rows = append(kept, rows[len(rows)-bot:]...)
 	}
 	y := in.Y
@@ -544,7 +550,7 @@ func LayoutFSMSteps(l *layout.List, r layout.Rect, v *fsmview.View, rel uint32, 
 		role := "steps"
 		if rw.src < 0 {
 			role = "steps more"
-			l.TextForms(role, []string{rw.txt, strings.SplitN(rw.txt, " (", 2)[0]}, rw.f, box, rw.col, layout.Left)
+			l.TextForms(role, rw.forms, rw.f, box, rw.col, layout.Left)
 		} else {
 			fsmBelow(l, role, rw.txt, y+box.H, in)
 			l.TextIn(role, rw.txt, rw.f, box, rw.col, layout.Left)

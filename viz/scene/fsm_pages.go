@@ -119,10 +119,11 @@ func fsmPagesMinW(t *fsmType) float64 {
 // LayoutFSMPages lays out relation rel's FSM pages in their three levels
 // (the root page, level 1, the leaf pages: fsm_get_location's addresses),
 // each with its physical block, its root value and fp_next_slot, as many
-// lines of each as the rows hold; the pages the focused search read, in
-// order, and those it skipped (not read: past the fork's end, where
-// fsm_readbuf returns InvalidBuffer). Every item of FSM block b has the
-// role "fsm page b".
+// lines of each as the rows hold (their shorter forms where the boxes are
+// narrow), and a count of the pages of a level past the boxes that fit;
+// the pages the focused search visited, in order: read, or NOT READ (past
+// the fork's end, where fsm_readbuf returns InvalidBuffer). Every item of
+// FSM block b has the role "fsm page b".
 func LayoutFSMPages(l *layout.List, r layout.Rect, v *fsmview.View, rel uint32, th *layout.Theme) {
 	t := newFSMType(th)
 	h, _ := v.Heap(rel)

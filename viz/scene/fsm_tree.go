@@ -147,7 +147,7 @@ func LayoutFSMTree(l *layout.List, r layout.Rect, v *fsmview.View, rel, phys uin
 	path := fsmTreePath(v, rel, phys)
 	in := fsmPanel(l, r, fsmTreeTitles(phys, a, h.Name, path), t)
 	if !ok {
-		layoutWrapped(l, "tree note", "the fork does not reach this page", t.face, in, th.Muted, max(1, int(in.H/t.lh)))
+		layoutWrapped(l, "tree note", "the fork does not reach this page", t.face, in, th.Muted)
 		return
 	}
 	nodes, _ := v.Nodes(rel, phys)
