@@ -266,6 +266,19 @@ func planFSMScene(r layout.Rect, v *fsmview.View, rel, phys uint32, bottom fsmBo
 			sc.short = -extra
 		}
 		extra = max(extra, 0)
+		if !c.bottom {
+			// No tree to give the room to: every backend and the
+			// counters' rows first, where they fit now.
+			if g := lPref - sc.lanesH; g > 0 && g <= extra {
+				sc.lanesH, extra = lPref, extra-g
+			}
+			for _, h := range []float64{cPref, cCompact} {
+				if g := h - sc.cntH; g > 0 && g <= extra {
+					sc.cntH, extra = h, extra-g
+					break
+				}
+			}
+		}
 		if c.top == fsmTopLines {
 			// Nothing of the top grows: the rest is the tree's.
 			sc.bottomH += extra
@@ -395,7 +408,10 @@ func LayoutFSMScene(l *layout.List, r layout.Rect, v *fsmview.View, rel uint32, 
 	}
 	lanes := layout.Rect{X: r.X, Y: y + pad, W: r.W, H: sc.lanesH - pad}
 	layoutFSMLanes(l, lanes, v, rel, t)
-	cnt := layout.Rect{X: r.X, Y: r.Y + r.H - sc.cntH, W: r.W, H: sc.cntH}
+	// The counters: their rows, and any room the plan left over (where
+	// there is no tree), in which more of them fit.
+	y += sc.lanesH
+	cnt := layout.Rect{X: r.X, Y: y, W: r.W, H: r.Y + r.H - y}
 	LayoutFSMCounters(l, cnt, v, rel, th)
 }
 
