@@ -124,12 +124,13 @@ func TestDesktopShots(t *testing.T) {
 			{"code", image.Rect(800, 440, 1265, 650), hasLightText},
 		}},
 		// Lesson 5 draws the heap, the FSM pages and one FSM page's tree
-		// in the middle of B's inserts (event 2600).
+		// in the middle of B's inserts (event 2600); the counters, two
+		// rows of boxes, fill the scene's foot.
 		{"lesson5-fsm", []string{"--lesson", "free-space-map", "--step", "3", "--event", "2600"}, "", []region{
 			{"heap", image.Rect(20, 75, 455, 275), nil},
 			{"FSM pages", image.Rect(465, 75, 805, 275), nil},
 			{"tree", image.Rect(20, 290, 565, 575), nil},
-			{"counters", image.Rect(15, 640, 805, 710), nil},
+			{"counters", image.Rect(15, 615, 805, 718), nil},
 		}},
 		// Lesson 6 draws the free space map both ways side by side, in
 		// the middle of B's inserts (event 2500): both panes hold their

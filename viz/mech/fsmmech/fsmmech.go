@@ -38,7 +38,9 @@ func init() {
 		},
 		Title: func(v *fsmview.View) string {
 			if h, ok := v.Heap(FocusRel(v)); ok {
-				return fmt.Sprintf("Heap %s (fillfactor %d) and its free space map · fsm=%s", h.Name, h.FillFactor, v.Variant())
+				// One form, short enough for a phone's width: the heap
+				// panel's title says the fillfactor.
+				return fmt.Sprintf("Heap %s and its free space map · fsm=%s", h.Name, v.Variant())
 			}
 			return "Heap and free space map"
 		},
