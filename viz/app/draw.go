@@ -31,6 +31,13 @@ func (a *App) drawFrame(dst *ebiten.Image) {
 		Mouse: layout.Point{X: a.ui.mx, Y: a.ui.my}}
 	a.list.Reset()
 	a.plan = frame.Build(&a.list, &a.fr, &sc, in, a.hooks())
+	if a.showTab != nil {
+		// A step's first frame opens on its lesson: the tab ShowTab asked
+		// for replaces it, and the frame is laid out again.
+		a.fr.Tab, a.showTab = *a.showTab, nil
+		a.list.Reset()
+		a.plan = frame.Build(&a.list, &a.fr, &sc, in, a.hooks())
+	}
 	a.th = &render.Theme{Theme: a.plan.Theme}
 	a.painter.Paint(dst, &a.list)
 }

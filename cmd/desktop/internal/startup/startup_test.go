@@ -15,6 +15,9 @@ func TestParse(t *testing.T) {
 	if o, code := Parse([]string{"--size", "390x844"}, &e); o == nil || code != 0 || o.Width != 390 || o.Height != 844 {
 		t.Fatalf("--size 390x844: %+v, exit %d, stderr %q", o, code, e.String())
 	}
+	if o, code := Parse([]string{"--lesson", "slru-banks", "--tab", "scene"}, &e); o == nil || code != 0 || o.Tab != "scene" {
+		t.Fatalf("--tab scene: %+v, exit %d, stderr %q", o, code, e.String())
+	}
 	for _, c := range []struct {
 		args []string
 		code int
@@ -30,6 +33,8 @@ func TestParse(t *testing.T) {
 		{[]string{"--size", "390x844junk"}, 2, `expected WIDTHxHEIGHT`},
 		{[]string{"--size", "100x844"}, 2, "within 320..8192 pixels each way, found 100x844"},
 		{[]string{"--size", "390x844", "--width", "500"}, 2, "give --size or --width and --height, not both"},
+		{[]string{"--lesson", "a", "--tab", "scenes"}, 2, `--tab "scenes": expected lesson, scene or code`},
+		{[]string{"--tab", "scene"}, 2, "--tab needs --lesson or --scenario"},
 	} {
 		e.Reset()
 		o, code := Parse(c.args, &e)
