@@ -234,12 +234,16 @@ func slruTitleForms(v *slruview.View) []string {
 		}
 	}
 	long, short := "banks (PG 17.3+)", "banks (PG 17.3+)"
-	if g.Variant == slru.BanksHash {
-		long, short = "banks + hash table (the 2023 patch)", "banks + hash"
-	}
 	rule := "bank = " + slruRule(v)
-	if g.BankRule == slru.BankMask {
-		rule += " (PG 17.0–17.2)"
+	switch {
+	case g.Variant == slru.BanksHash:
+		long, short = "banks + hash table (the 2023 patch)", "banks + hash"
+		if g.BankRule == slru.BankMask {
+			rule += " (PG 17.0–17.2)"
+		}
+	case g.BankRule == slru.BankMask:
+		// 17.0 to 17.2 masked the page number (ffd9b81346 made it %).
+		long, short = "banks (PG 17.0–17.2)", "banks (PG 17.0–17.2)"
 	}
 	geo := fmt.Sprintf("%d slots = %d banks × %d", g.Slots, v.NumBanks(), v.BankSize())
 	return []string{

@@ -470,3 +470,24 @@ func TestSLRUHoldsInFrameRects(t *testing.T) {
 		}
 	}
 }
+
+// The header names the bank rule the view's geometry has, and the
+// PostgreSQL versions that go with it: pageno % nbanks from 17.3,
+// pageno & (nbanks − 1) in 17.0 to 17.2 (never "17.3+" with the mask).
+func TestSLRUTitleSaysTheRule(t *testing.T) {
+	for _, c := range []struct {
+		rule      slru.BankRule
+		want, not string
+	}{
+		{slru.BankModulo, "banks (PG 17.3+) · 64 slots = 4 banks × 16 · bank = pageno % 4", "17.0"},
+		{slru.BankMask, "banks (PG 17.0–17.2) · 64 slots = 4 banks × 16 · bank = pageno & 3", "17.3"},
+	} {
+		v := slruview.New(slruview.Geometry{Variant: slru.Banks, Slots: 64, BankSize: 16, BankRule: c.rule, Latest: 39, Name: "transaction"}, []string{"A"})
+		var l layout.List
+		scene.LayoutSLRUScene(&l, layout.Rect{W: 1920, H: 1080}, v, layout.Light(1))
+		ts := l.Texts("slru title")
+		if len(ts) != 1 || !strings.Contains(ts[0].Text, c.want) || strings.Contains(ts[0].Text, c.not) {
+			t.Errorf("rule %v: title %v, want one with %q and without %q", c.rule, ts, c.want, c.not)
+		}
+	}
+}

@@ -72,9 +72,9 @@ func slruStatusForms(v *slruview.View, ln slruview.Lane) []string {
 	case slruview.PhaseStart:
 		switch {
 		case l.Op == slru.OpWriteAll:
-			short = []string{"checkpoint", "writes"}
+			short = []string{"checkpoint"}
 		case l.Bank >= 0 && v.HeldBy(l.Bank, ln.Actor) != 0:
-			short = []string{fmt.Sprintf("holds %s (%s)", v.BankName(l.Bank), v.HeldBy(l.Bank, ln.Actor)), "holds the lock"}
+			short = []string{fmt.Sprintf("holds %s (%s)", v.LockName(trace.OBank, l.Bank), v.HeldBy(l.Bank, ln.Actor)), "holds the lock"}
 		case l.Bank >= 0:
 			short = []string{"taking the lock"}
 		}
@@ -378,12 +378,15 @@ func layoutVictimChart(l *layout.List, r layout.Rect, v *slruview.View, ln slruv
 	barBottom := chart.Y + chart.H - 2*lh(f)
 	// The labels under the bars and over them take one form in every bar
 	// (the chart reads evenly): the widest there is decides.
+	// A label keeps a gap to its neighbours: its box is the bar's width
+	// less a pad.
+	lw := bw - ft.pad
 	underLv, ageLv := 0, 0
 	for k := 0; k < n; k++ {
-		if s := v.Slot(first + k); !s.Empty() && layout.Width(fmt.Sprintf("#%d p%d", first+k, s.Page), f) > bw-2 {
+		if s := v.Slot(first + k); !s.Empty() && layout.Width(fmt.Sprintf("#%d p%d", first+k, s.Page), f) > lw {
 			underLv = 1
 		}
-		if c, ok := cands[first+k]; ok && layout.Width(fmt.Sprintf("age %d", c.Age), f) > bw-2 {
+		if c, ok := cands[first+k]; ok && layout.Width(fmt.Sprintf("age %d", c.Age), f) > lw {
 			ageLv = 1
 		}
 	}
@@ -399,7 +402,7 @@ func layoutVictimChart(l *layout.List, r layout.Rect, v *slruview.View, ln slruv
 		x := chart.X + float64(k)*bw
 		col := layout.Rect{X: x + bw*0.1, W: bw * 0.8}
 		below := func(line int, forms []string, c color.RGBA, font layout.Font) {
-			l.TextForms(bar, forms, font, layout.Rect{X: x + 1, Y: barBottom + float64(line)*lh(f), W: bw - 2, H: lh(f)}, c, layout.Center)
+			l.TextForms(bar, forms, font, layout.Rect{X: x + ft.pad/2, Y: barBottom + float64(line)*lh(f), W: lw, H: lh(f)}, c, layout.Center)
 		}
 		under := []string{fmt.Sprintf("#%d", slot)}
 		if s := v.Slot(slot); !s.Empty() {
@@ -435,7 +438,7 @@ func layoutVictimChart(l *layout.List, r layout.Rect, v *slruview.View, ln slruv
 		}
 		l.Fill(bar, col, fill)
 		if c.Kind != slruview.CandEmpty {
-			l.TextForms(bar, []string{fmt.Sprintf("age %d", c.Age), fmt.Sprint(c.Age)}[ageLv:], f, layout.Rect{X: x + 1, Y: col.Y - lh(f), W: bw - 2, H: lh(f)}, th.Text, layout.Center)
+			l.TextForms(bar, []string{fmt.Sprintf("age %d", c.Age), fmt.Sprint(c.Age)}[ageLv:], f, layout.Rect{X: x + ft.pad/2, Y: col.Y - lh(f), W: lw, H: lh(f)}, th.Text, layout.Center)
 		}
 		if what != "" {
 			verdicts = append(verdicts, verdict{slot, []string{what}, fill})
@@ -446,12 +449,12 @@ func layoutVictimChart(l *layout.List, r layout.Rect, v *slruview.View, ln slruv
 	vf := th.Font(layout.Bold, 9.5)
 	fit := true
 	for _, vd := range verdicts {
-		fit = fit && layout.Width(vd.forms[0], vf) <= bw-2
+		fit = fit && layout.Width(vd.forms[0], vf) <= lw
 	}
 	if fit {
 		for _, vd := range verdicts {
 			x := chart.X + float64(vd.slot-first)*bw
-			l.TextIn(fmt.Sprintf("victim slot %d", vd.slot), vd.forms[0], vf, layout.Rect{X: x + 1, Y: barBottom + lh(f), W: bw - 2, H: lh(f)}, th.Text, layout.Center)
+			l.TextIn(fmt.Sprintf("victim slot %d", vd.slot), vd.forms[0], vf, layout.Rect{X: x + ft.pad/2, Y: barBottom + lh(f), W: lw, H: lh(f)}, th.Text, layout.Center)
 		}
 	} else {
 		fl := slruFlow{gap: vf.Size, lh: lh(f)}

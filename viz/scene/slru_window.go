@@ -240,7 +240,8 @@ type bankWindow struct{ bank, lo, hi int }
 // slruBusyBanks are the banks where something is going on: a lookup (in
 // progress or done), a hash probe, a lock held or waited for, the current
 // event's bank or slot (focus, −1 for none: the current event's slot, else
-// the first slot a lookup marks).
+// the first slot a lookup marks, else the slot the lookup of the backend
+// that acted last found).
 func slruBusyBanks(v *slruview.View, m slruMarks, cur trace.Event, hasCur bool) (busy map[int]bool, focus int) {
 	nb, size := v.NumBanks(), v.BankSize()
 	focus = -1
@@ -252,6 +253,13 @@ func slruBusyBanks(v *slruview.View, m slruMarks, cur trace.Event, hasCur bool) 
 			if focus < 0 || slot < focus {
 				focus = slot
 			}
+		}
+	}
+	if focus < 0 && hasCur && int(cur.Actor) < v.NumLanes() {
+		// The slot the backend that acted last found, claimed or waited
+		// for (its lookup done: what the step just showed).
+		if l := v.Lane(cur.Actor).Lookup; l.HasOp && l.Slot >= 0 && l.Slot < v.NumSlots() {
+			focus = l.Slot
 		}
 	}
 	busy = map[int]bool{}
