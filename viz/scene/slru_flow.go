@@ -105,8 +105,9 @@ func (f *slruFlow) place(lv []int, w float64, breaks bool) ([]flowPos, int, bool
 // when that fits; else with runs sharing lines as they fit; else the
 // widest run that has a shorter non-empty form is shortened, one form at
 // a time; then the runs that may be left out are: one wider than a line
-// first, then from the last (the runs come in order of importance). It returns the levels, the lines they
-// take and whether the runs' own line breaks are kept.
+// first, then from the last (the runs come in order of importance). It
+// returns the levels, the lines they take and whether the runs' own line
+// breaks are kept.
 func (f *slruFlow) fit(w float64, maxLines int) (lv []int, lines int, breaks bool) {
 	lv = make([]int, len(f.runs))
 	if _, lines, ok := f.place(lv, w, true); ok && lines <= maxLines {
@@ -159,8 +160,8 @@ func (f *slruFlow) lines(w float64) int {
 
 // layout lays the flow out in r: as many lines as r holds (at least one
 // is tried), each run in the form fit chooses. A run that does not fit
-// even so is recorded by TextForms (too wide, or on a line below r's
-// bottom: too tall). It returns the height the flow took.
+// even so is recorded: too wide by TextForms; on a line below r's bottom
+// (too tall), here, and not drawn. It returns the height the flow took.
 func (f *slruFlow) layout(l *layout.List, r layout.Rect) float64 {
 	maxLines := max(1, int((r.H+0.5)/f.lh))
 	lv, lines, breaks := f.fit(r.W, maxLines)
@@ -171,7 +172,13 @@ func (f *slruFlow) layout(l *layout.List, r layout.Rect) float64 {
 			continue // left out: its form is its last, ""
 		}
 		x, y := r.X+p.x, r.Y+float64(p.line)*f.lh
-		box := layout.Rect{X: x, Y: y, W: r.X + r.W - x, H: min(f.lh, r.Y+r.H-y)}
+		if y+f.lh > r.Y+r.H+0.5 {
+			if len(run.forms) > 0 {
+				l.Overflows = append(l.Overflows, layout.Overflow{Role: run.role, Text: run.forms[lv[i]], Axis: "h", Need: y + f.lh - r.Y, Have: r.H})
+			}
+			continue
+		}
+		box := layout.Rect{X: x, Y: y, W: r.X + r.W - x, H: f.lh}
 		if run.mark != nil {
 			run.mark(l, layout.Rect{X: x, Y: y, W: run.markW, H: f.lh})
 			if len(run.forms) == 0 {
