@@ -2,7 +2,6 @@ package scene
 
 import (
 	"fmt"
-	"image/color"
 
 	"bufferlab/engine/slru"
 	"bufferlab/engine/trace"
@@ -45,26 +44,21 @@ import (
 // (slruGridFor).
 const slruPerLine = 16
 
-var (
-	slruValidFill = color.RGBA{0xff, 0xff, 0xff, 0xff}
-	slruIOFill    = color.RGBA{0xcc, 0xec, 0xe1, 0xff} // a light tint of the I/O green
-	slruCompared  = color.RGBA{0xfb, 0xe3, 0xb0, 0xff} // a light tint of the highlight orange
-	slruRowFill   = color.RGBA{0xf0, 0xf0, 0xea, 0xff}
-)
-
 // slruLookupActive reports whether a lookup is between its operation's
 // start and its end.
 func slruLookupActive(l slruview.Lookup) bool {
 	return l.HasOp && l.Phase != slruview.PhaseDone && l.Phase != slruview.PhaseError && l.Phase != slruview.PhaseNone
 }
 
-// slotMark is what one backend's lookup says about one slot.
+// slotMark is what one backend's lookup says about one slot, and how the
+// slot is marked for it (its outline and its tab's colour: the table's
+// Comparing, Victim or a slotTab).
 type slotMark struct {
 	actor trace.Actor
 	// labels are the mark's forms, longest first ("≠ 15", "≠"); its tab
 	// ends with the backend's name alone.
 	labels []string
-	col    color.RGBA
+	enc    layout.Encoding
 }
 
 // slruMarks collects, per slot, the marks of every active lookup, and per
@@ -85,9 +79,10 @@ type slruMarks struct {
 func collectSLRUMarks(v *slruview.View, th *layout.Theme) slruMarks {
 	m := slruMarks{marks: map[int][]slotMark{}, compared: map[int]trace.Actor{}, cands: map[int]slruview.Candidate{},
 		victimWhy: map[int]uint64{}, banks: map[int][]trace.Actor{}, probes: map[int]slruview.Lane{}}
-	add := func(slot int, a trace.Actor, col color.RGBA, labels ...string) {
+	enc := SLRUEncodings(th)
+	add := func(slot int, a trace.Actor, e layout.Encoding, labels ...string) {
 		if slot >= 0 && slot < v.NumSlots() {
-			m.marks[slot] = append(m.marks[slot], slotMark{a, labels, col})
+			m.marks[slot] = append(m.marks[slot], slotMark{a, labels, e})
 		}
 	}
 	for a := 1; a < v.NumLanes(); a++ {
@@ -108,17 +103,17 @@ func collectSLRUMarks(v *slruview.View, th *layout.Theme) slruMarks {
 			if l.Match {
 				cmp = "="
 			}
-			add(l.Examining, ln.Actor, th.Highlight, cmp+" "+fmt.Sprint(l.Page), cmp)
+			add(l.Examining, ln.Actor, enc.Comparing, cmp+" "+fmt.Sprint(l.Page), cmp)
 		case slruview.PhaseProbe:
 			m.probes[l.Bank] = ln
 			if l.ProbeSlot >= 0 {
-				add(l.ProbeSlot, ln.Actor, th.Highlight, "probe")
+				add(l.ProbeSlot, ln.Actor, enc.Comparing, "probe")
 			}
 		case slruview.PhaseFound:
 			if l.Result == slruview.ResultMiss {
-				add(l.Slot, ln.Actor, th.Good, "read in")
+				add(l.Slot, ln.Actor, slotTab(th.Good), "read in")
 			} else {
-				add(l.Slot, ln.Actor, th.Good, "HIT")
+				add(l.Slot, ln.Actor, slotTab(th.Good), "HIT")
 			}
 		case slruview.PhaseVictim:
 			// Only the best candidate so far keeps its "best" (an earlier
@@ -140,19 +135,19 @@ func collectSLRUMarks(v *slruview.View, th *layout.Theme) slruMarks {
 			if l.Victim >= 0 {
 				m.victimWhy[l.Victim] = l.VictimWhy
 				if l.VictimWhy == slru.VictimDirty {
-					add(l.Victim, ln.Actor, th.Error, "VICTIM: write", "VICTIM")
+					add(l.Victim, ln.Actor, enc.Victim, "VICTIM: write", "VICTIM")
 				} else {
-					add(l.Victim, ln.Actor, th.Error, "VICTIM")
+					add(l.Victim, ln.Actor, enc.Victim, "VICTIM")
 				}
 			} else if l.Examining >= 0 {
-				add(l.Examining, ln.Actor, th.Highlight, "weighs")
+				add(l.Examining, ln.Actor, enc.Comparing, "weighs")
 			}
 		case slruview.PhaseRead:
-			add(l.Slot, ln.Actor, th.IO, "MISS: reads", "reads")
+			add(l.Slot, ln.Actor, slotTab(th.IO), "MISS: reads", "reads")
 		case slruview.PhaseWrite:
-			add(l.Slot, ln.Actor, th.IO, "writes")
+			add(l.Slot, ln.Actor, slotTab(th.IO), "writes")
 		case slruview.PhaseWaitIO:
-			add(l.Slot, ln.Actor, th.Locked, "waits I/O", "waits")
+			add(l.Slot, ln.Actor, slotTab(th.Locked), "waits I/O", "waits")
 		}
 	}
 	return m

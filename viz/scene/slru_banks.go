@@ -27,7 +27,7 @@ func layoutSLRUBankRows(l *layout.List, r layout.Rect, v *slruview.View, g slruG
 		row := layout.Rect{X: r.X, Y: y, W: r.W, H: rowH - g.gap}
 		y += rowH
 		bk := v.Bank(b)
-		l.Fill(role, row, slruRowFill)
+		l.Fill(role, row, th.SLRU.Row)
 		var label, slots layout.Rect
 		if g.labelW > 0 {
 			label, slots = row.SplitLeft(g.labelW)

@@ -21,23 +21,38 @@ import (
 func slruLegendFlow(ft slruFonts, th *layout.Theme) slruFlow {
 	f := slruFlow{gap: ft.small.Size * 0.8, lh: lh(ft.small)}
 	sw := lh(ft.small) * 0.65
-	swatch := func(fill, edge color.RGBA) func(*layout.List, layout.Rect) {
+	enc := SLRUEncodings(th)
+	// Each swatch is drawn from the scene's table: an overlay over a
+	// VALID slot, as it is seen.
+	swatch := func(e layout.Encoding) func(*layout.List, layout.Rect) {
 		return func(l *layout.List, r layout.Rect) {
 			box := layout.Rect{X: r.X, Y: r.Y + (r.H-sw)/2, W: sw, H: sw}
-			l.Fill("legend", box, fill)
-			l.Stroke("legend", box, 1.5, edge)
+			base := enc.Valid
+			if e.Fill.A != 0 {
+				base.Fill = e.Fill
+			}
+			l.Fill("legend", box, base.Fill)
+			l.PatternOver("legend", box, e)
+			if e.EdgeWidth == 0 {
+				l.Outline("legend", box, base)
+			}
+			l.Outline("legend", box, e)
+			if e.Marks&layout.MarkCorner != 0 {
+				d := sw * 0.6
+				l.Triangle("legend", layout.Point{X: box.X + box.W - d, Y: box.Y + box.H}, layout.Point{X: box.X + box.W, Y: box.Y + box.H}, layout.Point{X: box.X + box.W, Y: box.Y + box.H - d}, e.MarkColor)
+			}
 		}
 	}
-	item := func(fill, edge color.RGBA, forms ...string) {
-		f.runs = append(f.runs, slruRun{role: "legend", forms: forms, font: ft.small, col: th.Text, markW: sw, mark: swatch(fill, edge)})
+	item := func(e layout.Encoding, forms ...string) {
+		f.runs = append(f.runs, slruRun{role: "legend", forms: forms, font: ft.small, col: th.Text, markW: sw, mark: swatch(e)})
 	}
-	item(th.Free, th.PanelEdge, "EMPTY")
-	item(slruValidFill, th.PanelEdge, "VALID")
-	item(slruIOFill, th.PanelEdge, "READ / WRITE I/O", "I/O")
-	item(th.Dirty, th.Dirty, "DIRTY")
-	item(slruCompared, th.Highlight, "compared (≠)", "≠", "")
-	item(th.Panel, th.Highlight, "being compared", "comparing", "")
-	item(th.Panel, th.Error, "victim", "")
+	item(enc.Empty, "EMPTY")
+	item(enc.Valid, "VALID")
+	item(enc.IO, "READ / WRITE I/O", "I/O")
+	item(enc.Dirty, "DIRTY")
+	item(enc.Compared, "compared (≠)", "≠", "")
+	item(enc.Comparing, "being compared", "comparing", "")
+	item(enc.Victim, "victim", "")
 	bw, bh := sw*1.4, max(3, sw*0.25)
 	f.runs = append(f.runs, slruRun{role: "legend", forms: []string{"age (LRU distance)", "age", ""}, font: ft.small, col: th.Text, markW: bw,
 		mark: func(l *layout.List, r layout.Rect) {

@@ -119,17 +119,16 @@ func layoutSLRUSlot(l *layout.List, c layout.Rect, v *slruview.View, i int, m sl
 	role := fmt.Sprintf("slot %d", i)
 	s := v.Slot(i)
 	ft := g.ft
-	fill := slruValidFill
-	switch {
-	case s.Empty():
-		fill = th.Free
-	case s.InIO():
-		fill = slruIOFill
-	}
+	enc := SLRUEncodings(th)
+	state := slotState(enc, s)
+	fill := state.Fill
 	if a, ok := m.compared[i]; ok && a != 0 {
-		fill = slruCompared
+		fill = enc.Compared.Fill
 	}
 	l.Fill(role, c, fill)
+	l.AddHit(HitSLRUSlot, i, [2]uint32{}, c)
+	// The hatch of I/O in progress, under the text.
+	l.PatternOver(role, c, state)
 	tc := layout.TextOn(fill)
 	cd, weighed := m.cands[i]
 	num := fmt.Sprintf("#%d", i)
@@ -180,7 +179,7 @@ func layoutSLRUSlot(l *layout.List, c layout.Rect, v *slruview.View, i int, m sl
 		l.TextForms(role, page, ft.page, layout.Rect{X: in.X, Y: y, W: in.W, H: lh(ft.page)}, tc, layout.Center)
 		if _, ok := m.compared[i]; ok {
 			ne := layout.Rect{X: in.X + (in.W+pw)/2 + ft.pad, Y: y, W: max(0, (in.W-pw)/2-ft.pad), H: lh(ft.page)}
-			l.TextForms(role+" mark", []string{"≠", ""}, ft.page, ne, th.Highlight, layout.Right)
+			l.TextForms(role+" mark", []string{"≠", ""}, ft.page, ne, enc.Compared.Edge, layout.Right)
 		}
 		y += lh(ft.page)
 		// Lines 3 and 4: the state in full (four lines and more), the
@@ -227,7 +226,7 @@ func layoutSLRUSlot(l *layout.List, c layout.Rect, v *slruview.View, i int, m sl
 		if g.text >= 5 {
 			b := slruFlow{gap: ft.pad, lh: lh(ft.badge)}
 			if s.Dirty {
-				b.runs = append(b.runs, slruRun{role: role + " badge", forms: []string{"DIRTY", "D", ""}, font: ft.badge, col: layout.TextOn(th.Dirty), fill: th.Dirty})
+				b.runs = append(b.runs, slruRun{role: role + " badge", forms: []string{"DIRTY", "D", ""}, font: ft.badge, col: layout.TextOn(enc.Dirty.MarkColor), fill: enc.Dirty.MarkColor})
 			}
 			if s.Latest {
 				b.runs = append(b.runs, slruRun{role: role + " badge", forms: []string{"LATEST", "L", ""}, font: ft.badge, col: layout.TextOn(th.Locked), fill: th.Locked})
@@ -242,25 +241,50 @@ func layoutSLRUSlot(l *layout.List, c layout.Rect, v *slruview.View, i int, m sl
 	}
 	if s.Dirty {
 		d := min(c.W, c.H) * 0.2
-		l.Triangle(role+" dirty", layout.Point{X: c.X + c.W - d, Y: c.Y + c.H}, layout.Point{X: c.X + c.W, Y: c.Y + c.H}, layout.Point{X: c.X + c.W, Y: c.Y + c.H - d}, th.Dirty)
+		l.Triangle(role+" dirty", layout.Point{X: c.X + c.W - d, Y: c.Y + c.H}, layout.Point{X: c.X + c.W, Y: c.Y + c.H}, layout.Point{X: c.X + c.W, Y: c.Y + c.H - d}, enc.Dirty.MarkColor)
 	}
 	layoutSlotMarks(l, role, c, v, i, m, weighed, changed, g, th)
 }
 
+// slotState is the base encoding of a slot: EMPTY, I/O in progress or
+// VALID.
+func slotState(enc SLRUStates, s slruview.Slot) layout.Encoding {
+	switch {
+	case s.Empty():
+		return enc.Empty
+	case s.InIO():
+		return enc.IO
+	}
+	return enc.Valid
+}
+
 // layoutSlotMarks lays out what the lookups do with slot i over its cell
-// c: the outline (compared, the victim, the current event's, each
-// lookup's mark in its colour) and, where the grid has a strip for them,
-// tabs above the cell naming who does what there (role "slot i mark"),
-// each in one of its forms down to the backend's name alone. Without the
-// strip the lookup lines below the banks say who does what.
+// c: the outline (its state's, then compared, the victim, the current
+// event's, each lookup's mark in its encoding; one outline drawn twice is
+// drawn once) and, where the grid has a strip for them, tabs above the
+// cell naming who does what there (role "slot i mark"), each in one of
+// its forms down to the backend's name alone, on its mark's colour.
+// Without the strip the lookup lines below the banks say who does what.
 func layoutSlotMarks(l *layout.List, role string, c layout.Rect, v *slruview.View, i int, m slruMarks, weighed, changed bool, g slruGrid, th *layout.Theme) {
 	role += " mark"
-	l.Stroke(role, c, 1, th.PanelEdge)
+	enc := SLRUEncodings(th)
+	var drawn []layout.Encoding
+	outline := func(e layout.Encoding) {
+		for _, d := range drawn {
+			if d == e {
+				return
+			}
+		}
+		drawn = append(drawn, e)
+		l.Outline(role, c, e)
+	}
+	// Outline: the slot's state's, then the lookups' marks.
+	outline(slotState(enc, v.Slot(i)))
 	if _, ok := m.compared[i]; ok {
-		l.Stroke(role, c, 2, th.Highlight)
+		outline(enc.Compared)
 	}
 	if _, ok := m.victimWhy[i]; ok && weighed {
-		l.Stroke(role, c.Inset(1), 3, th.Error)
+		outline(enc.Victim)
 	}
 	if changed && len(m.marks[i]) == 0 {
 		l.Stroke(role, c.Inset(-2), 2, th.Text)
@@ -268,7 +292,7 @@ func layoutSlotMarks(l *layout.List, role string, c layout.Rect, v *slruview.Vie
 	f := g.ft.badge
 	marks := m.marks[i]
 	for _, mk := range marks {
-		l.Stroke(role, c, 3, mk.col)
+		outline(mk.enc)
 	}
 	if !g.tabs || len(marks) == 0 {
 		return
@@ -305,7 +329,7 @@ func layoutSlotMarks(l *layout.List, role string, c layout.Rect, v *slruview.Vie
 			w = min(w, layout.Width(fs[0], f)+2*chipPad(f))
 		}
 		tab := layout.Rect{X: tx, Y: c.Y - lh(f), W: max(0, w), H: lh(f)}
-		tx += slruChip(l, role, fs, f, tab, mk.col, layout.Left) + 2
+		tx += slruChip(l, role, fs, f, tab, mk.enc.MarkColor, layout.Left) + 2
 	}
 }
 
