@@ -16,9 +16,10 @@ import (
 // verdict, tabs naming who does what).
 
 // slotStateWords are the forms of each slot state in its cell, longest
-// first: in full ("READ I/O"), in a word, in a letter, left out. The fill
-// colour says the state too (the legend names the colours), so a cell
-// too narrow for the letter leaves it out.
+// first: in full ("READ I/O"), in a word, in a letter, left out. The
+// cell's encoding says the state too (its fill, its outline, dashed when
+// EMPTY, and the hatch of I/O: SLRUEncodings, which the legend shows), so
+// a cell too narrow for the letter leaves it out.
 var slotStateWords = map[slru.PageStatus][4]string{
 	slru.PageEmpty:           {"EMPTY", "EMPTY", "E", ""},
 	slru.PageReadInProgress:  {"READ I/O", "READ", "R", ""},
