@@ -58,6 +58,9 @@ func run(o *startup.Options) int {
 			err = a.Seek(o.Event)
 		}
 	}
+	if err == nil && o.Tab != "" {
+		err = a.ShowTab(o.Tab)
+	}
 	if err == nil && o.Fast != "" {
 		if o.Lesson != "" || o.Scenario != "" {
 			err = errors.New("--fast opens the fast-mode panel: give it without --lesson or --scenario")

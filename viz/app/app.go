@@ -67,6 +67,7 @@ type App struct {
 	// last frame laid out (painted, and hit-tested by the next Update),
 	// and the painter that keeps the heat maps' textures.
 	fr      frame.State
+	showTab *frame.Tab // ShowTab's, for the next frame
 	list    layout.List
 	painter render.Painter
 	plan    frame.Plan
@@ -232,6 +233,21 @@ func (a *App) GotoStep(k int) error {
 			return fmt.Errorf("step %d out of range 0..%d", k, len(p.Steps)-1)
 		}
 		p.GotoStep(k)
+		return nil
+	})
+}
+
+// ShowTab shows a tab of the lesson's frame ("lesson", "scene" or
+// "code") as a tap on it would, where the frame has tabs (a phone: all
+// three; a tablet or presentation mode: the lesson and the code beside
+// the scene); elsewhere the frame shows what it always does.
+func (a *App) ShowTab(name string) error {
+	t, ok := map[string]frame.Tab{"lesson": frame.TabLesson, "scene": frame.TabScene, "code": frame.TabCode}[name]
+	if !ok {
+		return fmt.Errorf("no tab %q (lesson, scene or code)", name)
+	}
+	return a.playing(func(*player.Player) error {
+		a.showTab = &t
 		return nil
 	})
 }

@@ -39,6 +39,13 @@ func (a *App) drawFrame(dst *ebiten.Image) {
 		Colours: func(scale float64) *layout.Theme { return a.themeAt(scale) }}
 	a.list.Reset()
 	a.plan = frame.Build(&a.list, &a.fr, &sc, in, a.hooks())
+	if a.showTab != nil {
+		// A step's first frame opens on its lesson: the tab ShowTab asked
+		// for replaces it, and the frame is laid out again.
+		a.fr.Tab, a.showTab = *a.showTab, nil
+		a.list.Reset()
+		a.plan = frame.Build(&a.list, &a.fr, &sc, in, a.hooks())
+	}
 	a.th = &render.Theme{Theme: a.plan.Theme}
 	a.painter.Paint(dst, &a.list)
 	if m := a.measure; m != nil && a.p != nil {

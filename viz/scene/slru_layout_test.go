@@ -25,10 +25,12 @@ import (
 //	    current event and every backend's lookup
 //	scenario event=E [pane=P]
 //	    the same for the scenario in the input
-//	layout size=WxH [pane] [scale=S] [show=text|all|overflows] [roles=a,b]
+//	layout size=WxH [pane] [scale=S] [floor=F] [show=text|all|overflows] [roles=a,b]
 //	    lay the view out in a W×H rectangle at the origin, as the scene
 //	    (LayoutSLRUScene) or as a pane (LayoutSLRUPane), with the light
-//	    theme at scale S (1). Prints a summary line, then the items
+//	    theme at scale S (1) and text no smaller than F px (0: no floor;
+//	    the frame sets 14 on a laptop or a phone, 24 and more in
+//	    presentation mode, viz/frame PlanFor). Prints a summary line, then the items
 //	    (show=text: every text run, the default; all: every item;
 //	    overflows: none), or with roles=a,b every item whose role is one
 //	    of them or starts with one and a space ("slot_3" for "slot 3" and
@@ -74,9 +76,12 @@ func TestSLRULayout(t *testing.T) {
 			if _, err := fmt.Sscanf(size, "%fx%f", &w, &h); err != nil {
 				t.Fatalf("%s: size %q: %v", d.Pos, size, err)
 			}
-			scale := 1.0
+			scale, floor := 1.0, 0.0
 			if d.HasArg("scale") {
 				d.ScanArgs(t, "scale", &scale)
+			}
+			if d.HasArg("floor") {
+				d.ScanArgs(t, "floor", &floor)
 			}
 			show := "text"
 			if d.HasArg("show") {
@@ -96,10 +101,12 @@ func TestSLRULayout(t *testing.T) {
 			}
 			var l layout.List
 			r := layout.Rect{W: w, H: h}
+			th := layout.Light(scale)
+			th.MinPx = floor
 			if d.HasArg("pane") {
-				scene.LayoutSLRUPane(&l, r, v, layout.Light(scale))
+				scene.LayoutSLRUPane(&l, r, v, th)
 			} else {
-				scene.LayoutSLRUScene(&l, r, v, layout.Light(scale))
+				scene.LayoutSLRUScene(&l, r, v, th)
 			}
 			return printLayout(&l, show, roles)
 		}
@@ -146,7 +153,7 @@ func slruAt(t *testing.T, p *player.Player, event, pane int) *slruview.View {
 // each backend's lookup.
 func slruState(v *slruview.View) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s\n", scene.SLRUPaneTitle(v))
+	fmt.Fprintf(&b, "%s · latest page %d\n", scene.SLRUPaneTitle(v), v.LatestPage())
 	if e, ok := v.Current(); ok {
 		fmt.Fprintf(&b, "current: %s\n", slru.DescribeWith(e, v.LaneName))
 	}
@@ -310,11 +317,11 @@ func checkWindowStable(t *testing.T, p, fp *player.Player, events []int) {
 			}
 			checkWindowLaidOut(t, where, v, &first)
 
-			ws, note, lookups := scene.BankWindows(v, th, r.H/2)
+			ws, note, lookups := scene.BankWindows(v, th, r.W, r.H/2)
 			if note == "" {
 				t.Fatalf("%s: every slot shown in %v px", where, r.H/2)
 			}
-			if ws2, note2, _ := scene.BankWindows(v, th, r.H/2); fmt.Sprint(ws, note) != fmt.Sprint(ws2, note2) {
+			if ws2, note2, _ := scene.BankWindows(v, th, r.W, r.H/2); fmt.Sprint(ws, note) != fmt.Sprint(ws2, note2) {
 				t.Fatalf("%s: bankWindows chose %v, then %v", where, ws, ws2)
 			}
 			in, shown := map[int]bool{}, map[int]bool{}
@@ -343,11 +350,13 @@ func checkWindowStable(t *testing.T, p, fp *player.Player, events []int) {
 func checkWindowLaidOut(t *testing.T, where string, v *slruview.View, l *layout.List) {
 	t.Helper()
 	slots := map[int]bool{}
+	lines := map[float64]int{} // slots a line, by the top of their numbers
 	lo, hi := v.NumSlots(), -1
 	for _, it := range l.Texts("") {
 		var i int
 		if _, err := fmt.Sscanf(it.Role, "slot %d", &i); err == nil && it.Text == fmt.Sprintf("#%d", i) {
 			slots[i] = true
+			lines[it.Rect.Y]++
 			lo, hi = min(lo, i), max(hi, i)
 		}
 	}
@@ -355,8 +364,20 @@ func checkWindowLaidOut(t *testing.T, where string, v *slruview.View, l *layout.
 		t.Fatalf("%s: no slot laid out", where)
 	}
 	if v.NumBanks() == 1 {
-		if hi-lo+1 != len(slots) || lo%scene.SLRUPerLine != 0 || (len(slots)%scene.SLRUPerLine != 0 && hi != v.NumSlots()-1) {
-			t.Errorf("%s: slots %d..%d laid out (%d of them): not a run of whole lines", where, lo, hi, len(slots))
+		// Whole lines: every line as long as the longest, which is at
+		// most SLRUPerLine, and the run starts a line; only the SLRU's
+		// last line may be shorter.
+		perLine, short := 0, 0
+		for _, n := range lines {
+			perLine = max(perLine, n)
+		}
+		for _, n := range lines {
+			if n != perLine {
+				short++
+			}
+		}
+		if hi-lo+1 != len(slots) || perLine > scene.SLRUPerLine || lo%perLine != 0 || short > 1 || (short == 1 && hi != v.NumSlots()-1) {
+			t.Errorf("%s: slots %d..%d laid out (%d of them, lines %v): not a run of whole lines", where, lo, hi, len(slots), lines)
 		}
 		if cur, ok := v.Current(); ok && (cur.Class == trace.OSlot || cur.Class == trace.OSlotIO) && !slots[int(cur.Obj)] {
 			t.Errorf("%s: the current event's slot %d is not laid out (slots %d..%d)", where, cur.Obj, lo, hi)
@@ -378,5 +399,95 @@ func checkWindowLaidOut(t *testing.T, where string, v *slruview.View, l *layout.
 	}
 	if banks*v.BankSize() != len(slots) {
 		t.Errorf("%s: %d slots laid out in %d banks of %d", where, len(slots), banks, v.BankSize())
+	}
+}
+
+// slruFrameRects are the rectangles viz/frame gives the SLRU scene and
+// its stacked panes at the viewports it must hold at (framecheck's), with
+// the theme it sets there: scale and the floor under the type.
+var slruFrameRects = []struct {
+	name         string
+	w, h         float64
+	scale, floor float64
+	pane         bool
+}{
+	{"1280x800", 768, 599, 1, 14, false}, {"1280x720", 768, 519, 1, 14, false},
+	{"1920x1080", 1161, 819, 1.35, 18.9, false}, {"3840x2160", 2340, 1703, 2.5, 35, false},
+	{"390x844 scene tab", 358, 561, 1, 14, false}, {"844x390 scene tab", 812, 155, 1, 14, false},
+	{"1280x800 presentation", 673, 473, 1.75, 24, false}, {"1280x720 presentation", 673, 393, 1.75, 24, false},
+	{"1280x720 presentation, scene tab", 1236, 337, 1.75, 24, false},
+	{"1920x1080 presentation", 1021, 686, 1.75 * 1.2247, 24 * 1.2247, false},
+	{"3840x2160 presentation", 2069, 1616, 1.75 * 1.7321, 24 * 1.7321, false},
+	{"1280x800 pane", 894, 151, 1, 14, true}, {"1280x720 pane", 894, 124, 1, 14, true},
+	{"1920x1080 pane", 1351, 217, 1.35, 18.9, true}, {"3840x2160 pane", 2720, 486, 2.5, 35, true},
+	{"390x844 pane", 358, 138, 1, 14, true}, {"1280x800 presentation pane", 673, 94, 1.75, 24, true},
+	{"1920x1080 presentation pane", 1021, 157, 1.75 * 1.2247, 24 * 1.2247, true},
+	{"3840x2160 presentation pane", 2069, 448, 1.75 * 1.7321, 24 * 1.7321, true},
+}
+
+// At every event of lessons 4 and 7 (every 25th with -short), in every
+// rectangle the frame gives the scene (lesson 4) or its panes (lesson 7),
+// every text run fits its box and none is smaller than the floor: the
+// scene shows less (fewer slots a line, a window of the banks, shorter
+// forms) rather than overflow.
+func TestSLRUHoldsInFrameRects(t *testing.T) {
+	every := 3
+	if testing.Short() {
+		every = 25
+	}
+	for _, c := range []struct {
+		lesson string
+		panes  int
+	}{{"slru-banks", 1}, {"slru-side-by-side", 3}} {
+		p := lessonPlayer(t, c.lesson)
+		for _, r := range slruFrameRects {
+			if r.pane != (c.panes > 1) {
+				continue
+			}
+			th := layout.Light(r.scale)
+			th.MinPx = r.floor
+			bad := 0
+			for e := 0; e <= p.Len(); e += every {
+				for pane := range c.panes {
+					v := slruAt(t, p, e, pane)
+					var l layout.List
+					if r.pane {
+						scene.LayoutSLRUPane(&l, layout.Rect{W: r.w, H: r.h}, v, th)
+					} else {
+						scene.LayoutSLRUScene(&l, layout.Rect{W: r.w, H: r.h}, v, th)
+					}
+					if m := l.MinTextSize(); m != 0 && m < r.floor-0.01 {
+						t.Errorf("%s at %s, event %d pane %d: text of %.1f px under the floor %.1f", c.lesson, r.name, e, pane, m, r.floor)
+					}
+					if len(l.Overflows) > 0 && bad < 3 {
+						bad++
+						o := l.Overflows[0]
+						t.Errorf("%s at %s (%vx%v), event %d pane %d: %d overflows, the first %s %q (%s: needs %.1f, has %.1f)",
+							c.lesson, r.name, r.w, r.h, e, pane, len(l.Overflows), o.Role, o.Text, o.Axis, o.Need, o.Have)
+					}
+				}
+			}
+		}
+	}
+}
+
+// The header names the bank rule the view's geometry has, and the
+// PostgreSQL versions that go with it: pageno % nbanks from 17.3,
+// pageno & (nbanks − 1) in 17.0 to 17.2 (never "17.3+" with the mask).
+func TestSLRUTitleSaysTheRule(t *testing.T) {
+	for _, c := range []struct {
+		rule      slru.BankRule
+		want, not string
+	}{
+		{slru.BankModulo, "banks (PG 17.3+) · 64 slots = 4 banks × 16 · bank = pageno % 4", "17.0"},
+		{slru.BankMask, "banks (PG 17.0–17.2) · 64 slots = 4 banks × 16 · bank = pageno & 3", "17.3"},
+	} {
+		v := slruview.New(slruview.Geometry{Variant: slru.Banks, Slots: 64, BankSize: 16, BankRule: c.rule, Latest: 39, Name: "transaction"}, []string{"A"})
+		var l layout.List
+		scene.LayoutSLRUScene(&l, layout.Rect{W: 1920, H: 1080}, v, layout.Light(1))
+		ts := l.Texts("slru title")
+		if len(ts) != 1 || !strings.Contains(ts[0].Text, c.want) || strings.Contains(ts[0].Text, c.not) {
+			t.Errorf("rule %v: title %v, want one with %q and without %q", c.rule, ts, c.want, c.not)
+		}
 	}
 }

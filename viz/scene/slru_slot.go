@@ -11,45 +11,115 @@ import (
 )
 
 // One slot of a bank: its cell (number, page, state, LRU count and age,
-// badges) and over it what the lookups in progress do with it (outlines,
-// the victim search's verdict, tabs naming who does what).
+// badges, as many of those lines as the grid gives it) and over it what
+// the lookups in progress do with it (outlines, the victim search's
+// verdict, tabs naming who does what).
 
-// slotStateWords is how each slot state is written in its cell: in full
-// ("READ I/O"), and in one short word for small cells ("READ").
-var slotStateWords = map[slru.PageStatus][2]string{
-	slru.PageEmpty:           {"EMPTY", "EMPTY"},
-	slru.PageReadInProgress:  {"READ I/O", "READ"},
-	slru.PageValid:           {"VALID", "VALID"},
-	slru.PageWriteInProgress: {"WRITE I/O", "WRITE"},
+// slotStateWords are the forms of each slot state in its cell, longest
+// first: in full ("READ I/O"), in a word, in a letter, left out. The
+// cell's encoding says the state too (its fill, its outline, dashed when
+// EMPTY, and the hatch of I/O: SLRUEncodings, which the legend shows), so
+// a cell too narrow for the letter leaves it out.
+var slotStateWords = map[slru.PageStatus][4]string{
+	slru.PageEmpty:           {"EMPTY", "EMPTY", "E", ""},
+	slru.PageReadInProgress:  {"READ I/O", "READ", "R", ""},
+	slru.PageValid:           {"VALID", "VALID", "V", ""},
+	slru.PageWriteInProgress: {"WRITE I/O", "WRITE", "W", ""},
 }
 
-// slotStateLabel is how a slot's state is written in its cell, in one
-// short word when short (slotStateWords; a state it does not list, as
-// its String).
-func slotStateLabel(st slru.PageStatus, short bool) string {
+// slotStateForms are the forms of a slot's state from level k on (a
+// state slotStateWords does not list: its String, which may be left out).
+func slotStateForms(st slru.PageStatus, k int) []string {
 	w, ok := slotStateWords[st]
-	switch {
-	case !ok:
-		return st.String()
-	case short:
-		return w[1]
+	if !ok {
+		return []string{st.String(), ""}
 	}
-	return w[0]
+	return w[min(k, 3):]
 }
 
-// slotTypeSize is the type size of a cell's text: 14 at most, 9 at
-// least, else a sixth of the cell's width or 1/5.5 of its height.
-func slotTypeSize(c layout.Rect) float64 { return min(14, max(9, min(c.W/6, c.H/5.5))) }
+// slotForms are the levels of the forms the cells of a bank drawing use
+// (the index of the first form tried), the same in every cell so that a
+// row reads evenly: chosen for the widest value any cell can hold, as
+// digits (slruTemplates and the largest LRU count and age).
+type slotForms struct {
+	beside, state, page, age int
+}
 
-// layoutSLRUSlot lays out slot i in cell c (role "slot i"): its number,
-// page, state, LRU count and age (with a bar scaled to the oldest slot of
-// the bank), the dirty and latest badges, its buffer lock; then what the
-// lookups in progress do with it (layoutSlotMarks). A short cell drops
-// lines by design (the fill colour says the state); text drawn wider than
-// the cell is recorded as an overflow.
-func layoutSLRUSlot(l *layout.List, c layout.Rect, v *slruview.View, i int, m slruMarks, maxAge int32, changed bool, th *layout.Theme) {
+// slotFormsFor chooses the levels for cells w wide on grid g, with LRU
+// counts and ages up to maxCount and maxAge.
+func slotFormsFor(v *slruview.View, g slruGrid, w float64, maxCount, maxAge int32) slotForms {
+	ft := g.ft
+	in := w - 2*ft.pad
+	num, page := slruTemplates(v)
+	first := func(width float64, forms ...string) int {
+		for k, s := range forms {
+			if layout.Width(s, ft.num) <= width+0.5 {
+				return k
+			}
+		}
+		return len(forms)
+	}
+	var f slotForms
+	// The widest state of each level: WRITE I/O, then WRITE or EMPTY,
+	// then W.
+	f.state = first(in, "WRITE I/O", "EMPTY", "W")
+	f.beside = max(1, first(in-layout.Width(num, ft.num)-ft.pad, "WRITE I/O", "EMPTY", "W"))
+	a, c := zeros(int(maxAge)), zeros(int(maxCount))
+	f.age = first(in, "lru "+c+"·age "+a, "age "+a)
+	pw := in
+	if g.text <= 1 {
+		pw = in - layout.Width(num, ft.num) - ft.pad
+	}
+	for _, s := range []string{"p " + page, "p" + page, page} {
+		if layout.Width(s, ft.page) <= pw+0.5 {
+			break
+		}
+		f.page++
+	}
+	f.page = min(f.page, 2)
+	return f
+}
+
+// slruChip lays out the first of forms that fits box (less the chip's
+// padding) on a box of colour fill, aligned by a: a badge, a tab. It
+// returns the chip's width (0 when left out); a form that does not fit
+// is recorded as TextForms records it.
+func slruChip(l *layout.List, role string, forms []string, f layout.Font, box layout.Rect, fill color.RGBA, a layout.Align) float64 {
+	pad := chipPad(f)
+	s := forms[len(forms)-1]
+	for _, fm := range forms {
+		if fm == "" || layout.Width(fm, f)+2*pad <= box.W+0.5 {
+			s = fm
+			break
+		}
+	}
+	if s == "" {
+		return 0
+	}
+	w := min(box.W, layout.Width(s, f)+2*pad)
+	x := box.X
+	if a == layout.Right {
+		x = box.X + box.W - w
+	}
+	h := min(box.H, lh(f))
+	l.Fill(role, layout.Rect{X: x, Y: box.Y, W: w, H: h}, fill)
+	l.TextForms(role, forms, f, layout.Rect{X: x + pad, Y: box.Y, W: max(0, box.W-2*pad), H: h}, layout.TextOn(fill), layout.Left)
+	return w
+}
+
+// layoutSLRUSlot lays out slot i in cell c (role "slot i") with the
+// grid's lines of text: one line, its number and page; two, its number
+// and state, then its page; three, its LRU age (or the victim search's
+// verdict) below; four, the state in full on its own line and the I/O
+// lock's holder beside the number; five, its DIRTY and LATEST badges.
+// Every cell has its age bar and, dirty, a corner; then what the
+// lookups in progress do with it (layoutSlotMarks). Each run is one of
+// its forms (the number and the page are never shortened: the grid
+// makes cells wide enough for them).
+func layoutSLRUSlot(l *layout.List, c layout.Rect, v *slruview.View, i int, m slruMarks, maxAge int32, lv slotForms, changed bool, g slruGrid, th *layout.Theme) {
 	role := fmt.Sprintf("slot %d", i)
 	s := v.Slot(i)
+	ft := g.ft
 	enc := SLRUEncodings(th)
 	state := slotState(enc, s)
 	fill := state.Fill
@@ -60,135 +130,121 @@ func layoutSLRUSlot(l *layout.List, c layout.Rect, v *slruview.View, i int, m sl
 	l.AddHit(HitSLRUSlot, i, [2]uint32{}, c)
 	// The hatch of I/O in progress, under the text.
 	l.PatternOver(role, c, state)
-	fs := slotTypeSize(c)
-	bold := th.Font(layout.Bold, fs+1)
-	small := th.Font(layout.Regular, fs-1)
-	badge := th.Font(layout.Bold, max(8, fs-3))
-	lh := layout.LineHeight(th.Font(layout.Regular, fs))
 	tc := layout.TextOn(fill)
-
-	// A short cell writes its state on the first line, beside its number,
-	// and leaves out the buffer lock's badge (the lookup's tab above the
-	// cell names the backend doing the I/O).
-	compact := c.H < 2+3*layout.LineHeight(small)+layout.LineHeight(bold)+layout.LineHeight(badge)
-	// Line 1: the slot number, the buffer lock (or the state).
-	y := c.Y + 2
+	cd, weighed := m.cands[i]
 	num := fmt.Sprintf("#%d", i)
-	textRoom(l, role, num, small, c.X+3, y, c.W-3, th.Muted, layout.Left)
-	if c.H < layout.LineHeight(small)+layout.LineHeight(bold)+1 {
-		// Too short for two lines (stacked panes in a low window): the
-		// page beside the number, the fill colour for the state.
-		page := "—"
-		if !s.Empty() {
-			page = fmt.Sprintf("p%d", s.Page)
-		}
-		if layout.Width(num, small)+layout.Width(page, small)+8 <= c.W {
-			l.Text(role, page, small, c.X+c.W-3, y, 0, tc, layout.Right)
-		} else {
-			l.Overflows = append(l.Overflows, layout.Overflow{Role: role, Text: page, Axis: "w", Need: layout.Width(num, small) + layout.Width(page, small) + 8, Have: c.W})
-		}
-		cd, weighed := m.cands[i]
-		layoutSlotMarks(l, role, c, v, i, m, cd, weighed, true, changed, th)
-		return
+	page := []string{"—"}
+	if !s.Empty() {
+		page = []string{fmt.Sprintf("p %d", s.Page), fmt.Sprintf("p%d", s.Page), fmt.Sprint(s.Page)}[lv.page:]
 	}
-	if compact {
-		// The state after the number, in a letter when the word does not
-		// fit beside it (the fill colour says it too).
-		st := slotStateLabel(s.Status, true)
-		if layout.Width(num, small)+layout.Width(st, small)+8 > c.W {
-			st = st[:1]
-		}
-		if layout.Width(num, small)+layout.Width(st, small)+8 <= c.W {
-			l.Text(role, st, small, c.X+c.W-3, y, 0, tc, layout.Right)
-		}
-	} else if s.IOLock != 0 {
-		excl, shared := slruview.Holders(s.IOLock)
-		lbl := "io "
-		if excl != 0 {
-			lbl += v.LaneName(excl)
-		} else {
+	in := layout.Rect{X: c.X + ft.pad, Y: c.Y + ft.pad/2, W: c.W - 2*ft.pad, H: c.H - ft.pad/2 - ft.ageBarH()}
+	numW := layout.Width(num, ft.num)
+	if g.text <= 1 {
+		// The number and the page side by side.
+		line := layout.Rect{X: in.X, Y: in.Y, W: in.W, H: max(lh(ft.num), lh(ft.page))}
+		l.TextIn(role, num, ft.num, layout.Rect{X: line.X, Y: line.Y, W: min(numW, line.W), H: line.H}, th.Muted, layout.Left)
+		rest := layout.Rect{X: line.X + numW + ft.pad, Y: line.Y, W: max(0, line.W-numW-ft.pad), H: line.H}
+		l.TextForms(role, page, ft.page, rest, tc, layout.Right)
+	} else {
+		y := in.Y
+		// Line 1: the number; beside it the state (two or three lines)
+		// or the I/O lock's holder (four or five: the state has a line).
+		line := layout.Rect{X: in.X, Y: y, W: in.W, H: lh(ft.num)}
+		l.TextIn(role, num, ft.num, layout.Rect{X: line.X, Y: y, W: min(numW, line.W), H: line.H}, th.Muted, layout.Left)
+		beside := layout.Rect{X: line.X + numW + ft.pad, Y: y, W: max(0, line.W-numW-ft.pad), H: line.H}
+		switch {
+		case g.text <= 3:
+			l.TextForms(role, slotStateForms(s.Status, lv.beside), ft.num, beside, tc, layout.Right)
+		case s.IOLock != 0:
+			excl, shared := slruview.Holders(s.IOLock)
 			var ns []string
+			if excl != 0 {
+				ns = append(ns, v.LaneName(excl))
+			}
 			for _, a := range shared {
 				ns = append(ns, v.LaneName(a))
 			}
-			lbl += strings.Join(ns, "")
+			who := strings.Join(ns, "")
+			// The buffer lock's holder; the lookup's tab above names it
+			// too.
+			slruChip(l, role, []string{"io " + who, who, ""}, ft.badge, beside, th.IO, layout.Right)
 		}
-		w := layout.Width(lbl, badge) + 4
-		br := layout.Rect{X: c.X + c.W - w - 2, Y: y, W: w, H: layout.LineHeight(badge)}
-		l.Fill(role, br, th.IO)
-		textRoom(l, role, lbl, badge, br.X+2, br.Y, c.W-4, layout.TextOn(th.IO), layout.Left)
-	}
-	y += layout.LineHeight(small) - 1
-	// Line 2: the page.
-	page := "—"
-	if !s.Empty() {
-		page = fmt.Sprintf("p %d", s.Page)
-	}
-	textRoom(l, role, page, bold, c.X+c.W/2, y, c.W, tc, layout.Center)
-	y += layout.LineHeight(bold) - 1
-	// Line 3: the state.
-	if !compact && y+lh <= c.Y+c.H {
-		textRoom(l, role, slotStateLabel(s.Status, false), small, c.X+c.W/2, y, c.W, tc, layout.Center)
-		y += layout.LineHeight(small)
-	}
-	// Line 4: LRU count and age, with the age bar.
-	cd, weighed := m.cands[i]
-	if !s.Empty() && y+layout.LineHeight(small) <= c.Y+c.H-3 {
-		// The age against bank_cur_lru_count; once a victim search has
-		// weighed the slot, the age it computed against its cur_count
-		// (one less: the search took cur_count = counter++).
-		age := s.Age
-		if weighed {
-			age = cd.Age
-		}
-		txt := fmt.Sprintf("lru %d·age %d", s.LRUCount, age)
-		if layout.Width(txt, small) > c.W-4 {
-			txt = fmt.Sprintf("%d·a%d", s.LRUCount, age)
-		}
-		if compact && weighed {
-			// No room for the verdict badge in the middle: the verdict
-			// takes this line, on its colour.
-			lbl, col := candidateLabel(cd, th)
-			txt = fmt.Sprintf("%s a%d", lbl, cd.Age)
-			if layout.Width(txt, small) > c.W-4 {
-				txt = lbl
+		y += lh(ft.num)
+		// Line 2: the page, and ≠ where a search compared it.
+		pw := 0.0
+		for _, p := range page {
+			if pw = layout.Width(p, ft.page); pw <= in.W {
+				break
 			}
-			l.Fill(role, layout.Rect{X: c.X + 1, Y: y, W: c.W - 2, H: layout.LineHeight(small)}, col)
-			textRoom(l, role, txt, small, c.X+c.W/2, y, c.W, layout.TextOn(col), layout.Center)
-		} else {
-			textRoom(l, role, txt, small, c.X+c.W/2, y, c.W, tc, layout.Center)
 		}
-		y += layout.LineHeight(small)
+		l.TextForms(role, page, ft.page, layout.Rect{X: in.X, Y: y, W: in.W, H: lh(ft.page)}, tc, layout.Center)
+		if _, ok := m.compared[i]; ok {
+			ne := layout.Rect{X: in.X + (in.W+pw)/2 + ft.pad, Y: y, W: max(0, (in.W-pw)/2-ft.pad), H: lh(ft.page)}
+			l.TextForms(role+" mark", []string{"≠", ""}, ft.page, ne, enc.Compared.Edge, layout.Right)
+		}
+		y += lh(ft.page)
+		// Lines 3 and 4: the state in full (four lines and more), the
+		// verdict of a victim search that weighed the slot, the LRU count
+		// and age.
+		var rest []func(layout.Rect)
+		state := func(r layout.Rect) {
+			l.TextForms(role, slotStateForms(s.Status, lv.state), ft.num, r, tc, layout.Center)
+		}
+		verdict := func(r layout.Rect) {
+			lbl, col := candidateLabel(cd, th)
+			if slruChip(l, role+" mark", lbl, ft.badge, r, col, layout.Left) == 0 && g.text >= 4 {
+				state(r) // too narrow for the verdict: the state keeps its line
+			}
+		}
+		age := func(r layout.Rect) {
+			if s.Empty() {
+				return
+			}
+			// The age against bank_cur_lru_count; once a victim search
+			// has weighed the slot, the age it computed against its
+			// cur_count (one less: the search took cur_count = counter++).
+			a := s.Age
+			if weighed {
+				a = cd.Age
+			}
+			l.TextForms(role, []string{fmt.Sprintf("lru %d·age %d", s.LRUCount, a), fmt.Sprintf("age %d", a), ""}[lv.age:], ft.num, r, tc, layout.Center)
+		}
+		switch {
+		case g.text == 3 && weighed:
+			rest = append(rest, verdict)
+		case g.text == 3:
+			rest = append(rest, age)
+		case g.text >= 4 && weighed:
+			rest = append(rest, verdict, age)
+		case g.text >= 4:
+			rest = append(rest, state, age)
+		}
+		for _, f := range rest {
+			f(layout.Rect{X: in.X, Y: y, W: in.W, H: lh(ft.num)})
+			y += lh(ft.num)
+		}
+		// Line 5: the badges.
+		if g.text >= 5 {
+			b := slruFlow{gap: ft.pad, lh: lh(ft.badge)}
+			if s.Dirty {
+				b.runs = append(b.runs, slruRun{role: role + " badge", forms: []string{"DIRTY", "D", ""}, font: ft.badge, col: layout.TextOn(enc.Dirty.MarkColor), fill: enc.Dirty.MarkColor})
+			}
+			if s.Latest {
+				b.runs = append(b.runs, slruRun{role: role + " badge", forms: []string{"LATEST", "L", ""}, font: ft.badge, col: layout.TextOn(th.Locked), fill: th.Locked})
+			}
+			b.layout(l, layout.Rect{X: in.X, Y: y, W: in.W, H: lh(ft.badge)})
+		}
 	}
 	if !s.Empty() {
 		frac := float64(max(0, s.Age)) / float64(maxAge)
-		l.Fill(role+" age", layout.Rect{X: c.X + 2, Y: c.Y + c.H - 4, W: (c.W - 4) * frac, H: 3}, th.Accent)
-	}
-	// Badges along the bottom: DIRTY, LATEST.
-	bx := c.X + 2
-	by := c.Y + c.H - layout.LineHeight(badge) - 5
-	addBadge := func(lbl string, col color.RGBA) {
-		w := layout.Width(lbl, badge) + 4
-		if bx+w > c.X+c.W && bx > c.X+2 {
-			// No room beside the previous badge: above it.
-			bx, by = c.X+2, by-layout.LineHeight(badge)-1
-		}
-		if bx+w > c.X+c.W || by < y-2 {
-			return
-		}
-		l.Fill(role+" badge", layout.Rect{X: bx, Y: by, W: w, H: layout.LineHeight(badge)}, col)
-		l.Text(role+" badge", lbl, badge, bx+2, by, 0, layout.TextOn(col), layout.Left)
-		bx += w + 2
+		bh := ft.ageBarH() - 2
+		l.Fill(role+" age", layout.Rect{X: c.X + 2, Y: c.Y + c.H - bh - 1, W: (c.W - 4) * frac, H: bh}, th.Accent)
 	}
 	if s.Dirty {
 		d := min(c.W, c.H) * 0.2
 		l.Triangle(role+" dirty", layout.Point{X: c.X + c.W - d, Y: c.Y + c.H}, layout.Point{X: c.X + c.W, Y: c.Y + c.H}, layout.Point{X: c.X + c.W, Y: c.Y + c.H - d}, enc.Dirty.MarkColor)
-		addBadge("DIRTY", enc.Dirty.MarkColor)
 	}
-	if s.Latest {
-		addBadge("LATEST", th.Locked)
-	}
-	layoutSlotMarks(l, role, c, v, i, m, cd, weighed, compact, changed, th)
+	layoutSlotMarks(l, role, c, v, i, m, weighed, changed, g, th)
 }
 
 // slotState is the base encoding of a slot: EMPTY, I/O in progress or
@@ -205,15 +261,13 @@ func slotState(enc SLRUStates, s slruview.Slot) layout.Encoding {
 
 // layoutSlotMarks lays out what the lookups do with slot i over its cell
 // c: the outline (its state's, then compared, the victim, the current
-// event's), and tabs above the cell naming who does what there (role
-// "slot i mark"), each outlining the cell in its encoding (one outline
-// drawn twice is drawn once). A tab that does not fit beside the previous
-// ones is recorded as an overflow.
-func layoutSlotMarks(l *layout.List, role string, c layout.Rect, v *slruview.View, i int, m slruMarks, cd slruview.Candidate, weighed, compact, changed bool, th *layout.Theme) {
+// event's, each lookup's mark in its encoding; one outline drawn twice is
+// drawn once) and, where the grid has a strip for them, tabs above the
+// cell naming who does what there (role "slot i mark"), each in one of
+// its forms down to the backend's name alone, on its mark's colour.
+// Without the strip the lookup lines below the banks say who does what.
+func layoutSlotMarks(l *layout.List, role string, c layout.Rect, v *slruview.View, i int, m slruMarks, weighed, changed bool, g slruGrid, th *layout.Theme) {
 	role += " mark"
-	fs := slotTypeSize(c) // as layoutSLRUSlot sizes its type
-	bold := th.Font(layout.Bold, fs+1)
-	badge := th.Font(layout.Bold, max(8, fs-3))
 	enc := SLRUEncodings(th)
 	var drawn []layout.Encoding
 	outline := func(e layout.Encoding) {
@@ -229,69 +283,71 @@ func layoutSlotMarks(l *layout.List, role string, c layout.Rect, v *slruview.Vie
 	outline(slotState(enc, v.Slot(i)))
 	if _, ok := m.compared[i]; ok {
 		outline(enc.Compared)
-		l.Text(role, "≠", bold, c.X+c.W-4, c.Y+c.H-layout.LineHeight(bold)-6, 0, enc.Compared.Edge, layout.Right)
 	}
-	if weighed {
-		if _, ok := m.victimWhy[cd.Slot]; ok {
-			outline(enc.Victim)
-		}
-		layoutCandidate(l, role, c, cd, !compact, th)
+	if _, ok := m.victimWhy[i]; ok && weighed {
+		outline(enc.Victim)
 	}
 	if changed && len(m.marks[i]) == 0 {
 		l.Stroke(role, c.Inset(-2), 2, th.Text)
 	}
-	// Tabs above the cell: who does what here.
-	tx := c.X
-	for k, mk := range m.marks[i] {
-		lbl := v.LaneName(mk.actor) + " " + mk.label
-		w := layout.Width(lbl, badge) + 6
-		if tx+w > c.X+c.W+8 && tx > c.X {
-			for _, mk := range m.marks[i][k:] {
-				lbl := v.LaneName(mk.actor) + " " + mk.label
-				l.Overflows = append(l.Overflows, layout.Overflow{Role: role, Text: lbl, Axis: "w", Need: layout.Width(lbl, badge) + 6, Have: max(0, c.X+c.W+8-tx)})
-			}
-			break
-		}
-		tab := layout.Rect{X: tx, Y: c.Y - layout.LineHeight(badge) + 1, W: w, H: layout.LineHeight(badge)}
-		l.Fill(role, tab, mk.enc.MarkColor)
-		l.Text(role, lbl, badge, tab.X+3, tab.Y, 0, layout.TextOn(mk.enc.MarkColor), layout.Left)
+	f := g.ft.badge
+	marks := m.marks[i]
+	for _, mk := range marks {
 		outline(mk.enc)
-		tx += w + 2
 	}
-}
-
-// candidateLabel is the verdict of the victim search on a slot, and its
-// colour.
-func candidateLabel(cd slruview.Candidate, th *layout.Theme) (string, color.RGBA) {
-	switch cd.Kind {
-	case slruview.CandEmpty:
-		return "empty: take", th.Good
-	case slruview.CandLatest:
-		return "skip: latest", th.Locked
-	case slruview.CandBusy:
-		return "busy I/O", th.IO
-	}
-	if cd.Best {
-		return "oldest", th.Accent
-	}
-	return "weighed", th.Muted
-}
-
-// layoutCandidate marks a slot the victim search weighed with its verdict
-// as a label in the middle of the cell ("oldest", "skip: latest", "busy
-// I/O"; when badge). A verdict wider than the cell is recorded as an
-// overflow.
-func layoutCandidate(l *layout.List, role string, c layout.Rect, cd slruview.Candidate, badge bool, th *layout.Theme) {
-	f := th.Font(layout.Bold, 9)
-	lbl, col := candidateLabel(cd, th)
-	if !badge {
+	if !g.tabs || len(marks) == 0 {
 		return
 	}
-	w := layout.Width(lbl, f) + 4
-	br := layout.Rect{X: c.X + (c.W-w)/2, Y: c.Y + c.H*0.5 - 2, W: w, H: layout.LineHeight(f)}
-	if w > c.W {
-		br.X = c.X
+	// The tabs in one level of their forms, the same for all of them
+	// (the widest that lets them all fit the cell's width), down to the
+	// backends' names alone.
+	forms := make([][]string, len(marks))
+	levels := 0
+	for k, mk := range marks {
+		name := v.LaneName(mk.actor)
+		for _, s := range mk.labels {
+			forms[k] = append(forms[k], name+" "+s)
+		}
+		forms[k] = append(forms[k], name)
+		levels = max(levels, len(forms[k]))
 	}
-	l.Fill(role, br, col)
-	textRoom(l, role, lbl, f, br.X+2, br.Y, c.W-4, layout.TextOn(col), layout.Left)
+	lv := levels - 1
+	for k := 0; k < levels; k++ {
+		w := -2.0
+		for _, fs := range forms {
+			w += layout.Width(fs[min(k, len(fs)-1)], f) + 2*chipPad(f) + 2
+		}
+		if w <= c.W+0.5 {
+			lv = k
+			break
+		}
+	}
+	tx := c.X
+	for k, mk := range marks {
+		fs := forms[k][min(lv, len(forms[k])-1):]
+		w := c.X + c.W - tx
+		if k+1 < len(marks) {
+			w = min(w, layout.Width(fs[0], f)+2*chipPad(f))
+		}
+		tab := layout.Rect{X: tx, Y: c.Y - lh(f), W: max(0, w), H: lh(f)}
+		tx += slruChip(l, role, fs, f, tab, mk.enc.MarkColor, layout.Left) + 2
+	}
+}
+
+// candidateLabel is the verdict of the victim search on a slot, in its
+// forms (the last "": the outline, the victim chart and the lookup line
+// say it), and its colour.
+func candidateLabel(cd slruview.Candidate, th *layout.Theme) ([]string, color.RGBA) {
+	switch cd.Kind {
+	case slruview.CandEmpty:
+		return []string{"empty: take", "take", ""}, th.Good
+	case slruview.CandLatest:
+		return []string{"skip: latest", "latest", ""}, th.Locked
+	case slruview.CandBusy:
+		return []string{"busy I/O", "busy", ""}, th.IO
+	}
+	if cd.Best {
+		return []string{"oldest", ""}, th.Accent
+	}
+	return []string{"weighed", ""}, th.Muted
 }

@@ -30,14 +30,12 @@ func init() {
 			// line of its counters, under the SLRU legend; each pane's
 			// code is its own.
 			Panes: &mech.PanesDef[*slruview.View]{
-				Stacked:     true,
-				Legend:      scene.LayoutSLRULegend,
-				LegendH:     func(th *layout.Theme) float64 { return layout.LineHeight(th.Font(layout.Regular, 12)) + 8 },
-				TitleSuffix: func(v *slruview.View) string { return " · " + scene.SLRUPaneTitle(v) },
-				Layout:      scene.LayoutSLRUPane,
-				CounterLine: func(l *layout.List, r layout.Rect, v *slruview.View, th *layout.Theme) {
-					scene.LayoutCounterLine(l, r, scene.SLRUPaneCounters(v.Counters()), th)
-				},
+				Stacked:      true,
+				Legend:       scene.LayoutSLRULegend,
+				LegendH:      func(th *layout.Theme) float64 { return layout.LineHeight(th.Font(layout.Regular, 12)) + 8 },
+				TitleSuffix:  func(v *slruview.View) string { return " · " + scene.SLRUPaneTitle(v) },
+				Layout:       scene.LayoutSLRUPane,
+				CounterLine:  scene.LayoutSLRUPaneCounters,
 				CounterLineH: func(th *layout.Theme) float64 { return layout.LineHeight(th.Font(layout.Bold, 13)) + 8 },
 				Narr:         0.46,
 				OwnCode:      true,
@@ -45,9 +43,6 @@ func init() {
 			Split:    0.62,
 			Layout:   scene.LayoutSLRUScene,
 			Counters: scene.LayoutSLRUCounters,
-			CountersH: func(v *slruview.View, th *layout.Theme, w float64) float64 {
-				return scene.CounterRowHeight(scene.SLRUCounters(v.Counters()), w, th)
-			},
 			// The SLRU view's own current event, its backend named as
 			// the scenario names it.
 			Code: func(v *slruview.View, c mech.CodeContext) (trace.Event, bool, string) {

@@ -18,9 +18,12 @@ type Options struct {
 	Width, Height    int
 	Presentation     bool
 	Theme            string
-	Screenshot       string
-	Fast             string
-	Measure          int
+	// Tab is the lesson frame's tab to show ("lesson", "scene", "code";
+	// "": the frame's own), where the frame has tabs.
+	Tab        string
+	Screenshot string
+	Fast       string
+	Measure    int
 	// ProgressFile is where progress is kept ("": the default,
 	// progress.DefaultPath); ResetProgress forgets it before starting.
 	ProgressFile  string
@@ -73,6 +76,7 @@ func Parse(args []string, stderr io.Writer) (*Options, int) {
 	size := fs.String("size", "", "window size WxH in pixels (instead of --width and --height), e.g. 390x844 for a phone")
 	fs.BoolVar(&o.Presentation, "presentation", false, "start in presentation mode (large type)")
 	fs.StringVar(&o.Theme, "theme", themeNames[0], "colour theme: "+strings.Join(themeNames, " or ")+" (D switches in the app)")
+	fs.StringVar(&o.Tab, "tab", "", "show this tab of the lesson (lesson, scene or code) where the window has tabs: a phone's scene is on its Scene tab")
 	fs.StringVar(&o.Screenshot, "screenshot", "", "render once, save a PNG to this file and exit")
 	fs.StringVar(&o.Fast, "fast", "", "open the fast-mode panel running this experiment (pool or limits) with --quick settings")
 	fs.IntVar(&o.Measure, "measure", 0, "measure N frames of the pool scene (advancing 64 events a frame), print the medians and exit")
@@ -108,7 +112,14 @@ func Parse(args []string, stderr io.Writer) (*Options, int) {
 		fmt.Fprintf(stderr, "desktop: the window size must be within %d..%d pixels each way, found %dx%d\n", MinSize, MaxSize, o.Width, o.Height)
 		return nil, 2
 	}
-	if !slices.Contains(themeNames, o.Theme) {
+	switch {
+	case o.Tab != "" && o.Tab != "lesson" && o.Tab != "scene" && o.Tab != "code":
+		fmt.Fprintf(stderr, "desktop: --tab %q: expected lesson, scene or code\n", o.Tab)
+		return nil, 2
+	case o.Tab != "" && o.Lesson == "" && o.Scenario == "":
+		fmt.Fprintln(stderr, "desktop: --tab needs --lesson or --scenario")
+		return nil, 2
+	case !slices.Contains(themeNames, o.Theme):
 		fmt.Fprintf(stderr, "desktop: --theme %q: the themes are %s\n", o.Theme, strings.Join(themeNames, ", "))
 		return nil, 2
 	}

@@ -28,6 +28,9 @@ func TestParse(t *testing.T) {
 	if o, code := Parse([]string{"--theme", "dark"}, &e); o == nil || code != 0 || o.Theme != "dark" {
 		t.Fatalf("--theme dark: %+v, exit %d, stderr %q", o, code, e.String())
 	}
+	if o, code := Parse([]string{"--lesson", "slru-banks", "--tab", "scene"}, &e); o == nil || code != 0 || o.Tab != "scene" {
+		t.Fatalf("--tab scene: %+v, exit %d, stderr %q", o, code, e.String())
+	}
 	for _, c := range []struct {
 		args []string
 		code int
@@ -45,6 +48,8 @@ func TestParse(t *testing.T) {
 		{[]string{"--size", "390x844", "--width", "500"}, 2, "give --size or --width and --height, not both"},
 		{[]string{"--theme", "sepia"}, 2, `desktop: --theme "sepia": the themes are light, dark`},
 		{[]string{"--theme", ""}, 2, `desktop: --theme "": the themes are light, dark`},
+		{[]string{"--lesson", "a", "--tab", "scenes"}, 2, `--tab "scenes": expected lesson, scene or code`},
+		{[]string{"--tab", "scene"}, 2, "--tab needs --lesson or --scenario"},
 	} {
 		e.Reset()
 		o, code := Parse(c.args, &e)
