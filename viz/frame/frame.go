@@ -185,8 +185,11 @@ type State struct {
 	step       int  // the step the narration was laid out for (-1: none yet)
 	revealed   bool // the step's question was revealed at the last frame
 	toEnd      bool // the end strip was clicked: scroll to the end panel
+	autoQ      bool // the step's open question may still scroll into view
 	player     *player.Player
 
+	// Pane is the pane shown where stacked panes are shown one at a time.
+	Pane int
 	// Pools are the pool scenes of the panes (zoom, hit testing).
 	Pools     []scene.PoolScene
 	DropProbe uint64
@@ -224,7 +227,7 @@ func (s *State) Wheel(x, y, dy float64) bool {
 	case s.player == nil && s.menuRect.Contains(x, y):
 		s.menuScroll = clamp(s.menuScroll-dy*step, 0, s.menuMax)
 	case s.player != nil && s.narrRect.Contains(x, y):
-		s.narrScroll = clamp(s.narrScroll-dy*step, 0, s.narrMax)
+		s.narrScroll, s.autoQ = clamp(s.narrScroll-dy*step, 0, s.narrMax), false
 	case s.player != nil && s.poolRect.Contains(x, y) && len(s.Pools) > 0:
 		ps := &s.Pools[0]
 		n := s.player.View().NBuffers()
@@ -250,7 +253,7 @@ func (s *State) Scroll(dy float64) {
 		s.menuScroll = clamp(s.menuScroll+dy, 0, s.menuMax)
 		return
 	}
-	s.narrScroll = clamp(s.narrScroll+dy, 0, s.narrMax)
+	s.narrScroll, s.autoQ = clamp(s.narrScroll+dy, 0, s.narrMax), false
 }
 
 // Scrub returns the event position at x when (x, y) is on the scrub bar.

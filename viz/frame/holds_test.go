@@ -106,3 +106,35 @@ func TestOpenQuestionInView(t *testing.T) {
 		}
 	}
 }
+
+// TestFramesHold: at the start of every step of every lesson, on each of
+// its tabs, at the six viewports in both modes, no text run is cut (none
+// too wide or too tall for its box, none cut by its panel), no text is
+// smaller than the floor, and no target is smaller than the plan's
+// smallest (44 px on a touch screen).
+func TestFramesHold(t *testing.T) {
+	for _, vp := range framecheck.Viewports {
+		for _, pres := range []bool{false, true} {
+			if testing.Short() && vp != [2]float64{1280, 800} && vp != [2]float64{390, 844} {
+				continue
+			}
+			for _, f := range lessonFrames(t, vp[0], vp[1], pres) {
+				m := f.List.Metrics()
+				name := fmt.Sprintf("%s at %.0fx%.0f %s", f.Name(), vp[0], vp[1], f.Plan.Mode())
+				if m.Overflow > 0 {
+					for _, o := range append(f.List.Overflows, f.List.Clipped()...) {
+						if o.Axis != layout.Scrolls {
+							t.Errorf("%s: %s %q does not fit (%s: needs %.1f, has %.1f)", name, o.Role, o.Text, o.Axis, o.Need, o.Have)
+						}
+					}
+				}
+				if m.MinTextPx < f.Plan.Theme.MinPx-0.01 {
+					t.Errorf("%s: text of %.1f px, under the floor %.1f", name, m.MinTextPx, f.Plan.Theme.MinPx)
+				}
+				if m.MinTargetPx < f.Plan.MinTarget-0.01 {
+					t.Errorf("%s: a target of %.1f px, under %.1f", name, m.MinTargetPx, f.Plan.MinTarget)
+				}
+			}
+		}
+	}
+}

@@ -20,7 +20,7 @@ func (b *builder) lesson(full layout.Rect) {
 	if p.Step() != s.step {
 		// A new step opens where the student should look: its text from
 		// the start, on the lesson tab.
-		s.step, s.narrScroll, s.Tab = p.Step(), 0, TabLesson
+		s.step, s.narrScroll, s.Tab, s.autoQ = p.Step(), 0, TabLesson, true
 	}
 	r := full.Inset(th.Px(8))
 	top, rest := r.SplitTop(b.buttonH() + th.Px(6))
@@ -426,15 +426,47 @@ func (b *builder) mechPanes(r layout.Rect, m *mech.Mechanism) {
 		legend, r = r.SplitTop(pd.LegendH(th))
 		pd.Legend(b.l, legend.Inset(2), th)
 	}
-	for i := range n {
+	// Stacked panes lower than a few lines each (a phone held sideways, a
+	// projector's left column) are shown one at a time, a button a pane
+	// to choose which.
+	shown := make([]int, n)
+	for i := range shown {
+		shown[i] = i
+	}
+	lines := layout.LineHeight(th.Font(layout.Regular, 12))
+	if pd.Stacked && n > 1 && r.H/float64(n) < 8*lines {
+		bh := b.buttonH()
+		row, rest := r.SplitTop(bh + 4)
+		r = rest
+		b.s.Pane = min(b.s.Pane, n-1)
+		x := row.X
+		for i := range n {
+			// The pane's name in the longest form that fits its button:
+			// its short title, without its note, its value alone.
+			short := p.PaneVariant(i).Info().Short
+			forms := append(scene.TitleForms(short), p.PaneVariant(i).Name())
+			lbl := forms[len(forms)-1]
+			for _, f := range forms {
+				if b.buttonW(f) <= row.W/float64(n)-4 {
+					lbl = f
+					break
+				}
+			}
+			w := min(b.buttonW(lbl), row.W/float64(n)-4)
+			b.button(fmt.Sprintf("pane %d", i+1), lbl, layout.Rect{X: x, Y: row.Y, W: w, H: bh}, i == b.s.Pane, func() { b.s.Pane = i })
+			x += w + 4
+		}
+		shown, n = []int{b.s.Pane}, 1
+	}
+	for k, i := range shown {
 		t := p.PaneTrack(i, m.Name)
 		if t == nil {
 			continue // cannot happen: every pane runs the variant's mechanism
 		}
 		state := t.State()
-		pr := layout.Rect{X: r.X + float64(i)*r.W/float64(n), Y: r.Y, W: r.W / float64(n), H: r.H}
+		pr := layout.Rect{X: r.X + float64(k)*r.W/float64(n), Y: r.Y, W: r.W / float64(n), H: r.H}
 		if pd.Stacked {
-			pr = layout.Rect{X: r.X, Y: r.Y + float64(i)*r.H/float64(n), W: r.W, H: r.H / float64(n)}
+			pr = layout.Rect{X: r.X, Y: r.Y + float64(k)*r.H/float64(n), W: r.W, H: r.H / float64(n)}
 		}
 		bold := th.Font(layout.Bold, 12)
 		name := variantTitle(p.PaneVariant(i), bold, pr.W-20)

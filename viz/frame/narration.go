@@ -12,13 +12,18 @@ import (
 // explanation in the text, scrolled into view; and the step's closing
 // text once its events have run.
 func (b *builder) narration(r layout.Rect) {
-	ni, no, nt := len(b.l.Items), len(b.l.Overflows), len(b.l.Targets)
-	if b.narrationOnce(r) {
-		// The text scrolled to bring the question into view: lay it out
-		// again at the new position, in this frame.
-		b.l.Items, b.l.Overflows, b.l.Targets = b.l.Items[:ni], b.l.Overflows[:no], b.l.Targets[:nt]
-		b.narrationOnce(r)
+	ni, no, nt, nh := len(b.l.Items), len(b.l.Overflows), len(b.l.Targets), len(b.l.Hits)
+	// The text scrolled to bring the question into view: lay it out again
+	// at the new position, in this frame (text below the pane is laid out
+	// only once scrolled to, so the question's place is known better at
+	// each pass).
+	for range 4 {
+		if !b.narrationOnce(r) {
+			return
+		}
+		b.l.Items, b.l.Overflows, b.l.Targets, b.l.Hits = b.l.Items[:ni], b.l.Overflows[:no], b.l.Targets[:nt], b.l.Hits[:nh]
 	}
+	b.narrationOnce(r)
 }
 
 // narrationOnce lays the lesson panel out once; it reports whether it
@@ -78,11 +83,18 @@ func (b *builder) narrationOnce(r layout.Rect) (scrolled bool) {
 			// panel's top.
 			s.narrScroll += qTop - body.Y
 			s.revealed, scrolled = true, true
-		} else if !revealed && y > body.Y+body.H && s.narrScroll == 0 {
+		} else if !revealed && s.autoQ {
 			// Keep an open question's choices in view, with as much of
-			// the text above them as fits.
-			s.narrScroll = min(y-(body.Y+body.H)+8, qTop-body.Y)
-			scrolled = true
+			// the text above them as fits, until the student scrolls.
+			want := s.narrScroll + min(y-(body.Y+body.H)+8, qTop-body.Y)
+			if y <= body.Y+body.H {
+				want = s.narrScroll // in view already
+			}
+			if want > s.narrScroll+0.5 {
+				s.narrScroll, scrolled = want, true
+			} else {
+				s.autoQ = false
+			}
 		}
 	}
 	s.revealed = revealed

@@ -11,7 +11,7 @@ import (
 // inside it: the frame, the title in bold 12 at the top left, then 6 px of
 // padding. A title too wide for the panel is shortened by its own
 // structure (TitleForms): what comes before its last " · ", then before
-// its first ": ".
+// its first ": ", then before " (".
 func LayoutPanel(l *layout.List, r layout.Rect, title string, th *layout.Theme) layout.Rect {
 	l.Fill("panel", r, th.Panel)
 	l.Stroke("panel", r, 1, th.PanelEdge)
@@ -23,7 +23,8 @@ func LayoutPanel(l *layout.List, r layout.Rect, title string, th *layout.Theme) 
 
 // TitleForms are a title's forms, longest first: the title, then its
 // head before each " · " (from the last), then its head before its first
-// ": ". "Mapping table: 128 partitions" is also "Mapping table"; "FSM
+// ": ", then before its first " (". "Mapping table: 128 partitions" is
+// also "Mapping table"; "fsm=small-skip (reverted)" "fsm=small-skip"; "FSM
 // block 0 of t: a max-tree · the path lit" is also "FSM block 0 of t: a
 // max-tree" and "FSM block 0 of t".
 func TitleForms(title string) []string {
@@ -38,6 +39,10 @@ func TitleForms(title string) []string {
 		forms = append(forms, t)
 	}
 	if i := strings.Index(t, ": "); i > 0 {
+		t = t[:i]
+		forms = append(forms, t)
+	}
+	if i := strings.Index(t, " ("); i > 0 {
 		forms = append(forms, t[:i])
 	}
 	return forms
