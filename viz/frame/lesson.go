@@ -376,13 +376,14 @@ func (b *builder) compare(r layout.Rect) {
 	drops := p.Variant.Key() == "drop"
 	if drops {
 		var top layout.Rect
-		top, r = r.SplitTop(b.dropRuleH(r.W))
-		b.dropRule(top.Inset(2))
+		top, r = r.SplitTop(b.dropRuleH(r.W, r.H))
+		b.dropRule(top.Inset(2), r.H+top.H)
 	}
 	small := th.Font(layout.Regular, 11)
 	w := r.W / float64(n)
-	// Panes too narrow for their words (a phone) are stacked instead.
-	stacked := drops && w < th.Px(200)
+	// Panes too narrow for their words (a phone) are stacked instead,
+	// where each still gets a few lines' height.
+	stacked := drops && w < th.Px(200) && r.H/float64(n) >= 6*layout.LineHeight(small)
 	for i := 0; i < n; i++ {
 		pr := layout.Rect{X: r.X + float64(i)*w, Y: r.Y, W: w, H: r.H}
 		if stacked {
@@ -518,16 +519,40 @@ func (b *builder) dropPane(r layout.Rect, i int, v *view.Pool) {
 	b.l.TextForms("drop status", line1, f, layout.Rect{X: status.X, Y: status.Y, W: status.W, H: layout.LineHeight(f)}, col, layout.Left)
 	b.l.TextForms("drop idle", []string{line2, "idle"}, it, layout.Rect{X: status.X, Y: status.Y + layout.LineHeight(f), W: status.W, H: layout.LineHeight(it)}, th.Muted, layout.Left)
 	if wide {
-		items := scene.FitCounters(scene.DropCounters(v.Counters()), below.W-6, below.H-4, th)
+		items := scene.FitCounters(ownCostFirst(scene.DropCounters(v.Counters()), b.sc.Player.PaneVariant(i).Name()), below.W-6, below.H-4, th)
 		cr := layout.Rect{X: below.X + 4, Y: below.Y, W: below.W - 4, H: min(below.H, scene.CounterRowHeight(items, below.W-6, th))}
 		scene.LayoutCounterRow(b.l, cr, items, th)
 		return
 	}
-	items := scene.FitCounters(scene.DropCounters(v.Counters()), below.W-2, below.H*0.4, th)
+	// The counters (what the drop cost) before the mapping table: the
+	// table where there is room for it after them.
+	all := ownCostFirst(scene.DropCounters(v.Counters()), b.sc.Player.PaneVariant(i).Name())
+	items := scene.FitCounters(all, below.W-2, below.H*0.4, th)
+	if len(items) < 2 {
+		items = scene.FitCounters(all, below.W-2, below.H, th)
+	}
 	partsR, countersR := below.SplitBottom(scene.CounterRowHeight(items, below.W-2, th) + 2)
-	pr := b.panel(partsR, "Mapping table: 128 partitions")
-	b.clipped(pr, func() { scene.LayoutPartitions(b.l, pr, v, th) })
+	if partsR.H >= 5*layout.LineHeight(th.Font(layout.Regular, 12)) {
+		pr := b.panel(partsR, "Mapping table: 128 partitions")
+		b.clipped(pr, func() { scene.LayoutPartitions(b.l, pr, v, th) })
+	}
 	scene.LayoutCounterRow(b.l, countersR.Inset(1), items, th)
+}
+
+// ownCostFirst moves a drop strategy's own cost to the front of its
+// counters (the full scan's descriptors, the lookup's probes, the list's
+// hops), so that a pane with room for one shows that one.
+func ownCostFirst(items []scene.Counter, strategy string) []scene.Counter {
+	own := map[string]string{"scan": "descriptors", "lookup": "lookups", "dlist": "list hops"}[strategy]
+	out := make([]scene.Counter, 0, len(items))
+	for _, it := range items {
+		if it.Label == own {
+			out = append([]scene.Counter{it}, out...)
+		} else {
+			out = append(out, it)
+		}
+	}
+	return out
 }
 
 var siteDropBegin, siteDropAllBegin = trace.SiteOf("drop.begin"), trace.SiteOf("dropall.begin")
@@ -547,14 +572,17 @@ func LastDrop(v *view.Pool) (view.Lane, bool) {
 	return best, found
 }
 
-// dropRuleH is the height of the drop rule's box at width w.
-func (b *builder) dropRuleH(w float64) float64 {
-	lines := len(b.dropRuleLines(w))
+// dropRuleH is the height of the drop rule's box at width w over a scene
+// h high.
+func (b *builder) dropRuleH(w, h float64) float64 {
+	lines := len(b.dropRuleLines(w, h))
 	return layout.LineHeight(b.th.Font(layout.Regular, 12))*float64(lines) + b.buttonH() + b.th.Px(14)
 }
 
-// dropRuleLines are the rule's two sentences wrapped to w.
-func (b *builder) dropRuleLines(w float64) []string {
+// dropRuleLines are the rule's two sentences wrapped to w: in full where
+// they take four lines at most and a sixth of the scene's height h, else
+// in their short form.
+func (b *builder) dropRuleLines(w, h float64) []string {
 	p, th := b.sc.Player, b.th
 	f := th.Font(layout.Regular, 12)
 	nbuf := p.View().NBuffers()
@@ -591,7 +619,7 @@ func (b *builder) dropRuleLines(w float64) []string {
 	// lesson's text says the rest).
 	w -= b.th.Px(16)
 	lines := append(layout.Wrap(text1, f, w), layout.Wrap(pace, f, w)...)
-	if len(lines) > 4 {
+	if len(lines) > 4 || float64(len(lines))*layout.LineHeight(f) > h/6 {
 		lines = append(layout.Wrap(short, f, w), layout.Wrap(shortPace, f, w)...)
 	}
 	return lines
@@ -602,13 +630,13 @@ func (b *builder) dropRuleLines(w float64) []string {
 // recovery) and the blocks to drop are fewer than NBuffers/32, with the
 // last drop's numbers; the ÷2/×2/= buttons that try other sizes, and T,
 // how the panes are paced.
-func (b *builder) dropRule(r layout.Rect) {
+func (b *builder) dropRule(r layout.Rect, h float64) {
 	p, th := b.sc.Player, b.th
 	f := th.Font(layout.Regular, 12)
 	lh := layout.LineHeight(f)
 	b.l.Fill("drop rule", r, th.Panel)
 	b.l.Stroke("drop rule", r, 1, th.PanelEdge)
-	lines := b.dropRuleLines(r.W)
+	lines := b.dropRuleLines(r.W, h)
 	for i, ln := range lines {
 		b.l.Text("drop rule", ln, f, r.X+th.Px(8), r.Y+th.Px(4)+lh*float64(i), r.W-th.Px(16), th.Text, layout.Left)
 	}
