@@ -6,6 +6,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"flag"
 	"fmt"
 	"image"
 	"image/png"
@@ -22,6 +23,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/cdproto/input"
 	cdplog "github.com/chromedp/cdproto/log"
@@ -29,6 +31,8 @@ import (
 	"github.com/chromedp/cdproto/page"
 	cdpruntime "github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
+
+	"bufferlab/internal/xvfbtest"
 )
 
 // chromiumPath finds Debian's Chromium. Outside CI a missing browser skips
@@ -108,6 +112,64 @@ type pageSLRU struct {
 	Probes       uint64 `json:"probes"`
 	VictimScans  uint64 `json:"victimScans"`
 	LockWaits    uint64 `json:"lockWaits"`
+}
+
+var updateShots = flag.Bool("update", false, "rewrite the browser's golden screenshots in testdata/")
+
+// setViewport makes the page w×h CSS px (a phone's is a mobile
+// viewport) and waits until the app has laid a frame out at that size.
+func setViewport(t *testing.T, ctx context.Context, eval func(string, any), w, h int64) {
+	t.Helper()
+	if _, err := chromedp.Call(ctx, emulation.SetDeviceMetricsOverride, emulation.SetDeviceMetricsOverrideParams{Width: w, Height: h, DeviceScaleFactor: 1, Mobile: w < 600}); err != nil {
+		t.Fatal(err)
+	}
+	for range 200 {
+		if l := layoutAfterFrame(t, eval); l.Viewport == [2]int{int(w), int(h)} {
+			return
+		}
+	}
+	t.Fatalf("the app never laid out at %dx%d", w, h)
+}
+
+// layoutSweep opens every step of every lesson at the six viewports of
+// issue 16 in both modes and checks window.bufferlab.layout() for each
+// (layout() lays the frame out for the state it is asked in).
+func layoutSweep(t *testing.T, ctx context.Context, eval func(string, any), lessons []struct{ Name string }) {
+	t.Helper()
+	type stepLayout struct {
+		Step   int        `json:"step"`
+		Layout pageLayout `json:"layout"`
+	}
+	frames := 0
+	for _, vp := range [][2]int64{{390, 844}, {844, 390}, {1280, 720}, {1280, 800}, {1920, 1080}, {3840, 2160}} {
+		setViewport(t, ctx, eval, vp[0], vp[1])
+		for _, pres := range []bool{false, true} {
+			eval(fmt.Sprintf("window.bufferlab.presentation(%v)", pres), nil)
+			minText := 14.0
+			if pres && vp[0] >= 1000 && vp[1] >= 600 {
+				minText = 24
+			}
+			touch := vp[0] < 1000 || vp[1] < 600
+			for _, l := range lessons {
+				var got []stepLayout
+				eval(fmt.Sprintf(`(() => { const b = window.bufferlab; b.open(%q); const out = [];
+					for (let k = 0; k < b.state().steps; k++) { b.goto(k); out.push({step: k, layout: b.layout()}); }
+					return out; })()`, l.Name), &got)
+				for _, g := range got {
+					frames++
+					lay := g.Layout
+					where := fmt.Sprintf("%s step %d at %dx%d (presentation %v, mode %s)", l.Name, g.Step+1, vp[0], vp[1], pres, lay.Mode)
+					if lay.Overflow != 0 || lay.MinTextPx < minText || touch && lay.MinTargetPx < 44 || lay.Viewport != [2]int{int(vp[0]), int(vp[1])} {
+						t.Errorf("%s: layout() = %+v", where, lay)
+					}
+				}
+			}
+		}
+	}
+	if frames < 12*50 {
+		t.Fatalf("the sweep laid out %d frames, want every step of every lesson at 12 settings", frames)
+	}
+	t.Logf("layout() held at %d step starts", frames)
 }
 
 // pageLayout is window.bufferlab.layout().
@@ -471,6 +533,37 @@ func TestBrowser(t *testing.T) {
 		t.Fatal("presentation('yes') did not throw a clear error")
 	}
 	check("layout")
+
+	// Every step of every lesson at the six viewports, in both modes:
+	// layout() reports no text that does not fit, text no smaller than the
+	// mode's floor, and targets of 44 px at least on a phone or a
+	// tablet. Then the golden screenshots of a phone, a projector in
+	// presentation mode and a monitor.
+	layoutSweep(t, ctx, eval, lessons)
+	for _, g := range []struct {
+		w, h         int64
+		presentation bool
+		open, golden string
+	}{
+		{390, 844, false, "window.bufferlab.open('shared-buffers', 7)", "browser-390x844.png"},
+		{1280, 720, true, "window.bufferlab.open('dropping', 1)", "browser-1280x720-presentation.png"},
+		{1920, 1080, false, "window.bufferlab.open('pinning', 3)", "browser-1920x1080.png"},
+	} {
+		setViewport(t, ctx, eval, g.w, g.h)
+		eval(fmt.Sprintf("window.bufferlab.presentation(%v)", g.presentation), nil)
+		eval(g.open, nil)
+		layoutAfterFrame(t, eval)
+		shot, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
+		if err != nil {
+			t.Fatal(err)
+		}
+		xvfbtest.MatchGolden(t, shot, filepath.Join("testdata", g.golden), *updateShots)
+	}
+	eval("window.bufferlab.presentation(false)", nil)
+	if _, err := chromedp.Call(ctx, emulation.ClearDeviceMetricsOverride, cdp.Empty{}); err != nil {
+		t.Fatal(err)
+	}
+	check("layout sweep")
 
 	// Lesson 2 plays both pin variants side by side: after the step where
 	// A is descheduled, the atomic pane has counted failed CAS and no spin,

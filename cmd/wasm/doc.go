@@ -15,6 +15,11 @@
 //	fast(name)   open the fast-mode panel running experiment name (pool,
 //	             limits) with quick settings; state().fast has its progress
 //	             and, when done, its summary
+//	layout()     the frame on screen: {overflow, min_text_px, min_target_px,
+//	             viewport: [w, h], mode} (text runs that do not fit, the
+//	             smallest text and target in CSS px; mode phone, tablet or
+//	             desk, with -presentation), laid out for the state now
+//	presentation(on)  presentation mode on (true) or off (false)
 //	theme(name)  switch to the light or dark theme (state().theme names the
 //	             one in use); the app starts in the one the system's
 //	             prefers-color-scheme asks for, and D switches it too

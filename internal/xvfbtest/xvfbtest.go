@@ -1,11 +1,13 @@
 package xvfbtest
 
 import (
+	"bytes"
 	"image"
 	"image/color"
 	"image/png"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"testing"
 )
 
@@ -58,4 +60,55 @@ func Count(img image.Image, c color.RGBA) int {
 		}
 	}
 	return n
+}
+
+// MatchGolden compares a screenshot (its PNG bytes) with a golden image:
+// at most 2% of the pixels may differ by more than 48 in a channel (fonts
+// antialias a little differently from machine to machine). With update
+// set, it first writes the screenshot as the golden. On a failure the
+// new image is kept in the temporary directory, named in the message.
+func MatchGolden(t *testing.T, shot []byte, golden string, update bool) {
+	t.Helper()
+	if update {
+		if err := os.WriteFile(golden, shot, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	img, err := png.Decode(bytes.NewReader(shot))
+	if err != nil {
+		t.Fatalf("the screenshot: %v", err)
+	}
+	diff, total := Compare(img, LoadPNG(t, golden))
+	if diff*100 > total*2 {
+		keep := filepath.Join(os.TempDir(), "bufferlab-"+filepath.Base(golden))
+		os.WriteFile(keep, shot, 0o644)
+		t.Fatalf("%d of %d pixels differ from %s (more than 2%%); the new image is in %s", diff, total, golden, keep)
+	}
+	t.Logf("%d of %d pixels differ from the golden image %s", diff, total, golden)
+}
+
+// Compare counts the pixels of a and b whose channels differ by more than
+// 48 (images of different sizes differ entirely: 1 of 1).
+func Compare(a, b image.Image) (diff, total int) {
+	if a.Bounds() != b.Bounds() {
+		return 1, 1
+	}
+	for y := a.Bounds().Min.Y; y < a.Bounds().Max.Y; y++ {
+		for x := a.Bounds().Min.X; x < a.Bounds().Max.X; x++ {
+			r1, g1, b1, _ := a.At(x, y).RGBA()
+			r2, g2, b2, _ := b.At(x, y).RGBA()
+			if absd(r1, r2) > 48<<8 || absd(g1, g2) > 48<<8 || absd(b1, b2) > 48<<8 {
+				diff++
+			}
+			total++
+		}
+	}
+	return diff, total
+}
+
+func absd(a, b uint32) uint32 {
+	if a > b {
+		return a - b
+	}
+	return b - a
 }

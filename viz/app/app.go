@@ -73,6 +73,7 @@ type App struct {
 	plan    frame.Plan
 
 	help         bool
+	legend       bool // the pool's legend is open (L)
 	presentation bool
 	errMsg       string
 	notice       string // the last notice (ShowNotice), until a lesson opens or it is closed

@@ -15,7 +15,17 @@ import (
 // help, a message on the canvas) and paints it. The list stays for the
 // next Update, which hit-tests clicks against its targets.
 func (a *App) drawFrame(dst *ebiten.Image) {
-	sc := frame.Screen{Lessons: a.lessons, Player: a.p, Help: a.help}
+	t0 := time.Now()
+	a.layoutFrame()
+	a.painter.Paint(dst, &a.list)
+	if m := a.measure; m != nil && a.p != nil {
+		m.FrameDraw = append(m.FrameDraw, time.Since(t0))
+	}
+}
+
+// layoutFrame lays out the frame for what the app shows now, into a.list.
+func (a *App) layoutFrame() {
+	sc := frame.Screen{Lessons: a.lessons, Player: a.p, Help: a.help, Legend: a.legend}
 	if a.p == nil {
 		sc.MenuNote, sc.Reset = a.menuProgress() // progress.go
 	} else {
@@ -33,7 +43,6 @@ func (a *App) drawFrame(dst *ebiten.Image) {
 	if a.dropCosts != nil {
 		sc.PacingLine = a.dropCosts.String()
 	}
-	t0 := time.Now()
 	in := frame.Input{W: float64(a.w), H: float64(a.h), Presentation: a.presentation, Touch: a.ui.touched,
 		Mouse:   layout.Point{X: a.ui.mx, Y: a.ui.my},
 		Colours: func(scale float64) *layout.Theme { return a.themeAt(scale) }}
@@ -47,10 +56,6 @@ func (a *App) drawFrame(dst *ebiten.Image) {
 		a.plan = frame.Build(&a.list, &a.fr, &sc, in, a.hooks())
 	}
 	a.th = &render.Theme{Theme: a.plan.Theme}
-	a.painter.Paint(dst, &a.list)
-	if m := a.measure; m != nil && a.p != nil {
-		m.FrameDraw = append(m.FrameDraw, time.Since(t0))
-	}
 }
 
 // hooks are what the frame's targets do.
@@ -59,6 +64,7 @@ func (a *App) hooks() frame.Hooks {
 		OpenLesson: a.openFromMenu,
 		Menu:       func() { a.p = nil },
 		Help:       func() { a.help = !a.help },
+		Legend:     func() { a.legend = !a.legend },
 		Fast: func() {
 			if err := a.startFast("pool"); err != nil {
 				a.showError(err.Error())
@@ -87,9 +93,17 @@ type LayoutInfo struct {
 // Layout reports the last frame's metrics (see frame: text runs that did
 // not fit, the smallest text, the smallest target), its viewport and its
 // mode.
+//
+// It lays the frame out anew for the app's state now (what the next
+// frame paints), so that a call right after one that moves the lesson
+// (goto, answer) describes the new state without waiting for a frame; the
+// viewport is the one the window last reported (Layout).
 func (a *App) LayoutInfo() LayoutInfo {
 	a.mu.Lock()
 	defer a.mu.Unlock()
+	if a.fast == nil {
+		a.layoutFrame()
+	}
 	return LayoutInfo{Metrics: a.list.Metrics(), Viewport: [2]int{a.w, a.h}, Mode: a.plan.Mode()}
 }
 

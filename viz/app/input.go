@@ -81,6 +81,8 @@ func (a *App) handleInput() {
 		switch {
 		case a.help:
 			a.help = false
+		case a.legend:
+			a.legend = false
 		case a.errMsg != "":
 			a.errMsg = ""
 		case a.noticeOnCanvas():
@@ -201,6 +203,8 @@ func (a *App) playerKeys() {
 		a.fr.Scroll(-40 * a.th.Scale)
 	case repeat(ebiten.KeyArrowDown):
 		a.fr.Scroll(40 * a.th.Scale)
+	case inpututil.IsKeyJustPressed(ebiten.KeyL):
+		a.legend = !a.legend
 	case inpututil.IsKeyJustPressed(ebiten.KeyO):
 		a.forwardOr(func() { p.ToOpEnd() })
 	case inpututil.IsKeyJustPressed(ebiten.KeyT) && p.Panes() > 1 && p.Variant.Key() == "drop":

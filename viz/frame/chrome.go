@@ -5,6 +5,8 @@ import (
 
 	"bufferlab/viz/keymap"
 	"bufferlab/viz/layout"
+	"bufferlab/viz/mech"
+	"bufferlab/viz/scene"
 )
 
 // buttonFont is the type of buttons and tabs.
@@ -53,6 +55,11 @@ func (b *builder) topBar(r layout.Rect, tabs []Tab) {
 	help := layout.Rect{X: menu.X - helpW - th.Px(6), Y: r.Y, W: helpW, H: bh}
 	b.button("button Menu", "Menu", menu, false, b.h.Menu)
 	b.button("button ?", "?", help, b.sc.Help, b.h.Help)
+	if b.poolLegend() {
+		w := b.buttonW("Legend")
+		help = layout.Rect{X: help.X - w - th.Px(6), Y: r.Y, W: w, H: bh}
+		b.button("button Legend", "Legend", help, b.sc.Legend, b.h.Legend)
+	}
 	// On a short screen the tabs share the bar.
 	for i := len(tabs) - 1; i >= 0; i-- {
 		t := tabs[i]
@@ -272,4 +279,78 @@ func (b *builder) message(full layout.Rect) {
 	}
 	b.l.TextForms("message foot", []string{"Click or press Esc to close.", "Tap to close."}, foot,
 		layout.Rect{X: box.X + th.Px(16), Y: box.Y + box.H - layout.LineHeight(foot) - th.Px(8), W: box.W - th.Px(32), H: layout.LineHeight(foot)}, th.Muted, layout.Left)
+}
+
+// tooltip lays out, over everything, what is under the pointer (or the
+// last tap): a pool cell's buffer, a partition, an SLRU slot, an FSM
+// node, in words (scene's tooltips), read from the view that part of the
+// frame was laid out from.
+func (b *builder) tooltip(full layout.Rect) {
+	x, y := b.in.Mouse.X, b.in.Mouse.Y
+	text := ""
+	for _, pa := range b.pools {
+		if id, ok := b.s.Pools[pa.i].BufferAt(x, y); ok {
+			text = scene.BufferTooltip(pa.v, id)
+		}
+	}
+	if text == "" {
+		for _, hs := range b.hitStates {
+			for k := hs.hi - 1; k >= hs.lo && text == ""; k-- {
+				if h := b.l.Hits[k]; h.Rect.Contains(x, y) {
+					text, _ = scene.TooltipText(h, hs.state)
+				}
+			}
+		}
+	}
+	if text != "" {
+		scene.Tooltip(b.l, layout.Point{X: x, Y: y}, text, full, b.th)
+	}
+}
+
+// poolLegend reports whether the lesson shows the pool's own scenes, whose
+// legend the Legend button opens (the SLRU's and the FSM's are in their
+// scenes).
+func (b *builder) poolLegend() bool {
+	p := b.sc.Player
+	if p == nil {
+		return false
+	}
+	if p.Panes() > 1 {
+		m, ok := mech.Lookup(p.Variant.Key())
+		return !ok || m.Scene == nil || m.Scene.Panes == nil
+	}
+	m, _ := b.mainScene()
+	return m == nil
+}
+
+// legend lays out the pool's legend over the frame: the cells (or the heat
+// map), the state word and the mapping table, in columns as the width
+// allows; a click closes it.
+func (b *builder) legend(full layout.Rect) {
+	th := b.th
+	b.l.Fill("legend shade", full, th.Scrim)
+	w := min(full.W-th.Px(16), th.Px(1000))
+	pl := scene.PoolLegend{StateWord: true, Heat: len(b.s.Pools) > 0 && b.s.Pools[0].HeatShown()}
+	inner := w - th.Px(24)
+	ph, mh := pl.Height(inner, th), scene.PartitionsLegendHeight(inner, th)
+	content := ph + mh + th.Px(12)
+	h := min(content+th.Px(24), full.H-th.Px(16))
+	box := layout.Rect{X: (full.W - w) / 2, Y: max(th.Px(8), (full.H-h)/2), W: w, H: h}
+	b.l.Fill("legend", box, th.Panel)
+	b.l.Stroke("legend", box, 2, th.Accent)
+	b.l.Target("legend", "close the legend", box, b.h.Legend)
+	// Taller than the window (a projector's large type): it scrolls, as
+	// the lesson text does.
+	r := box.Inset(th.Px(12))
+	s := b.s
+	s.legendRect, s.legendMax = r, max(0, content-r.H)
+	s.legendScroll = clamp(s.legendScroll, 0, s.legendMax)
+	b.l.ClipScroll(r)
+	top := layout.Rect{X: r.X, Y: r.Y - s.legendScroll, W: r.W, H: ph}
+	pl.Layout(b.l, top, th)
+	scene.LayoutPartitionsLegend(b.l, layout.Rect{X: r.X, Y: top.Y + ph + th.Px(12), W: r.W, H: mh}, th)
+	b.l.Unclip()
+	if s.legendMax > 0 {
+		scrollBar(b.l, r, s.legendScroll, s.legendMax, th)
+	}
 }

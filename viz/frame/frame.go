@@ -6,6 +6,7 @@ import (
 	"bufferlab/lessons"
 	"bufferlab/viz/layout"
 	"bufferlab/viz/player"
+	view "bufferlab/viz/poolview"
 	"bufferlab/viz/scene"
 )
 
@@ -123,6 +124,7 @@ type Hooks struct {
 	OpenLesson func(i int)
 	Menu       func()
 	Help       func() // toggle the help overlay
+	Legend     func() // toggle the pool's legend
 	Fast       func() // fast mode from the menu
 	Pacing     func() // T: a drop race paced by events or by time
 	// Forward runs a move forward, or says why it cannot (an open
@@ -142,6 +144,9 @@ type Screen struct {
 	Lessons []*lessons.Lesson
 	Player  *player.Player
 	Help    bool
+	// Legend shows the legend of the pool scenes (what a cell's words,
+	// badges and shades mean, the state word, the mapping table).
+	Legend bool
 	// Message is an error or a notice drawn on the canvas, titled
 	// MessageTitle ("Error", "Note"); MessageErr draws it as an error.
 	Message, MessageTitle string
@@ -196,6 +201,9 @@ type State struct {
 
 	poolRect  layout.Rect
 	scrubRect layout.Rect
+	// The pool's legend overlay scrolls where it is taller than the window.
+	legendRect              layout.Rect
+	legendScroll, legendMax float64
 	plan      Plan
 }
 
@@ -224,6 +232,8 @@ func (s *State) Reset(p *player.Player) {
 func (s *State) Wheel(x, y, dy float64) bool {
 	step := 40 * s.plan.Theme.Scale
 	switch {
+	case s.legendMax > 0 && s.legendRect.Contains(x, y):
+		s.legendScroll = clamp(s.legendScroll-dy*step, 0, s.legendMax)
 	case s.player == nil && s.menuRect.Contains(x, y):
 		s.menuScroll = clamp(s.menuScroll-dy*step, 0, s.menuMax)
 	case s.player != nil && s.narrRect.Contains(x, y):
@@ -288,6 +298,11 @@ func Build(l *layout.List, s *State, sc *Screen, in Input, h Hooks) Plan {
 			s.Reset(sc.Player)
 		}
 		b.lesson(full)
+		b.tooltip(full)
+	}
+	s.legendMax = 0
+	if sc.Legend && sc.Player != nil && b.poolLegend() {
+		b.legend(full)
 	}
 	if sc.Help {
 		b.help(full)
@@ -307,6 +322,29 @@ type builder struct {
 	h    Hooks
 	plan Plan
 	th   *layout.Theme
+	// hitStates say which view each range of the list's hit regions was
+	// laid out from (a tooltip reads that view).
+	hitStates []hitState
+	pools     []poolAt // the pools laid out, for their cells' tooltips
+}
+
+// poolAt is pane i's pool view, laid out by s.Pools[i].
+type poolAt struct {
+	i int
+	v *view.Pool
+}
+
+// hitState is the view the hit regions lo..hi-1 were laid out from.
+type hitState struct {
+	lo, hi int
+	state  any
+}
+
+// from lays out f, noting that the hit regions it records show state.
+func (b *builder) from(state any, f func()) {
+	lo := len(b.l.Hits)
+	f()
+	b.hitStates = append(b.hitStates, hitState{lo, len(b.l.Hits), state})
 }
 
 func (b *builder) hover(r layout.Rect) bool { return r.Contains(b.in.Mouse.X, b.in.Mouse.Y) }

@@ -2,6 +2,7 @@ package frame_test
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/cockroachdb/datadriven"
@@ -10,6 +11,7 @@ import (
 	"bufferlab/viz/frame"
 	"bufferlab/viz/frame/framecheck"
 	"bufferlab/viz/layout"
+	"bufferlab/viz/player"
 )
 
 // lessonFrames lays out every step of every lesson at w×h (see
@@ -134,6 +136,94 @@ func TestFramesHold(t *testing.T) {
 				if m.MinTargetPx < f.Plan.MinTarget-0.01 {
 					t.Errorf("%s: a target of %.1f px, under %.1f", name, m.MinTargetPx, f.Plan.MinTarget)
 				}
+			}
+		}
+	}
+}
+
+// The pointer over a pool cell, a partition, an SLRU slot or an FSM node
+// shows its tooltip, read from the view the frame was laid out from; over
+// nothing, none.
+func TestTooltipUnderPointer(t *testing.T) {
+	all, err := lessons.All()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		lesson   string
+		step     int
+		role     string // the item to point at
+		contains string
+	}{
+		{"shared-buffers", 7, "cell 3", "Buffer 3"},
+		{"shared-buffers", 7, "partition 0", "partition 0 of 128"},
+		{"slru-banks", 2, "slot 5", "Slot 5 of 32"},
+		{"free-space-map", 3, "tree depth 0", "depth 0"},
+	} {
+		var p *player.Player
+		for _, ls := range all {
+			if ls.Name == c.lesson {
+				if p, err = player.FromLesson(ls); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+		p.GotoStep(c.step)
+		var st frame.State
+		sc := frame.Screen{Lessons: all, Player: p}
+		in := frame.Input{W: 1280, H: 800}
+		var l layout.List
+		frame.Build(&l, &st, &sc, in, frame.Hooks{})
+		var at *layout.Item
+		for k := range l.Items {
+			if l.Items[k].Role == c.role && l.Items[k].Kind == layout.KFill {
+				at = &l.Items[k]
+				break
+			}
+		}
+		if at == nil {
+			t.Fatalf("%s step %d: no %q laid out", c.lesson, c.step+1, c.role)
+		}
+		if len(l.Texts("tooltip")) != 0 {
+			t.Fatalf("%s: a tooltip with the pointer at (0, 0)", c.lesson)
+		}
+		in.Mouse = layout.Point{X: at.Rect.X + at.Rect.W/2, Y: at.Rect.Y + at.Rect.H/2}
+		l = layout.List{}
+		frame.Build(&l, &st, &sc, in, frame.Hooks{})
+		var text []string
+		for _, it := range l.Texts("") {
+			if strings.HasPrefix(it.Role, "tooltip") {
+				text = append(text, it.Text)
+			}
+		}
+		if got := strings.Join(text, " "); !strings.Contains(got, c.contains) {
+			t.Errorf("%s step %d, pointer on %s: tooltip %q, want it to say %q", c.lesson, c.step+1, c.role, got, c.contains)
+		}
+	}
+}
+
+// The pool's legend (L, the Legend button) lays out whole over a lesson of
+// the pool on a laptop, a monitor and a projector.
+func TestPoolLegendOverlay(t *testing.T) {
+	all, err := lessons.All()
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := player.FromLesson(all[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.GotoStep(7)
+	for _, in := range []frame.Input{{W: 1280, H: 800}, {W: 1920, H: 1080}, {W: 1280, H: 720, Presentation: true}} {
+		var st frame.State
+		var l layout.List
+		frame.Build(&l, &st, &frame.Screen{Lessons: all, Player: p, Legend: true}, in, frame.Hooks{})
+		if len(l.Texts("pool legend cells title")) == 0 && len(l.Texts("")) < 100 {
+			t.Errorf("%+v: no legend laid out", in)
+		}
+		for _, o := range append(l.Overflows, l.Clipped()...) {
+			if o.Axis != layout.Scrolls {
+				t.Errorf("%.0fx%.0f presentation %v: %s %q does not fit", in.W, in.H, in.Presentation, o.Role, o.Text)
 			}
 		}
 	}

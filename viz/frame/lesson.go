@@ -224,6 +224,7 @@ func (b *builder) pool(r layout.Rect, i int, v *view.Pool) {
 	if i == 0 {
 		b.s.poolRect = r
 	}
+	b.pools = append(b.pools, poolAt{i, v})
 }
 
 // poolScene lays out the pool's own scene: the descriptors over the last
@@ -253,7 +254,7 @@ func (b *builder) poolScene(r layout.Rect) {
 	lr := b.panel(lanesR, "Backends")
 	b.clipped(lr, func() { scene.LayoutLanes(b.l, lr, v, th) })
 	pr := b.panel(partsR, "Mapping table: 128 partitions")
-	b.clipped(pr, func() { scene.LayoutPartitions(b.l, pr, v, th) })
+	b.from(v, func() { b.clipped(pr, func() { scene.LayoutPartitions(b.l, pr, v, th) }) })
 	scene.LayoutCounterRow(b.l, counters.Inset(2), items, th)
 }
 
@@ -271,7 +272,7 @@ func (b *builder) mechScene(r layout.Rect, m *mech.Mechanism, state any) {
 		r, counters = r.SplitBottom(h)
 	}
 	sr := b.panel(r, title(m.Name, state))
-	b.clipped(sr, func() { sc.Layout(b.l, sr, state, b.th) })
+	b.from(state, func() { b.clipped(sr, func() { sc.Layout(b.l, sr, state, b.th) }) })
 	if sc.Counters != nil {
 		sc.Counters(b.l, counters.Inset(2), state, b.th)
 	}
@@ -481,7 +482,7 @@ func (b *builder) mechPanes(r layout.Rect, m *mech.Mechanism) {
 			inner, counters = inner.SplitBottom(pd.CounterLineH(th))
 			pd.CounterLine(b.l, counters.Inset(1), state, th)
 		}
-		b.clipped(inner, func() { pd.Layout(b.l, inner, state, th) })
+		b.from(state, func() { b.clipped(inner, func() { pd.Layout(b.l, inner, state, th) }) })
 	}
 }
 
@@ -534,7 +535,7 @@ func (b *builder) dropPane(r layout.Rect, i int, v *view.Pool) {
 	partsR, countersR := below.SplitBottom(scene.CounterRowHeight(items, below.W-2, th) + 2)
 	if partsR.H >= 5*layout.LineHeight(th.Font(layout.Regular, 12)) {
 		pr := b.panel(partsR, "Mapping table: 128 partitions")
-		b.clipped(pr, func() { scene.LayoutPartitions(b.l, pr, v, th) })
+		b.from(v, func() { b.clipped(pr, func() { scene.LayoutPartitions(b.l, pr, v, th) }) })
 	}
 	scene.LayoutCounterRow(b.l, countersR.Inset(1), items, th)
 }

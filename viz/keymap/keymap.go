@@ -76,7 +76,7 @@ var Bindings = []Binding{
 	{"P", []string{"KeyP"}, Anywhere, "presentation mode: larger type, for a projector"},
 	{"D", []string{"KeyD"}, Anywhere, "dark or light theme"},
 	{"? or H", []string{"KeySlash", "KeyH"}, Anywhere, "this help, on or off"},
-	{"Esc", []string{"KeyEscape"}, Anywhere, "close this help or a message; leave fast mode (when it is not measuring); in a lesson, back to the menu"},
+	{"Esc", []string{"KeyEscape"}, Anywhere, "close a help, legend or message; else back to the menu"},
 	{"click or tap", []string{"MouseButtonLeft", "TouchPosition"}, Anywhere, "press a button, open a lesson, choose an answer; on the bar under the buttons, seek"},
 
 	{"↑ / ↓", []string{"KeyArrowUp", "KeyArrowDown"}, Menu, "choose a lesson"},
@@ -87,6 +87,7 @@ var Bindings = []Binding{
 	{"→ / ←", []string{"KeyArrowRight", "KeyArrowLeft", "KeyShiftLeft", "KeyShiftRight"}, Player, "one event forward or back; with Shift, ten"},
 	{"+ (=) / −", []string{"KeyEqual", "KeyKPAdd", "KeyMinus", "KeyKPSubtract"}, Player, "faster or slower (¼× to 64× events a frame)"},
 	{"O", []string{"KeyO"}, Player, "play to the end of this operation"},
+	{"L", []string{"KeyL"}, Player, "the pool's legend"},
 	{"PgDn or N", []string{"KeyPageDown", "KeyN"}, Player, "next step"},
 	{"PgUp or B", []string{"KeyPageUp", "KeyB"}, Player, "previous step"},
 	{"Home / End", []string{"KeyHome", "KeyEnd"}, Player, "first or last state"},
@@ -103,6 +104,7 @@ var Bindings = []Binding{
 var Buttons = []Button{
 	{"Menu", Player | FastMode, "back to the lesson menu", "Esc"},
 	{"?", Player, "this help", "? or H"},
+	{"Legend", Player, "the pool's legend", "L"},
 	{"|< start", Player, "the first state", "Home"},
 	{"<< step", Player, "the previous step", "PgUp or B"},
 	{"< back", Player, "one event back", "←"},

@@ -202,21 +202,10 @@ func TestDesktopShots(t *testing.T) {
 }
 
 // matchGolden compares a screenshot with a golden image (rewritten with
-// -update): at most 2% of the pixels may differ.
-func matchGolden(t *testing.T, img image.Image, shot, golden string) {
+// -update): xvfbtest.MatchGolden.
+func matchGolden(t *testing.T, _ image.Image, shot, golden string) {
 	t.Helper()
-	if *update {
-		if err := os.WriteFile(golden, mustRead(t, shot), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	diff, total := compareImages(img, xvfbtest.LoadPNG(t, golden))
-	if diff*100 > total*2 {
-		keep := filepath.Join(os.TempDir(), "bufferlab-"+filepath.Base(golden))
-		os.WriteFile(keep, mustRead(t, shot), 0o644)
-		t.Fatalf("%d of %d pixels differ from %s (more than 2%%); the new image is in %s", diff, total, golden, keep)
-	}
-	t.Logf("%d of %d pixels differ from the golden image", diff, total)
+	xvfbtest.MatchGolden(t, mustRead(t, shot), golden, *update)
 }
 
 // Bad flags fail with a message and status 2, without opening a window.
@@ -250,31 +239,6 @@ func mustRead(t *testing.T, p string) []byte {
 		t.Fatal(err)
 	}
 	return b
-}
-
-// compareImages counts pixels whose channels differ by more than 48.
-func compareImages(a, b image.Image) (diff, total int) {
-	if a.Bounds() != b.Bounds() {
-		return 1, 1
-	}
-	for y := a.Bounds().Min.Y; y < a.Bounds().Max.Y; y++ {
-		for x := a.Bounds().Min.X; x < a.Bounds().Max.X; x++ {
-			r1, g1, b1, _ := a.At(x, y).RGBA()
-			r2, g2, b2, _ := b.At(x, y).RGBA()
-			if absd(r1, r2) > 48<<8 || absd(g1, g2) > 48<<8 || absd(b1, b2) > 48<<8 {
-				diff++
-			}
-			total++
-		}
-	}
-	return diff, total
-}
-
-func absd(a, b uint32) uint32 {
-	if a > b {
-		return a - b
-	}
-	return b - a
 }
 
 func hasDarkText(img image.Image, r image.Rectangle) error {
