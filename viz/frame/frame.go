@@ -204,7 +204,7 @@ type State struct {
 	// The pool's legend overlay scrolls where it is taller than the window.
 	legendRect              layout.Rect
 	legendScroll, legendMax float64
-	plan      Plan
+	plan                    Plan
 }
 
 // Plan is the plan of the last frame built.
