@@ -106,8 +106,11 @@ func (b *builder) narrationOnce(r layout.Rect) (scrolled bool) {
 	if e := b.sc.End; e != nil {
 		// The end of the lesson: its panel after the last step's words
 		// (an explanation just revealed, or the lesson's closing text).
-		box := layout.Rect{X: body.X, Y: endTop, W: body.W, H: max(0, body.Y+body.H-endTop)}
-		end = scene.LayoutLessonEnd(b.l, box, *e, th, hover)
+		// Laid out whole: the lesson text scrolls over it.
+		box := layout.Rect{X: body.X, Y: endTop, W: body.W, H: 1e5}
+		ee := *e
+		ee.MinTarget = b.plan.MinTarget
+		end = scene.LayoutLessonEnd(b.l, box, ee, th, hover)
 		y = endTop + end.Height
 	} else {
 		s.toEnd = false
@@ -127,15 +130,17 @@ func (b *builder) narrationOnce(r layout.Rect) (scrolled bool) {
 			r    layout.Rect
 			act  func()
 		}{{"end next", end.Next, b.h.EndNext}, {"end replay", end.Replay, b.h.EndReplay}, {"end menu", end.Menu, b.h.EndMenu}} {
-			// Only the part of a button inside the pane can be clicked.
-			if vis := intersect(bt.r, textR); !vis.Empty() {
+			// A button scrolled mostly out of the pane cannot be clicked
+			// until it is scrolled to (the part in view is too small a
+			// target).
+			if vis := intersect(bt.r, textR); vis.H >= min(bt.r.H, b.plan.MinTarget) {
 				b.l.Target(bt.role, bt.role, vis, bt.act)
 			}
 		}
 		if end.Band.Y+end.Band.H > textR.Y+textR.H {
 			// The panel's band is below the fold: a strip says the lesson
 			// is complete and scrolls to it.
-			bh := scene.LessonEndBarHeight(th)
+			bh := max(scene.LessonEndBarHeight(th), b.plan.MinTarget)
 			bar := layout.Rect{X: textR.X, Y: textR.Y + textR.H - bh, W: textR.W, H: bh}
 			scene.LayoutLessonEndBar(b.l, bar, *e, th)
 			b.l.Target("end strip", "go to the end of the lesson", bar, func() { s.toEnd = true })
@@ -151,7 +156,7 @@ func (b *builder) narrationOnce(r layout.Rect) (scrolled bool) {
 	if q != nil && !revealed {
 		for i, box := range qui.Choices {
 			i := i
-			if pinned || !intersect(box, textR).Empty() {
+			if vis := intersect(box, textR); pinned || vis.H >= min(box.H, b.plan.MinTarget) {
 				answer := func() { p.Answer(i) }
 				if b.h.Answer != nil {
 					answer = func() { b.h.Answer(i) }

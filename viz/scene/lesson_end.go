@@ -34,6 +34,9 @@ type LessonEnd struct {
 	Steps []EndStep
 	// Next is the next lesson's title, "" after the last lesson.
 	Next string
+	// MinTarget is the smallest height of a button (0: its text's): 44 px
+	// on a touch screen.
+	MinTarget float64
 }
 
 // NewLessonEnd is the end of lesson l for its progress record rec (nil:
@@ -109,14 +112,14 @@ func LayoutLessonEnd(l *layout.List, r layout.Rect, e LessonEnd, th *layout.Them
 	lh := layout.LineHeight(label)
 	if e.Next != "" {
 		lines := layout.Wrap("Next lesson: "+e.Next, label, r.W-2*pad)
-		ui.Next = layout.Rect{X: r.X, Y: y, W: r.W, H: float64(len(lines))*lh + pad}
+		ui.Next = layout.Rect{X: r.X, Y: y, W: r.W, H: max(float64(len(lines))*lh+pad, e.MinTarget)}
 		fill := th.Accent
 		if hover != nil && hover(ui.Next) {
 			fill = th.Text
 		}
 		l.Fill("end next", ui.Next, fill)
 		for i, ln := range lines {
-			l.Text("end next", ln, label, r.X+r.W/2, y+0.5*pad+float64(i)*lh, r.W-2*pad, layout.TextOn(fill), layout.Center)
+			l.Text("end next", ln, label, r.X+r.W/2, y+(ui.Next.H-float64(len(lines))*lh)/2+float64(i)*lh, r.W-2*pad, layout.TextOn(fill), layout.Center)
 		}
 		y += ui.Next.H + pad*0.5
 	} else {
@@ -125,7 +128,7 @@ func LayoutLessonEnd(l *layout.List, r layout.Rect, e LessonEnd, th *layout.Them
 	}
 	small := th.Font(layout.Regular, 14)
 	bw := func(s string) float64 { return max(th.Px(100), layout.Width(s, small)+4*pad) }
-	bh := layout.LineHeight(small) + pad
+	bh := max(layout.LineHeight(small)+pad, e.MinTarget)
 	ui.Replay = layout.Rect{X: r.X, Y: y, W: bw("Replay"), H: bh}
 	ui.Menu = layout.Rect{X: ui.Replay.X + ui.Replay.W + pad, Y: y, W: bw("Menu"), H: bh}
 	if ui.Menu.X+ui.Menu.W > r.X+r.W {

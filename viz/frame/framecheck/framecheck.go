@@ -2,6 +2,7 @@ package framecheck
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -9,6 +10,7 @@ import (
 	"bufferlab/viz/frame"
 	"bufferlab/viz/layout"
 	"bufferlab/viz/player"
+	"bufferlab/viz/scene"
 )
 
 // Viewports are the sizes the frame must hold at (issue 16): a phone
@@ -56,6 +58,16 @@ func Lessons(all []*lessons.Lesson, w, h float64, presentation bool) ([]Frame, e
 				f := Frame{Lesson: ls.Name, Step: k, Tab: tab}
 				st.Tab = tab
 				sc := frame.Screen{Lessons: all, Player: p}
+				if last := len(p.Steps) - 1; k == last && p.Pos() >= p.StepEnd[last] && !p.Gated() {
+					// The lesson is at its end as its last step opens (the
+					// app's atLessonEnd): the end panel shows, as in the app.
+					var next *lessons.Lesson
+					if i := slices.Index(all, ls); i+1 < len(all) {
+						next = all[i+1]
+					}
+					e := scene.NewLessonEnd(ls, nil, next)
+					sc.End = &e
+				}
 				f.Plan = frame.Build(&f.List, &st, &sc, frame.Input{W: w, H: h, Presentation: presentation}, noHooks)
 				if st.Tab != tab {
 					continue // the frame has no such tab: it showed the lesson
