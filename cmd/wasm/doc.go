@@ -19,6 +19,7 @@
 //	             viewport: [w, h], mode} (text runs that do not fit, the
 //	             smallest text and target in CSS px; mode phone, tablet or
 //	             desk, with -presentation), laid out for the state now
+//	targets()    the frame's clickable regions: [{role, label, x, y, w, h}]
 //	presentation(on)  presentation mode on (true) or off (false)
 //	theme(name)  switch to the light or dark theme (state().theme names the
 //	             one in use); the app starts in the one the system's

@@ -202,6 +202,7 @@ func register(a *app.App) {
 		}))
 	}
 	goAPI.Set("layout", wrap(func([]js.Value) (any, string) { return a.LayoutInfo(), "" }))
+	goAPI.Set("targets", wrap(func([]js.Value) (any, string) { return a.Targets(), "" }))
 	goAPI.Set("presentation", wrap(func(args []js.Value) (any, string) {
 		if len(args) < 1 || args[0].Type() != js.TypeBoolean {
 			return nil, "presentation: expected true or false"

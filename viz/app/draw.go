@@ -107,6 +107,32 @@ func (a *App) LayoutInfo() LayoutInfo {
 	return LayoutInfo{Metrics: a.list.Metrics(), Viewport: [2]int{a.w, a.h}, Mode: a.plan.Mode()}
 }
 
+// TargetInfo is a clickable region of the frame on screen, for the
+// JavaScript API (tests tap them; a screen reader could name them).
+type TargetInfo struct {
+	Role  string  `json:"role"`
+	Label string  `json:"label"`
+	X     float64 `json:"x"`
+	Y     float64 `json:"y"`
+	W     float64 `json:"w"`
+	H     float64 `json:"h"`
+}
+
+// Targets lists the frame's clickable regions, laid out for the state now
+// (as LayoutInfo), the topmost last.
+func (a *App) Targets() []TargetInfo {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.fast == nil {
+		a.layoutFrame()
+	}
+	out := make([]TargetInfo, 0, len(a.list.Targets))
+	for _, t := range a.list.Targets {
+		out = append(out, TargetInfo{Role: t.Role, Label: t.Label, X: t.Rect.X, Y: t.Rect.Y, W: t.Rect.W, H: t.Rect.H})
+	}
+	return out
+}
+
 // SetPresentation turns presentation mode on or off.
 func (a *App) SetPresentation(on bool) {
 	a.mu.Lock()
