@@ -44,7 +44,7 @@ func (a *App) layoutFrame() {
 		sc.PacingLine = a.dropCosts.String()
 	}
 	in := frame.Input{W: float64(a.w), H: float64(a.h), Presentation: a.presentation, Touch: a.ui.touched,
-		Mouse:   layout.Point{X: a.ui.mx, Y: a.ui.my},
+		Mouse:   a.pointer(),
 		Colours: func(scale float64) *layout.Theme { return a.themeAt(scale) }}
 	a.list.Reset()
 	a.plan = frame.Build(&a.list, &a.fr, &sc, in, a.hooks())
@@ -56,6 +56,15 @@ func (a *App) layoutFrame() {
 		a.plan = frame.Build(&a.list, &a.fr, &sc, in, a.hooks())
 	}
 	a.th = &render.Theme{Theme: a.plan.Theme}
+}
+
+// pointer is where the pointer points, for hover and tooltips: off the
+// window until it has moved or pressed.
+func (a *App) pointer() layout.Point {
+	if !a.ui.moved {
+		return layout.Point{X: -1, Y: -1}
+	}
+	return layout.Point{X: a.ui.mx, Y: a.ui.my}
 }
 
 // hooks are what the frame's targets do.

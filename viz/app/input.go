@@ -24,6 +24,10 @@ type uiState struct {
 	hits    []hit
 	mx, my  float64 // pointer position
 	touched bool    // the last press was a touch: targets grow to 44 px
+	// seen, x0, y0: where the pointer was first; moved: it has moved
+	// since (or pressed), so it points at something.
+	seen, moved bool
+	x0, y0      int
 }
 
 func (u *uiState) reset() { u.hits = u.hits[:0] }
@@ -48,6 +52,14 @@ func shift() bool {
 // keymap.Menu) or a lesson's (playerKeys, keymap.Player), and the wheel.
 func (a *App) handleInput() {
 	mx, my := ebiten.CursorPosition()
+	// The pointer counts (hover, tooltips) once it has moved from where
+	// the window found it: a cursor resting where the window opened (a
+	// screenshot under Xvfb, a projector's idle mouse) shows nothing.
+	if !a.ui.seen {
+		a.ui.seen, a.ui.x0, a.ui.y0 = true, mx, my
+	} else if mx != a.ui.x0 || my != a.ui.y0 {
+		a.ui.moved = true
+	}
 	a.ui.mx, a.ui.my = float64(mx), float64(my)
 	// Clicks and taps.
 	var points [][2]float64
@@ -62,6 +74,9 @@ func (a *App) handleInput() {
 		points = append(points, [2]float64{float64(x), float64(y)})
 		a.ui.mx, a.ui.my = float64(x), float64(y)
 		a.ui.touched = true
+	}
+	if len(points) > 0 {
+		a.ui.moved = true
 	}
 	for _, pt := range points {
 		a.click(pt[0], pt[1])

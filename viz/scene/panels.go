@@ -468,15 +468,23 @@ func LayoutCodeFor(l *layout.List, r layout.Rect, e trace.Event, ok bool, desc s
 	}
 	visible := int(body.H / lh)
 	first := 0
-	cur := 0
+	cur, curEnd := 0, -1 // the current line's first and last parts
 	for k, v := range vis {
 		if v.src == info.Line {
-			cur = k
-			break
+			if curEnd < 0 {
+				cur = k
+			}
+			curEnd = k
 		}
 	}
+	curEnd = max(curEnd, cur)
 	if len(vis) > visible {
-		first = max(0, min(len(vis)-visible, cur-visible/2))
+		// The current line whole, centred in the window where it fits.
+		span := curEnd - cur + 1
+		first = max(0, min(len(vis)-visible, cur-max(0, visible-span)/2))
+		if span > visible {
+			first = cur
+		}
 	}
 	if first > 0 || first+visible < len(vis) {
 		// The code scrolls to keep the current line in view: what it
