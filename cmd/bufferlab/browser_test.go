@@ -318,7 +318,7 @@ func TestBrowser(t *testing.T) {
 	}
 	// A bound against a hung page, not a time the test asserts: a loaded
 	// machine draws a frame or two a second, and the page loads a dozen times.
-	ctx, cancel := context.WithTimeout(bctx, 6*time.Minute)
+	ctx, cancel := context.WithTimeout(bctx, 15*time.Minute)
 	defer cancel()
 
 	var mu sync.Mutex
