@@ -36,7 +36,8 @@ func (b *builder) menu(full layout.Rect) {
 	}, foot, footR, th.Muted, layout.Left)
 
 	s.menuRect = r
-	col := layout.Rect{X: r.X, Y: r.Y, W: min(r.W, th.Px(900)), H: r.H}
+	// The scroll bar's width is kept free at the right.
+	col := layout.Rect{X: r.X, Y: r.Y, W: min(r.W-th.Px(10), th.Px(900)), H: r.H}
 	y := col.Y - s.menuScroll
 	b.l.ClipScroll(r)
 	title := th.Font(layout.Bold, 26)
