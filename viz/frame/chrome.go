@@ -296,10 +296,16 @@ func (b *builder) tooltip(full layout.Rect) {
 	if text == "" {
 		for _, hs := range b.hitStates {
 			for k := hs.hi - 1; k >= hs.lo && text == ""; k-- {
-				if h := b.l.Hits[k]; h.Rect.Contains(x, y) {
+				if h := b.l.Hits[k]; h.Rect.Contains(x, y) && h.Kind != layout.HitText {
 					text, _ = scene.TooltipText(h, hs.state)
 				}
 			}
+		}
+	}
+	if text == "" {
+		// An abbreviated run under the pointer: its full text.
+		if h, ok := b.l.HitAt(x, y); ok && h.Kind == layout.HitText {
+			text = h.Text
 		}
 	}
 	if text != "" {

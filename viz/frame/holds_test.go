@@ -160,6 +160,7 @@ func TestTooltipUnderPointer(t *testing.T) {
 		{"slru-banks", 2, "slot 5", "Slot 5 of 32"},
 		{"free-space-map", 3, "tree depth 0", "depth 0"},
 	} {
+		c := c
 		var p *player.Player
 		for _, ls := range all {
 			if ls.Name == c.lesson {
@@ -226,5 +227,49 @@ func TestPoolLegendOverlay(t *testing.T) {
 				t.Errorf("%.0fx%.0f presentation %v: %s %q does not fit", in.W, in.H, in.Presentation, o.Role, o.Text)
 			}
 		}
+	}
+}
+
+// A run drawn in a shorter form gives its full text on hover or tap: on a
+// phone the mapping table's panel title is "Mapping table", and pointing
+// at it shows "Mapping table: 128 partitions".
+func TestAbbreviationTooltip(t *testing.T) {
+	all, err := lessons.All()
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := player.FromLesson(all[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.GotoStep(7)
+	var st frame.State
+	sc := frame.Screen{Lessons: all, Player: p}
+	in := frame.Input{W: 390, H: 844}
+	var l layout.List
+	frame.Build(&l, &st, &sc, in, frame.Hooks{}) // the step opens on its lesson
+	st.Tab = frame.TabScene
+	l = layout.List{}
+	frame.Build(&l, &st, &sc, in, frame.Hooks{})
+	var title *layout.Item
+	for _, it := range l.Texts("panel title") {
+		if it.Text == "Mapping table" {
+			title = &it
+		}
+	}
+	if title == nil {
+		t.Fatalf("no shortened mapping table title on the phone's scene tab: %v", l.Texts("panel title"))
+	}
+	in.Mouse = layout.Point{X: title.Rect.X + 2, Y: title.Rect.Y + title.Rect.H/2}
+	l = layout.List{}
+	frame.Build(&l, &st, &sc, in, frame.Hooks{})
+	var text []string
+	for _, it := range l.Texts("") {
+		if strings.HasPrefix(it.Role, "tooltip") {
+			text = append(text, it.Text)
+		}
+	}
+	if got := strings.Join(text, " "); !strings.Contains(got, "128 partitions") {
+		t.Fatalf("tooltip over the shortened title: %q", got)
 	}
 }

@@ -168,7 +168,14 @@ type Hit struct {
 	ID   int
 	In   [2]uint32
 	Rect Rect
+	// Text is the full text of an abbreviated run (Kind HitText): its
+	// tooltip.
+	Text string
 }
+
+// HitText is the kind of the hit region TextForms records where it drew a
+// shorter form: the tooltip there is the full text.
+const HitText = "text"
 
 // AddHit records that r shows ID of kind (within in).
 func (l *List) AddHit(kind string, id int, in [2]uint32, r Rect) {
@@ -364,14 +371,19 @@ func (l *List) FitText(role, s string, f Font, x, y, maxW float64, c color.RGBA,
 // TextForms adds the first of forms that fits box, wide and high enough
 // (aligned by a, vertically centred): the forms are the run's deliberate
 // abbreviations, longest first, defined by the caller next to the text,
-// so using a shorter one is no overflow. A last form "" says the run may
-// be left out (where a tooltip or a legend gives it). When none fits, the
+// so using a shorter one is no overflow: a hit region (HitText) keeps the
+// full text there for the tooltip. A last form "" says the run may be left
+// out (where a tooltip or a legend gives it). When none fits, the
 // last is shortened with "…" and recorded (FitText). It returns the form
 // drawn.
 func (l *List) TextForms(role string, forms []string, f Font, box Rect, c color.RGBA, a Align) string {
-	for _, s := range forms {
+	for i, s := range forms {
 		if s == "" || Width(s, f) <= box.W+0.5 && LineHeight(f) <= box.H+0.5 {
 			l.TextIn(role, s, f, box, c, a)
+			if i > 0 && forms[0] != "" {
+				// A shorter form: the full text is the tooltip there.
+				l.Hits = append(l.Hits, Hit{Kind: HitText, Rect: box, Text: forms[0]})
+			}
 			return s
 		}
 	}

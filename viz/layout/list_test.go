@@ -78,6 +78,16 @@ func TestTextForms(t *testing.T) {
 	if got := l.TextForms("t", forms, f, box, Black, Left); got != forms[1] || len(l.Overflows) != 0 {
 		t.Fatalf("drew %q, overflows %v; want %q and none", got, l.Overflows, forms[1])
 	}
+	// The shorter form keeps the full text for its tooltip; a run drawn
+	// in full keeps none.
+	if h, ok := l.HitAt(box.X+1, box.Y+1); !ok || h.Kind != HitText || h.Text != forms[0] {
+		t.Fatalf("hit under the shorter form: %+v, %v", h, ok)
+	}
+	var full List
+	full.TextForms("t", forms, f, Rect{W: 1000, H: 100}, Black, Left)
+	if len(full.Hits) != 0 {
+		t.Fatalf("a run drawn in full recorded %v", full.Hits)
+	}
 	l = List{}
 	narrow := Rect{W: Width("3/1", f), H: LineHeight(f) / 2}
 	got := l.TextForms("t", forms, f, narrow, Black, Right)
