@@ -185,19 +185,13 @@ func TestTooltipUnderPointer(t *testing.T) {
 		if at == nil {
 			t.Fatalf("%s step %d: no %q laid out", c.lesson, c.step+1, c.role)
 		}
-		if len(l.Texts("tooltip")) != 0 {
+		if tooltipText(&l) != "" {
 			t.Fatalf("%s: a tooltip with the pointer at (0, 0)", c.lesson)
 		}
 		in.Mouse = layout.Point{X: at.Rect.X + at.Rect.W/2, Y: at.Rect.Y + at.Rect.H/2}
 		l = layout.List{}
 		frame.Build(&l, &st, &sc, in, frame.Hooks{})
-		var text []string
-		for _, it := range l.Texts("") {
-			if strings.HasPrefix(it.Role, "tooltip") {
-				text = append(text, it.Text)
-			}
-		}
-		if got := strings.Join(text, " "); !strings.Contains(got, c.contains) {
+		if got := tooltipText(&l); !strings.Contains(got, c.contains) {
 			t.Errorf("%s step %d, pointer on %s: tooltip %q, want it to say %q", c.lesson, c.step+1, c.role, got, c.contains)
 		}
 	}
@@ -263,13 +257,18 @@ func TestAbbreviationTooltip(t *testing.T) {
 	in.Mouse = layout.Point{X: title.Rect.X + 2, Y: title.Rect.Y + title.Rect.H/2}
 	l = layout.List{}
 	frame.Build(&l, &st, &sc, in, frame.Hooks{})
+	if got := tooltipText(&l); !strings.Contains(got, "128 partitions") {
+		t.Fatalf("tooltip over the shortened title: %q", got)
+	}
+}
+
+// tooltipText is the words of the tooltip a frame shows ("" for none).
+func tooltipText(l *layout.List) string {
 	var text []string
 	for _, it := range l.Texts("") {
 		if strings.HasPrefix(it.Role, "tooltip") {
 			text = append(text, it.Text)
 		}
 	}
-	if got := strings.Join(text, " "); !strings.Contains(got, "128 partitions") {
-		t.Fatalf("tooltip over the shortened title: %q", got)
-	}
+	return strings.Join(text, " ")
 }
