@@ -81,6 +81,10 @@ var fsmMechanism = Mechanism{
 		{Name: "fsm", Expect: true, Keys: []string{"heap_reads", "fsm_reads", "vm_reads", "fsm_skipped", "pages_tried", "inserts", "extends"}},
 	},
 	ErrorText: fsm.ErrorText,
+	Caption: func(evs []trace.Event, i int, n Names) string {
+		return fsm.Caption(evs, i, n.Rel, n.Actor)
+	},
+	Moment: fsm.MomentOf,
 	// The free space map's events (by their call sites), its error codes
 	// among them, are described by package fsm.
 	describes: fsm.IsFSMEvent,

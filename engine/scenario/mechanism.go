@@ -48,6 +48,16 @@ type Mechanism struct {
 	// ErrorText describes the PostgreSQL-level ERROR of a KError event of
 	// a class it owns (the code in Arg); nil when it raises none.
 	ErrorText func(e trace.Event) string
+	// Caption says event i of evs in plain English, in one line, with the
+	// scenario's names (Caption, `bufferlab run --narrate`, the player's
+	// caption line): for an event of a class it owns. It may read earlier
+	// events for context (who changed a word first); nil when another
+	// mechanism with the same owner captions them.
+	Caption func(evs []trace.Event, i int, n Names) string
+	// Moment says which lesson moment an event of a class it owns is
+	// (trace.MomentNone for most); nil when another mechanism with the same
+	// owner classifies them.
+	Moment func(e trace.Event) trace.Moment
 }
 
 // Key is one config key.

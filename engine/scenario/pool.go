@@ -45,6 +45,10 @@ var poolMechanism = Mechanism{
 		{Name: "map", Show: true},
 	},
 	ErrorText: func(e trace.Event) string { return bufmgr.ErrCode(e.Arg).String() },
+	Caption: func(evs []trace.Event, i int, n Names) string {
+		return bufmgr.Caption(evs, i, n.Rel, n.Actor)
+	},
+	Moment: bufmgr.MomentOf,
 }
 
 var pinsMechanism = Mechanism{

@@ -61,6 +61,10 @@ var slruMechanism = Mechanism{
 		{Name: "page", Expect: true, Keys: []string{"slot", "status", "dirty"}},
 	},
 	ErrorText: func(e trace.Event) string { return slru.ErrCode(e.Arg).String() },
+	Caption: func(evs []trace.Event, i int, n Names) string {
+		return slru.Caption(evs, i, n.Actor)
+	},
+	Moment: slru.MomentOf,
 	describes: func(e trace.Event) bool { return e.Class.IsSLRU() },
 	describe:  (*Runner).describeSLRU,
 	absent: func(p *parser) string {

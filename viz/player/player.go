@@ -47,7 +47,8 @@ type Player struct {
 	// fsm=…), is the timeline of the FSM view; FSMView follows TL.
 	FSM *timeline.Of[*fsmview.View]
 
-	sources []run  // every pane's unpadded events and steps (side by side only)
+	rels    map[uint32]string // relation names by number (captions)
+	sources []run             // every pane's unpadded events and steps (side by side only)
 	pacing  string // "events" or "time" (see pacing.go)
 
 	step     int
@@ -339,6 +340,7 @@ func FromScenario(name, src string) (*Player, error) {
 }
 
 func (p *Player) init(events []trace.Event, nbuffers int, rels map[uint32]string) {
+	p.rels = rels
 	initial := view.New(nbuffers, rels, p.Backends)
 	p.TL = timeline.New(events, initial, timeline.DefaultKeyframeEvery)
 	p.TL.SetMarks(p.StepStart)

@@ -1,0 +1,51 @@
+package player
+
+import (
+	"fmt"
+
+	"bufferlab/engine/scenario"
+	"bufferlab/engine/trace"
+)
+
+// Names names the relations and backends of the player's run, as its
+// scenario does, for captions.
+func (p *Player) Names() scenario.Names {
+	return scenario.Names{
+		Rel: func(rel uint32) string {
+			if n, ok := p.rels[rel]; ok {
+				return n
+			}
+			return fmt.Sprint(rel)
+		},
+		Actor: p.ActorName,
+	}
+}
+
+// paneEvents is pane i's padded events (the main pane for an i out of
+// range).
+func (p *Player) paneEvents(i int) []trace.Event {
+	if i > 0 && i <= len(p.Alts) {
+		return p.Alts[i-1].TL.Events()
+	}
+	return p.TL.Events()
+}
+
+// CaptionAt is the caption of event pos of pane i ("" for idle padding or
+// a position out of range): scenario.Caption with the player's names.
+func (p *Player) CaptionAt(pane, pos int) string {
+	return scenario.Caption(p.paneEvents(pane), pos, p.Names())
+}
+
+// Caption is the caption of the event pane i applied last: the one the
+// screen shows as current ("" at the start of the run or on padding).
+func (p *Player) Caption(pane int) string { return p.CaptionAt(pane, p.TL.Pos()-1) }
+
+// MomentAt is the lesson moment of event pos of pane i (trace.MomentNone
+// for most events, for padding and out of range).
+func (p *Player) MomentAt(pane, pos int) trace.Moment {
+	evs := p.paneEvents(pane)
+	if pos < 0 || pos >= len(evs) {
+		return trace.MomentNone
+	}
+	return scenario.MomentOf(evs[pos])
+}
