@@ -98,11 +98,11 @@ test-wasm:
 	PATH="$$PATH:$(WASM_EXEC_DIR)" GOOS=js GOARCH=wasm $(GO) test ./engine/... ./viz/poolview ./viz/timeline ./viz/player ./lessons
 
 # A short coverage-guided run of each fuzz target on top of its corpus,
-# FUZZTIME each (15s: a minute in all): the SLRU's configurations and
+# FUZZTIME each (15s: 75s in all): the SLRU's configurations and
 # operations, the scenario language (with its SLRU and FSM scripts),
-# lesson Markdown played headless, and the browser's links
+# lesson Markdown played headless, the browser's links
 # (internal/permalink: anything in a page address decodes to one thing to
-# open, with notices). An input that finds new code is
+# open, with notices) and the saved progress (lessons/progress). An input that finds new code is
 # minimized for at most FUZZMINTIME (Go's default is a minute): a lesson
 # runs for tens of milliseconds, so a longer minimization would leave a
 # short run no time to fuzz. `make fuzz FUZZTIME=10m` for a long run.
@@ -111,6 +111,7 @@ fuzz:
 	$(GO) test ./engine/scenario -run '^$$' -fuzz '^FuzzScenario$$' -fuzztime $(FUZZTIME) -fuzzminimizetime $(FUZZMINTIME)
 	$(GO) test ./lessons -run '^$$' -fuzz '^FuzzLesson$$' -fuzztime $(FUZZTIME) -fuzzminimizetime $(FUZZMINTIME)
 	$(GO) test ./internal/permalink -run '^$$' -fuzz '^FuzzDecode$$' -fuzztime $(FUZZTIME) -fuzzminimizetime $(FUZZMINTIME)
+	$(GO) test ./lessons/progress -run '^$$' -fuzz '^FuzzDecode$$' -fuzztime $(FUZZTIME) -fuzzminimizetime $(FUZZMINTIME)
 
 bench:
 	$(GO) test ./engine/... -run '^$$' -bench . -benchtime $(BENCHTIME)
