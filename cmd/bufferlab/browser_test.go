@@ -77,9 +77,16 @@ func buildWeb(t *testing.T) string {
 			t.Fatal(err)
 		}
 	}
-	copyFile("../../web/index.html", "index.html")
-	copyFile("../../web/style.css", "style.css")
-	copyFile("../../web/boot.js", "boot.js")
+	// The page's own files: every .html, .css and .js in web/ (wasm_exec.js,
+	// Go's, is not the project's: it comes from GOROOT below).
+	for _, pat := range []string{"*.html", "*.css", "*.js"} {
+		files, _ := filepath.Glob(filepath.Join("../../web", pat))
+		for _, f := range files {
+			if filepath.Base(f) != "wasm_exec.js" {
+				copyFile(f, filepath.Base(f))
+			}
+		}
+	}
 	copyFile(filepath.Join(runtime.GOROOT(), "lib", "wasm", "wasm_exec.js"), "wasm_exec.js")
 	return dir
 }
@@ -570,9 +577,9 @@ func TestBrowser(t *testing.T) {
 	check("theme")
 
 	// A permalink opens exactly that state.
-	openPermalink("lesson=shared-buffers&step=3")
+	openPermalink("lesson=shared-buffers&step=4")
 	if s := state(); s.Mode != "lesson" || s.Step != 3 {
-		t.Fatalf("permalink step=3: %+v", s)
+		t.Fatalf("permalink step=4 (the fourth, index 3): %+v", s)
 	}
 	// Let it draw a few frames, then take a screenshot.
 	shot := screenshot(1500*time.Millisecond, "bufferlab-browser.png", "screenshot")
@@ -636,7 +643,7 @@ func TestBrowser(t *testing.T) {
 	// A is descheduled, the atomic pane has counted failed CAS and no spin,
 	// the spinlock pane spins and no CAS (the numbers the lesson's own
 	// expect statements check).
-	openPermalink("lesson=pinning&step=3")
+	openPermalink("lesson=pinning&step=4")
 	s = state()
 	if s.Mode != "lesson" || s.Lesson != "pinning" || s.Step != 3 || !s.Gated || s.Pins != "atomic" || len(s.Panes) != 2 || s.Panes[1].Variant != "pins=spinlock" {
 		t.Fatalf("permalink to lesson 2 step 3: %+v", s)
@@ -654,7 +661,7 @@ func TestBrowser(t *testing.T) {
 	// step, the scan has examined every descriptor, the lookup asked the
 	// mapping table once per block, the dlist walked the relation's list;
 	// each dropped the same three buffers.
-	openPermalink("lesson=dropping&step=1")
+	openPermalink("lesson=dropping&step=2")
 	answerAndPlay(1)
 	s = state()
 	if s.Lesson != "dropping" || s.Step != 2 || len(s.Panes) != 3 {
@@ -689,7 +696,7 @@ func TestBrowser(t *testing.T) {
 	// Lesson 4 plays on the commit log's SLRU: after the linear search
 	// step, 8 pages were read and 2 lookups hit; after the last step the
 	// dirty page 3 was written as its slot went to page 33.
-	openPermalink("lesson=slru-banks&step=2")
+	openPermalink("lesson=slru-banks&step=3")
 	var slruState struct {
 		Lesson string `json:"lesson"`
 		Step   int    `json:"step"`
@@ -713,7 +720,7 @@ func TestBrowser(t *testing.T) {
 	// Lesson 5 plays on a heap and its free space map: after B's 150
 	// inserts, 151 rows went in and the FSM was read 20 times (the numbers
 	// of the seed 002 scenario test).
-	openPermalink("lesson=free-space-map&step=3")
+	openPermalink("lesson=free-space-map&step=4")
 	var fsmState struct {
 		Step int `json:"step"`
 		FSM  *struct {
@@ -728,7 +735,7 @@ func TestBrowser(t *testing.T) {
 	check("lesson 5")
 
 	// Lesson 6 runs the free space map both ways in two panes.
-	openPermalink("lesson=small-table-skip&step=1")
+	openPermalink("lesson=small-table-skip&step=2")
 	answerAndPlay(1)
 	s = state()
 	if s.Lesson != "small-table-skip" || len(s.Panes) != 2 || s.Panes[0].Variant != "fsm=always" || s.Panes[1].Variant != "fsm=small-skip" {
@@ -741,7 +748,7 @@ func TestBrowser(t *testing.T) {
 	// up to step 2's: a miss, then every slot filled. Each pane has
 	// searched as its variant does: all 32 slots, one bank of 16, or the
 	// bank's hash table.
-	openPermalink("lesson=slru-side-by-side&step=0")
+	openPermalink("lesson=slru-side-by-side&step=1")
 	answerAndPlay(2)
 	s = state()
 	if s.Lesson != "slru-side-by-side" || s.Step != 2 || !s.Gated || len(s.Panes) != 3 || s.Panes[0].Variant != "slru=single" || s.Panes[2].Variant != "slru=banks+hash" {
@@ -809,6 +816,9 @@ func TestBrowser(t *testing.T) {
 		return m
 	}
 
+	sandboxChecks(t, ctx, bctx, srv.URL, openPermalink, eval) // browser_sandbox_test.go
+	check("the sandbox")
+
 	// A permalink asking for what a lesson does not have opens the nearest
 	// thing, with a notice, not the "could not continue" panel: past the
 	// last step, the last step; a negative or garbled step, the first; an
@@ -818,10 +828,10 @@ func TestBrowser(t *testing.T) {
 		step               int
 		notice             string
 	}{
-		{"lesson=shared-buffers&step=14", "lesson", "shared-buffers", 13,
-			"The link asked for step 14, but lesson shared-buffers has 14 steps (0 to 13): showing the last one."},
-		{"lesson=pinning&step=-1", "lesson", "pinning", 0, "The link asked for step -1 of lesson pinning; steps count from 0: showing the first step."},
-		{"lesson=pinning&step=two", "lesson", "pinning", 0, `The link asked for step "two" of lesson pinning, which is not a step number`},
+		{"lesson=shared-buffers&step=15", "lesson", "shared-buffers", 13,
+			"The link asked for step 15, but lesson shared-buffers has 14 steps: showing the last one."},
+		{"lesson=pinning&step=0", "lesson", "pinning", 0, `The link's step "0" is not a step number (steps count from 1): it was ignored.`},
+		{"lesson=pinning&step=two", "lesson", "pinning", 0, `The link's step "two" is not a step number`},
 		{"lesson=nope&step=2", "menu", "", 0, `The link asked for lesson "nope", which does not exist: choose one from the list (shared-buffers, `},
 	} {
 		openPermalink(c.hash)

@@ -25,8 +25,9 @@ import (
 
 const serveUsage = `usage: bufferlab serve [--addr 127.0.0.1:8080] [--dir web] [--frame-ancestors SOURCES]
 
-Serves the browser build in --dir (index.html, style.css, boot.js, and
-bufferlab.wasm and wasm_exec.js from 'make wasm'), brotli or gzip
+Serves the browser build in --dir (index.html, style.css, boot.js,
+sandbox.css, sandbox.js, and bufferlab.wasm and wasm_exec.js from 'make
+wasm'), brotli or gzip
 compressed, and prints its URL. Only regular files inside --dir are
 served: no directory listings, no name with an element starting with a dot
 (.git, .env), no symbolic link that leads out of the directory.
@@ -325,7 +326,7 @@ func newWebHandler(dir string, cfg webConfig) (*webHandler, error) {
 }
 
 // webFiles are the files of the browser build.
-var webFiles = []string{"index.html", "style.css", "boot.js", "bufferlab.wasm", "wasm_exec.js"}
+var webFiles = []string{"index.html", "style.css", "boot.js", "sandbox.css", "sandbox.js", "bufferlab.wasm", "wasm_exec.js"}
 
 // newWarmWebHandler returns a handler with every file of the browser build
 // already read and compressed, so that no request waits for compression.

@@ -2,57 +2,64 @@ package main
 
 import (
 	"fmt"
-	"net/url"
-	"strconv"
 	"strings"
+
+	"bufferlab/internal/permalink"
 )
 
-// linkLesson is what resolveLink needs of a lesson: its name and how many
+// linkLesson is what planLink needs of a lesson: its name and how many
 // steps it has.
 type linkLesson struct {
 	name  string
 	steps int
 }
 
-// resolveLink reads a permalink, the page address's fragment without '#':
-// lesson=NAME&step=N (steps count from 0; no step: the first). It returns
-// the lesson to open (empty: the menu) and its step, and a notice when the
-// link asked for something else: a step past the last opens the last, a
-// step that is negative or not a number the first, a lesson that does not
-// exist the menu. A link is shared and outlives lessons, so none of this is
-// an error: the app goes on.
-func resolveLink(hash string, all []linkLesson) (name string, step int, notice string) {
-	q, err := url.ParseQuery(hash)
-	if err != nil {
-		return "", 0, fmt.Sprintf("The link #%s is not of the form #lesson=NAME&step=N (%v): choose a lesson from the list.", hash, err)
-	}
-	name = q.Get("lesson")
-	if name == "" {
-		return "", 0, fmt.Sprintf("The link #%s names no lesson (expected #lesson=NAME&step=N): choose one from the list.", hash)
-	}
-	var l *linkLesson
-	var names []string
-	for i := range all {
-		names = append(names, all[i].name)
-		if all[i].name == name {
-			l = &all[i]
+// linkPlan is what the app does for a link: open a lesson (by name; or
+// from Markdown the link carries), a scenario, or the sandbox, or show
+// the menu (none of them), at a step counted from 0 and an event into it,
+// with the notices to show. Embed hides the menu.
+type linkPlan struct {
+	Lesson   string
+	Markdown string
+	Scenario string
+	Sandbox  bool
+	Embed    bool
+	Step     int // from 0
+	Event    int // events into the step
+	Notices  []string
+}
+
+// planLink reads a page address's fragment (without '#'; see
+// internal/permalink for its forms) against the embedded lessons. A link
+// is shared and outlives lessons, so nothing in it is an error: what it
+// asks for and cannot have opens the nearest thing with a notice (a step
+// past the last opens the last, an unknown lesson the menu). Steps count
+// from 1 in the link, as on screen.
+func planLink(hash string, all []linkLesson) linkPlan {
+	l, notices := permalink.Decode(hash)
+	plan := linkPlan{Markdown: l.Markdown, Scenario: l.Scenario, Sandbox: l.Sandbox, Embed: l.Embed,
+		Step: max(l.Step-1, 0), Event: l.Event, Notices: notices}
+	if l.Lesson == "" {
+		if hash != "" && l.Markdown == "" && l.Scenario == "" && !l.Sandbox && len(notices) == 0 {
+			plan.Notices = append(plan.Notices, fmt.Sprintf("The link #%s names nothing to open (expected #lesson=NAME&step=N): choose a lesson from the list.", hash))
 		}
+		return plan
 	}
-	if l == nil {
-		return "", 0, fmt.Sprintf("The link asked for lesson %q, which does not exist: choose one from the list (%s).", name, strings.Join(names, ", "))
+	var names []string
+	for _, x := range all {
+		names = append(names, x.name)
+		if x.name != l.Lesson {
+			continue
+		}
+		plan.Lesson = x.name
+		if l.Step > x.steps {
+			plan.Step = x.steps - 1
+			plan.Event = 0
+			plan.Notices = append(plan.Notices, fmt.Sprintf("The link asked for step %d, but lesson %s has %d steps: showing the last one.", l.Step, x.name, x.steps))
+		}
+		return plan
 	}
-	s, given := q.Get("step"), q.Has("step")
-	if !given {
-		return name, 0, ""
-	}
-	n, err := strconv.Atoi(s)
-	switch {
-	case err != nil:
-		return name, 0, fmt.Sprintf("The link asked for step %q of lesson %s, which is not a step number (0 to %d): showing the first step.", s, name, l.steps-1)
-	case n < 0:
-		return name, 0, fmt.Sprintf("The link asked for step %d of lesson %s; steps count from 0: showing the first step.", n, name)
-	case n >= l.steps:
-		return name, l.steps - 1, fmt.Sprintf("The link asked for step %d, but lesson %s has %d steps (0 to %d): showing the last one.", n, name, l.steps, l.steps-1)
-	}
-	return name, n, ""
+	plan.Step, plan.Event = 0, 0
+	plan.Notices = append(plan.Notices, fmt.Sprintf("The link asked for lesson %q, which does not exist: choose one from the list (%s).", l.Lesson, strings.Join(names, ", ")))
+	return plan
 }

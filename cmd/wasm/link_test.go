@@ -1,32 +1,36 @@
 package main
 
-import "testing"
+import (
+	"reflect"
+	"testing"
 
-func TestResolveLink(t *testing.T) {
+	"bufferlab/internal/permalink"
+)
+
+func TestPlanLink(t *testing.T) {
 	all := []linkLesson{{"shared-buffers", 14}, {"pinning", 6}}
+	scn := "relation t blocks=1\nbackend A: touch t 0\nrun\n"
 	for _, c := range []struct {
-		hash   string
-		name   string
-		step   int
-		notice string
+		hash string
+		want linkPlan
 	}{
-		{"lesson=shared-buffers&step=3", "shared-buffers", 3, ""},
-		{"lesson=pinning", "pinning", 0, ""},
-		{"lesson=shared-buffers&step=13", "shared-buffers", 13, ""},
-		{"lesson=shared-buffers&step=14", "shared-buffers", 13,
-			"The link asked for step 14, but lesson shared-buffers has 14 steps (0 to 13): showing the last one."},
-		{"lesson=pinning&step=99999999999999999999", "pinning", 0,
-			`The link asked for step "99999999999999999999" of lesson pinning, which is not a step number (0 to 5): showing the first step.`},
-		{"lesson=pinning&step=-2", "pinning", 0, "The link asked for step -2 of lesson pinning; steps count from 0: showing the first step."},
-		{"lesson=pinning&step=two", "pinning", 0, `The link asked for step "two" of lesson pinning, which is not a step number (0 to 5): showing the first step.`},
-		{"lesson=pinning&step=", "pinning", 0, `The link asked for step "" of lesson pinning, which is not a step number (0 to 5): showing the first step.`},
-		{"lesson=nope&step=2", "", 0, `The link asked for lesson "nope", which does not exist: choose one from the list (shared-buffers, pinning).`},
-		{"step=2", "", 0, "The link #step=2 names no lesson (expected #lesson=NAME&step=N): choose one from the list."},
-		{"lesson=%zz", "", 0, `The link #lesson=%zz is not of the form #lesson=NAME&step=N (invalid URL escape "%zz"): choose a lesson from the list.`},
+		{"", linkPlan{}},
+		{"lesson=shared-buffers&step=3", linkPlan{Lesson: "shared-buffers", Step: 2}},
+		{"lesson=pinning", linkPlan{Lesson: "pinning"}},
+		{"lesson=pinning&step=4&event=17", linkPlan{Lesson: "pinning", Step: 3, Event: 17}},
+		{"lesson=shared-buffers&step=14", linkPlan{Lesson: "shared-buffers", Step: 13}},
+		{"lesson=shared-buffers&step=15&event=3", linkPlan{Lesson: "shared-buffers", Step: 13,
+			Notices: []string{"The link asked for step 15, but lesson shared-buffers has 14 steps: showing the last one."}}},
+		{"lesson=pinning&step=0", linkPlan{Lesson: "pinning",
+			Notices: []string{`The link's step "0" is not a step number (steps count from 1): it was ignored.`}}},
+		{"lesson=nope&step=2", linkPlan{
+			Notices: []string{`The link asked for lesson "nope", which does not exist: choose one from the list (shared-buffers, pinning).`}}},
+		{"step=2", linkPlan{Step: 1, Notices: []string{"The link #step=2 names nothing to open (expected #lesson=NAME&step=N): choose a lesson from the list."}}},
+		{"sandbox", linkPlan{Sandbox: true}},
+		{"embed&" + permalink.Encode(permalink.Link{Scenario: scn, Step: 1, Event: 9}), linkPlan{Embed: true, Scenario: scn, Event: 9}},
 	} {
-		name, step, notice := resolveLink(c.hash, all)
-		if name != c.name || step != c.step || notice != c.notice {
-			t.Errorf("#%s: %q step %d, notice %q; want %q step %d, notice %q", c.hash, name, step, notice, c.name, c.step, c.notice)
+		if got := planLink(c.hash, all); !reflect.DeepEqual(got, c.want) {
+			t.Errorf("#%s:\n got %+v\nwant %+v", c.hash, got, c.want)
 		}
 	}
 }

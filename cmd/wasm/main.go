@@ -79,10 +79,12 @@ func preferredTheme() string {
 	return "light"
 }
 
-// openFromHash opens the state named by the page address, if any:
-// #lesson=NAME&step=N. What the link asks for and cannot have (a step past
-// the last, an unknown lesson) opens the nearest thing, with a notice
-// (resolveLink).
+// openFromHash opens what the page address names (planLink; the forms are
+// internal/permalink's): an embedded lesson at a step and event, a
+// scenario or a lesson carried in the link, the sandbox, or the menu.
+// What the link asks for and cannot have opens the nearest thing with a
+// notice; a carried scenario or lesson that does not run opens in the
+// sandbox or shows its positioned errors.
 func openFromHash(a *app.App) {
 	h := strings.TrimPrefix(js.Global().Get("location").Get("hash").String(), "#")
 	if h == "" {
@@ -92,17 +94,46 @@ func openFromHash(a *app.App) {
 	for _, l := range a.Lessons() {
 		all = append(all, linkLesson{l.Name, l.Steps})
 	}
-	name, step, msg := resolveLink(h, all)
-	if name == "" {
+	plan := planLink(h, all)
+	for _, msg := range plan.Notices {
+		notice(msg)
+	}
+	playing := false
+	switch {
+	case plan.Scenario != "" && plan.Sandbox:
 		a.Menu()
-	} else if err := a.OpenLesson(name, step); err != nil {
-		a.Menu()
-		a.ShowError(err.Error())
+		api.Call("_sandbox", plan.Scenario)
 		return
+	case plan.Scenario != "":
+		if err := a.OpenScenario(sandboxFile, plan.Scenario, plan.Event); err != nil {
+			a.Menu()
+			api.Call("_sandbox", plan.Scenario) // the editor shows where it fails
+			notice("The scenario in the link does not run: " + err.Error())
+			return
+		}
+		playing = true
+	case plan.Markdown != "":
+		if err := a.OpenLessonSource("link.md", []byte(plan.Markdown), plan.Step); err != nil {
+			a.Menu()
+			a.ShowError("The lesson in the link does not play:\n" + err.Error())
+			return
+		}
+		a.Step(plan.Event)
+	case plan.Sandbox:
+		a.Menu()
+		api.Call("_sandbox", "")
+		return
+	case plan.Lesson != "":
+		if err := a.OpenLesson(plan.Lesson, plan.Step); err != nil {
+			a.Menu()
+			a.ShowError(err.Error())
+			return
+		}
+		a.Step(plan.Event)
+	default:
+		a.Menu()
 	}
-	if msg != "" {
-		a.ShowNotice(msg)
-	}
+	api.Call("_sandboxBar", playing)
 }
 
 // toggleFullscreen is the F key in the browser. A frame whose page does not
@@ -222,5 +253,6 @@ func register(a *app.App) {
 		return ok, ""
 	}))
 	registerProgress(goAPI, a, wrap) // progress_js.go
+	registerSandbox(goAPI, a, wrap)  // sandbox_js.go
 	api.Call("_install", goAPI)
 }

@@ -25,8 +25,9 @@ type diag struct {
 	Check bool `json:"check,omitempty"`
 }
 
-// sandboxFile is the name a sandbox scenario's errors carry.
-const sandboxFile = "sandbox.scn"
+// sandboxFile is the name a scenario typed in the sandbox or carried in a
+// link has: its errors and its title (when it has no comment line) say it.
+const sandboxFile = "scenario.scn"
 
 // diagnose parses text as the CLI does (scenario.Parse, and a scenario must
 // say something) and returns its error for the editor, or none. The

@@ -59,6 +59,12 @@ type App struct {
 	loadErr error
 
 	p    *player.Player // nil in the menu
+	// source is the text of the scenario p plays ("" for a lesson): the
+	// sandbox's editor and a link carry it (link.go).
+	source string
+	// lessonSource is the Markdown of a lesson opened from its text
+	// (OpenLessonSource), "" for an embedded one.
+	lessonSource string
 	fast *fastState     // the fast-mode panel, when shown
 	// dropCosts are the native drop costs measured for pacing by time.
 	dropCosts *drop.DropCosts
@@ -183,6 +189,7 @@ func (a *App) OpenScenario(name, src string, event int) error {
 		return err
 	}
 	a.show(p, 0)
+	a.source = src
 	if event > 0 {
 		p.Seek(event)
 	}
@@ -190,7 +197,7 @@ func (a *App) OpenScenario(name, src string, event int) error {
 }
 
 func (a *App) show(p *player.Player, step int) {
-	a.p, a.fast = p, nil
+	a.p, a.fast, a.source, a.lessonSource = p, nil, "", ""
 	a.fr.Reset(p)
 	a.errMsg, a.notice = "", ""
 	if step > 0 {

@@ -1,0 +1,131 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+)
+
+// sandboxChecks drives the scenario sandbox (web/sandbox.js, cmd/wasm's
+// sandbox calls) as a student would: #sandbox opens the editor; a scenario
+// typed with a mistake shows the parser's error at its line and column,
+// in the gutter, under the line and in the status line; fixed and Run, the
+// player plays it; link() of where the player is, opened in a fresh
+// browser context (no shared storage), gives an equal state(). open is the
+// page's openPermalink; bctx the browser's context, for a fresh one.
+func sandboxChecks(t *testing.T, ctx, bctx context.Context, base string, open func(hash string), eval func(string, any)) {
+	t.Helper()
+	open("sandbox")
+	// A link that changes only the fragment is a hashchange in the same
+	// page: wait for the app to act on it.
+	var visible bool
+	for range 100 {
+		eval(`!document.getElementById("sandbox").hidden && document.activeElement === document.getElementById("sb-text")`, &visible)
+		if visible {
+			break
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	if !visible {
+		t.Fatal("#sandbox: the editor is not open with the text focused")
+	}
+	// Type it: "tuch" is not an operation (line 2, column 12).
+	typed := "relation t blocks=4\nbackend A: tuch t 0..3\nbackend B: touch t 0..3\nrun\n"
+	if err := chromedp.Do(ctx, chromedp.SendKeys(chromedp.ID("sb-text"), typed)); err != nil {
+		t.Fatal(err)
+	}
+	type marker struct {
+		Hidden     bool
+		Line, Col  string
+		Text       string
+		Status     string
+		BadGutter  []string
+		MarkerTop  float64
+		LineTop    float64
+		LineHeight float64
+	}
+	var m marker
+	for range 100 {
+		eval(`(() => {
+			const mk = document.getElementById("sb-marker"), ta = document.getElementById("sb-text");
+			const cs = getComputedStyle(ta), lh = parseFloat(cs.lineHeight);
+			const top = ta.getBoundingClientRect().top + parseFloat(cs.paddingTop);
+			return {Hidden: mk.hidden, Line: mk.dataset.line || "", Col: mk.dataset.col || "", Text: mk.textContent,
+				Status: document.getElementById("sb-status").textContent,
+				BadGutter: [...document.querySelectorAll(".sb-gutter .bad")].map(e => e.textContent),
+				MarkerTop: mk.getBoundingClientRect().top, LineTop: top + lh, LineHeight: lh};
+		})()`, &m)
+		if !m.Hidden && m.Line != "" {
+			break
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	if m.Hidden || m.Line != "2" || m.Col != "12" || !strings.HasPrefix(m.Text, "Line 2, column 12: expected an operation") ||
+		!strings.Contains(m.Status, "Line 2, column 12") || len(m.BadGutter) != 1 || m.BadGutter[0] != "2" {
+		t.Fatalf("after typing a mistake: %+v", m)
+	}
+	// The message sits just under line 2 (between its bottom and the next
+	// line's).
+	if m.MarkerTop < m.LineTop+m.LineHeight-2 || m.MarkerTop > m.LineTop+2*m.LineHeight+2 {
+		t.Errorf("the error's message is at y=%.0f, not under line 2 (which ends at y=%.0f)", m.MarkerTop, m.LineTop+m.LineHeight)
+	}
+	// Fix it and Run.
+	eval(`window.bufferlab.sandbox.setText(document.getElementById("sb-text").value.replace("tuch", "touch"))`, nil)
+	var diags []any
+	for range 100 {
+		eval(`window.bufferlab.sandbox.diagnostics()`, &diags)
+		if len(diags) == 0 {
+			break
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	if err := chromedp.Do(ctx, chromedp.Click(chromedp.ID("sb-run"))); err != nil {
+		t.Fatal(err)
+	}
+	var st struct {
+		Mode   string
+		Events int
+		Event  int
+	}
+	eval(`window.bufferlab.state()`, &st)
+	var panel struct{ Editor, Bar bool }
+	eval(`({Editor: !document.getElementById("sandbox").hidden, Bar: !document.getElementById("sb-bar").hidden})`, &panel)
+	if st.Mode != "lesson" || st.Events == 0 || panel.Editor || !panel.Bar {
+		t.Fatalf("after Run: state %+v, editor shown %v, edit bar shown %v", st, panel.Editor, panel.Bar)
+	}
+	eval(`window.bufferlab.step(25)`, nil)
+	var scn string
+	eval(`window.bufferlab.scenario()`, &scn)
+	if !strings.Contains(scn, "backend A: touch t 0..3") {
+		t.Fatalf("scenario() = %q, want the text that was run", scn)
+	}
+	// The link of this state, in a fresh browser context, is this state.
+	var link string
+	eval(`window.bufferlab.link()`, &link)
+	if !strings.Contains(link, "scenario=") || !strings.Contains(link, "event=25") {
+		t.Fatalf("link() = %q", link)
+	}
+	var here json.RawMessage
+	eval(`(({mode, lesson, title, step, steps, event, events, counters, panes}) => ({mode, lesson, title, step, steps, event, events, counters, panes}))(window.bufferlab.state())`, &here)
+	fctx, cancel := chromedp.NewContext(bctx, chromedp.WithNewBrowserContext())
+	defer cancel()
+	fctx, cancel2 := context.WithTimeout(fctx, 3*time.Minute)
+	defer cancel2()
+	if err := chromedp.Do(fctx, chromedp.Navigate(base+"/#"+link)); err != nil {
+		t.Fatal(err)
+	}
+	there, err := chromedp.Run(fctx, chromedp.Evaluate[json.RawMessage](`window.bufferlab.ready.then(() => {
+		const s = window.bufferlab.state();
+		return (({mode, lesson, title, step, steps, event, events, counters, panes}) => ({mode, lesson, title, step, steps, event, events, counters, panes}))(s);
+	})`, chromedp.EvalAwaitPromise))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(here) != string(there) {
+		t.Fatalf("the link's state differs in a fresh browser:\n here  %s\n there %s", here, there)
+	}
+}

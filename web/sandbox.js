@@ -1,0 +1,271 @@
+// The scenario sandbox: an editor for the scenario language over the
+// canvas, with line numbers, cheap syntax highlighting, the parser's error
+// shown at its line and column as one types, a gallery of the embedded
+// scenarios to start from, the grammar at hand, Run, and what-if controls
+// that re-run the same scenario with one config change.
+//
+// Everything the sandbox knows about the language comes from Go through
+// window.bufferlab (cmd/wasm/sandbox_js.go): check (the parser's
+// diagnostics), openScenario (run it and play it: its errors, if any),
+// gallery, grammar (scenario.Reference), whatIf (scenario.WithConfig). The
+// DOM is built here, not in index.html; styles are in sandbox.css (the
+// Content-Security-Policy allows no inline style; setting element.style
+// from a script is CSSOM, which it allows).
+"use strict";
+(function () {
+  const api = window.bufferlab;
+  const el = (tag, props = {}, ...kids) => {
+    const e = document.createElement(tag);
+    for (const [k, v] of Object.entries(props)) {
+      if (k === "class") e.className = v;
+      else if (k.startsWith("aria-") || k.startsWith("data-") || k === "role" || k === "for") e.setAttribute(k, v);
+      else e[k] = v;
+    }
+    for (const k of kids) e.append(k);
+    return e;
+  };
+
+  // The editor panel.
+  const text = el("textarea", {
+    id: "sb-text", spellcheck: false, autocapitalize: "off", autocomplete: "off",
+    "aria-label": "Scenario text", "aria-describedby": "sb-status", wrap: "off",
+  });
+  const gutter = el("div", { class: "sb-gutter", "aria-hidden": "true" });
+  const paint = el("pre", { class: "sb-paint", "aria-hidden": "true" });
+  const marker = el("div", { class: "sb-marker", id: "sb-marker", role: "note", hidden: true });
+  const scroller = el("div", { class: "sb-scroll" }, paint, text, marker);
+  const editor = el("div", { class: "sb-editor" }, gutter, scroller);
+  const status = el("div", { id: "sb-status", class: "sb-status", role: "status", "aria-live": "polite" });
+  const gallery = el("select", { id: "sb-gallery", "aria-label": "Start from an example" },
+    el("option", { value: "", textContent: "Start from an example…" }));
+  const run = el("button", { id: "sb-run", type: "button", textContent: "Run ▶", title: "Run the scenario and play it (Ctrl+Enter)" });
+  const close = el("button", { id: "sb-close", type: "button", textContent: "Lessons", title: "Back to the lesson list" });
+  const grammar = el("pre", { id: "sb-grammar", class: "sb-grammar" });
+  const grammarBox = el("details", { class: "sb-ref" }, el("summary", { textContent: "The scenario language" }), grammar);
+
+  // What-if: one config change, written into the text and run again.
+  const whatIf = el("fieldset", { class: "sb-whatif" }, el("legend", { textContent: "What if…" }));
+  const controls = [
+    { key: "shared_buffers", label: "shared_buffers", values: ["", "128kB", "256kB", "1MB", "16MB", "128MB"] },
+    { key: "schedule", label: "schedule", values: ["", "rr", "random"] },
+    { key: "seed", label: "seed", input: "number" },
+    { key: "pins", label: "pins", values: ["", "atomic", "spinlock", "atomic,spinlock"] },
+    { key: "drop", label: "drop", values: ["", "scan", "lookup", "dlist", "scan,lookup,dlist"] },
+    { key: "slru", label: "slru", values: ["", "single", "banks", "banks+hash", "single,banks,banks+hash"] },
+    { key: "fsm", label: "fsm", values: ["", "always", "small-skip", "always,small-skip"] },
+  ];
+  for (const c of controls) {
+    const id = "sb-w-" + c.key;
+    let input;
+    if (c.input) {
+      input = el("input", { id, type: c.input, min: 0, step: 1, inputMode: "numeric", placeholder: "default" });
+    } else {
+      input = el("select", { id });
+      for (const v of c.values) input.append(el("option", { value: v, textContent: v || "as written" }));
+    }
+    input.addEventListener("change", () => applyWhatIf(c.key, String(input.value).trim()));
+    whatIf.append(el("label", { for: id }, c.label), input);
+  }
+
+  const side = el("div", { class: "sb-side" }, whatIf, grammarBox);
+  const head = el("div", { class: "sb-head" },
+    el("h2", { textContent: "Scenario sandbox" }), gallery, run, close);
+  const panel = el("section", { id: "sandbox", class: "sandbox", "aria-label": "Scenario sandbox", hidden: true },
+    head, el("div", { class: "sb-body" }, editor, side), status);
+  // While a sandbox scenario plays: a bar to go back to its text.
+  const edit = el("button", { id: "sb-edit", type: "button", textContent: "✎ Edit scenario", title: "Back to the scenario's text (E)" });
+  const bar = el("div", { id: "sb-bar", class: "sb-bar", hidden: true }, edit);
+  document.body.append(panel, bar);
+
+  // Highlighting: one pass over each line, HTML built from text nodes
+  // only (never innerHTML from the text: it is anyone's input).
+  const keywords = new Set(["config", "relation", "backend", "schedule", "run", "show", "expect"]);
+  function paintLine(line, errCol) {
+    const frag = document.createDocumentFragment();
+    const hash = line.indexOf("#");
+    const code = hash >= 0 ? line.slice(0, hash) : line;
+    const re = /(\s+)|([A-Za-z_][\w+.-]*)(=)?|(\d[\w.]*)|(.)/g;
+    let m, first = true, col = 1;
+    while ((m = re.exec(code)) !== null) {
+      const s = m[0];
+      let cls = "";
+      if (m[1]) cls = "";
+      else if (m[2] && first && keywords.has(m[2])) cls = "kw";
+      else if (m[2] && m[3]) cls = "key";
+      else if (m[4]) cls = "num";
+      if (!m[1]) first = false;
+      const chars = [...s].length;
+      const span = el("span", { class: cls, textContent: s });
+      if (errCol && errCol >= col && errCol < col + chars && !m[1]) span.className += " err";
+      frag.append(cls || span.className ? span : document.createTextNode(s));
+      col += chars;
+    }
+    if (hash >= 0) frag.append(el("span", { class: "cm", textContent: line.slice(hash) }));
+    if (errCol && errCol >= col && hash < 0) frag.append(el("span", { class: "err eol", textContent: " " }));
+    return frag;
+  }
+
+  let diags = [];
+  function repaint() {
+    const lines = text.value.split("\n");
+    const err = diags[0];
+    paint.replaceChildren();
+    gutter.replaceChildren();
+    lines.forEach((line, i) => {
+      const n = i + 1;
+      const bad = err && err.line === n;
+      paint.append(paintLine(line, bad ? err.col : 0), "\n");
+      gutter.append(el("div", { class: bad ? "bad" : "", textContent: String(n) }));
+    });
+    placeMarker();
+  }
+
+  // The error's message sits under its line, from its column.
+  function placeMarker() {
+    const err = diags[0];
+    if (!err) {
+      marker.hidden = true;
+      status.textContent = text.value.trim() ? "No errors. Run plays it." : "Type a scenario, or start from an example.";
+      status.className = "sb-status ok";
+      return;
+    }
+    const where = `Line ${err.line}, column ${err.col}: `;
+    marker.textContent = where + err.message;
+    marker.dataset.line = err.line;
+    marker.dataset.col = err.col;
+    const cs = getComputedStyle(text);
+    const lh = parseFloat(cs.lineHeight) || 20;
+    const ch = charWidth(cs);
+    const padTop = parseFloat(cs.paddingTop) || 0, padLeft = parseFloat(cs.paddingLeft) || 0;
+    marker.style.top = (padTop + err.line * lh) + "px";
+    marker.style.left = Math.max(0, padLeft + (err.col - 1) * ch) + "px";
+    marker.hidden = false;
+    // Keep the message inside the editor: slide it left where the column
+    // is near the right edge (a phone).
+    const room = scroller.clientWidth - marker.offsetWidth - 4;
+    if (marker.offsetLeft > room) marker.style.left = Math.max(0, room) + "px";
+    status.textContent = (err.check ? "The scenario ran, but a check failed. " : "") + where + err.message;
+    status.className = "sb-status bad";
+  }
+
+  let charW = 0;
+  function charWidth(cs) {
+    if (charW) return charW;
+    const c = document.createElement("canvas").getContext("2d");
+    c.font = cs.font;
+    charW = c.measureText("0000000000").width / 10 || 8;
+    return charW;
+  }
+
+  let timer = 0;
+  function check() {
+    clearTimeout(timer);
+    timer = setTimeout(() => {
+      if (!text.value.trim()) {
+        diags = []; // an empty editor is a start, not a mistake
+        repaint();
+        return;
+      }
+      try {
+        diags = api.check(text.value) || [];
+      } catch (e) {
+        diags = [{ line: 1, col: 1, message: String(e && e.message || e) }];
+      }
+      repaint();
+    }, 120);
+  }
+  text.addEventListener("input", () => { repaint(); check(); });
+  text.addEventListener("scroll", () => {
+    paint.style.transform = `translate(${-text.scrollLeft}px, ${-text.scrollTop}px)`;
+    marker.style.transform = paint.style.transform;
+    gutter.scrollTop = text.scrollTop;
+  });
+  text.addEventListener("keydown", (ev) => {
+    if (ev.key === "Enter" && (ev.ctrlKey || ev.metaKey)) { ev.preventDefault(); runIt(); }
+  });
+
+  function setText(t) {
+    text.value = t;
+    diags = [];
+    repaint();
+    check();
+  }
+
+  function applyWhatIf(key, value) {
+    try {
+      setText(api.whatIf(text.value, key, value));
+      runIt();
+    } catch (e) {
+      status.textContent = `What if ${key}=${value || "(default)"}: ${e && e.message || e}`;
+      status.className = "sb-status bad";
+    }
+  }
+
+  function runIt() {
+    let errs;
+    try {
+      errs = api.openScenario(text.value) || [];
+    } catch (e) {
+      errs = [{ line: 1, col: 1, message: String(e && e.message || e) }];
+    }
+    if (errs.length) {
+      diags = errs;
+      repaint();
+      text.focus();
+      return false;
+    }
+    hide();
+    return true;
+  }
+  run.addEventListener("click", runIt);
+  close.addEventListener("click", () => { hide(); bar.hidden = true; if (api.menu) api.menu(); });
+  edit.addEventListener("click", () => show());
+  gallery.addEventListener("change", () => {
+    const g = galleryItems.find((x) => x.name === gallery.value);
+    if (g) setText(g.text);
+    gallery.value = "";
+  });
+
+  let galleryItems = [];
+  let filled = false;
+  function fill() {
+    if (filled) return;
+    filled = true;
+    try {
+      galleryItems = api.gallery() || [];
+      for (const g of galleryItems) gallery.append(el("option", { value: g.name, textContent: g.title || g.name }));
+      grammar.textContent = api.grammar();
+    } catch (e) {
+      status.textContent = "The sandbox could not load its examples: " + (e && e.message || e);
+    }
+  }
+
+  function show(t) {
+    fill();
+    if (typeof t === "string") setText(t);
+    else repaint();
+    panel.hidden = false;
+    bar.hidden = true;
+    text.focus();
+    // The game's canvas takes the focus when it starts (Ebitengine does):
+    // give it back to the text once the app is up.
+    if (api.ready) api.ready.then(() => { if (!panel.hidden) text.focus(); });
+  }
+  function hide() {
+    panel.hidden = true;
+    bar.hidden = false;
+  }
+
+  // The Go side calls these: _sandbox(text) opens the editor (from the
+  // menu, #sandbox, a link with a scenario); _sandboxBar(on) shows or hides
+  // the bar to go back to the text (a lesson opened: no bar).
+  api._sandbox = (t) => show(t);
+  api._sandboxBar = (on) => { bar.hidden = !on; if (on) panel.hidden = true; };
+  api.sandbox = {
+    show, hide,
+    text: () => text.value,
+    setText,
+    run: runIt,
+    diagnostics: () => diags.slice(),
+  };
+})();
