@@ -56,7 +56,7 @@
       return r.value;
     };
     for (const name of ["lessons", "state", "menu", "open", "goto", "step", "seek", "answer", "fast", "pace", "layout", "targets", "presentation", "progress", "resetProgress", "theme",
-      "check", "openScenario", "scenario", "gallery", "grammar", "whatIf", "link"]) {
+      "check", "openScenario", "scenario", "gallery", "grammar", "whatIf", "link", "openLessonText"]) {
       api[name] = call(name);
     }
   };

@@ -67,15 +67,31 @@
     whatIf.append(el("label", { for: id }, c.label), input);
   }
 
+  // A teacher's own file: picked here, or dropped anywhere on the page.
+  const picker = el("input", { id: "sb-file", type: "file", accept: ".md,.scn,text/markdown,text/plain", class: "sb-hidden-input" });
+  const pick = el("button", { id: "sb-open", type: "button", textContent: "Open a file…", title: "Open a lesson (.md) or a scenario (.scn) from this computer" });
+  pick.addEventListener("click", () => picker.click());
+  picker.addEventListener("change", () => { if (picker.files[0]) openFile(picker.files[0]); picker.value = ""; });
+
   const side = el("div", { class: "sb-side" }, whatIf, grammarBox);
   const head = el("div", { class: "sb-head" },
-    el("h2", { textContent: "Scenario sandbox" }), gallery, run, close);
+    el("h2", { textContent: "Scenario sandbox" }), gallery, pick, picker, run, close);
   const panel = el("section", { id: "sandbox", class: "sandbox", "aria-label": "Scenario sandbox", hidden: true },
     head, el("div", { class: "sb-body" }, editor, side), status);
   // While a sandbox scenario plays: a bar to go back to its text.
   const edit = el("button", { id: "sb-edit", type: "button", textContent: "✎ Edit scenario", title: "Back to the scenario's text (E)" });
   const bar = el("div", { id: "sb-bar", class: "sb-bar", hidden: true }, edit);
-  document.body.append(panel, bar);
+  // A lesson file's errors, positioned as `bufferlab lessons check` gives
+  // them.
+  const fileErrText = el("pre", { id: "sb-file-errors" });
+  const fileErrClose = el("button", { type: "button", textContent: "Close" });
+  const fileErr = el("div", { id: "sb-file-error", class: "sb-dialog", role: "alertdialog", "aria-modal": "true",
+    "aria-labelledby": "sb-file-error-title", hidden: true },
+  el("h2", { id: "sb-file-error-title", textContent: "This file does not open" }), fileErrText, fileErrClose);
+  fileErrClose.addEventListener("click", () => { fileErr.hidden = true; });
+  const dropHint = el("div", { id: "sb-drop", class: "sb-drop", hidden: true },
+    el("p", { textContent: "Drop a lesson (.md) or a scenario (.scn) to open it" }));
+  document.body.append(panel, bar, fileErr, dropHint);
 
   // Highlighting: one pass over each line, HTML built from text nodes
   // only (never innerHTML from the text: it is anyone's input).
@@ -256,6 +272,60 @@
     bar.hidden = false;
   }
 
+  // MaxFile bounds what is read from a file (permalink.MaxText, 1 MiB):
+  // a lesson is tens of kilobytes.
+  const maxFile = 1 << 20;
+  function fileError(msg) {
+    fileErrText.textContent = msg;
+    fileErr.hidden = false;
+    fileErrClose.focus();
+  }
+  // openFile opens a lesson (.md: played, or its errors shown) or a
+  // scenario (anything else: into the editor, and run).
+  async function openFile(f) {
+    if (f.size > maxFile) {
+      fileError(`${f.name}: ${f.size} bytes, more than the ${maxFile} BufferLab reads from a file.`);
+      return;
+    }
+    let body;
+    try {
+      body = await f.text();
+    } catch (e) {
+      fileError(`${f.name}: could not be read (${e && e.message || e}).`);
+      return;
+    }
+    if (/\.md$/i.test(f.name)) {
+      let err;
+      try {
+        err = api.openLessonText(f.name, body);
+      } catch (e) {
+        err = String(e && e.message || e);
+      }
+      if (err) {
+        fileError(err);
+        return;
+      }
+      panel.hidden = true;
+      bar.hidden = true;
+      return;
+    }
+    show(body);
+    runIt();
+  }
+  let dragDepth = 0;
+  const hasFiles = (ev) => ev.dataTransfer && [...ev.dataTransfer.types].includes("Files");
+  window.addEventListener("dragenter", (ev) => { if (hasFiles(ev)) { dragDepth++; dropHint.hidden = false; } });
+  window.addEventListener("dragleave", () => { if (--dragDepth <= 0) { dragDepth = 0; dropHint.hidden = true; } });
+  window.addEventListener("dragover", (ev) => { if (hasFiles(ev)) ev.preventDefault(); });
+  window.addEventListener("drop", (ev) => {
+    dragDepth = 0;
+    dropHint.hidden = true;
+    if (!hasFiles(ev)) return;
+    ev.preventDefault();
+    const f = ev.dataTransfer.files[0];
+    if (f) openFile(f);
+  });
+
   // The Go side calls these: _sandbox(text) opens the editor (from the
   // menu, #sandbox, a link with a scenario); _sandboxBar(on) shows or hides
   // the bar to go back to the text (a lesson opened: no bar).
@@ -267,5 +337,6 @@
     setText,
     run: runIt,
     diagnostics: () => diags.slice(),
+    openFile,
   };
 })();

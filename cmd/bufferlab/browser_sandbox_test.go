@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -127,5 +128,81 @@ func sandboxChecks(t *testing.T, ctx, bctx context.Context, base string, open fu
 	}
 	if string(here) != string(there) {
 		t.Fatalf("the link's state differs in a fresh browser:\n here  %s\n there %s", here, there)
+	}
+}
+
+// teacherLesson is a small lesson of a teacher's own, as a file dropped on
+// the page; brokenLesson has a mistake at line 8, column 12 (an operation
+// that does not exist, inside its scenario block).
+const teacherLesson = `---
+title: My own lesson
+---
+
+## Two reads
+
+A reads block 0 of t twice: a miss, then a hit.
+
+` + "```scenario" + `
+relation t blocks=2
+backend A: touch t 0; touch t 0
+run
+` + "```" + `
+`
+
+var brokenLesson = strings.Replace(teacherLesson, "touch t 0; touch", "tuch t 0; touch", 1)
+
+// lessonDropChecks drops a teacher's lesson file on the page (a real drop
+// event with a DataTransfer holding the file): it plays. A broken one
+// shows its positioned error in a dialog, and the app goes on.
+func lessonDropChecks(t *testing.T, eval func(string, any)) {
+	t.Helper()
+	drop := func(name, body string) {
+		eval(fmt.Sprintf(`(() => {
+			const dt = new DataTransfer();
+			dt.items.add(new File([%q], %q, {type: "text/markdown"}));
+			window.dispatchEvent(new DragEvent("drop", {dataTransfer: dt, cancelable: true, bubbles: true}));
+			return true;
+		})()`, body, name), nil)
+	}
+	type dropState struct {
+		Mode, Title string
+		Steps       int
+		Dialog      bool
+		Errors      string
+	}
+	read := func() (s dropState) {
+		eval(`(() => { const s = window.bufferlab.state(); return {Mode: s.mode, Title: s.title || "", Steps: s.steps,
+			Dialog: !document.getElementById("sb-file-error").hidden,
+			Errors: document.getElementById("sb-file-errors").textContent}; })()`, &s)
+		return s
+	}
+	eval(`window.bufferlab.menu()`, nil)
+	drop("broken.md", brokenLesson)
+	var s dropState
+	for range 100 {
+		if s = read(); s.Dialog {
+			break
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	if !s.Dialog || !strings.HasPrefix(s.Errors, "broken.md:11:12: ") || s.Mode != "menu" {
+		t.Fatalf("a broken lesson dropped: %+v", s)
+	}
+	eval(`document.querySelector("#sb-file-error button").click()`, nil)
+	drop("mine.md", teacherLesson)
+	for range 100 {
+		if s = read(); s.Mode == "lesson" {
+			break
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	if s.Mode != "lesson" || s.Title != "My own lesson" || s.Steps != 1 || s.Dialog {
+		t.Fatalf("a teacher's lesson dropped: %+v", s)
+	}
+	// Its link carries it, compressed.
+	var link string
+	eval(`window.bufferlab.link()`, &link)
+	if !strings.HasPrefix(link, "md=") {
+		t.Fatalf("link() of a dropped lesson = %q, want it to carry the Markdown (md=…)", link)
 	}
 }

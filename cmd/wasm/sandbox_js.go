@@ -3,6 +3,7 @@
 package main
 
 import (
+	"fmt"
 	"syscall/js"
 
 	"bufferlab/engine/scenario"
@@ -20,6 +21,7 @@ import (
 //	grammar()                 the scenario language on one card
 //	whatIf(text, key, value)  text with config key=value (value "": removed)
 //	link()                    the fragment of a link to where the app is
+//	openLessonText(name, md)  play a lesson from its Markdown; its errors ("" when it plays)
 func registerSandbox(goAPI js.Value, a *app.App, wrap func(func([]js.Value) (any, string)) js.Func) {
 	str := func(args []js.Value, i int) (string, bool) {
 		if len(args) <= i || args[i].Type() != js.TypeString {
@@ -73,6 +75,20 @@ func registerSandbox(goAPI js.Value, a *app.App, wrap func(func([]js.Value) (any
 			return nil, err.Error()
 		}
 		return out, ""
+	}))
+	goAPI.Set("openLessonText", wrap(func(args []js.Value) (any, string) {
+		name, ok1 := str(args, 0)
+		md, ok2 := str(args, 1)
+		if !ok1 || !ok2 {
+			return nil, "openLessonText: expected a file name and the lesson's Markdown"
+		}
+		if len(md) > permalink.MaxText {
+			return fmt.Sprintf("%s: %d bytes, more than the %d a lesson may have", name, len(md), permalink.MaxText), ""
+		}
+		if err := a.OpenLessonSource(name, []byte(md), 0); err != nil {
+			return err.Error(), ""
+		}
+		return "", ""
 	}))
 	goAPI.Set("link", wrap(func([]js.Value) (any, string) { return permalink.Encode(a.Link()), "" }))
 }
