@@ -817,7 +817,7 @@ func TestBrowser(t *testing.T) {
 	}
 
 	sandboxChecks(t, ctx, bctx, srv.URL, openPermalink, eval) // browser_sandbox_test.go
-	lessonDropChecks(t, eval) // browser_sandbox_test.go
+	lessonDropChecks(t, eval)                                 // browser_sandbox_test.go
 	check("the sandbox")
 
 	// A permalink asking for what a lesson does not have opens the nearest

@@ -58,14 +58,14 @@ type App struct {
 	lessons []*lessons.Lesson
 	loadErr error
 
-	p    *player.Player // nil in the menu
+	p *player.Player // nil in the menu
 	// source is the text of the scenario p plays ("" for a lesson): the
 	// sandbox's editor and a link carry it (link.go).
 	source string
 	// lessonSource is the Markdown of a lesson opened from its text
 	// (OpenLessonSource), "" for an embedded one.
 	lessonSource string
-	fast *fastState     // the fast-mode panel, when shown
+	fast         *fastState // the fast-mode panel, when shown
 	// dropCosts are the native drop costs measured for pacing by time.
 	dropCosts *drop.DropCosts
 
