@@ -6,18 +6,16 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/cockroachdb/datadriven"
-
 	"bufferlab/engine/bufmgr"
-	"bufferlab/engine/internal/goldentest"
 	"bufferlab/engine/trace"
+	"bufferlab/internal/goldentest"
 )
 
 // TestDropGolden runs the datadriven files in testdata/drop/ (a folder of
 // their own: TestGolden runs testdata/*.txt through the scenario language,
-// whose drop and truncate are in testdata/drop_truncate.txt). Each case is
-// a small script run by one
-// or more backends, one after another, without a scheduler:
+// whose drop and truncate are in testdata/drop_truncate.txt). Each case,
+// directive run, is a small script run by one or more backends, one after
+// another, without a scheduler:
 //
 //	pool N [recovery] [dlist]            the pool (first line)
 //	rel NAME main=N [fsm=N] [vm=N] [init=N]
@@ -33,15 +31,8 @@ import (
 //
 //	go test ./engine/bufmgr -run DropGolden -rewrite
 func TestDropGolden(t *testing.T) {
-	goldentest.Run(t, "testdata/drop/*.txt", func(t *testing.T, d *datadriven.TestData) string {
-		if d.Cmd != "run" {
-			t.Fatalf("%s: unknown directive %q", d.Pos, d.Cmd)
-		}
-		out, err := runDropScript(d.Input)
-		if err != nil {
-			t.Fatalf("%s: %v", d.Pos, err)
-		}
-		return out
+	goldentest.Run(t, "testdata/drop/*.txt", goldentest.Directives{
+		"run": func(t *testing.T, d *goldentest.Case) (string, error) { return runDropScript(d.Input) },
 	})
 }
 
