@@ -5,8 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/cockroachdb/datadriven"
-
+	"bufferlab/internal/goldentest"
 	"bufferlab/lessons"
 	"bufferlab/viz/frame"
 	"bufferlab/viz/frame/framecheck"
@@ -42,23 +41,10 @@ func TestHoldsGolden(t *testing.T) {
 	if testing.Short() {
 		t.Skip("lays out every step of every lesson")
 	}
-	datadriven.RunTest(t, "testdata/holds.txt", func(t *testing.T, d *datadriven.TestData) string {
-		var w, h float64
-		pres := false
-		for _, a := range d.CmdArgs {
-			switch a.Key {
-			case "size":
-				if _, err := fmt.Sscanf(a.Vals[0], "%fx%f", &w, &h); err != nil {
-					t.Fatalf("%s: size %q: %v", d.Pos, a.Vals[0], err)
-				}
-			case "presentation":
-				pres = true
-			default:
-				t.Fatalf("%s: unknown argument %q", d.Pos, a.Key)
-			}
-		}
-		return framecheck.Report(lessonFrames(t, w, h, pres), 12, false)
-	})
+	goldentest.RunFile(t, "testdata/holds.txt", goldentest.Directives{"holds": func(t *testing.T, d *goldentest.Case) (string, error) {
+		w, h := goldentest.Size(t, d, "size")
+		return framecheck.Report(lessonFrames(t, w, h, d.HasArg("presentation")), 12, false), nil
+	}})
 }
 
 // TestOpenQuestionInView: at the start of every step with a question, in

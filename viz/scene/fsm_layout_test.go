@@ -7,8 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/cockroachdb/datadriven"
-
+	"bufferlab/internal/goldentest"
 	"bufferlab/lessons"
 	"bufferlab/viz/frame"
 	"bufferlab/viz/frame/framecheck"
@@ -37,44 +36,27 @@ import (
 //
 // Regenerate with: go test ./viz/scene -run FSMLayoutGolden -rewrite
 func TestFSMLayoutGolden(t *testing.T) {
-	datadriven.RunTest(t, "testdata/fsm_layout.txt", func(t *testing.T, d *datadriven.TestData) string {
-		if d.Cmd != "fsm" {
-			t.Fatalf("%s: unknown directive %q", d.Pos, d.Cmd)
-		}
-		args := map[string]string{}
-		for _, a := range d.CmdArgs {
-			args[a.Key] = strings.Join(a.Vals, ",")
-		}
-		num := func(k string, def float64) float64 {
-			s, ok := args[k]
-			if !ok {
-				return def
-			}
-			f, err := strconv.ParseFloat(s, 64)
-			if err != nil {
-				t.Fatalf("%s: %s=%q: %v", d.Pos, k, s, err)
-			}
-			return f
-		}
-		var w, h float64
-		if _, err := fmt.Sscanf(args["size"], "%fx%f", &w, &h); err != nil {
-			t.Fatalf("%s: size=%q: want WxH", d.Pos, args["size"])
-		}
-		_, pres := args["presentation"]
-		tab := frame.TabScene
-		if args["tab"] == "lesson" {
-			tab = frame.TabLesson
-		}
-		pane := int(num("pane", 0))
-		v, rel, _ := fsmState(t, args["lesson"], int(num("event", 0)), pane)
-		rects, th := frameSceneRects(t, args["lesson"], int(num("event", 0)), w, h, pres, tab)
-		if pane >= len(rects) {
-			t.Fatalf("%s: the frame shows %d scene rectangles, no pane %d", d.Pos, len(rects), pane)
-		}
-		var l layout.List
-		scene.LayoutFSMScene(&l, rects[pane], v, rel, th)
-		return fsmGolden(&l, rects[pane], th, args["show"], args["roles"])
-	})
+	goldentest.RunFile(t, "testdata/fsm_layout.txt", goldentest.Directives{"fsm": fsmLayoutCase})
+}
+
+// fsmLayoutCase is the output of an fsm case (see TestFSMLayoutGolden).
+func fsmLayoutCase(t *testing.T, d *goldentest.Case) (string, error) {
+	args := goldentest.Args(d)
+	w, h := goldentest.Size(t, d, "size")
+	_, pres := args["presentation"]
+	tab := frame.TabScene
+	if args["tab"] == "lesson" {
+		tab = frame.TabLesson
+	}
+	event, pane := goldentest.Int(t, d, "event", 0), goldentest.Int(t, d, "pane", 0)
+	v, rel, _ := fsmState(t, args["lesson"], event, pane)
+	rects, th := frameSceneRects(t, args["lesson"], event, w, h, pres, tab)
+	if pane >= len(rects) {
+		return "", fmt.Errorf("the frame shows %d scene rectangles, no pane %d", len(rects), pane)
+	}
+	var l layout.List
+	scene.LayoutFSMScene(&l, rects[pane], v, rel, th)
+	return fsmGolden(&l, rects[pane], th, args["show"], args["roles"]), nil
 }
 
 // noHooks are frame targets that do nothing: the frames are only laid out.
