@@ -178,18 +178,11 @@ func findLesson(name string) (*lessons.Lesson, error) {
 		}
 		return lessons.Parse(name, src)
 	}
-	all, err := lessons.All()
+	l, err := lessons.Named(name)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("%w, or a file.md", err)
 	}
-	var names []string
-	for _, l := range all {
-		if l.Name == name {
-			return l, nil
-		}
-		names = append(names, l.Name)
-	}
-	return nil, fmt.Errorf("no embedded lesson %q: expected one of %s, or a file.md", name, strings.Join(names, ", "))
+	return l, nil
 }
 
 // showLesson prints a lesson as plain text: prose, questions with their

@@ -131,10 +131,6 @@ func TestFramesHold(t *testing.T) {
 // shows its tooltip, read from the view the frame was laid out from; over
 // nothing, none.
 func TestTooltipUnderPointer(t *testing.T) {
-	all, err := lessons.All()
-	if err != nil {
-		t.Fatal(err)
-	}
 	for _, c := range []struct {
 		lesson   string
 		step     int
@@ -146,16 +142,7 @@ func TestTooltipUnderPointer(t *testing.T) {
 		{"slru-banks", 2, "slot 5", "Slot 5 of 32"},
 		{"free-space-map", 3, "tree depth 0", "depth 0"},
 	} {
-		c := c
-		var p *player.Player
-		for _, ls := range all {
-			if ls.Name == c.lesson {
-				if p, err = player.FromLesson(ls); err != nil {
-					t.Fatal(err)
-				}
-			}
-		}
-		p.GotoStep(c.step)
+		all, p := lessonAt(t, c.lesson, c.step)
 		var st frame.State
 		sc := frame.Screen{Lessons: all, Player: p}
 		in := frame.Input{W: 1280, H: 800}
@@ -186,15 +173,7 @@ func TestTooltipUnderPointer(t *testing.T) {
 // The pool's legend (L, the Legend button) lays out whole over a lesson of
 // the pool on a laptop, a monitor and a projector.
 func TestPoolLegendOverlay(t *testing.T) {
-	all, err := lessons.All()
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, err := player.FromLesson(all[0])
-	if err != nil {
-		t.Fatal(err)
-	}
-	p.GotoStep(7)
+	all, p := lessonAt(t, "shared-buffers", 7)
 	for _, in := range []frame.Input{{W: 1280, H: 800}, {W: 1920, H: 1080}, {W: 1280, H: 720, Presentation: true}} {
 		var st frame.State
 		var l layout.List
@@ -214,15 +193,7 @@ func TestPoolLegendOverlay(t *testing.T) {
 // phone the mapping table's panel title is "Mapping table", and pointing
 // at it shows "Mapping table: 128 partitions".
 func TestAbbreviationTooltip(t *testing.T) {
-	all, err := lessons.All()
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, err := player.FromLesson(all[0])
-	if err != nil {
-		t.Fatal(err)
-	}
-	p.GotoStep(7)
+	all, p := lessonAt(t, "shared-buffers", 7)
 	var st frame.State
 	sc := frame.Screen{Lessons: all, Player: p}
 	in := frame.Input{W: 390, H: 844}
@@ -246,6 +217,22 @@ func TestAbbreviationTooltip(t *testing.T) {
 	if got := tooltipText(&l); !strings.Contains(got, "128 partitions") {
 		t.Fatalf("tooltip over the shortened title: %q", got)
 	}
+}
+
+// lessonAt is every lesson and a player of lesson name at the start of
+// step (0-based).
+func lessonAt(t *testing.T, name string, step int) ([]*lessons.Lesson, *player.Player) {
+	t.Helper()
+	all, err := lessons.All()
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := player.FromLessonName(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.GotoStep(step)
+	return all, p
 }
 
 // tooltipText is the words of the tooltip a frame shows ("" for none).

@@ -157,20 +157,7 @@ func fsmPlayer(t *testing.T, name string) *player.Player {
 	t.Helper()
 	p := fsmPlayers[name]
 	if p == nil {
-		all, err := lessons.All()
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, ls := range all {
-			if ls.Name == name {
-				if p, err = player.FromLesson(ls); err != nil {
-					t.Fatal(err)
-				}
-			}
-		}
-		if p == nil {
-			t.Fatalf("no lesson %q", name)
-		}
+		p = lessonPlayer(t, name)
 		fsmPlayers[name] = p
 	}
 	return p

@@ -11,7 +11,6 @@ import (
 
 	"bufferlab/engine/trace"
 	"bufferlab/internal/goldentest"
-	"bufferlab/lessons"
 	"bufferlab/viz/layout"
 	"bufferlab/viz/player"
 	view "bufferlab/viz/poolview"
@@ -198,19 +197,7 @@ func loadPlayer(t *testing.T, lesson, scn string) *player.Player {
 	var err error
 	switch {
 	case lesson != "":
-		var all []*lessons.Lesson
-		all, err = lessons.All()
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, l := range all {
-			if l.Name == lesson {
-				p, err = player.FromLesson(l)
-			}
-		}
-		if p == nil && err == nil {
-			t.Fatalf("no lesson %q", lesson)
-		}
+		p, err = player.FromLessonName(lesson)
 	case scn != "":
 		var src []byte
 		src, err = os.ReadFile(filepath.Join("..", "..", "lessons", "scenarios", scn))
@@ -224,6 +211,15 @@ func loadPlayer(t *testing.T, lesson, scn string) *player.Player {
 		t.Fatal(err)
 	}
 	players.m[key] = p
+	return p
+}
+
+// loadStep is the player of lesson name (loadPlayer's) at the start of
+// step (0-based).
+func loadStep(t *testing.T, name string, step int) *player.Player {
+	t.Helper()
+	p := loadPlayer(t, name, "")
+	p.GotoStep(step)
 	return p
 }
 
@@ -451,8 +447,7 @@ func linesString(l *layout.List) string {
 // window with theme th, into one list.
 func layoutAll(t *testing.T, w, h float64, th *layout.Theme) *layout.List {
 	t.Helper()
-	p := loadPlayer(t, "shared-buffers", "")
-	p.GotoStep(8)
+	p := loadStep(t, "shared-buffers", 8)
 	v := p.View()
 	a := appRects(w, h, th, 1, false, 0)
 	var l layout.List
@@ -560,8 +555,7 @@ func cellRects(l *layout.List) []struct {
 // padding are no buffer.
 func TestPoolSceneBufferAt(t *testing.T) {
 	th := layout.Light(1)
-	p := loadPlayer(t, "shared-buffers", "")
-	p.GotoStep(8)
+	p := loadStep(t, "shared-buffers", 8)
 	var s scene.PoolScene
 	var l layout.List
 	r := layout.Rect{X: 10, Y: 20, W: 700, H: 400}

@@ -27,15 +27,7 @@ import (
 //
 // Regenerate with: go test ./viz/scene -run PoolLegendGolden -rewrite
 func TestPoolLegendGolden(t *testing.T) {
-	goldentest.RunFile(t, "testdata/pool_legend.txt", goldentest.Directives{
-		"pool": legendDirective(func(d *goldentest.Case) legend {
-			pl := scene.PoolLegend{Heat: d.HasArg("heat"), StateWord: d.HasArg("word")}
-			return legend{height: pl.Height, lay: pl.Layout}
-		}),
-		"partitions": legendDirective(func(*goldentest.Case) legend {
-			return legend{height: scene.PartitionsLegendHeight, lay: scene.LayoutPartitionsLegend}
-		}),
-	})
+	goldentest.RunFile(t, "testdata/pool_legend.txt", goldentest.Directives{"pool": legendCase, "partitions": legendCase})
 }
 
 // legend is a legend's two functions: the height it needs at a width and
@@ -46,22 +38,24 @@ type legend struct {
 	lay    func(l *layout.List, r layout.Rect, th *layout.Theme) float64
 }
 
-// legendDirective is the handler of a directive that lays out the legend
-// of returns (see TestPoolLegendGolden).
-func legendDirective(of func(d *goldentest.Case) legend) goldentest.Handler {
-	return func(t *testing.T, d *goldentest.Case) (string, error) {
-		width := intArg(t, d, "width")
-		th := layout.Light(goldentest.Float(t, d, "scale", 1))
-		lg := of(d)
-		need := lg.height(float64(width), th)
-		r := layout.Rect{W: float64(width), H: need}
-		if height := goldentest.Int(t, d, "height", 0); height > 0 {
-			r.H = float64(height)
-		}
-		var l layout.List
-		used := lg.lay(&l, r, th)
-		return fmt.Sprintf("needs %s px at width %d; in %s used %s\n", num(need), width, rectString(r), num(used)) + linesString(&l), nil
+// legendCase is the output of a pool or partitions case (see
+// TestPoolLegendGolden).
+func legendCase(t *testing.T, d *goldentest.Case) (string, error) {
+	width := intArg(t, d, "width")
+	th := layout.Light(goldentest.Float(t, d, "scale", 1))
+	lg := legend{height: scene.PartitionsLegendHeight, lay: scene.LayoutPartitionsLegend}
+	if d.Cmd == "pool" {
+		pl := scene.PoolLegend{Heat: d.HasArg("heat"), StateWord: d.HasArg("word")}
+		lg = legend{height: pl.Height, lay: pl.Layout}
 	}
+	need := lg.height(float64(width), th)
+	r := layout.Rect{W: float64(width), H: need}
+	if height := goldentest.Int(t, d, "height", 0); height > 0 {
+		r.H = float64(height)
+	}
+	var l layout.List
+	used := lg.lay(&l, r, th)
+	return fmt.Sprintf("needs %s px at width %d; in %s used %s\n", num(need), width, rectString(r), num(used)) + linesString(&l), nil
 }
 
 // legendCases are the sizes the legends must hold at without an overflow:

@@ -9,7 +9,6 @@ import (
 	"bufferlab/engine/slru"
 	"bufferlab/engine/trace"
 	"bufferlab/internal/goldentest"
-	"bufferlab/lessons"
 	"bufferlab/viz/layout"
 	"bufferlab/viz/player"
 	"bufferlab/viz/scene"
@@ -97,21 +96,11 @@ func TestSLRULayout(t *testing.T) {
 // lessonPlayer opens a lesson by name.
 func lessonPlayer(t *testing.T, name string) *player.Player {
 	t.Helper()
-	all, err := lessons.All()
+	p, err := player.FromLessonName(name)
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, l := range all {
-		if l.Name == name {
-			p, err := player.FromLesson(l)
-			if err != nil {
-				t.Fatal(err)
-			}
-			return p
-		}
-	}
-	t.Fatalf("no lesson %q", name)
-	return nil
+	return p
 }
 
 // slruAt is pane's SLRU view at event position event.

@@ -61,9 +61,7 @@ func TestTooltipGolden(t *testing.T) {
 			if d.HasArg("wait") {
 				v = waitState(t)
 			} else {
-				p := loadPlayer(t, goldentest.Args(d)["lesson"], "")
-				p.GotoStep(intArg(t, d, "step"))
-				v = p.View()
+				v = loadStep(t, goldentest.Args(d)["lesson"], intArg(t, d, "step")).View()
 			}
 			return scene.PartitionTooltip(v, intArg(t, d, "id")) + "\n", nil
 		},
@@ -115,8 +113,7 @@ func centre(r layout.Rect) (float64, float64) { return r.X + r.W/2, r.Y + r.H/2 
 // tooltip names every backend that pins one and its own count.
 func TestBufferTooltipSaysTheStateWord(t *testing.T) {
 	th := layout.Light(1)
-	p := loadPlayer(t, "shared-buffers", "")
-	p.GotoStep(8)
+	p := loadStep(t, "shared-buffers", 8)
 	v := p.View()
 	var s scene.PoolScene
 	var l layout.List
@@ -185,8 +182,7 @@ func TestBufferTooltipSaysTheStateWord(t *testing.T) {
 // scenario it names A's exclusive hold and B's wait.
 func TestPartitionTooltipFromHitRegions(t *testing.T) {
 	th := layout.Light(1)
-	p := loadPlayer(t, "shared-buffers", "")
-	p.GotoStep(8)
+	p := loadStep(t, "shared-buffers", 8)
 	v := p.View()
 	var l layout.List
 	scene.LayoutPartitions(&l, layout.Rect{X: 5, Y: 5, W: 480, H: 200}, v, th)
