@@ -51,3 +51,28 @@ func scenarioGolden(head func(r *scenario.Runner, events string) string) goldent
 		return head(r, events) + r.Pool().Picture(r.RelName), nil
 	}
 }
+
+// TestDropGolden runs the datadriven files in testdata/drop/ (a folder of
+// their own: TestGolden runs testdata/*.txt through the scenario language,
+// whose drop and truncate are in testdata/drop_truncate.txt). Each case,
+// directive run, is a small script (runDropScript, drop_golden_test.go)
+// run by one or more backends, one after another, without a scheduler:
+//
+//	pool N [recovery] [dlist]            the pool (first line)
+//	rel NAME main=N [fsm=N] [vm=N] [init=N]
+//	read B REL[/FORK] BLK...             read and release (B is a backend name)
+//	dirty B REL[/FORK] BLK...            read, MarkBufferDirty, release
+//	trace                                print the events from here on
+//	drop B REL [FORK:FIRST...] strategy=S          DropRelationBuffers
+//	dropall B REL... strategy=S                    DropRelationsAllBuffers
+//
+// The output is every event after "trace" (decoded by DescribeDrop, else
+// Describe), a result line per drop, the pool's picture and, with dlist,
+// each relation's list. Regenerate with:
+//
+//	go test ./engine/bufmgr -run DropGolden -rewrite
+func TestDropGolden(t *testing.T) {
+	goldentest.Run(t, "testdata/drop/*.txt", goldentest.Directives{
+		"run": func(t *testing.T, d *goldentest.Case) (string, error) { return runDropScript(d.Input) },
+	})
+}

@@ -86,6 +86,13 @@ func frameSceneRects(t *testing.T, name string, pos int, w, h float64, pres bool
 	st.Tab = tab
 	l = layout.List{}
 	plan := frame.Build(&l, &st, &sc, in, noHooks)
+	return heapPanelRects(&l), plan.Theme
+}
+
+// heapPanelRects are the rectangles of the clipped groups of a frame's
+// list that hold an FSM scene's heap panel (role heap… or local…), in
+// order: one a pane.
+func heapPanelRects(l *layout.List) []layout.Rect {
 	var rects []layout.Rect
 	var stack []layout.Rect
 	seen := false
@@ -100,7 +107,7 @@ func frameSceneRects(t *testing.T, name string, pos int, w, h float64, pres bool
 			rects, seen = append(rects, stack[len(stack)-1]), true
 		}
 	}
-	return rects, plan.Theme
+	return rects
 }
 
 // fsmGolden is a case's output: a summary, the items show and roles keep,
@@ -252,16 +259,10 @@ func TestFSMScenesHoldAtEveryViewport(t *testing.T) {
 	if testing.Short() {
 		every = 400
 	}
-	all, err := lessons.All()
-	if err != nil {
-		t.Fatal(err)
-	}
 	for _, name := range []string{"free-space-map", "small-table-skip"} {
-		var ls []*lessons.Lesson
-		for _, l := range all {
-			if l.Name == name {
-				ls = append(ls, l)
-			}
+		ls, err := lessons.Named(name)
+		if err != nil {
+			t.Fatal(err)
 		}
 		p := fsmPlayer(t, name)
 		var stepStarts []int
@@ -274,7 +275,7 @@ func TestFSMScenesHoldAtEveryViewport(t *testing.T) {
 		for _, vp := range fsmViewports() {
 			// Every rectangle the frame gives the scene at this
 			// viewport, at any step and on any tab: a pane's by pane.
-			fs, err := framecheck.Lessons(ls, vp.w, vp.h, vp.pres)
+			fs, err := framecheck.Lessons([]*lessons.Lesson{ls}, vp.w, vp.h, vp.pres)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -285,22 +286,10 @@ func TestFSMScenesHoldAtEveryViewport(t *testing.T) {
 			seen := map[paneRect]bool{}
 			var rects []paneRect
 			for _, f := range fs {
-				var stack []layout.Rect
-				pane, open := 0, false
-				for _, it := range f.List.Items {
-					switch it.Kind {
-					case layout.KClip:
-						stack, open = append(stack, it.Rect), false
-					case layout.KUnclip:
-						stack = stack[:len(stack)-1]
-					}
-					if !open && len(stack) > 0 && (strings.HasPrefix(it.Role, "heap") || strings.HasPrefix(it.Role, "local")) {
-						pr := paneRect{pane, stack[len(stack)-1]}
-						if !seen[pr] {
-							seen[pr] = true
-							rects = append(rects, pr)
-						}
-						pane, open = pane+1, true
+				for pane, r := range heapPanelRects(&f.List) {
+					if pr := (paneRect{pane, r}); !seen[pr] {
+						seen[pr] = true
+						rects = append(rects, pr)
 					}
 				}
 			}
