@@ -47,12 +47,8 @@ func cmdLessons(args []string, stdout, stderr io.Writer) int {
 		return showLesson(args[1], stdout, stderr)
 	case "layout":
 		return layoutLessons(args[1:], stdout, stderr)
-	case "help", "-h", "--help":
-		fmt.Fprint(stdout, lessonsUsage)
-		return exitOK
 	}
-	fmt.Fprintf(stderr, "bufferlab lessons: unknown subcommand %q\n%s", args[0], lessonsUsage)
-	return exitBadInput
+	return helpOrUnknown(args[0], "bufferlab lessons: unknown subcommand", lessonsUsage, stdout, stderr)
 }
 
 func listLessons(stdout, stderr io.Writer) int {
