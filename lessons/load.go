@@ -1,6 +1,7 @@
 package lessons
 
 import (
+	"fmt"
 	"io/fs"
 	"path"
 	"sort"
@@ -45,6 +46,23 @@ const EmbeddedDir = "lessons"
 // All parses the embedded lessons (Files), sorted like LoadDir's.
 func All() ([]*Lesson, error) {
 	return loadDir(Files, ".", EmbeddedDir)
+}
+
+// Named is the embedded lesson called name (one of All's). When none is
+// called that, the error names those there are.
+func Named(name string) (*Lesson, error) {
+	all, err := All()
+	if err != nil {
+		return nil, err
+	}
+	var names []string
+	for _, l := range all {
+		if l.Name == name {
+			return l, nil
+		}
+		names = append(names, l.Name)
+	}
+	return nil, fmt.Errorf("no embedded lesson %q: expected one of %s", name, strings.Join(names, ", "))
 }
 
 func loadDir(fsys fs.FS, dir, shownDir string) ([]*Lesson, error) {

@@ -246,6 +246,27 @@ func TestEmbeddedLessonsPlay(t *testing.T) {
 	}
 }
 
+// Named finds every embedded lesson by its name, and names them all when
+// it has none of the name asked for.
+func TestNamed(t *testing.T) {
+	all, err := All()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, want := range all {
+		l, err := Named(want.Name)
+		if err != nil || l.Name != want.Name || l.File != want.File {
+			t.Errorf("Named(%q): %v, %v", want.Name, l, err)
+		}
+		names = append(names, want.Name)
+	}
+	_, err = Named("no-such-lesson")
+	if want := `no embedded lesson "no-such-lesson": expected one of ` + strings.Join(names, ", "); err == nil || err.Error() != want {
+		t.Errorf("Named of no lesson: %v, want %q", err, want)
+	}
+}
+
 func TestLoadDir(t *testing.T) {
 	mk := func(title, order string) *fstest.MapFile {
 		src := "---\ntitle: " + title + "\n"

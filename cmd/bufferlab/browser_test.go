@@ -37,25 +37,22 @@ import (
 
 // chromiumPath finds Debian's Chromium. Outside CI a missing browser skips
 // the browser tests; with CI set it fails them (`make test` installs it).
+// -short skips them: minutes of a real browser, nothing to scale down
+// (`make test-native` runs them, `make test-short` and `make race` do not).
 func chromiumPath(t *testing.T) string {
 	t.Helper()
-	if testing.Short() {
-		// Minutes of a real browser, nothing to scale down: `make
-		// test-native` runs it, `make test-short` and `make race` do not.
-		t.Skip("the browser test: skipped by -short (`make test-native` runs it)")
-	}
-	for _, p := range []string{os.Getenv("CHROMIUM"), "/usr/bin/chromium", "/usr/bin/chromium-browser"} {
-		if p != "" {
-			if _, err := os.Stat(p); err == nil {
-				return p
+	return xvfbtest.Program(t, func() string {
+		for _, p := range []string{os.Getenv("CHROMIUM"), "/usr/bin/chromium", "/usr/bin/chromium-browser"} {
+			if p != "" {
+				if _, err := os.Stat(p); err == nil {
+					return p
+				}
 			}
 		}
-	}
-	if os.Getenv("CI") != "" {
-		t.Fatal("Chromium is missing (apt-get install -y chromium); CI must run the browser tests")
-	}
-	t.Skip("Chromium is not installed; `make test` installs it (apt-get install -y chromium)")
-	return ""
+		return ""
+	}, "the browser test: skipped by -short (`make test-native` runs it)",
+		"Chromium is missing (apt-get install -y chromium); CI must run the browser tests",
+		"Chromium is not installed; `make test` installs it (apt-get install -y chromium)")
 }
 
 // buildWeb builds the WebAssembly player and lays out the page beside it,

@@ -47,12 +47,8 @@ func cmdLessons(args []string, stdout, stderr io.Writer) int {
 		return showLesson(args[1], stdout, stderr)
 	case "layout":
 		return layoutLessons(args[1:], stdout, stderr)
-	case "help", "-h", "--help":
-		fmt.Fprint(stdout, lessonsUsage)
-		return exitOK
 	}
-	fmt.Fprintf(stderr, "bufferlab lessons: unknown subcommand %q\n%s", args[0], lessonsUsage)
-	return exitBadInput
+	return helpOrUnknown(args[0], "bufferlab lessons: unknown subcommand", lessonsUsage, stdout, stderr)
 }
 
 func listLessons(stdout, stderr io.Writer) int {
@@ -178,18 +174,11 @@ func findLesson(name string) (*lessons.Lesson, error) {
 		}
 		return lessons.Parse(name, src)
 	}
-	all, err := lessons.All()
+	l, err := lessons.Named(name)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("%w, or a file.md", err)
 	}
-	var names []string
-	for _, l := range all {
-		if l.Name == name {
-			return l, nil
-		}
-		names = append(names, l.Name)
-	}
-	return nil, fmt.Errorf("no embedded lesson %q: expected one of %s, or a file.md", name, strings.Join(names, ", "))
+	return l, nil
 }
 
 // showLesson prints a lesson as plain text: prose, questions with their

@@ -63,11 +63,20 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return cmdServe(args[1:], stdout, stderr)
 	case "verify":
 		return cmdVerify(args[1:], stdout, stderr)
+	}
+	return helpOrUnknown(args[0], "bufferlab: unknown command", usage, stdout, stderr)
+}
+
+// helpOrUnknown answers a command word no case of a command took: help
+// (or -h, --help) prints usage on stdout (exit status 0); any other is
+// unknown: "what WORD" and usage on stderr (2).
+func helpOrUnknown(word, what, usage string, stdout, stderr io.Writer) int {
+	switch word {
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return exitOK
 	}
-	fmt.Fprintf(stderr, "bufferlab: unknown command %q\n%s", args[0], usage)
+	fmt.Fprintf(stderr, "%s %q\n%s", what, word, usage)
 	return exitBadInput
 }
 

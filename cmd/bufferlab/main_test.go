@@ -156,6 +156,31 @@ func TestBadCommandLines(t *testing.T) {
 	}
 }
 
+// An unknown command word is named on stderr before the usage (exit 2);
+// help, -h and --help print the usage on stdout (0): bufferlab's and
+// bufferlab lessons' alike.
+func TestHelpOrUnknown(t *testing.T) {
+	for _, c := range []struct {
+		args        []string
+		what, usage string
+	}{
+		{[]string{"frobnicate"}, `bufferlab: unknown command "frobnicate"`, usage},
+		{[]string{"lessons", "frob"}, `bufferlab lessons: unknown subcommand "frob"`, lessonsUsage},
+	} {
+		if code, out, errOut := cli(t, "", c.args...); code != 2 || out != "" || errOut != c.what+"\n"+c.usage {
+			t.Errorf("%q: exit %d, stdout %q, stderr %q", c.args, code, out, errOut)
+		}
+	}
+	for _, c := range []struct {
+		args  []string
+		usage string
+	}{{[]string{"help"}, usage}, {[]string{"-h"}, usage}, {[]string{"lessons", "--help"}, lessonsUsage}} {
+		if code, out, errOut := cli(t, "", c.args...); code != 0 || out != c.usage || errOut != "" {
+			t.Errorf("%q: exit %d, stdout %q, stderr %q", c.args, code, out, errOut)
+		}
+	}
+}
+
 func TestDemoAndList(t *testing.T) {
 	out := cliOK(t, "", "demo")
 	wantOutput(t, out, "The shared buffer pool, one step at a time.", "  > backend A: touch orders 0..15",

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"flag"
 	"fmt"
 	"math/rand/v2"
@@ -89,15 +88,7 @@ func build(o options) (*slruview.View, string, error) {
 		sch.Spawn(b.Actor, b.Name, func(y sched.Yield) error {
 			b.SetYield(y)
 			defer b.SetYield(nil)
-			for _, op := range ops {
-				if _, err := b.Do(op); err != nil {
-					var pe *slru.PGError
-					if !errors.As(err, &pe) {
-						return err
-					}
-				}
-			}
-			return nil
+			return b.DoAll(ops)
 		})
 	}
 	if err := sch.Run(); err != nil {

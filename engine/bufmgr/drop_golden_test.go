@@ -4,46 +4,10 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-	"testing"
-
-	"github.com/cockroachdb/datadriven"
 
 	"bufferlab/engine/bufmgr"
-	"bufferlab/engine/internal/goldentest"
 	"bufferlab/engine/trace"
 )
-
-// TestDropGolden runs the datadriven files in testdata/drop/ (a folder of
-// their own: TestGolden runs testdata/*.txt through the scenario language,
-// whose drop and truncate are in testdata/drop_truncate.txt). Each case is
-// a small script run by one
-// or more backends, one after another, without a scheduler:
-//
-//	pool N [recovery] [dlist]            the pool (first line)
-//	rel NAME main=N [fsm=N] [vm=N] [init=N]
-//	read B REL[/FORK] BLK...             read and release (B is a backend name)
-//	dirty B REL[/FORK] BLK...            read, MarkBufferDirty, release
-//	trace                                print the events from here on
-//	drop B REL [FORK:FIRST...] strategy=S          DropRelationBuffers
-//	dropall B REL... strategy=S                    DropRelationsAllBuffers
-//
-// The output is every event after "trace" (decoded by DescribeDrop, else
-// Describe), a result line per drop, the pool's picture and, with dlist,
-// each relation's list. Regenerate with:
-//
-//	go test ./engine/bufmgr -run DropGolden -rewrite
-func TestDropGolden(t *testing.T) {
-	goldentest.Run(t, "testdata/drop/*.txt", func(t *testing.T, d *datadriven.TestData) string {
-		if d.Cmd != "run" {
-			t.Fatalf("%s: unknown directive %q", d.Pos, d.Cmd)
-		}
-		out, err := runDropScript(d.Input)
-		if err != nil {
-			t.Fatalf("%s: %v", d.Pos, err)
-		}
-		return out
-	})
-}
 
 // forkAnd reads FORK<sep>N (main=4, fsm:2): a fork name and a number.
 func forkAnd(s, sep string) (bufmgr.ForkNumber, int, bool) {
@@ -53,6 +17,8 @@ func forkAnd(s, sep string) (bufmgr.ForkNumber, int, bool) {
 	return f, n, ok && err == nil
 }
 
+// runDropScript runs the script of a case of testdata/drop/ (see
+// TestDropGolden) and returns its output.
 func runDropScript(script string) (string, error) {
 	var (
 		p        *bufmgr.Pool

@@ -2,13 +2,10 @@ package bufmgr_test
 
 import (
 	"fmt"
-	"strings"
 	"testing"
 
-	"github.com/cockroachdb/datadriven"
-
-	"bufferlab/engine/internal/goldentest"
 	"bufferlab/engine/scenario"
+	"bufferlab/internal/goldentest"
 )
 
 // TestGolden runs the datadriven files in testdata/. Each case is a
@@ -22,37 +19,60 @@ import (
 //
 // Regenerate with: go test ./engine/bufmgr -run Golden -rewrite
 func TestGolden(t *testing.T) {
-	goldentest.Run(t, "testdata/*.txt", func(t *testing.T, d *datadriven.TestData) string {
-		name := "scenario"
-		r, out, err := scenario.Run(name, d.Input, true)
-		switch d.Cmd {
-		case "error":
-			if err == nil {
-				t.Fatalf("%s: expected an error, the scenario ran", d.Pos)
-			}
-			return err.Error() + "\n"
-		case "events", "summary", "stats":
-			if err != nil {
-				t.Fatalf("%s: %v", d.Pos, err)
-			}
-			if perr := r.Pool().CheckQuiescent(); perr != nil {
-				t.Fatalf("%s: after the scenario: %v", d.Pos, perr)
-			}
-			var b strings.Builder
-			switch d.Cmd {
-			case "events":
-				b.WriteString(out)
-			case "summary":
-				b.WriteString(r.Summarize(r.Log().Events()))
-			case "stats":
-				st := r.Pool().Stats()
-				fmt.Fprintf(&b, "hits %d misses %d writes %d; victims: freelist %d, sweep %d, ring %d; ticks %d, decrements %d\n",
-					st.Hits, st.Misses, st.Writes, st.FreelistVictims, st.SweepVictims, st.RingVictims, st.ClockTicks, st.UsageDecrements)
-			}
-			b.WriteString(r.Pool().Picture(r.RelName))
-			return b.String()
+	goldentest.Run(t, "testdata/*.txt", goldentest.Directives{
+		"events": scenarioGolden(func(r *scenario.Runner, events string) string { return events }),
+		"summary": scenarioGolden(func(r *scenario.Runner, _ string) string {
+			return r.Summarize(r.Log().Events())
+		}),
+		"stats": scenarioGolden(func(r *scenario.Runner, _ string) string {
+			st := r.Pool().Stats()
+			return fmt.Sprintf("hits %d misses %d writes %d; victims: freelist %d, sweep %d, ring %d; ticks %d, decrements %d\n",
+				st.Hits, st.Misses, st.Writes, st.FreelistVictims, st.SweepVictims, st.RingVictims, st.ClockTicks, st.UsageDecrements)
+		}),
+		"error": goldentest.Fails(func(t *testing.T, d *goldentest.Case) (string, error) {
+			_, _, err := scenario.Run("scenario", d.Input, true)
+			return "", err
+		}),
+	})
+}
+
+// scenarioGolden is the handler of a directive that runs the case's
+// scenario (which must leave no pin) and prints head's text of it (given
+// the scenario's event lines), then the final picture of the pool.
+func scenarioGolden(head func(r *scenario.Runner, events string) string) goldentest.Handler {
+	return func(t *testing.T, d *goldentest.Case) (string, error) {
+		r, events, err := scenario.Run("scenario", d.Input, true)
+		if err != nil {
+			return "", err
 		}
-		t.Fatalf("%s: unknown directive %q", d.Pos, d.Cmd)
-		return ""
+		if err := r.Pool().CheckQuiescent(); err != nil {
+			return "", fmt.Errorf("after the scenario: %w", err)
+		}
+		return head(r, events) + r.Pool().Picture(r.RelName), nil
+	}
+}
+
+// TestDropGolden runs the datadriven files in testdata/drop/ (a folder of
+// their own: TestGolden runs testdata/*.txt through the scenario language,
+// whose drop and truncate are in testdata/drop_truncate.txt). Each case,
+// directive run, is a small script (runDropScript, drop_golden_test.go)
+// run by one or more backends, one after another, without a scheduler:
+//
+//	pool N [recovery] [dlist]            the pool (first line)
+//	rel NAME main=N [fsm=N] [vm=N] [init=N]
+//	read B REL[/FORK] BLK...             read and release (B is a backend name)
+//	dirty B REL[/FORK] BLK...            read, MarkBufferDirty, release
+//	trace                                print the events from here on
+//	drop B REL [FORK:FIRST...] strategy=S          DropRelationBuffers
+//	dropall B REL... strategy=S                    DropRelationsAllBuffers
+//
+// The output is every event after "trace" (decoded by DescribeDrop, else
+// Describe), a result line per drop, the pool's picture and, with dlist,
+// each relation's list. Regenerate with:
+//
+//	go test ./engine/bufmgr -run DropGolden -rewrite
+func TestDropGolden(t *testing.T) {
+	goldentest.Run(t, "testdata/drop/*.txt", goldentest.Directives{
+		"run": func(t *testing.T, d *goldentest.Case) (string, error) { return runDropScript(d.Input) },
 	})
 }

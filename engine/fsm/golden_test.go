@@ -7,12 +7,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/cockroachdb/datadriven"
-
 	"bufferlab/engine/bufmgr"
 	"bufferlab/engine/fsm"
-	"bufferlab/engine/internal/goldentest"
 	"bufferlab/engine/trace"
+	"bufferlab/internal/goldentest"
 )
 
 // TestGolden runs the datadriven files in testdata/. Each case is a small
@@ -47,8 +45,13 @@ import (
 //
 // Regenerate with: go test ./engine/fsm -run Golden -rewrite
 func TestGolden(t *testing.T) {
-	goldentest.Run(t, "testdata/*.txt", func(t *testing.T, d *datadriven.TestData) string {
-		return runGoldenCase(t, d)
+	goldentest.Run(t, "testdata/*.txt", goldentest.Directives{
+		"events":  fsmGolden(true),
+		"picture": fsmGolden(false),
+		"error": goldentest.Fails(func(t *testing.T, d *goldentest.Case) (string, error) {
+			_, _, err := runGoldenCase(t, d)
+			return "", err
+		}),
 	})
 }
 
@@ -71,7 +74,10 @@ func (g *goldenRun) names(rel uint32) string {
 	return fmt.Sprint(rel)
 }
 
-func runGoldenCase(t *testing.T, d *datadriven.TestData) string {
+// runGoldenCase runs the case's script with the options its arguments
+// give (an unknown one fails the test), and says whether it asks for
+// brief events.
+func runGoldenCase(t *testing.T, d *goldentest.Case) (*goldenRun, bool, error) {
 	opt := fsm.Options{}
 	buffers := 32
 	brief := false
@@ -94,22 +100,24 @@ func runGoldenCase(t *testing.T, d *datadriven.TestData) string {
 		}
 	}
 	g, err := runScript(d.Input, opt, buffers)
-	switch d.Cmd {
-	case "error":
-		if err == nil {
-			t.Fatalf("%s: expected an error, the script ran", d.Pos)
-		}
-		return err.Error() + "\n"
-	case "events", "picture":
+	return g, brief, err
+}
+
+// fsmGolden is the handler of events (withEvents) and picture: the
+// script's printed results, the events (brief or not), each heap's
+// picture and each session's counters; the script must leave no pin.
+func fsmGolden(withEvents bool) goldentest.Handler {
+	return func(t *testing.T, d *goldentest.Case) (string, error) {
+		g, brief, err := runGoldenCase(t, d)
 		if err != nil {
-			t.Fatalf("%s: %v", d.Pos, err)
+			return "", err
 		}
 		if err := g.pool.CheckQuiescent(); err != nil {
-			t.Fatalf("%s: pins left after the script: %v", d.Pos, err)
+			return "", fmt.Errorf("pins left after the script: %w", err)
 		}
 		var b strings.Builder
 		b.WriteString(g.out.String())
-		if d.Cmd == "events" {
+		if withEvents {
 			for _, e := range g.pool.Log().Events()[g.mark:] {
 				if brief && !keepBrief(e) {
 					continue
@@ -127,10 +135,8 @@ func runGoldenCase(t *testing.T, d *datadriven.TestData) string {
 				s.Backend().Name, st.Reads[0], st.Reads[1], st.Reads[2], st.Extends[0], st.Extends[1], st.Extends[2],
 				st.FSMSkipped, st.Searches, st.Restarts, st.TornRepairs, st.PagesTried)
 		}
-		return b.String()
+		return b.String(), nil
 	}
-	t.Fatalf("%s: unknown directive %q", d.Pos, d.Cmd)
-	return ""
 }
 
 // keepBrief keeps this package's events and the buffer manager's

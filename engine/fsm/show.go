@@ -106,14 +106,9 @@ func DescribeWith(e trace.Event, names bufmgr.RelNamer, actor func(trace.Actor) 
 		d = fmt.Sprintf("%s: %d -> %d", addr, b, a)
 	case "setavail.corrupt":
 		d = fmt.Sprintf("%s: root %d is below the value set: rebuild", addr, a)
-	case "srchavail.root":
-		d = fmt.Sprintf("%s = %d (root), want %d", addr, a, b)
-	case "srchavail.climb":
-		d = fmt.Sprintf("%s = %d, want %d", addr, a, b)
-	case "srchavail.left":
-		d = fmt.Sprintf("%s = %d (left child), want %d", addr, a, b)
-	case "srchavail.right":
-		d = fmt.Sprintf("%s = %d (right child), want %d", addr, a, b)
+	case "srchavail.root", "srchavail.climb", "srchavail.left", "srchavail.right":
+		node := map[string]string{"srchavail.root": " (root)", "srchavail.left": " (left child)", "srchavail.right": " (right child)"}[e.Site.String()]
+		d = fmt.Sprintf("%s = %d%s, want %d", addr, a, node, b)
 	case "srchavail.torn":
 		d = fmt.Sprintf("%s = %d, neither child has %d: torn page, rebuild", addr, a, b)
 	case "srchavail.next-slot", "fsmvac.reset-next":
@@ -176,8 +171,6 @@ func DescribeWith(e trace.Event, names bufmgr.RelNamer, actor func(trace.Actor) 
 		d = fmt.Sprintf("%s: page header torn; the next read zeroes the page", addr)
 	case "fsmsearch.begin":
 		d = fmt.Sprintf("rel %s: fsm_search for category %d from the root", rel, a)
-	case "fsmsearch.eof-restart":
-		d = fmt.Sprintf("rel %s: restart %d from the root", rel, a)
 	case "fsmsearch.slot":
 		d = fmt.Sprintf("%s (%s): slot %s", addr, UnpackAddrWord(b), slotString(a))
 	case "fsmsearch.found":
@@ -190,7 +183,7 @@ func DescribeWith(e trace.Event, names bufmgr.RelNamer, actor func(trace.Actor) 
 		d = fmt.Sprintf("rel %s: no page has category %d", rel, b)
 	case "fsmsearch.fix-parent":
 		d = fmt.Sprintf("%s: %s has only %d: set its parent slot", addr, UnpackAddrWord(b), a)
-	case "fsmsearch.restart":
+	case "fsmsearch.restart", "fsmsearch.eof-restart":
 		d = fmt.Sprintf("rel %s: restart %d from the root", rel, a)
 	case "fsmvac.begin", "fsmvac.done":
 		d = fmt.Sprintf("rel %s: heap blocks %d..%s", rel, b, endString(a))

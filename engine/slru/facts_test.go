@@ -380,6 +380,43 @@ func TestCallerErrors(t *testing.T) {
 }
 
 // CLOGPagePrecedes and TransactionIdPrecedes in wraparound arithmetic.
+// DoAll goes on past an operation's ERROR, as a session does, and stops
+// at any other error, naming the operation.
+func TestDoAll(t *testing.T) {
+	s, _ := slru.New(slru.Config{Slots: 32}, nil)
+	s.Disk().FormatPages(0, 3)
+	a, _ := s.NewBackend("A")
+	ops := func(texts ...string) []slru.Op {
+		var out []slru.Op
+		for _, text := range texts {
+			o, err := slru.ParseOp(text)
+			if err != nil {
+				t.Fatal(err)
+			}
+			out = append(out, o)
+		}
+		return out
+	}
+	// FrozenTransactionId's status cannot be set: an ERROR, then 100 is.
+	if err := a.DoAll(ops("set 2 committed", "set 100 committed")); err != nil {
+		t.Fatal(err)
+	}
+	if st, err := a.TransactionIdGetStatus(100); err != nil || st != slru.StatusCommitted {
+		t.Fatalf("xid 100 after DoAll: %v, %v", st, err)
+	}
+	// A caller's mistake (setting in-progress) is no ERROR: it stops the
+	// run there.
+	run := append(ops("get 100"), slru.Op{Code: slru.OpSetStatus, Xid: 101, Status: slru.StatusInProgress})
+	err := a.DoAll(append(run, ops("set 101 committed")...))
+	var pe *slru.PGError
+	if err == nil || errors.As(err, &pe) || !strings.HasPrefix(err.Error(), "op 1 set 101 in-progress: ") {
+		t.Fatalf("DoAll past a caller's mistake: %v", err)
+	}
+	if st, _ := a.TransactionIdGetStatus(101); st == slru.StatusCommitted {
+		t.Error("DoAll went on after a caller's mistake")
+	}
+}
+
 func TestPagePrecedes(t *testing.T) {
 	if !slru.CLOGPagePrecedes(3, 4) || slru.CLOGPagePrecedes(4, 3) || slru.CLOGPagePrecedes(3, 3) {
 		t.Error("CLOGPagePrecedes on neighbours")

@@ -1,13 +1,13 @@
 package slru_test
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
-	"github.com/cockroachdb/datadriven"
-
-	"bufferlab/engine/internal/goldentest"
+	"bufferlab/engine/slru"
 	"bufferlab/engine/trace"
+	"bufferlab/internal/goldentest"
 )
 
 // TestGolden runs the datadriven files in testdata/. Each case is a script
@@ -23,44 +23,52 @@ import (
 //
 //	go test ./engine/slru -run Golden -rewrite
 func TestGolden(t *testing.T) {
-	goldentest.Run(t, "testdata/*.txt", func(t *testing.T, d *datadriven.TestData) string {
-		var args []string
-		for _, a := range d.CmdArgs {
-			args = append(args, a.String())
-		}
-		sc, err := parseScript(args, d.Input)
+	goldentest.Run(t, "testdata/*.txt", goldentest.Directives{
+		"events":  slruGolden(true),
+		"picture": slruGolden(false),
+		"error": goldentest.Fails(func(t *testing.T, d *goldentest.Case) (string, error) {
+			_, _, _, err := runCase(t, d)
+			return "", err
+		}),
+	})
+}
+
+// runCase parses the case's script (its settings from the directive's
+// arguments) and runs it with a log.
+func runCase(t *testing.T, d *goldentest.Case) (*slru.SLRU, []string, *trace.Log, error) {
+	var args []string
+	for _, a := range d.CmdArgs {
+		args = append(args, a.String())
+	}
+	sc, err := parseScript(args, d.Input)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	log := trace.NewLog()
+	s, results, err := sc.run(t, log)
+	return s, results, log, err
+}
+
+// slruGolden is the handler of events (withEvents) and picture: the
+// events, each operation's result and the final picture; the script must
+// leave the SLRU quiescent.
+func slruGolden(withEvents bool) goldentest.Handler {
+	return func(t *testing.T, d *goldentest.Case) (string, error) {
+		s, results, log, err := runCase(t, d)
 		if err != nil {
-			if d.Cmd == "error" {
-				return err.Error() + "\n"
-			}
-			t.Fatalf("%s: %v", d.Pos, err)
-		}
-		log := trace.NewLog()
-		s, results, err := sc.run(t, log)
-		if d.Cmd == "error" {
-			if err == nil {
-				t.Fatalf("%s: expected an error", d.Pos)
-			}
-			return err.Error() + "\n"
-		}
-		if err != nil {
-			t.Fatalf("%s: %v", d.Pos, err)
+			return "", err
 		}
 		if err := s.CheckQuiescent(); err != nil {
-			t.Fatalf("%s: after the script: %v\n%s", d.Pos, err, s.Picture())
+			return "", fmt.Errorf("after the script: %w\n%s", err, s.Picture())
 		}
 		var b strings.Builder
-		switch d.Cmd {
-		case "events":
+		if withEvents {
 			b.WriteString(eventText(log))
-		case "picture":
-		default:
-			t.Fatalf("%s: unknown directive %q", d.Pos, d.Cmd)
 		}
 		for _, r := range results {
 			b.WriteString(r + "\n")
 		}
 		b.WriteString(s.Picture())
-		return b.String()
-	})
+		return b.String(), nil
+	}
 }

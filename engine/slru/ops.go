@@ -1,6 +1,7 @@
 package slru
 
 import (
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -75,6 +76,21 @@ func (o Op) String() string {
 		return fmt.Sprintf("%s %d", OpName(o.Code), o.Page)
 	}
 	return OpName(o.Code)
+}
+
+// DoAll performs ops in order, as a session would: an operation that
+// raises an ERROR (*PGError) ends there and the next one runs; any other
+// error stops the run, with the operation's index and text.
+func (b *Backend) DoAll(ops []Op) error {
+	for i, o := range ops {
+		if _, err := b.Do(o); err != nil {
+			var pe *PGError
+			if !errors.As(err, &pe) {
+				return fmt.Errorf("op %d %v: %w", i, o, err)
+			}
+		}
+	}
+	return nil
 }
 
 // Do performs o and describes its result: a status for get, a slot for

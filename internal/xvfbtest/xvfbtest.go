@@ -15,20 +15,37 @@ import (
 // with CI set it fails it (`make test` installs Xvfb). Under -short it
 // skips the test: a window test builds and runs a program in Xvfb for a
 // minute or more and has nothing to scale down, so `make test-short` and
-// `make race` leave it to `make test-native`.
+// `make race` leave it to `make test-native` (see Program).
 func Run(t *testing.T) string {
 	t.Helper()
+	return Program(t, func() string {
+		p, err := exec.LookPath("xvfb-run")
+		if err != nil {
+			return ""
+		}
+		return p
+	}, "a window test under Xvfb: skipped by -short (`make test-native` runs it)",
+		"xvfb-run is missing (apt-get install -y xvfb); CI must run the window tests",
+		"Xvfb is not installed; `make test` installs it (apt-get install -y xvfb)")
+}
+
+// Program is the path of a real program a test runs (a browser, Xvfb),
+// as find returns it ("" where it is not installed). Under -short it skips
+// the test with short: such a test runs for minutes with nothing to scale
+// down. A missing program fails the test with ciMissing where CI is set
+// (CI must run every test) and skips it with missing elsewhere.
+func Program(t *testing.T, find func() string, short, ciMissing, missing string) string {
+	t.Helper()
 	if testing.Short() {
-		t.Skip("a window test under Xvfb: skipped by -short (`make test-native` runs it)")
+		t.Skip(short)
 	}
-	p, err := exec.LookPath("xvfb-run")
-	if err == nil {
+	if p := find(); p != "" {
 		return p
 	}
 	if os.Getenv("CI") != "" {
-		t.Fatal("xvfb-run is missing (apt-get install -y xvfb); CI must run the window tests")
+		t.Fatal(ciMissing)
 	}
-	t.Skip("Xvfb is not installed; `make test` installs it (apt-get install -y xvfb)")
+	t.Skip(missing)
 	return ""
 }
 

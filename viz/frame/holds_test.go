@@ -5,8 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/cockroachdb/datadriven"
-
+	"bufferlab/internal/goldentest"
 	"bufferlab/lessons"
 	"bufferlab/viz/frame"
 	"bufferlab/viz/frame/framecheck"
@@ -42,23 +41,10 @@ func TestHoldsGolden(t *testing.T) {
 	if testing.Short() {
 		t.Skip("lays out every step of every lesson")
 	}
-	datadriven.RunTest(t, "testdata/holds.txt", func(t *testing.T, d *datadriven.TestData) string {
-		var w, h float64
-		pres := false
-		for _, a := range d.CmdArgs {
-			switch a.Key {
-			case "size":
-				if _, err := fmt.Sscanf(a.Vals[0], "%fx%f", &w, &h); err != nil {
-					t.Fatalf("%s: size %q: %v", d.Pos, a.Vals[0], err)
-				}
-			case "presentation":
-				pres = true
-			default:
-				t.Fatalf("%s: unknown argument %q", d.Pos, a.Key)
-			}
-		}
-		return framecheck.Report(lessonFrames(t, w, h, pres), 12, false)
-	})
+	goldentest.RunFile(t, "testdata/holds.txt", goldentest.Directives{"holds": func(t *testing.T, d *goldentest.Case) (string, error) {
+		w, h := goldentest.Size(t, d, "size")
+		return framecheck.Report(lessonFrames(t, w, h, d.HasArg("presentation")), 12, false), nil
+	}})
 }
 
 // TestOpenQuestionInView: at the start of every step with a question, in
@@ -145,10 +131,6 @@ func TestFramesHold(t *testing.T) {
 // shows its tooltip, read from the view the frame was laid out from; over
 // nothing, none.
 func TestTooltipUnderPointer(t *testing.T) {
-	all, err := lessons.All()
-	if err != nil {
-		t.Fatal(err)
-	}
 	for _, c := range []struct {
 		lesson   string
 		step     int
@@ -160,16 +142,7 @@ func TestTooltipUnderPointer(t *testing.T) {
 		{"slru-banks", 2, "slot 5", "Slot 5 of 32"},
 		{"free-space-map", 3, "tree depth 0", "depth 0"},
 	} {
-		c := c
-		var p *player.Player
-		for _, ls := range all {
-			if ls.Name == c.lesson {
-				if p, err = player.FromLesson(ls); err != nil {
-					t.Fatal(err)
-				}
-			}
-		}
-		p.GotoStep(c.step)
+		all, p := lessonAt(t, c.lesson, c.step)
 		var st frame.State
 		sc := frame.Screen{Lessons: all, Player: p}
 		in := frame.Input{W: 1280, H: 800}
@@ -200,15 +173,7 @@ func TestTooltipUnderPointer(t *testing.T) {
 // The pool's legend (L, the Legend button) lays out whole over a lesson of
 // the pool on a laptop, a monitor and a projector.
 func TestPoolLegendOverlay(t *testing.T) {
-	all, err := lessons.All()
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, err := player.FromLesson(all[0])
-	if err != nil {
-		t.Fatal(err)
-	}
-	p.GotoStep(7)
+	all, p := lessonAt(t, "shared-buffers", 7)
 	for _, in := range []frame.Input{{W: 1280, H: 800}, {W: 1920, H: 1080}, {W: 1280, H: 720, Presentation: true}} {
 		var st frame.State
 		var l layout.List
@@ -228,15 +193,7 @@ func TestPoolLegendOverlay(t *testing.T) {
 // phone the mapping table's panel title is "Mapping table", and pointing
 // at it shows "Mapping table: 128 partitions".
 func TestAbbreviationTooltip(t *testing.T) {
-	all, err := lessons.All()
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, err := player.FromLesson(all[0])
-	if err != nil {
-		t.Fatal(err)
-	}
-	p.GotoStep(7)
+	all, p := lessonAt(t, "shared-buffers", 7)
 	var st frame.State
 	sc := frame.Screen{Lessons: all, Player: p}
 	in := frame.Input{W: 390, H: 844}
@@ -260,6 +217,22 @@ func TestAbbreviationTooltip(t *testing.T) {
 	if got := tooltipText(&l); !strings.Contains(got, "128 partitions") {
 		t.Fatalf("tooltip over the shortened title: %q", got)
 	}
+}
+
+// lessonAt is every lesson and a player of lesson name at the start of
+// step (0-based).
+func lessonAt(t *testing.T, name string, step int) ([]*lessons.Lesson, *player.Player) {
+	t.Helper()
+	all, err := lessons.All()
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := player.FromLessonName(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.GotoStep(step)
+	return all, p
 }
 
 // tooltipText is the words of the tooltip a frame shows ("" for none).

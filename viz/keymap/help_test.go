@@ -5,8 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/cockroachdb/datadriven"
-
+	"bufferlab/internal/goldentest"
 	"bufferlab/viz/layout"
 )
 
@@ -21,19 +20,11 @@ var placeNames = map[string]Where{"menu": Menu, "lesson": Lesson, "side": SideBy
 //
 // Regenerate with: go test ./viz/keymap -rewrite
 func TestHelpGolden(t *testing.T) {
-	datadriven.RunTest(t, "testdata/help.txt", func(t *testing.T, d *datadriven.TestData) string {
-		var screen, now string
-		scale := 1.0
-		d.ScanArgs(t, "screen", &screen)
+	goldentest.RunFile(t, "testdata/help.txt", goldentest.Directives{"help": func(t *testing.T, d *goldentest.Case) (string, error) {
+		var now string
 		d.ScanArgs(t, "now", &now)
-		if d.HasArg("scale") {
-			d.ScanArgs(t, "scale", &scale)
-		}
-		var w, h float64
-		if _, err := fmt.Sscanf(screen, "%fx%f", &w, &h); err != nil {
-			t.Fatalf("%s: screen %q: %v", d.Pos, screen, err)
-		}
-		th := layout.Light(scale)
+		w, h := goldentest.Size(t, d, "screen")
+		th := layout.Light(goldentest.Float(t, d, "scale", 1))
 		var l layout.List
 		box := LayoutHelp(&l, layout.Rect{W: w, H: h}, th, placeNames[now])
 		var b strings.Builder
@@ -46,8 +37,8 @@ func TestHelpGolden(t *testing.T) {
 		}
 		texts.Overflows = l.Overflows
 		b.WriteString(texts.String())
-		return b.String()
-	})
+		return b.String(), nil
+	}})
 }
 
 // helpScreens are the screens the help must fit whole.

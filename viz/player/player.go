@@ -136,6 +136,16 @@ func (p *Player) PaneTimeline(i int) *timeline.Timeline {
 // PaneView is pane i's view at the current position.
 func (p *Player) PaneView(i int) *view.Pool { return p.PaneTimeline(i).Current() }
 
+// FromLessonName is FromLesson of the embedded lesson called name
+// (lessons.Named's).
+func FromLessonName(name string) (*Player, error) {
+	l, err := lessons.Named(name)
+	if err != nil {
+		return nil, err
+	}
+	return FromLesson(l)
+}
+
 // FromLesson plays a lesson headless and prepares its player.
 func FromLesson(l *lessons.Lesson) (*Player, error) {
 	pl, err := lessons.Play(l)

@@ -3,27 +3,16 @@ package player
 import (
 	"testing"
 
-	"bufferlab/lessons"
 	view "bufferlab/viz/poolview"
 )
 
 func lesson1(t *testing.T) *Player {
 	t.Helper()
-	all, err := lessons.All()
+	p, err := FromLessonName("shared-buffers")
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, l := range all {
-		if l.Name == "shared-buffers" {
-			p, err := FromLesson(l)
-			if err != nil {
-				t.Fatal(err)
-			}
-			return p
-		}
-	}
-	t.Fatal("lesson shared-buffers not found")
-	return nil
+	return p
 }
 
 // fresh replays the lesson's events to position i on a new view.

@@ -7,8 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/cockroachdb/datadriven"
-
+	"bufferlab/internal/goldentest"
 	"bufferlab/lessons"
 	"bufferlab/viz/frame"
 	"bufferlab/viz/frame/framecheck"
@@ -37,44 +36,27 @@ import (
 //
 // Regenerate with: go test ./viz/scene -run FSMLayoutGolden -rewrite
 func TestFSMLayoutGolden(t *testing.T) {
-	datadriven.RunTest(t, "testdata/fsm_layout.txt", func(t *testing.T, d *datadriven.TestData) string {
-		if d.Cmd != "fsm" {
-			t.Fatalf("%s: unknown directive %q", d.Pos, d.Cmd)
-		}
-		args := map[string]string{}
-		for _, a := range d.CmdArgs {
-			args[a.Key] = strings.Join(a.Vals, ",")
-		}
-		num := func(k string, def float64) float64 {
-			s, ok := args[k]
-			if !ok {
-				return def
-			}
-			f, err := strconv.ParseFloat(s, 64)
-			if err != nil {
-				t.Fatalf("%s: %s=%q: %v", d.Pos, k, s, err)
-			}
-			return f
-		}
-		var w, h float64
-		if _, err := fmt.Sscanf(args["size"], "%fx%f", &w, &h); err != nil {
-			t.Fatalf("%s: size=%q: want WxH", d.Pos, args["size"])
-		}
-		_, pres := args["presentation"]
-		tab := frame.TabScene
-		if args["tab"] == "lesson" {
-			tab = frame.TabLesson
-		}
-		pane := int(num("pane", 0))
-		v, rel, _ := fsmState(t, args["lesson"], int(num("event", 0)), pane)
-		rects, th := frameSceneRects(t, args["lesson"], int(num("event", 0)), w, h, pres, tab)
-		if pane >= len(rects) {
-			t.Fatalf("%s: the frame shows %d scene rectangles, no pane %d", d.Pos, len(rects), pane)
-		}
-		var l layout.List
-		scene.LayoutFSMScene(&l, rects[pane], v, rel, th)
-		return fsmGolden(&l, rects[pane], th, args["show"], args["roles"])
-	})
+	goldentest.RunFile(t, "testdata/fsm_layout.txt", goldentest.Directives{"fsm": fsmLayoutCase})
+}
+
+// fsmLayoutCase is the output of an fsm case (see TestFSMLayoutGolden).
+func fsmLayoutCase(t *testing.T, d *goldentest.Case) (string, error) {
+	args := goldentest.Args(d)
+	w, h := goldentest.Size(t, d, "size")
+	_, pres := args["presentation"]
+	tab := frame.TabScene
+	if args["tab"] == "lesson" {
+		tab = frame.TabLesson
+	}
+	event, pane := goldentest.Int(t, d, "event", 0), goldentest.Int(t, d, "pane", 0)
+	v, rel, _ := fsmState(t, args["lesson"], event, pane)
+	rects, th := frameSceneRects(t, args["lesson"], event, w, h, pres, tab)
+	if pane >= len(rects) {
+		return "", fmt.Errorf("the frame shows %d scene rectangles, no pane %d", len(rects), pane)
+	}
+	var l layout.List
+	scene.LayoutFSMScene(&l, rects[pane], v, rel, th)
+	return fsmGolden(&l, rects[pane], th, args["show"], args["roles"]), nil
 }
 
 // noHooks are frame targets that do nothing: the frames are only laid out.
@@ -104,6 +86,13 @@ func frameSceneRects(t *testing.T, name string, pos int, w, h float64, pres bool
 	st.Tab = tab
 	l = layout.List{}
 	plan := frame.Build(&l, &st, &sc, in, noHooks)
+	return heapPanelRects(&l), plan.Theme
+}
+
+// heapPanelRects are the rectangles of the clipped groups of a frame's
+// list that hold an FSM scene's heap panel (role heap… or local…), in
+// order: one a pane.
+func heapPanelRects(l *layout.List) []layout.Rect {
 	var rects []layout.Rect
 	var stack []layout.Rect
 	seen := false
@@ -118,7 +107,7 @@ func frameSceneRects(t *testing.T, name string, pos int, w, h float64, pres bool
 			rects, seen = append(rects, stack[len(stack)-1]), true
 		}
 	}
-	return rects, plan.Theme
+	return rects
 }
 
 // fsmGolden is a case's output: a summary, the items show and roles keep,
@@ -175,20 +164,7 @@ func fsmPlayer(t *testing.T, name string) *player.Player {
 	t.Helper()
 	p := fsmPlayers[name]
 	if p == nil {
-		all, err := lessons.All()
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, ls := range all {
-			if ls.Name == name {
-				if p, err = player.FromLesson(ls); err != nil {
-					t.Fatal(err)
-				}
-			}
-		}
-		if p == nil {
-			t.Fatalf("no lesson %q", name)
-		}
+		p = lessonPlayer(t, name)
 		fsmPlayers[name] = p
 	}
 	return p
@@ -283,16 +259,10 @@ func TestFSMScenesHoldAtEveryViewport(t *testing.T) {
 	if testing.Short() {
 		every = 400
 	}
-	all, err := lessons.All()
-	if err != nil {
-		t.Fatal(err)
-	}
 	for _, name := range []string{"free-space-map", "small-table-skip"} {
-		var ls []*lessons.Lesson
-		for _, l := range all {
-			if l.Name == name {
-				ls = append(ls, l)
-			}
+		ls, err := lessons.Named(name)
+		if err != nil {
+			t.Fatal(err)
 		}
 		p := fsmPlayer(t, name)
 		var stepStarts []int
@@ -305,7 +275,7 @@ func TestFSMScenesHoldAtEveryViewport(t *testing.T) {
 		for _, vp := range fsmViewports() {
 			// Every rectangle the frame gives the scene at this
 			// viewport, at any step and on any tab: a pane's by pane.
-			fs, err := framecheck.Lessons(ls, vp.w, vp.h, vp.pres)
+			fs, err := framecheck.Lessons([]*lessons.Lesson{ls}, vp.w, vp.h, vp.pres)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -316,22 +286,10 @@ func TestFSMScenesHoldAtEveryViewport(t *testing.T) {
 			seen := map[paneRect]bool{}
 			var rects []paneRect
 			for _, f := range fs {
-				var stack []layout.Rect
-				pane, open := 0, false
-				for _, it := range f.List.Items {
-					switch it.Kind {
-					case layout.KClip:
-						stack, open = append(stack, it.Rect), false
-					case layout.KUnclip:
-						stack = stack[:len(stack)-1]
-					}
-					if !open && len(stack) > 0 && (strings.HasPrefix(it.Role, "heap") || strings.HasPrefix(it.Role, "local")) {
-						pr := paneRect{pane, stack[len(stack)-1]}
-						if !seen[pr] {
-							seen[pr] = true
-							rects = append(rects, pr)
-						}
-						pane, open = pane+1, true
+				for pane, r := range heapPanelRects(&f.List) {
+					if pr := (paneRect{pane, r}); !seen[pr] {
+						seen[pr] = true
+						rects = append(rects, pr)
 					}
 				}
 			}

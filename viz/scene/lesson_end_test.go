@@ -6,8 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/cockroachdb/datadriven"
-
+	"bufferlab/internal/goldentest"
 	"bufferlab/lessons"
 	"bufferlab/lessons/progress"
 	"bufferlab/viz/layout"
@@ -35,44 +34,31 @@ func TestLessonEndGolden(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	datadriven.RunTest(t, "testdata/lesson_end.txt", func(t *testing.T, d *datadriven.TestData) string {
-		args := map[string]string{}
-		for _, a := range d.CmdArgs {
-			args[a.Key] = strings.Join(a.Vals, ",")
-		}
-		th := layout.Light(1)
-		if s := args["scale"]; s != "" {
-			var f float64
-			if _, err := fmt.Sscan(s, &f); err != nil {
-				t.Fatalf("%s: scale=%q: %v", d.Pos, s, err)
+	// end is a handler that lays out the end of the case's lesson with
+	// lay, in the rect its window= or rect= gives.
+	end := func(lay func(l *layout.List, r layout.Rect, e scene.LessonEnd, th *layout.Theme) string) goldentest.Handler {
+		return func(t *testing.T, d *goldentest.Case) (string, error) {
+			args := goldentest.Args(d)
+			th := layout.Light(goldentest.Float(t, d, "scale", 1))
+			r, window := windowOrRect(t, d)
+			if window {
+				r = appRects(r.W, r.H, th, 1, false, 0).narr
 			}
-			th = layout.Light(f)
+			var l layout.List
+			return lay(&l, r, lessonEnd(t, all, args["lesson"], args["answers"]), th), nil
 		}
-		var r layout.Rect
-		switch {
-		case args["window"] != "":
-			w, h := size(t, args["window"])
-			r = appRects(w, h, th, 1, false, 0).narr
-		case args["rect"] != "":
-			w, h := size(t, args["rect"])
-			r = layout.Rect{W: w, H: h}
-		default:
-			t.Fatalf("%s: needs window=WxH or rect=WxH", d.Pos)
-		}
-		e := lessonEnd(t, all, args["lesson"], args["answers"])
-		var l layout.List
-		switch d.Cmd {
-		case "end":
-			ui := scene.LayoutLessonEnd(&l, r, e, th, nil)
+	}
+	goldentest.RunFile(t, "testdata/lesson_end.txt", goldentest.Directives{
+		"end": end(func(l *layout.List, r layout.Rect, e scene.LessonEnd, th *layout.Theme) string {
+			ui := scene.LayoutLessonEnd(l, r, e, th, nil)
 			return fmt.Sprintf("rect %s: needs height %.1f\nnext %s\nreplay %s\nmenu %s\n", rectString(r), ui.Height,
 				rectString(ui.Next), rectString(ui.Replay), rectString(ui.Menu)) + l.String()
-		case "bar":
+		}),
+		"bar": end(func(l *layout.List, r layout.Rect, e scene.LessonEnd, th *layout.Theme) string {
 			br := layout.Rect{X: r.X, Y: r.Y, W: r.W, H: scene.LessonEndBarHeight(th)}
-			scene.LayoutLessonEndBar(&l, br, e, th)
+			scene.LayoutLessonEndBar(l, br, e, th)
 			return fmt.Sprintf("bar %s\n", rectString(br)) + l.String()
-		}
-		t.Fatalf("%s: unknown directive %q", d.Pos, d.Cmd)
-		return ""
+		}),
 	})
 }
 

@@ -5,15 +5,12 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
-	"strconv"
 	"strings"
 	"sync"
 	"testing"
 
-	"github.com/cockroachdb/datadriven"
-
 	"bufferlab/engine/trace"
-	"bufferlab/lessons"
+	"bufferlab/internal/goldentest"
 	"bufferlab/viz/layout"
 	"bufferlab/viz/player"
 	view "bufferlab/viz/poolview"
@@ -56,42 +53,51 @@ const presentationScale = 1.45
 //
 // Regenerate with: go test ./viz/scene -run PoolLayoutGolden -rewrite
 func TestPoolLayoutGolden(t *testing.T) {
-	datadriven.RunTest(t, "testdata/pool_layout.txt", func(t *testing.T, d *datadriven.TestData) string {
-		c := parseCase(t, d)
-		var l layout.List
-		switch d.Cmd {
-		case "pool", "heat":
-			var s scene.PoolScene
-			s.Reset(c.v.NBuffers())
-			s.Layout(&l, c.rects.pool, c.v, c.th)
-			if d.Cmd == "pool" {
-				return fmt.Sprintf("pool rect %s\n", rectString(c.rects.pool)) + l.String()
-			}
-			return heatString(&l, c.rects.pool)
-		case "partitions":
-			scene.LayoutPartitions(&l, c.rects.parts, c.v, c.th)
-			return fmt.Sprintf("partitions rect %s\n", rectString(c.rects.parts)) + filtered(&l, func(it layout.Item) bool {
+	goldentest.RunFile(t, "testdata/pool_layout.txt", goldentest.Directives{
+		"pool": poolDirective(func(t *testing.T, c poolCase, l *layout.List) string {
+			layoutPoolScene(l, c)
+			return fmt.Sprintf("pool rect %s\n", rectString(c.rects.pool)) + l.String()
+		}),
+		"heat": poolDirective(func(t *testing.T, c poolCase, l *layout.List) string {
+			layoutPoolScene(l, c)
+			return heatString(l, c.rects.pool)
+		}),
+		"partitions": poolDirective(func(t *testing.T, c poolCase, l *layout.List) string {
+			scene.LayoutPartitions(l, c.rects.parts, c.v, c.th)
+			return fmt.Sprintf("partitions rect %s\n", rectString(c.rects.parts)) + filtered(l, func(it layout.Item) bool {
 				return it.Kind == layout.KText || it.Kind == layout.KStroke && it.Width > 1
 			})
-		case "lanes":
-			scene.LayoutLanes(&l, c.rects.lanes, c.v, c.th)
+		}),
+		"lanes": poolDirective(func(t *testing.T, c poolCase, l *layout.List) string {
+			scene.LayoutLanes(l, c.rects.lanes, c.v, c.th)
 			e, ok := scene.LastStateWordEvent(c.p.PaneTimeline(c.pane).Events(), c.p.Pos(), 4096)
-			scene.LayoutStateWord(&l, c.rects.word, e, ok, c.v, c.th)
+			scene.LayoutStateWord(l, c.rects.word, e, ok, c.v, c.th)
 			return fmt.Sprintf("lanes rect %s, word rect %s\n", rectString(c.rects.lanes), rectString(c.rects.word)) + l.String()
-		case "code":
-			scene.LayoutCode(&l, c.rects.code, c.v, c.th)
+		}),
+		"code": poolDirective(func(t *testing.T, c poolCase, l *layout.List) string {
+			scene.LayoutCode(l, c.rects.code, c.v, c.th)
 			return fmt.Sprintf("code rect %s\n", rectString(c.rects.code)) + l.String()
-		case "prose":
+		}),
+		"prose": poolDirective(func(t *testing.T, c poolCase, _ *layout.List) string {
 			return proseString(t, c)
-		case "droppane":
-			layoutDropPane(&l, c)
-			return fmt.Sprintf("pane %d rect %s\n", c.pane, rectString(c.rects.pane)) + filtered(&l, func(it layout.Item) bool {
+		}),
+		"droppane": poolDirective(func(t *testing.T, c poolCase, l *layout.List) string {
+			layoutDropPane(l, c)
+			return fmt.Sprintf("pane %d rect %s\n", c.pane, rectString(c.rects.pane)) + filtered(l, func(it layout.Item) bool {
 				return it.Kind == layout.KText || it.Kind == layout.KImage
 			})
-		}
-		t.Fatalf("%s: unknown directive %q", d.Pos, d.Cmd)
-		return ""
+		}),
 	})
+}
+
+// poolDirective is the handler of a directive whose output out makes
+// from the case's view, theme and rects (parseCase), given an empty list
+// to lay out in.
+func poolDirective(out func(t *testing.T, c poolCase, l *layout.List) string) goldentest.Handler {
+	return func(t *testing.T, d *goldentest.Case) (string, error) {
+		var l layout.List
+		return out(t, parseCase(t, d), &l), nil
+	}
 }
 
 // poolCase is a case's view, theme and rects.
@@ -103,30 +109,18 @@ type poolCase struct {
 	pane  int
 }
 
-func parseCase(t *testing.T, d *datadriven.TestData) poolCase {
+func parseCase(t *testing.T, d *goldentest.Case) poolCase {
 	t.Helper()
-	args := map[string]string{}
-	for _, a := range d.CmdArgs {
-		args[a.Key] = strings.Join(a.Vals, ",")
-	}
-	c := poolCase{th: layout.Light(1)}
-	if s := args["scale"]; s != "" {
-		f, err := strconv.ParseFloat(s, 64)
-		if err != nil {
-			t.Fatalf("%s: scale=%q: %v", d.Pos, s, err)
-		}
-		c.th = layout.Light(f)
-	}
+	args := goldentest.Args(d)
+	c := poolCase{th: layout.Light(goldentest.Float(t, d, "scale", 1))}
 	c.p = loadPlayer(t, args["lesson"], args["scenario"])
-	if s := args["step"]; s != "" {
-		c.p.GotoStep(atoi(t, s))
+	if d.HasArg("step") {
+		c.p.GotoStep(goldentest.Int(t, d, "step", 0))
 	}
-	if s := args["event"]; s != "" {
-		c.p.Seek(atoi(t, s))
+	if d.HasArg("event") {
+		c.p.Seek(goldentest.Int(t, d, "event", 0))
 	}
-	if s := args["pane"]; s != "" {
-		c.pane = atoi(t, s)
-	}
+	c.pane = goldentest.Int(t, d, "pane", 0)
 	if k := args["at"]; k != "" {
 		i := firstOfKind(c.p.PaneTimeline(c.pane).Events(), k)
 		if i < 0 {
@@ -135,38 +129,40 @@ func parseCase(t *testing.T, d *datadriven.TestData) poolCase {
 		c.p.Seek(i + 1)
 	}
 	c.v = c.p.PaneView(c.pane)
-	switch {
-	case args["window"] != "":
-		w, h := size(t, args["window"])
-		c.rects = appRects(w, h, c.th, c.p.Panes(), c.p.Variant.Key() == "drop", c.pane)
-	case args["rect"] != "":
-		w, h := size(t, args["rect"])
-		r := layout.Rect{W: w, H: h}
+	if r, window := windowOrRect(t, d); window {
+		c.rects = appRects(r.W, r.H, c.th, c.p.Panes(), c.p.Variant.Key() == "drop", c.pane)
+	} else {
 		c.rects = appLayout{pool: r, word: r, lanes: r, parts: r, narr: r, code: r, pane: r}
 		// The state word above the lanes, as in a pin pane.
 		c.rects.word, c.rects.lanes = r.SplitTop(layout.LineHeight(c.th.Font(layout.Regular, 11))*4.6 + 6)
-	default:
-		t.Fatalf("%s: needs window=WxH or rect=WxH", d.Pos)
 	}
 	return c
 }
 
-func atoi(t *testing.T, s string) int {
+// windowOrRect reads a case's window=WxH (a window of the app, which
+// appRects divides: window is true) or rect=WxH (a rect that size at
+// (0,0)). It fails the test when the case gives neither.
+func windowOrRect(t *testing.T, d *goldentest.Case) (r layout.Rect, window bool) {
 	t.Helper()
-	n, err := strconv.Atoi(s)
-	if err != nil {
-		t.Fatal(err)
+	window = d.HasArg("window")
+	if !window && !d.HasArg("rect") {
+		t.Fatalf("%s: needs window=WxH or rect=WxH", d.Pos)
 	}
-	return n
+	key := "rect"
+	if window {
+		key = "window"
+	}
+	r.W, r.H = goldentest.Size(t, d, key)
+	return r, window
 }
 
-func size(t *testing.T, s string) (float64, float64) {
+// intArg is the whole number argument key gives; the case fails when it
+// gives none or not a whole number.
+func intArg(t *testing.T, d *goldentest.Case, key string) int {
 	t.Helper()
-	w, h, ok := strings.Cut(s, "x")
-	if !ok {
-		t.Fatalf("size %q: want WxH", s)
-	}
-	return float64(atoi(t, w)), float64(atoi(t, h))
+	var n int
+	d.ScanArgs(t, key, &n)
+	return n
 }
 
 func firstOfKind(evs []trace.Event, kind string) int {
@@ -201,19 +197,7 @@ func loadPlayer(t *testing.T, lesson, scn string) *player.Player {
 	var err error
 	switch {
 	case lesson != "":
-		var all []*lessons.Lesson
-		all, err = lessons.All()
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, l := range all {
-			if l.Name == lesson {
-				p, err = player.FromLesson(l)
-			}
-		}
-		if p == nil && err == nil {
-			t.Fatalf("no lesson %q", lesson)
-		}
+		p, err = player.FromLessonName(lesson)
 	case scn != "":
 		var src []byte
 		src, err = os.ReadFile(filepath.Join("..", "..", "lessons", "scenarios", scn))
@@ -227,6 +211,15 @@ func loadPlayer(t *testing.T, lesson, scn string) *player.Player {
 		t.Fatal(err)
 	}
 	players.m[key] = p
+	return p
+}
+
+// loadStep is the player of lesson name (loadPlayer's) at the start of
+// step (0-based).
+func loadStep(t *testing.T, name string, step int) *player.Player {
+	t.Helper()
+	p := loadPlayer(t, name, "")
+	p.GotoStep(step)
 	return p
 }
 
@@ -316,12 +309,18 @@ func appRects(w, h float64, th *layout.Theme, panes int, drops bool, pane int) a
 // variantTitle), its pool, the mapping table and the drop counters.
 func layoutDropPane(l *layout.List, c poolCase) {
 	scene.LayoutPanel(l, c.rects.paneFrame, c.p.PaneVariant(c.pane).String(), c.th)
-	var s scene.PoolScene
-	s.Reset(c.v.NBuffers())
-	s.Layout(l, c.rects.pool, c.v, c.th)
+	layoutPoolScene(l, c)
 	scene.LayoutPanel(l, c.rects.partsFrame, "Mapping table: 128 partitions", c.th)
 	scene.LayoutPartitions(l, c.rects.parts, c.v, c.th)
 	scene.LayoutCounterRow(l, c.rects.counters, scene.DropCounters(c.v.Counters()), c.th)
+}
+
+// layoutPoolScene lays out the pool scene (PoolScene.Layout) of the case
+// in its pool rect.
+func layoutPoolScene(l *layout.List, c poolCase) {
+	var s scene.PoolScene
+	s.Reset(c.v.NBuffers())
+	s.Layout(l, c.rects.pool, c.v, c.th)
 }
 
 func rectString(r layout.Rect) string {
@@ -448,8 +447,7 @@ func linesString(l *layout.List) string {
 // window with theme th, into one list.
 func layoutAll(t *testing.T, w, h float64, th *layout.Theme) *layout.List {
 	t.Helper()
-	p := loadPlayer(t, "shared-buffers", "")
-	p.GotoStep(8)
+	p := loadStep(t, "shared-buffers", 8)
 	v := p.View()
 	a := appRects(w, h, th, 1, false, 0)
 	var l layout.List
@@ -557,8 +555,7 @@ func cellRects(l *layout.List) []struct {
 // padding are no buffer.
 func TestPoolSceneBufferAt(t *testing.T) {
 	th := layout.Light(1)
-	p := loadPlayer(t, "shared-buffers", "")
-	p.GotoStep(8)
+	p := loadStep(t, "shared-buffers", 8)
 	var s scene.PoolScene
 	var l layout.List
 	r := layout.Rect{X: 10, Y: 20, W: 700, H: 400}

@@ -2,13 +2,11 @@ package scene_test
 
 import (
 	"fmt"
-	"strconv"
 	"strings"
 	"testing"
 
-	"github.com/cockroachdb/datadriven"
-
 	"bufferlab/engine/bufmgr"
+	"bufferlab/internal/goldentest"
 	"bufferlab/viz/layout"
 	"bufferlab/viz/scene"
 )
@@ -29,43 +27,35 @@ import (
 //
 // Regenerate with: go test ./viz/scene -run PoolLegendGolden -rewrite
 func TestPoolLegendGolden(t *testing.T) {
-	datadriven.RunTest(t, "testdata/pool_legend.txt", func(t *testing.T, d *datadriven.TestData) string {
-		var width, height int
-		d.ScanArgs(t, "width", &width)
-		if d.HasArg("height") {
-			d.ScanArgs(t, "height", &height)
-		}
-		scale := 1.0
-		if d.HasArg("scale") {
-			var s string
-			d.ScanArgs(t, "scale", &s)
-			var err error
-			if scale, err = strconv.ParseFloat(s, 64); err != nil {
-				t.Fatalf("%s: scale %q: %v", d.Pos, s, err)
-			}
-		}
-		th := layout.Light(scale)
-		var need float64
-		var lay func(*layout.List, layout.Rect) float64
-		switch d.Cmd {
-		case "pool":
-			pl := scene.PoolLegend{Heat: d.HasArg("heat"), StateWord: d.HasArg("word")}
-			need = pl.Height(float64(width), th)
-			lay = func(l *layout.List, r layout.Rect) float64 { return pl.Layout(l, r, th) }
-		case "partitions":
-			need = scene.PartitionsLegendHeight(float64(width), th)
-			lay = func(l *layout.List, r layout.Rect) float64 { return scene.LayoutPartitionsLegend(l, r, th) }
-		default:
-			t.Fatalf("%s: unknown directive %q", d.Pos, d.Cmd)
-		}
-		r := layout.Rect{W: float64(width), H: need}
-		if height > 0 {
-			r.H = float64(height)
-		}
-		var l layout.List
-		used := lay(&l, r)
-		return fmt.Sprintf("needs %s px at width %d; in %s used %s\n", num(need), width, rectString(r), num(used)) + linesString(&l)
-	})
+	goldentest.RunFile(t, "testdata/pool_legend.txt", goldentest.Directives{"pool": legendCase, "partitions": legendCase})
+}
+
+// legend is a legend's two functions: the height it needs at a width and
+// its layout in a rect (returning the height used).
+type legend struct {
+	name   string
+	height func(w float64, th *layout.Theme) float64
+	lay    func(l *layout.List, r layout.Rect, th *layout.Theme) float64
+}
+
+// legendCase is the output of a pool or partitions case (see
+// TestPoolLegendGolden).
+func legendCase(t *testing.T, d *goldentest.Case) (string, error) {
+	width := intArg(t, d, "width")
+	th := layout.Light(goldentest.Float(t, d, "scale", 1))
+	lg := legend{height: scene.PartitionsLegendHeight, lay: scene.LayoutPartitionsLegend}
+	if d.Cmd == "pool" {
+		pl := scene.PoolLegend{Heat: d.HasArg("heat"), StateWord: d.HasArg("word")}
+		lg = legend{height: pl.Height, lay: pl.Layout}
+	}
+	need := lg.height(float64(width), th)
+	r := layout.Rect{W: float64(width), H: need}
+	if height := goldentest.Int(t, d, "height", 0); height > 0 {
+		r.H = float64(height)
+	}
+	var l layout.List
+	used := lg.lay(&l, r, th)
+	return fmt.Sprintf("needs %s px at width %d; in %s used %s\n", num(need), width, rectString(r), num(used)) + linesString(&l), nil
 }
 
 // legendCases are the sizes the legends must hold at without an overflow:
@@ -82,11 +72,6 @@ var legendCases = []struct {
 // scale 1; each pool legend fits a 1280x720 screen even in presentation
 // mode; and the height they ask for is the height they use.
 func TestLegendsFitTheirRects(t *testing.T) {
-	type legend struct {
-		name   string
-		height func(w float64, th *layout.Theme) float64
-		lay    func(l *layout.List, r layout.Rect, th *layout.Theme) float64
-	}
 	var legends []legend
 	for _, pl := range []scene.PoolLegend{{}, {StateWord: true}, {Heat: true}, {Heat: true, StateWord: true}} {
 		legends = append(legends, legend{fmt.Sprintf("pool %+v", pl), pl.Height, pl.Layout})

@@ -1,15 +1,14 @@
 package scene_test
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 	"testing"
 
-	"github.com/cockroachdb/datadriven"
-
 	"bufferlab/engine/slru"
 	"bufferlab/engine/trace"
-	"bufferlab/lessons"
+	"bufferlab/internal/goldentest"
 	"bufferlab/viz/layout"
 	"bufferlab/viz/player"
 	"bufferlab/viz/scene"
@@ -40,99 +39,68 @@ import (
 func TestSLRULayout(t *testing.T) {
 	var v *slruview.View
 	players := map[string]*player.Player{}
-	datadriven.RunTest(t, "testdata/slru_layout.txt", func(t *testing.T, d *datadriven.TestData) string {
-		switch d.Cmd {
-		case "lesson", "scenario":
-			var event, pane int
-			d.ScanArgs(t, "event", &event)
-			if d.HasArg("pane") {
-				d.ScanArgs(t, "pane", &pane)
+	// open is lesson's and scenario's handler: a player per lesson or
+	// scenario, kept for the cases after (playing the huge SLRU takes
+	// seconds), and its view at the event, in words.
+	open := func(t *testing.T, d *goldentest.Case) (string, error) {
+		key := d.Input
+		if d.Cmd == "lesson" {
+			d.ScanArgs(t, "name", &key)
+		}
+		p := players[key]
+		if p == nil && d.Cmd == "lesson" {
+			p = lessonPlayer(t, key)
+		} else if p == nil {
+			var err error
+			if p, err = player.FromScenario("layout", d.Input); err != nil {
+				return "", err
 			}
-			// A player per lesson or scenario, kept for the cases after
-			// (playing the huge SLRU takes seconds).
-			key := d.Input
-			if d.Cmd == "lesson" {
-				d.ScanArgs(t, "name", &key)
-			}
-			p := players[key]
-			if p == nil && d.Cmd == "lesson" {
-				p = lessonPlayer(t, key)
-			} else if p == nil {
-				var err error
-				if p, err = player.FromScenario("layout", d.Input); err != nil {
-					t.Fatalf("%s: %v", d.Pos, err)
-				}
-			}
-			players[key] = p
-			v = slruAt(t, p, event, pane)
-			return slruState(v)
-		case "layout":
+		}
+		players[key] = p
+		v = slruAt(t, p, intArg(t, d, "event"), goldentest.Int(t, d, "pane", 0))
+		return slruState(v), nil
+	}
+	goldentest.RunFile(t, "testdata/slru_layout.txt", goldentest.Directives{
+		"lesson":   open,
+		"scenario": open,
+		"layout": func(t *testing.T, d *goldentest.Case) (string, error) {
 			if v == nil {
-				t.Fatalf("%s: layout before lesson or scenario", d.Pos)
+				return "", errors.New("layout before lesson or scenario")
 			}
-			var size string
-			d.ScanArgs(t, "size", &size)
-			var w, h float64
-			if _, err := fmt.Sscanf(size, "%fx%f", &w, &h); err != nil {
-				t.Fatalf("%s: size %q: %v", d.Pos, size, err)
-			}
-			scale, floor := 1.0, 0.0
-			if d.HasArg("scale") {
-				d.ScanArgs(t, "scale", &scale)
-			}
-			if d.HasArg("floor") {
-				d.ScanArgs(t, "floor", &floor)
-			}
+			args := goldentest.Args(d)
+			w, h := goldentest.Size(t, d, "size")
 			show := "text"
-			if d.HasArg("show") {
-				d.ScanArgs(t, "show", &show)
+			if s, ok := args["show"]; ok {
+				show = s
 			}
 			var roles []string
-			if d.HasArg("roles") {
-				for _, a := range d.CmdArgs {
-					if a.Key == "roles" {
-						for _, v := range a.Vals {
-							for _, r := range strings.Split(v, ",") {
-								roles = append(roles, strings.ReplaceAll(r, "_", " "))
-							}
-						}
-					}
+			if s, ok := args["roles"]; ok {
+				for _, r := range strings.Split(s, ",") {
+					roles = append(roles, strings.ReplaceAll(r, "_", " "))
 				}
 			}
 			var l layout.List
 			r := layout.Rect{W: w, H: h}
-			th := layout.Light(scale)
-			th.MinPx = floor
+			th := layout.Light(goldentest.Float(t, d, "scale", 1))
+			th.MinPx = goldentest.Float(t, d, "floor", 0)
 			if d.HasArg("pane") {
 				scene.LayoutSLRUPane(&l, r, v, th)
 			} else {
 				scene.LayoutSLRUScene(&l, r, v, th)
 			}
-			return printLayout(&l, show, roles)
-		}
-		t.Fatalf("%s: unknown directive %q", d.Pos, d.Cmd)
-		return ""
+			return printLayout(&l, show, roles), nil
+		},
 	})
 }
 
 // lessonPlayer opens a lesson by name.
 func lessonPlayer(t *testing.T, name string) *player.Player {
 	t.Helper()
-	all, err := lessons.All()
+	p, err := player.FromLessonName(name)
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, l := range all {
-		if l.Name == name {
-			p, err := player.FromLesson(l)
-			if err != nil {
-				t.Fatal(err)
-			}
-			return p
-		}
-	}
-	t.Fatalf("no lesson %q", name)
-	return nil
+	return p
 }
 
 // slruAt is pane's SLRU view at event position event.

@@ -30,8 +30,7 @@ func darkLayouts(t *testing.T) map[string]*layout.List {
 	th := layout.Dark(1)
 	out := map[string]*layout.List{"lesson 1 step 9": layoutAll(t, 1280, 800, th)}
 
-	p := loadPlayer(t, "shared-buffers", "")
-	p.GotoStep(8)
+	p := loadStep(t, "shared-buffers", 8)
 	st := p.Steps[p.Step()]
 	var q layout.List
 	pr := scene.Prose{Size: 14}

@@ -1,15 +1,15 @@
 package scene_test
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 	"testing"
 
-	"github.com/cockroachdb/datadriven"
-
 	"bufferlab/engine/bufmgr"
 	"bufferlab/engine/fsm"
 	"bufferlab/engine/trace"
+	"bufferlab/internal/goldentest"
 	"bufferlab/viz/layout"
 	"bufferlab/viz/player"
 	view "bufferlab/viz/poolview"
@@ -46,62 +46,49 @@ const partitionWaitAt = 15
 //
 // Regenerate with: go test ./viz/scene -run TooltipGolden -rewrite
 func TestTooltipGolden(t *testing.T) {
-	datadriven.RunTest(t, "testdata/tooltip.txt", func(t *testing.T, d *datadriven.TestData) string {
-		arg := func(k string) string {
-			var s string
-			if d.HasArg(k) {
-				d.ScanArgs(t, k, &s)
-			}
-			return s
-		}
-		switch d.Cmd {
-		case "buffer":
-			p := loadPlayer(t, arg("lesson"), "")
-			if e := arg("event"); e != "" {
-				p.Seek(atoi(t, e))
+	goldentest.RunFile(t, "testdata/tooltip.txt", goldentest.Directives{
+		"buffer": func(t *testing.T, d *goldentest.Case) (string, error) {
+			p := loadPlayer(t, goldentest.Args(d)["lesson"], "")
+			if d.HasArg("event") {
+				p.Seek(intArg(t, d, "event"))
 			} else {
-				p.GotoStep(atoi(t, arg("step")))
+				p.GotoStep(intArg(t, d, "step"))
 			}
-			return scene.BufferTooltip(p.View(), atoi(t, arg("id"))) + "\n"
-		case "partition":
+			return scene.BufferTooltip(p.View(), intArg(t, d, "id")) + "\n", nil
+		},
+		"partition": func(t *testing.T, d *goldentest.Case) (string, error) {
 			var v *view.Pool
 			if d.HasArg("wait") {
 				v = waitState(t)
 			} else {
-				p := loadPlayer(t, arg("lesson"), "")
-				p.GotoStep(atoi(t, arg("step")))
-				v = p.View()
+				v = loadStep(t, goldentest.Args(d)["lesson"], intArg(t, d, "step")).View()
 			}
-			return scene.PartitionTooltip(v, atoi(t, arg("id"))) + "\n"
-		case "slot":
-			p := lessonPlayer(t, arg("lesson"))
-			v := slruAt(t, p, atoi(t, arg("event")), 0)
-			return scene.SLRUSlotTooltip(v, atoi(t, arg("id"))) + "\n"
-		case "fsmnode":
-			v, rel, _ := fsmState(t, arg("lesson"), atoi(t, arg("event")), 0)
+			return scene.PartitionTooltip(v, intArg(t, d, "id")) + "\n", nil
+		},
+		"slot": func(t *testing.T, d *goldentest.Case) (string, error) {
+			p := lessonPlayer(t, goldentest.Args(d)["lesson"])
+			v := slruAt(t, p, intArg(t, d, "event"), 0)
+			return scene.SLRUSlotTooltip(v, intArg(t, d, "id")) + "\n", nil
+		},
+		"fsmnode": func(t *testing.T, d *goldentest.Case) (string, error) {
+			v, rel, _ := fsmState(t, goldentest.Args(d)["lesson"], intArg(t, d, "event"), 0)
 			phys, ok := scene.FSMTreePage(v, rel)
 			if !ok {
-				t.Fatalf("%s: no FSM tree page", d.Pos)
+				return "", errors.New("no FSM tree page")
 			}
-			return scene.FSMNodeTooltip(v, rel, phys, atoi(t, arg("node"))) + "\n"
-		case "tooltip":
+			return scene.FSMNodeTooltip(v, rel, phys, intArg(t, d, "node")) + "\n", nil
+		},
+		"tooltip": func(t *testing.T, d *goldentest.Case) (string, error) {
 			var a layout.Point
-			if _, err := fmt.Sscanf(arg("anchor"), "%f,%f", &a.X, &a.Y); err != nil {
-				t.Fatalf("%s: anchor: %v", d.Pos, err)
+			if _, err := fmt.Sscanf(goldentest.Args(d)["anchor"], "%f,%f", &a.X, &a.Y); err != nil {
+				return "", fmt.Errorf("anchor: %w", err)
 			}
-			w, h := size(t, arg("bounds"))
-			th := layout.Light(1)
-			if s := arg("scale"); s != "" {
-				var sc float64
-				fmt.Sscanf(s, "%g", &sc)
-				th = layout.Light(sc)
-			}
+			w, h := goldentest.Size(t, d, "bounds")
+			th := layout.Light(goldentest.Float(t, d, "scale", 1))
 			var l layout.List
 			box := scene.Tooltip(&l, a, strings.TrimSuffix(d.Input, "\n"), layout.Rect{W: w, H: h}, th)
-			return fmt.Sprintf("box %s\n", rectString(box)) + l.String()
-		}
-		t.Fatalf("%s: unknown directive %q", d.Pos, d.Cmd)
-		return ""
+			return fmt.Sprintf("box %s\n", rectString(box)) + l.String(), nil
+		},
 	})
 }
 
@@ -126,8 +113,7 @@ func centre(r layout.Rect) (float64, float64) { return r.X + r.W/2, r.Y + r.H/2 
 // tooltip names every backend that pins one and its own count.
 func TestBufferTooltipSaysTheStateWord(t *testing.T) {
 	th := layout.Light(1)
-	p := loadPlayer(t, "shared-buffers", "")
-	p.GotoStep(8)
+	p := loadStep(t, "shared-buffers", 8)
 	v := p.View()
 	var s scene.PoolScene
 	var l layout.List
@@ -196,8 +182,7 @@ func TestBufferTooltipSaysTheStateWord(t *testing.T) {
 // scenario it names A's exclusive hold and B's wait.
 func TestPartitionTooltipFromHitRegions(t *testing.T) {
 	th := layout.Light(1)
-	p := loadPlayer(t, "shared-buffers", "")
-	p.GotoStep(8)
+	p := loadStep(t, "shared-buffers", 8)
 	v := p.View()
 	var l layout.List
 	scene.LayoutPartitions(&l, layout.Rect{X: 5, Y: 5, W: 480, H: 200}, v, th)

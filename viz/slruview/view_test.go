@@ -1,7 +1,6 @@
 package slruview_test
 
 import (
-	"errors"
 	"fmt"
 	"math/rand/v2"
 	"strings"
@@ -76,15 +75,7 @@ func (w workload) run(t testing.TB, onEvent func(*slru.SLRU, *sched.Scheduler, t
 		sch.Spawn(b.Actor, b.Name, func(y sched.Yield) error {
 			b.SetYield(y)
 			defer b.SetYield(nil)
-			for i, o := range ops {
-				if _, err := b.Do(o); err != nil {
-					var pe *slru.PGError
-					if !errors.As(err, &pe) {
-						return fmt.Errorf("op %d %v: %v", i, o, err)
-					}
-				}
-			}
-			return nil
+			return b.DoAll(ops)
 		})
 	}
 	viewtest.RunProcs(t, sch, s.Picture)

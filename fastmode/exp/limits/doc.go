@@ -4,5 +4,6 @@
 // dependent-load (pointer chase over a random cyclic permutation) latency,
 // and the cost of an uncontended and a two-goroutine-contended CAS. The
 // pool and drop experiments print the same references beside their rows
-// (StreamRow, ChaseRow); slru uses the chase as its random access pattern.
+// (StreamRow, ChaseRow; ReferenceRows for both at one size); slru uses the
+// chase as its random access pattern.
 package limits

@@ -15,13 +15,21 @@ import (
 
 const words = exp.DescBytes / 8
 
+// DefaultSizes and QuickSizes are the shared_buffers sizes the experiment
+// measures by default and with --quick; pool, which prints these figures
+// beside its own, measures at the same sizes.
+var (
+	DefaultSizes = []string{"128MB", "1GB", "20GB"}
+	QuickSizes   = []string{"128MB", "1GB"}
+)
+
 func init() {
 	exp.Register(&exp.Experiment{
 		Name:         "limits",
 		Doc:          "streaming bandwidth, dependent-load latency and CAS cost at the descriptor array's size",
 		TakesSizes:   true,
-		DefaultSizes: []string{"128MB", "1GB", "20GB"},
-		QuickSizes:   []string{"128MB", "1GB"},
+		DefaultSizes: DefaultSizes,
+		QuickSizes:   QuickSizes,
 		SummaryKeys:  []string{"stream_gbps", "chase_ns", "cas_ns", "cas_contended_ns"},
 		Measure:      runLimits,
 		Table:        limitsTable,
@@ -152,6 +160,17 @@ func casRows(cfg harness.Config) []exp.Row {
 	}
 }
 
+// ReferenceRows measures the stream row, then the chase row, at one size
+// (a progress step each) and collects the garbage after.
+func ReferenceRows(cfg harness.Config, size string, nbuffers int, p *harness.Progress) []exp.Row {
+	p.Step("stream " + size)
+	stream := StreamRow(cfg, size, nbuffers)
+	p.Step("chase " + size)
+	chase := ChaseRow(cfg, size, nbuffers)
+	runtime.GC()
+	return []exp.Row{stream, chase}
+}
+
 // limitsAt measures the stream and chase rows for each size.
 func limitsAt(o exp.Options, p *harness.Progress) ([]exp.Row, error) {
 	var rows []exp.Row
@@ -160,11 +179,7 @@ func limitsAt(o exp.Options, p *harness.Progress) ([]exp.Row, error) {
 		if err != nil {
 			return nil, err
 		}
-		p.Step("stream " + size)
-		rows = append(rows, StreamRow(o.Config, size, nb))
-		p.Step("chase " + size)
-		rows = append(rows, ChaseRow(o.Config, size, nb))
-		runtime.GC()
+		rows = append(rows, ReferenceRows(o.Config, size, nb, p)...)
 	}
 	return rows, nil
 }

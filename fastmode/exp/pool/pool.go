@@ -17,8 +17,8 @@ func init() {
 		Name:         "pool",
 		Doc:          "simulated read hit and miss at each shared_buffers beside the limits, and step mode's cost per event",
 		TakesSizes:   true,
-		DefaultSizes: []string{"128MB", "1GB", "20GB"},
-		QuickSizes:   []string{"128MB", "1GB"},
+		DefaultSizes: limits.DefaultSizes,
+		QuickSizes:   limits.QuickSizes,
 		SummaryKeys:  []string{"hit_ns", "miss_ns", "step_event_ns", "chase_ns", "stream_gbps"},
 		Measure:      runPool,
 		Table:        poolTable,
@@ -166,11 +166,7 @@ func runPool(o exp.Options, r *exp.Report) error {
 			r.Rows = append(r.Rows, row)
 			runtime.GC()
 		}
-		p.Step("stream " + size)
-		r.Rows = append(r.Rows, limits.StreamRow(o.Config, size, nb))
-		p.Step("chase " + size)
-		r.Rows = append(r.Rows, limits.ChaseRow(o.Config, size, nb))
-		runtime.GC()
+		r.Rows = append(r.Rows, limits.ReferenceRows(o.Config, size, nb, p)...)
 	}
 	p.Step("step mode")
 	script, err := scenario.Parse("step", StepScenario)

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"bufferlab/internal/colorcheck"
+	"bufferlab/internal/xvfbtest"
 )
 
 // cvdsim writes the simulated copy of a PNG, pixel for pixel what
@@ -33,15 +34,7 @@ func TestRun(t *testing.T) {
 	if code := run([]string{"-vision", "protanopia", in, out}, &stderr); code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr.String())
 	}
-	f, err := os.Open(out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	img, err := png.Decode(f)
-	if err != nil {
-		t.Fatal(err)
-	}
+	img := xvfbtest.LoadPNG(t, out)
 	for x, c := range []color.RGBA{red, green} {
 		want := colorcheck.Simulate(colorcheck.Protanopia, c)
 		if got := color.RGBAModel.Convert(img.At(x, 0)).(color.RGBA); got != want {
