@@ -42,6 +42,10 @@ const presentationScale = 1.45
 //	droppane    one pane of the drop race (lesson 3): panel, pool,
 //	            partitions and counters as viz/app's drawDropPane arranges
 //	            them: text runs, the image and every overflow
+//	trail       the trail shown in the pool scene and the mapping table:
+//	            how many cells and partitions carry trail items, of which
+//	            kind, and the items of the first few (show=N, 4 by
+//	            default)
 //
 // Arguments: lesson=NAME or scenario=FILE (in lessons/scenarios); step=N
 // (0-based, as --step), event=E (as --event) or at=KIND (just after the
@@ -83,6 +87,14 @@ func TestPoolLayoutGolden(t *testing.T) {
 			return fmt.Sprintf("code rect %s\n", rectString(c.rects.code)) + l.String()
 		case "prose":
 			return proseString(t, c)
+		case "trail":
+			show := 4
+			for _, a := range d.CmdArgs {
+				if a.Key == "show" {
+					show = atoi(t, a.Vals[0])
+				}
+			}
+			return fmt.Sprintf("pool rect %s, partitions rect %s\n", rectString(c.rects.pool), rectString(c.rects.parts)) + trailString(trailLayout(c), c.th, show)
 		case "droppane":
 			layoutDropPane(&l, c)
 			return fmt.Sprintf("pane %d rect %s\n", c.pane, rectString(c.rects.pane)) + filtered(&l, func(it layout.Item) bool {
