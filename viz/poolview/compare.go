@@ -185,7 +185,7 @@ func (p *Pool) Fingerprint() uint64 {
 		}
 		w(flags)
 		w(uint64(l.Ops)<<32 | uint64(l.Errors))
-		w(l.Trail.Start)
+		ev(l.Trail.Op, l.Trail.Has)
 		w(l.Trail.End)
 	}
 	for _, c := range p.counters.fields() {

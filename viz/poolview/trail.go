@@ -125,9 +125,9 @@ func addMark(w, op uint64, a trace.Actor, m Mark, pass bool) uint64 {
 // draws it. It changes only at KOp, KOpDone and KError (laneInfo).
 type OpTrail struct {
 	Has, Done bool
-	InScan    bool   // the operation is a sequential scan: its block reads are part of it
-	Start     uint64 // Seq of the KOp that began it
-	End       uint64 // Seq of the KOpDone or KError that ended it
+	InScan    bool        // the operation is a sequential scan: its block reads are part of it
+	Op        trace.Event // the KOp that began it
+	End       uint64      // Seq of the KOpDone or KError that ended it
 }
 
 var siteScanEnd, siteScanPause = trace.SiteOf("scan.end"), trace.SiteOf("scan.pause")
@@ -139,7 +139,7 @@ func nextTrail(t OpTrail, e trace.Event) OpTrail {
 		if t.Has && !t.Done && t.InScan && e.Site == siteReadBegin {
 			return t // a block read of the scan
 		}
-		return OpTrail{Has: true, Start: e.Seq, InScan: e.Site == siteScanInit}
+		return OpTrail{Has: true, Op: e, InScan: e.Site == siteScanInit}
 	case trace.KOpDone:
 		if !t.Has || t.Done || t.InScan && e.Site != siteScanEnd && e.Site != siteScanPause {
 			return t // a block read of the scan ends, not the scan
@@ -218,7 +218,7 @@ func (p *Pool) mark(e trace.Event, t OpTrail) (prevCell, prevPart uint64) {
 		return // an event outside an operation leaves no trail
 	}
 	buf, bm, part, pm := marksOf(e)
-	op := opID(t.Start)
+	op := opID(t.Op.Seq)
 	if buf >= 0 && buf < p.n {
 		c, j := p.wchunk(buf)
 		prevCell = c.mark[j]
@@ -257,14 +257,14 @@ func (p *Pool) Trails() Trails {
 	t := Trails{p: p, shown: make([]uint64, len(p.lanes))}
 	latest, has := uint64(0), false
 	for a := range p.lanes {
-		if lt := p.laneTrail(trace.Actor(a)); lt.Has && (!has || lt.Start > latest) {
-			latest, has = lt.Start, true
+		if lt := p.laneTrail(trace.Actor(a)); lt.Has && (!has || lt.Op.Seq > latest) {
+			latest, has = lt.Op.Seq, true
 		}
 	}
 	for a := range p.lanes {
 		lt := p.laneTrail(trace.Actor(a))
 		if lt.Has && viewkit.TrailShown(lt.Done, lt.End, latest) {
-			t.shown[a], t.any = opID(lt.Start), true
+			t.shown[a], t.any = opID(lt.Op.Seq), true
 		}
 	}
 	return t
@@ -321,6 +321,38 @@ func (p *Pool) laneTrail(a trace.Actor) OpTrail {
 	}
 	return OpTrail{}
 }
+
+// TrailLabel describes actor a's trail's operation: the scan (not its
+// block reads), a drop with the strategy it took ("drop t (full scan)"),
+// others as OpLabel does; " (done)" once it ended, "" when there is none.
+func (p *Pool) TrailLabel(a trace.Actor) string {
+	t := p.laneTrail(a)
+	if !t.Has {
+		return ""
+	}
+	s := p.opText(t.Op)
+	switch t.Op.Site {
+	case siteDropBegin, siteDropAllBegin:
+		what := "drop"
+		if t.Op.Site == siteDropBegin {
+			what = "truncate" // DropRelationBuffers: a truncation, or forks dropped
+		}
+		rel := p.RelName(t.Op.Obj)
+		if t.Op.Class != trace.ORelation {
+			rel = fmt.Sprintf("%d relations", t.Op.Obj)
+		}
+		s = fmt.Sprintf("%s %s (%s)", what, rel, dropStrategyText[min(int(t.Op.After), len(dropStrategyText)-1)])
+	}
+	if t.Done {
+		s += " (done)"
+	}
+	return s
+}
+
+var siteDropBegin, siteDropAllBegin = trace.SiteOf("drop.begin"), trace.SiteOf("dropall.begin")
+
+// dropStrategyText names the path a drop took (bufmgr.DropStrategy).
+var dropStrategyText = [...]string{bufmgr.DropAuto: "auto", bufmgr.DropScan: "full scan", bufmgr.DropLookup: "per-block lookup", bufmgr.DropDList: "the relation's list", bufmgr.DropDList + 1: "?"}
 
 // CellMarkString is m as words for a descriptor ("examined+dropped").
 func CellMarkString(m Mark) string { return markString(m, cellMarkNames[:]) }

@@ -21,6 +21,8 @@ import (
 //	    the pool legend with the heat map's and the state word's parts
 //	partitions width=W [height=H] [scale=S]
 //	    the mapping table's legend
+//	trail width=W [height=H] [scale=S]
+//	    the trails' legend (cells, heat map, mapping table)
 //
 // Each is laid out in a W wide rect at (0, 0), as tall as it says it
 // needs (Height) unless height=H gives less; the output says that height,
@@ -55,6 +57,9 @@ func TestPoolLegendGolden(t *testing.T) {
 		case "partitions":
 			need = scene.PartitionsLegendHeight(float64(width), th)
 			lay = func(l *layout.List, r layout.Rect) float64 { return scene.LayoutPartitionsLegend(l, r, th) }
+		case "trail":
+			need = scene.TrailLegendHeight(float64(width), th)
+			lay = func(l *layout.List, r layout.Rect) float64 { return scene.LayoutTrailLegend(l, r, th) }
 		default:
 			t.Fatalf("%s: unknown directive %q", d.Pos, d.Cmd)
 		}
@@ -91,7 +96,8 @@ func TestLegendsFitTheirRects(t *testing.T) {
 	for _, pl := range []scene.PoolLegend{{}, {StateWord: true}, {Heat: true}, {Heat: true, StateWord: true}} {
 		legends = append(legends, legend{fmt.Sprintf("pool %+v", pl), pl.Height, pl.Layout})
 	}
-	legends = append(legends, legend{"partitions", scene.PartitionsLegendHeight, scene.LayoutPartitionsLegend})
+	legends = append(legends, legend{"partitions", scene.PartitionsLegendHeight, scene.LayoutPartitionsLegend},
+		legend{"trail", scene.TrailLegendHeight, scene.LayoutTrailLegend})
 	for _, c := range legendCases {
 		th := layout.Light(c.scale)
 		for _, lg := range legends {

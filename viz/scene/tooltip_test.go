@@ -62,7 +62,11 @@ func TestTooltipGolden(t *testing.T) {
 			} else {
 				p.GotoStep(atoi(t, arg("step")))
 			}
-			return scene.BufferTooltip(p.View(), atoi(t, arg("id"))) + "\n"
+			pane := 0
+			if s := arg("pane"); s != "" {
+				pane = atoi(t, s)
+			}
+			return scene.BufferTooltip(p.PaneView(pane), atoi(t, arg("id"))) + "\n"
 		case "partition":
 			var v *view.Pool
 			if d.HasArg("wait") {
@@ -70,7 +74,11 @@ func TestTooltipGolden(t *testing.T) {
 			} else {
 				p := loadPlayer(t, arg("lesson"), "")
 				p.GotoStep(atoi(t, arg("step")))
-				v = p.View()
+				pane := 0
+				if s := arg("pane"); s != "" {
+					pane = atoi(t, s)
+				}
+				v = p.PaneView(pane)
 			}
 			return scene.PartitionTooltip(v, atoi(t, arg("id"))) + "\n"
 		case "slot":
