@@ -49,6 +49,10 @@ type SLRUStates struct {
 	// Victim: the slot the victim search chose: a double outline and the
 	// VICTIM tab.
 	Victim layout.Encoding
+	// Trail: compared (or found by a probe) by the operation shown, in
+	// any pass, kept until the next operation begins: a thick yellow
+	// frame inside the slot, on a thin line in Trail.Edge.
+	Trail layout.Encoding
 }
 
 // SLRUEncodings is the SLRU scene's table for a theme.
@@ -65,6 +69,7 @@ func SLRUEncodings(th *layout.Theme) SLRUStates {
 		Compared:  layout.Encoding{Fill: th.SLRU.Compared, Edge: th.Highlight, EdgeWidth: 2, EdgeStyle: layout.EdgeDotted},
 		Comparing: layout.Encoding{Edge: th.Highlight, EdgeWidth: 3, Marks: layout.MarkTab, MarkColor: th.Highlight},
 		Victim:    layout.Encoding{Edge: th.Error, EdgeWidth: 2, EdgeStyle: layout.EdgeDouble, Marks: layout.MarkTab, MarkColor: th.Error},
+		Trail:     layout.Encoding{Edge: th.Trail.Mark, EdgeWidth: trailFrame},
 	}
 }
 
@@ -73,6 +78,7 @@ func (s SLRUStates) Named() []NamedEncoding {
 	return []NamedEncoding{
 		{"EMPTY", false, s.Empty}, {"VALID", false, s.Valid}, {"I/O in progress", false, s.IO},
 		{"DIRTY", true, s.Dirty}, {"compared", true, s.Compared}, {"being compared", true, s.Comparing}, {"victim", true, s.Victim},
+		{"trail", true, s.Trail},
 	}
 }
 

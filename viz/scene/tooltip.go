@@ -237,7 +237,8 @@ func PartitionTooltip(p *view.Pool, i int) string {
 
 // SLRUSlotTooltip is the tooltip of SLRU slot i: its bank, the page it
 // holds and its status, its LRU count and age, whether it holds the
-// latest page, its buffer lock and who waits for its I/O.
+// latest page, its buffer lock, who waits for its I/O, and the trails
+// shown it is on.
 func SLRUSlotTooltip(v *slruview.View, i int) string {
 	s := v.Slot(i)
 	g := v.Geometry()
@@ -274,6 +275,20 @@ func SLRUSlotTooltip(v *slruview.View, i int) string {
 			as = append(as, w.Actor)
 		}
 		out = append(out, "waiting for its I/O: "+names(as, v.LaneName))
+	}
+	for a := 1; a < v.NumLanes(); a++ {
+		ln := v.Lane(trace.Actor(a))
+		if v.TrailShown(ln.Actor) && ln.Lookup.Compared(i) {
+			done := ""
+			if !slruLookupActive(ln.Lookup) {
+				done = " (done)"
+			}
+			how := "its search compared the page sought with this slot's"
+			if g.HasTable() {
+				how = "its probe of the bank's table led here"
+			}
+			out = append(out, fmt.Sprintf("trail of %s's %s%s: %s", ln.Name, slruview.OpText(ln.Lookup.Op, ln.Lookup.Operand), done, how))
+		}
 	}
 	return strings.Join(out, "\n")
 }
