@@ -342,6 +342,22 @@ func FSMNodeTooltip(v *fsmview.View, rel, phys uint32, n int) string {
 	if fp, ok := v.FSMPage(rel, phys); ok && n == fsm.NonLeafNodesPerPage+int(fp.NextSlot) {
 		out = append(out, "fp_next_slot: the next search of this page starts here")
 	}
+	for k := 1; k < v.NumLanes(); k++ {
+		ln := v.Lane(trace.Actor(k))
+		on, written := ln.Search.OnTrail(rel, phys, n)
+		if !on || !v.TrailShown(ln.Actor) {
+			continue
+		}
+		what := "read by its search (fsm_search_avail)"
+		if written {
+			what = "written by it (fsm_set_avail, or a parent fixed)"
+		}
+		done := ""
+		if !ln.Search.Active() {
+			done = " (done)"
+		}
+		out = append(out, fmt.Sprintf("trail of %s's %s%s: %s", ln.Name, ln.Search.Op, done, what))
+	}
 	return strings.Join(out, "\n")
 }
 
