@@ -258,6 +258,9 @@ func (s *PoolScene) layoutCells(l *layout.List, r layout.Rect, p *view.Pool, th 
 // rest lies under the text (layoutCellTrailUnder). Cost: two or three
 // items a framed cell.
 func layoutCellTrail(l *layout.List, role string, c layout.Rect, m view.TrailMark, th *layout.Theme) {
+	if trailSliver(c) {
+		return // layoutCellTrailUnder filled it
+	}
 	enc := PoolEncodings(th)
 	e := enc.TrailExamined
 	switch {
@@ -289,6 +292,19 @@ func layoutCellTrail(l *layout.List, role string, c layout.Rect, m view.TrailMar
 func layoutCellTrailUnder(l *layout.List, role string, c layout.Rect, m view.TrailMark, th *layout.Theme) {
 	role += " trail"
 	enc := PoolEncodings(th)
+	if trailSliver(c) {
+		// Too small for a frame, a band or a cross (a phone's stacked
+		// panes): the whole cell in the heat map's trail colours.
+		if m.Marks != 0 {
+			heat := HeatEncodings(th)
+			col := heat.Trail.Fill
+			if m.Marks&(view.MarkDropped|view.MarkEvicted) != 0 {
+				col = heat.Gone.Fill
+			}
+			l.Fill(role, c, col)
+		}
+		return
+	}
 	if m.Marks&(view.MarkSwept|view.MarkEvicted) != 0 {
 		band := enc.TrailSwept
 		if m.Marks&view.MarkEvicted != 0 {
@@ -310,6 +326,10 @@ func layoutCellTrailUnder(l *layout.List, role string, c layout.Rect, m view.Tra
 		}
 	}
 }
+
+// trailSliver reports whether cell c is too small for a trail's shapes
+// (under 8 px on a side): its trail is drawn as the heat map draws it.
+func trailSliver(c layout.Rect) bool { return min(c.W, c.H) < 8 }
 
 // The badges a cell draws for its flags (the pool legend explains each).
 const (
