@@ -601,12 +601,17 @@ func (s *PoolScene) layoutHeat(l *layout.List, r layout.Rect, p *view.Pool, th *
 			}
 		}
 		if marked <= heatTrailBoxes {
-			// At least 12 px (scaled) a box, centred on its texel: a
-			// texel of a pixel or two still gets a mark one can see.
+			// At least 12 px (scaled) a box, centred on its texel but
+			// moved inside the map at its edges (the pane clips what is
+			// outside): a texel of a pixel or two still gets a mark one
+			// can see.
 			grow := max(0, th.Px(12)-(sc+4)) / 2
+			lim := s.lastRect.Inset(-1)
 			for _, id := range ids {
 				if b, ok := box(id); ok {
 					b = b.Inset(-grow)
+					b.X = max(lim.X, min(b.X, lim.X+lim.W-b.W))
+					b.Y = max(lim.Y, min(b.Y, lim.Y+lim.H-b.H))
 					l.Stroke("trail", b.Inset(-1), 1, th.Trail.Edge)
 					l.Stroke("trail", b, 2, th.Trail.Mark)
 				}
