@@ -39,9 +39,10 @@ import (
 // not shown.
 
 // A mark word packs, low to high: the operation (the low 32 bits of the
-// Seq of its KOp, plus one; 0: no mark), the backend (8 bits), the Mark
-// bits (8 bits), and how many times the operation marked it (16 bits,
-// saturating).
+// Seq of its KOp, plus one; 0: no mark; a log of 2³² events could name two
+// operations alike), the backend (8 bits: the lock holder words allow 48
+// backends), the Mark bits (8 bits), and how many times the operation
+// passed it (16 bits, saturating; TrailMark.Count).
 const (
 	markOpBits    = 32
 	markActorShft = 32
@@ -153,11 +154,11 @@ func nextTrail(t OpTrail, e trace.Event) OpTrail {
 	return t
 }
 
-// Sites whose events mark a descriptor examined or invalidated.
+// Sites whose events mark a descriptor examined (the full scans'
+// pre-checks) or invalidated.
 var (
-	siteDropPrecheck = map[trace.Site]bool{trace.SiteOf("drop.precheck"): true,
-		trace.SiteOf("dropall.precheck-linear"): true, trace.SiteOf("dropall.precheck-bsearch"): true}
-	siteInvalClear = trace.SiteOf("inval.clear")
+	siteDropPrecheck, siteDropAllLinear = trace.SiteOf("drop.precheck"), trace.SiteOf("dropall.precheck-linear")
+	siteDropAllBSearch, siteInvalClear  = trace.SiteOf("dropall.precheck-bsearch"), trace.SiteOf("inval.clear")
 )
 
 // marksOf says which descriptor (buf, -1: none) and which partition (part,
@@ -166,7 +167,9 @@ func marksOf(e trace.Event) (buf int, bm Mark, part int, pm Mark) {
 	buf, part = -1, -1
 	switch e.Kind {
 	case trace.KLoad:
-		if e.Class == trace.OBuffer && (siteDropPrecheck[e.Site] || e.Site == siteDListNext) {
+		// Four compares, not a map: a load is the commonest event of a
+		// pin loop, and Apply is the hot path of playing.
+		if e.Class == trace.OBuffer && (e.Site == siteDropPrecheck || e.Site == siteDropAllLinear || e.Site == siteDropAllBSearch || e.Site == siteDListNext) {
 			buf, bm = int(e.Obj), MarkExamined
 		}
 	case trace.KRetag:
