@@ -314,3 +314,92 @@ func TestTrailItemsFollowTheView(t *testing.T) {
 		}
 	}
 }
+
+// Lesson 1's step 13 ("Big scans use a small ring", --step 12): when the
+// scan of big ends, the cells drawn with the ring's dashed frame are the
+// scan's ring, as many as scan.init says (Arg) and holding big's last
+// pages; the scan of small that follows has no ring, and once it begins
+// they are no longer framed.
+func TestLessonOneRingTrail(t *testing.T) {
+	p := loadPlayer(t, "shared-buffers", "")
+	th := layout.Light(1)
+	start, end := p.StepStart[12], p.StepEnd[12]
+	evs := p.PaneTimeline(0).Events()
+	init, done := -1, -1
+	for i := start; i < end && done < 0; i++ {
+		switch e := evs[i]; {
+		case e.Kind == trace.KOp && e.Site.String() == "scan.init" && init < 0:
+			init = i
+		case e.Kind == trace.KOpDone && e.Site.String() == "scan.end" && init >= 0:
+			done = i
+		}
+	}
+	if init < 0 || done < 0 {
+		t.Fatal("no scan in step 12")
+	}
+	ringed := func(pos int) map[int]bool {
+		p.Seek(pos)
+		v := p.View()
+		var l layout.List
+		var s scene.PoolScene
+		s.Reset(v.NBuffers())
+		s.Layout(&l, layout.Rect{W: 1200, H: 700}, v, th)
+		out := map[int]bool{}
+		for _, it := range l.Items {
+			if m := cellTrailRole.FindStringSubmatch(it.Role); m != nil && it.Kind == layout.KStroke && it.Color == th.Trail.Mark && it.Dash != [2]float64{} {
+				id, _ := strconv.Atoi(m[1])
+				out[id] = true
+			}
+		}
+		return out
+	}
+	ring := ringed(done + 1)
+	if want := int(evs[init].Arg); want == 0 || len(ring) != want {
+		t.Fatalf("at the end of the scan %d cells framed as the ring, scan.init says a ring of %d", len(ring), evs[init].Arg)
+	}
+	v := p.View()
+	for id := range ring {
+		if tag := v.TagString(v.Buffer(id).Tag); !strings.HasPrefix(tag, "big/") {
+			t.Errorf("ring buffer %d holds %s, not a page of big", id, tag)
+		}
+	}
+	if r := ringed(done + 2); len(r) != 0 {
+		t.Errorf("the next scan began and %d cells are still framed as the ring", len(r))
+	}
+}
+
+// The SLRU and FSM scenes draw their trails: lesson 4 after B's
+// read-only page 15 (it compared slots 16 to 23) has each of those slots
+// framed in Trail.Mark and no other; lesson 5 where A's VACUUM has
+// ended, the FSM tree frames nodes on its trail.
+func TestSLRUAndFSMTrailItems(t *testing.T) {
+	th := layout.Light(1)
+	v := slruAt(t, lessonPlayer(t, "slru-banks"), 453, 0)
+	var l layout.List
+	scene.LayoutSLRUScene(&l, layout.Rect{W: 1280, H: 720}, v, th)
+	framed := map[string]bool{}
+	for _, it := range l.Items {
+		if strings.HasSuffix(it.Role, " mark trail") && it.Kind == layout.KStroke && it.Color == th.Trail.Mark {
+			framed[strings.TrimSuffix(it.Role, " mark trail")] = true
+		}
+	}
+	for s := 0; s < v.NumSlots(); s++ {
+		want := s >= 16 && s <= 23
+		if framed[fmt.Sprintf("slot %d", s)] != want {
+			t.Errorf("slot %d framed %v, want %v", s, framed[fmt.Sprintf("slot %d", s)], want)
+		}
+	}
+
+	fv, rel, _ := fsmState(t, "free-space-map", 310, 0)
+	var fl layout.List
+	scene.LayoutFSMScene(&fl, layout.Rect{W: 1280, H: 720}, fv, rel, th)
+	nodes := 0
+	for _, it := range fl.Items {
+		if strings.HasPrefix(it.Role, "tree depth") && strings.HasSuffix(it.Role, " trail") && it.Color == th.Trail.Mark {
+			nodes++
+		}
+	}
+	if nodes == 0 {
+		t.Error("the FSM tree frames no node of A's VACUUM's trail")
+	}
+}
