@@ -330,16 +330,16 @@ func (b *builder) poolLegend() bool {
 }
 
 // legend lays out the pool's legend over the frame: the cells (or the heat
-// map), the state word and the mapping table, in columns as the width
-// allows; a click closes it.
+// map), the state word, the trails and the mapping table, in columns as
+// the width allows; a click closes it.
 func (b *builder) legend(full layout.Rect) {
 	th := b.th
 	b.l.Fill("legend shade", full, th.Scrim)
 	w := min(full.W-th.Px(16), th.Px(1000))
 	pl := scene.PoolLegend{StateWord: true, Heat: len(b.s.Pools) > 0 && b.s.Pools[0].HeatShown()}
 	inner := w - th.Px(24)
-	ph, mh := pl.Height(inner, th), scene.PartitionsLegendHeight(inner, th)
-	content := ph + mh + th.Px(12)
+	ph, tlh, mh := pl.Height(inner, th), scene.TrailLegendHeight(inner, th), scene.PartitionsLegendHeight(inner, th)
+	content := ph + tlh + mh + 2*th.Px(12)
 	h := min(content+th.Px(24), full.H-th.Px(16))
 	box := layout.Rect{X: (full.W - w) / 2, Y: max(th.Px(8), (full.H-h)/2), W: w, H: h}
 	b.l.Fill("legend", box, th.Panel)
@@ -354,7 +354,9 @@ func (b *builder) legend(full layout.Rect) {
 	b.l.ClipScroll(r)
 	top := layout.Rect{X: r.X, Y: r.Y - s.legendScroll, W: r.W, H: ph}
 	pl.Layout(b.l, top, th)
-	scene.LayoutPartitionsLegend(b.l, layout.Rect{X: r.X, Y: top.Y + ph + th.Px(12), W: r.W, H: mh}, th)
+	trail := layout.Rect{X: r.X, Y: top.Y + ph + th.Px(12), W: r.W, H: tlh}
+	scene.LayoutTrailLegend(b.l, trail, th)
+	scene.LayoutPartitionsLegend(b.l, layout.Rect{X: r.X, Y: trail.Y + tlh + th.Px(12), W: r.W, H: mh}, th)
 	b.l.Unclip()
 	if s.legendMax > 0 {
 		scrollBar(b.l, r, s.legendScroll, s.legendMax, th)

@@ -100,8 +100,12 @@ func searchWords(s Search, put func(uint64)) {
 		b(s.Extended), uint64(s.Restarts), b(s.HasPath), uint64(s.PathRel), uint64(s.PathPage), uint64(len(s.Path)),
 		b(s.NextMoved), uint64(uint32(s.NextFrom)), uint64(uint32(s.NextTo)), uint64(s.VacBlock), uint64(s.SearchFrom),
 		uint64(len(s.Visits)), uint64(len(s.Tries)), uint64(len(s.LocalChecks)), s.Reads[0]<<42 | s.Reads[1]<<21 | s.Reads[2],
-		uint64(s.Skips), uint64(s.Dropped), s.Err} {
+		uint64(s.Skips), uint64(s.Dropped), s.Err, uint64(trailLen(s.Trail)), s.OpSeq, s.EndSeq} {
 		put(w)
+	}
+	for t := s.Trail; t != nil; t = t.Prev {
+		put(uint64(t.Rel)<<32 | uint64(t.Page))
+		put(uint64(t.Node)<<1 | b(t.Write))
 	}
 	for _, st := range s.Path {
 		put(uint64(st.Node)<<40 | uint64(st.Value)<<32 | uint64(st.Old)<<24 | uint64(st.Want)<<16 | b(st.Write)<<15 | uint64(st.Site)&0x7fff)
@@ -116,6 +120,14 @@ func searchWords(s Search, put func(uint64)) {
 	for _, c := range s.LocalChecks {
 		put(uint64(c.Block)<<1 | b(c.Avail))
 	}
+}
+
+// trailLen is the length of a trail.
+func trailLen(t *TrailNode) int {
+	if t == nil {
+		return 0
+	}
+	return t.N
 }
 
 // Equal reports whether v and o show the same state (Diff is empty).

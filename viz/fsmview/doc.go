@@ -26,7 +26,9 @@
 //     fp_next_slot's move, the FSM pages read and skipped in order
 //     (Visits; Current gives the last fsm_search's, root first), the heap
 //     pages tried with their free space and verdict, the local map
-//     entries looked at, the buffer accesses by fork, the result;
+//     entries looked at, the buffer accesses by fork, the result, and its
+//     trail: every node of every FSM page the operation read or wrote,
+//     shown until the next operation begins (TrailShown);
 //   - counters (Counters): buffer accesses by fork, extensions, FSM pages
 //     skipped, searches, restarts, stale parents, torn-page repairs, pages
 //     tried, local map builds and checks, inserts, deletes, vacuums;

@@ -164,6 +164,55 @@ type Search struct {
 	Skips   int // FSM pages not read (fork missing or short)
 	Dropped int // list entries dropped (the lists keep the last ones)
 	Err     uint64
+
+	// Trail is every node of an FSM page this operation read
+	// (fsm_search_avail) or wrote (fsm_set_avail, the parents fixed), in
+	// every path and on every page, newest first, at most maxTrail of them:
+	// what the tree keeps lit after the path has moved on, until the next
+	// operation begins (View.TrailShown). Its nodes are shared between
+	// searches (a persistent list: one node an event). OpSeq is the Seq of
+	// the operation's first KOp, EndSeq that of its end (0 while it runs).
+	Trail         *TrailNode
+	OpSeq, EndSeq uint64
+}
+
+// TrailNode is one node of a trail: node Node of FSM block Page of
+// relation Rel, read or (Write) written; Prev is the one before (nil at
+// the trail's start), N the trail's length up to it.
+type TrailNode struct {
+	Rel, Page uint32
+	Node      int
+	Write     bool
+	Prev      *TrailNode
+	N         int
+}
+
+// maxTrail is the most nodes a trail keeps: a search reads about 13 nodes
+// a page and three pages, an insert writes as many back; a VACUUM that
+// records many pages stops lighting more past it.
+const maxTrail = 256
+
+// OnTrail reports whether node n of FSM block phys of rel is on the
+// trail, and whether the operation wrote it (rather than only read it).
+// Cost: a walk of the trail, maxTrail nodes at most.
+func (s Search) OnTrail(rel, phys uint32, n int) (on, written bool) {
+	for t := s.Trail; t != nil; t = t.Prev {
+		if t.Rel == rel && t.Page == phys && t.Node == n {
+			on, written = true, written || t.Write
+		}
+	}
+	return on, written
+}
+
+func (s *Search) addTrail(rel, phys uint32, node int, write bool) {
+	n := 0
+	if s.Trail != nil {
+		n = s.Trail.N
+	}
+	if n >= maxTrail {
+		return
+	}
+	s.Trail = &TrailNode{Rel: rel, Page: phys, Node: node, Write: write, Prev: s.Trail, N: n + 1}
 }
 
 var noSearch = Search{Cached: fsm.InvalidBlockNumber, Found: fsm.InvalidBlockNumber, Result: fsm.InvalidBlockNumber,
@@ -279,7 +328,7 @@ func (v *View) nextSearch(prev *Search, e trace.Event) *Search {
 		set()
 	case e.Kind == trace.KError:
 		if e.Class.IsFSM() || prev.Active() {
-			s.Phase, s.Err, s.Depth = PhaseError, e.Arg, 0
+			s.Phase, s.Err, s.Depth, s.EndSeq = PhaseError, e.Arg, 0, e.Seq
 			if !s.HasOp {
 				s.HasOp, s.Rel = true, e.Obj
 			}
@@ -289,6 +338,7 @@ func (v *View) nextSearch(prev *Search, e trace.Event) *Search {
 		if !prev.Active() || prev.Depth == 0 {
 			s = noSearch
 			s.HasOp, s.Op, s.Rel, s.Phase = true, opOfSite[e.Site], e.Obj, PhaseStart
+			s.OpSeq = e.Seq
 		}
 		s.Depth++
 		switch e.Site {
@@ -330,7 +380,7 @@ func (v *View) nextSearch(prev *Search, e trace.Event) *Search {
 			s.Result = fsm.UnpackTID(e.After).Block
 		}
 		if s.Depth <= 0 {
-			s.Depth, s.Phase = 0, PhaseDone
+			s.Depth, s.Phase, s.EndSeq = 0, PhaseDone, e.Seq
 		}
 		set()
 	case !e.Class.IsFSM() || !prev.Active():
@@ -363,6 +413,7 @@ func (s *Search) follow(v *View, e trace.Event) bool {
 			s.newPath(e.Obj, phys)
 		}
 		s.addStep(st)
+		s.addTrail(e.Obj, phys, node, false)
 		return true
 	case trace.KCategory, trace.KNodeStore:
 		if e.Site == sZeroed || e.Site == sRebuild {
@@ -376,6 +427,7 @@ func (s *Search) follow(v *View, e trace.Event) bool {
 			s.newPath(e.Obj, phys)
 		}
 		s.addStep(st)
+		s.addTrail(e.Obj, phys, node, true)
 		return true
 	case trace.KNextSlot:
 		if !s.onPath(e.Obj, phys) {

@@ -532,6 +532,24 @@ func (v *View) LaneName(a trace.Actor) string {
 	return trace.ActorName(a)
 }
 
+// TrailShown reports whether actor a's search's trail (Search.Trail) is
+// shown, by the rule every view's trails follow (viewkit.TrailShown):
+// while its operation runs, and after it ends until the next operation
+// begins in the view, any backend's. Cost: a look at every lane.
+func (v *View) TrailShown(a trace.Actor) bool {
+	s := v.Lane(a).Search
+	if !s.HasOp {
+		return false
+	}
+	latest := uint64(0)
+	for b := range v.lanes {
+		if o := v.Lane(trace.Actor(b)).Search; o.HasOp {
+			latest = max(latest, o.OpSeq)
+		}
+	}
+	return viewkit.TrailShown(s.Phase == PhaseDone || s.Phase == PhaseError, s.EndSeq, latest)
+}
+
 // LocalMap is a backend's small-skip local map.
 type LocalMap struct {
 	NBlocks uint32 // the heap size it was built for; 0: no map (or not yet: fsm_local_set sets it last)

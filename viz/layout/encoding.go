@@ -71,6 +71,8 @@ const (
 	MarkCorner Mark = 1 << iota // a folded corner: a triangle in a corner of the cell
 	MarkBadge                   // a small labelled box along the cell's bottom edge
 	MarkTab                     // a tab above the cell naming the backend that acts on it
+	MarkBand                    // a band along the cell's bottom edge (a trail's passage: the clock hand's path)
+	MarkCross                   // the cell crossed out, corner to corner (a trail's page thrown out)
 )
 
 // Outline adds e's outline of r in its style (nothing when e has none).

@@ -57,10 +57,27 @@ type Theme struct {
 	// Scrim is laid over the screen behind a dialog (the keys' help).
 	Scrim color.RGBA
 
+	// Trail is how the scenes draw an operation's trail: what it went
+	// through, kept on screen until the next operation begins.
+	Trail TrailColors
+
 	// SLRU is the SLRU scene's own fills.
 	SLRU SLRUColors
 	// FSM is the free space map scene's own fills.
 	FSM FSMColors
+}
+
+// TrailColors are the colours of a trail, in every scene: Mark is the
+// highlighter's yellow over what the operation passed (a descriptor a drop
+// examined, the clock hand's path, a ring's member, a partition probed,
+// an SLRU slot compared, an FSM node read or written), Edge the thin line
+// beside it that keeps it apart from a light fill, Gone what crosses out
+// a buffer whose page the operation threw out (invalidated, evicted) or a
+// partition entry it changed. Yellow is the one hue at least ΔE00 20 from
+// every heat map colour for normal vision, protanopia and deuteranopia in
+// both themes; Gone is the theme's near-black or white.
+type TrailColors struct {
+	Mark, Edge, Gone color.RGBA
 }
 
 // SLRUColors are the fills of the SLRU scene: a slot holding a valid page,
@@ -124,6 +141,7 @@ func Light(scale float64) *Theme {
 		HighlightFill: color.RGBA{0xfd, 0xf0, 0xd5, 0xff},
 		Hover:         color.RGBA{0xea, 0xf2, 0xf8, 0xff},
 		Scrim:         color.RGBA{0, 0, 0, 0x60},
+		Trail:         TrailColors{Mark: Yellow, Edge: color.RGBA{0x1a, 0x1a, 0x1a, 0xff}, Gone: color.RGBA{0x1a, 0x1a, 0x1a, 0xff}},
 		SLRU: SLRUColors{
 			Valid:    color.RGBA{0xff, 0xff, 0xff, 0xff},
 			IO:       color.RGBA{0xcc, 0xec, 0xe1, 0xff}, // a light tint of the I/O green
@@ -177,6 +195,7 @@ func Dark(scale float64) *Theme {
 		HighlightFill: color.RGBA{0x45, 0x36, 0x12, 0xff},
 		Hover:         color.RGBA{0x2a, 0x36, 0x44, 0xff},
 		Scrim:         color.RGBA{0, 0, 0, 0x90},
+		Trail:         TrailColors{Mark: Yellow, Edge: color.RGBA{0x15, 0x17, 0x1b, 0xff}, Gone: color.RGBA{0xff, 0xff, 0xff, 0xff}},
 		SLRU: SLRUColors{
 			Valid:    color.RGBA{0x2b, 0x2f, 0x37, 0xff},
 			IO:       color.RGBA{0x12, 0x3d, 0x30, 0xff}, // a deep tint of the I/O green

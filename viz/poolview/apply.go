@@ -217,9 +217,11 @@ func (p *Pool) Apply(e trace.Event) {
 	p.lane(e.Actor)
 	info := emptyInfo
 	if t := p.h.ActorTop(e.Actor); t != nil {
-		info = t.Data
+		info = t.Data.info
 	}
-	p.h.Push(e, nextInfo(info, e))
+	d := nodeData{info: nextInfo(info, e)}
+	d.prevCell, d.prevPart = p.mark(e, d.info.trail)
+	p.h.Push(e, d)
 }
 
 // Unapply undoes e, which must be the event applied last (it panics
@@ -230,7 +232,8 @@ func (p *Pool) Unapply(e trace.Event) {
 	if !owns(e) {
 		return
 	}
-	p.h.Pop(e, "view")
+	n := p.h.Pop(e, "view")
+	p.unmark(e, n.Data)
 	p.mutate(e, true)
 	p.counters.count(e, minusOne)
 }

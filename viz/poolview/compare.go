@@ -30,6 +30,8 @@ func laneDiff(a, b Lane) string {
 		return fmt.Sprintf("scan %v/%v vs %v/%v", a.HasScan, a.Scan, b.HasScan, b.Scan)
 	case a.HasErr != b.HasErr || a.Err != b.Err || a.Errors != b.Errors:
 		return fmt.Sprintf("error %v (%d) vs %v (%d)", a.Err, a.Errors, b.Err, b.Errors)
+	case a.Trail != b.Trail:
+		return fmt.Sprintf("trail %+v vs %+v", a.Trail, b.Trail)
 	}
 	return ""
 }
@@ -61,6 +63,9 @@ func (p *Pool) Diff(o *Pool) string {
 			if a.content[j] != b.content[j] {
 				d.Add("buffer %d content lock %s vs %s", i, HoldersString(a.content[j]), HoldersString(b.content[j]))
 			}
+			if a.mark[j] != b.mark[j] {
+				d.Add("buffer %d trail %s vs %s", i, markDiff(a.mark[j], cellMarkNames[:]), markDiff(b.mark[j], cellMarkNames[:]))
+			}
 		}
 	}
 	if p.firstFree != o.firstFree {
@@ -81,6 +86,9 @@ func (p *Pool) Diff(o *Pool) string {
 	for i := 0; i < len(p.parts) && !d.Full(); i++ {
 		if p.parts[i].holders != o.parts[i].holders {
 			d.Add("partition %d lock %s vs %s", i, HoldersString(p.parts[i].holders), HoldersString(o.parts[i].holders))
+		}
+		if p.parts[i].mark != o.parts[i].mark {
+			d.Add("partition %d trail %s vs %s", i, markDiff(p.parts[i].mark, partMarkNames[:]), markDiff(o.parts[i].mark, partMarkNames[:]))
 		}
 		if p.parts[i].entries == o.parts[i].entries {
 			continue
@@ -121,6 +129,7 @@ func (p *Pool) Fingerprint() uint64 {
 		w(uint64(c.state[j])<<32 | uint64(uint32(c.freeNext[j])))
 		w(c.tag[j])
 		w(c.content[j])
+		w(c.mark[j])
 	}
 	w(uint64(uint32(p.firstFree)))
 	w(uint64(p.counter)<<32 | uint64(p.passes))
@@ -128,6 +137,7 @@ func (p *Pool) Fingerprint() uint64 {
 	var tags []uint64
 	for i := range p.parts {
 		w(p.parts[i].holders)
+		w(p.parts[i].mark)
 		pm := p.parts[i].entries
 		if pm == nil || len(pm.m) == 0 {
 			w(0)
@@ -164,8 +174,19 @@ func (p *Pool) Fingerprint() uint64 {
 		if l.OpDone {
 			flags |= 2
 		}
+		if l.Trail.Has {
+			flags |= 4
+		}
+		if l.Trail.Done {
+			flags |= 8
+		}
+		if l.Trail.InScan {
+			flags |= 16
+		}
 		w(flags)
 		w(uint64(l.Ops)<<32 | uint64(l.Errors))
+		ev(l.Trail.Op, l.Trail.Has)
+		w(l.Trail.End)
 	}
 	for _, c := range p.counters.fields() {
 		w(c)

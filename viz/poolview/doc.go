@@ -20,7 +20,13 @@
 //     its current operation (the last KOp: read.begin, scan.init, or any
 //     other site by name), the scan in progress, its last error;
 //   - counters by event kind (Counters.Stats gives bufmgr.Stats);
-//   - the current event and what it changed (Changed, EffectOf).
+//   - the current event and what it changed (Changed, EffectOf);
+//   - the trails (trail.go, Trails): per descriptor and per mapping
+//     partition, what the operation of a backend did there (a drop
+//     examined or invalidated it, the clock hand passed it or stopped on
+//     it, a scan's ring holds it; a tag looked up in the partition, an
+//     entry changed), shown while the operation runs and until the next
+//     one begins in the view (viewkit.TrailShown).
 //
 // Which events change what (checked against engine/bufmgr):
 //
@@ -56,6 +62,11 @@
 //     is immutable. A keyframe (Snapshot) costs what changed since the last.
 //   - Listings (entries, pins, freelist) are sorted or in list order, never
 //     in map order; Fingerprint hashes a canonical encoding.
+//   - A trail's marks are a word beside each descriptor (in its chunk) and
+//     partition, naming the operation that made them; nothing is cleared
+//     when an operation begins, so Apply stays O(1) and Unapply puts back
+//     the word the history node kept. The marks after any moves equal a
+//     fresh replay's (Diff and Fingerprint compare them).
 //
 // Usage:
 //

@@ -20,6 +20,8 @@ type laneInfo struct {
 	// casOK, casFails and spins count the backend's compare-and-swaps on
 	// a state word, the failed ones, and its spin delays on BM_LOCKED.
 	casOK, casFails, spins int
+	// trail is the operation whose trail the backend draws (trail.go).
+	trail OpTrail
 }
 
 var emptyInfo = &laneInfo{}
@@ -34,6 +36,7 @@ func nextInfo(prev *laneInfo, e trace.Event) *laneInfo {
 	switch e.Kind {
 	case trace.KOp:
 		n := *prev
+		n.trail = nextTrail(prev.trail, e)
 		n.op, n.hasOp, n.opDone = e, true, false
 		n.opCount++
 		switch {
@@ -47,10 +50,12 @@ func nextInfo(prev *laneInfo, e trace.Event) *laneInfo {
 		return &n
 	case trace.KOpDone:
 		n := *prev
+		n.trail = nextTrail(prev.trail, e)
 		n.opDone, n.hasScan = true, false
 		return &n
 	case trace.KError:
 		n := *prev
+		n.trail = nextTrail(prev.trail, e)
 		n.err, n.hasErr, n.hasScan = e, true, false
 		n.errCount++
 		return &n
@@ -120,6 +125,10 @@ type Lane struct {
 	// failed compare-and-swaps on state words (MarkBufferDirty's
 	// included) and its spin delays on BM_LOCKED.
 	CASes, CASFailures, Spins int
+	// Trail is the operation whose trail the backend draws (a
+	// sequential scan's, not its block reads'); Pool.Trails says whether
+	// it is shown.
+	Trail OpTrail
 }
 
 // wordWalk bounds how far Lane looks back through a backend's events for
@@ -165,7 +174,7 @@ func (p *Pool) Lane(a trace.Actor) Lane {
 		case trace.KLWWait, trace.KSpin, trace.KIOWait:
 			out.Waiting = true
 		}
-		info = top.Data
+		info = top.Data.info
 		out.Spinning = top.Ev.Kind == trace.KSpin && top.Ev.Class == trace.OBuffer
 		for n, i := top, 0; n != nil && i < wordWalk; n, i = n.ActorPrev, i+1 {
 			e := n.Ev
@@ -183,6 +192,7 @@ func (p *Pool) Lane(a trace.Actor) Lane {
 	out.Err, out.HasErr = info.err, info.hasErr
 	out.Ops, out.Errors = info.opCount, info.errCount
 	out.CASes, out.CASFailures, out.Spins = info.casOK, info.casFails, info.spins
+	out.Trail = info.trail
 	return out
 }
 

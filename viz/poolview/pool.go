@@ -39,6 +39,7 @@ type chunk struct {
 	freeNext [chunkSize]int32
 	tag      [chunkSize]uint64
 	content  [chunkSize]uint64
+	mark     [chunkSize]uint64 // the trail's mark words (trail.go)
 }
 
 // partMap holds one mapping partition's entries: packed tag → buffer id.
@@ -50,6 +51,7 @@ type partMap struct {
 type partition struct {
 	holders uint64   // LWLock holder word: exclusive actor << 48 | shared mask
 	entries *partMap // nil while empty and never written
+	mark    uint64   // the trail's mark word (trail.go)
 }
 
 // pinMap is one backend's private pin counts: buffer id → count.
@@ -89,8 +91,18 @@ type Pool struct {
 	counters Counters
 
 	// h is the history: the events applied, each with its backend's
-	// operation state after it (the lanes' last events are its tops).
-	h viewkit.History[*laneInfo]
+	// operation state after it (the lanes' last events are its tops) and
+	// the trail marks it replaced.
+	h viewkit.History[nodeData]
+}
+
+// nodeData is what the history keeps of an applied event beyond the
+// event: its backend's lane information after it (shared between the
+// nodes of an operation), and the trail's mark words it replaced
+// (noMark: none), which Unapply puts back.
+type nodeData struct {
+	info               *laneInfo
+	prevCell, prevPart uint64
 }
 
 // New returns the view of PostgreSQL's initial pool of nbuffers buffers

@@ -32,9 +32,20 @@
 // hatch, marks), which the tests check pair by pair as viewers with
 // protanopia and deuteranopia see them, in both themes.
 //
+// Trails (the views' Trails, Lookup.Trail, Search.Trail) are drawn in the
+// theme's Trail colours, the same way in every scene: what the operation
+// shown went through is framed in yellow on a thin dark line (a
+// descriptor a drop examined, a partition a lookup probed, an SLRU slot
+// compared, an FSM node read or written), the clock hand's path is a
+// yellow band along the bottom of each cell it passed (dark where it
+// stopped), a scan's ring a dashed frame, a page thrown out crossed out;
+// in the heat map, and in cells too small for shapes, a marked descriptor
+// is a yellow (or dark) texel, framed as well when there are a handful.
+//
 // Legends say what a scene's numbers, badges, shades, frames and marks
-// mean (PoolLegend, LayoutPartitionsLegend, LayoutSLRULegend): each says
-// the height it needs at a width, so the caller reserves it. Tooltips say
+// mean (PoolLegend, LayoutTrailLegend, LayoutPartitionsLegend,
+// LayoutSLRULegend): each says the height it needs at a width, so the
+// caller reserves it. Tooltips say
 // what is under the pointer: PoolScene.BufferAt for the pool's cells, and
 // the hit regions the partitions, SLRU slots and FSM tree nodes record in
 // the list (layout.List.HitAt, TooltipText); Tooltip lays the text out

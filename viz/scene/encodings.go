@@ -49,6 +49,10 @@ type SLRUStates struct {
 	// Victim: the slot the victim search chose: a double outline and the
 	// VICTIM tab.
 	Victim layout.Encoding
+	// Trail: compared (or found by a probe) by the operation shown, in
+	// any pass, kept until the next operation begins: a thick yellow
+	// frame inside the slot, on a thin line in Trail.Edge.
+	Trail layout.Encoding
 }
 
 // SLRUEncodings is the SLRU scene's table for a theme.
@@ -65,6 +69,7 @@ func SLRUEncodings(th *layout.Theme) SLRUStates {
 		Compared:  layout.Encoding{Fill: th.SLRU.Compared, Edge: th.Highlight, EdgeWidth: 2, EdgeStyle: layout.EdgeDotted},
 		Comparing: layout.Encoding{Edge: th.Highlight, EdgeWidth: 3, Marks: layout.MarkTab, MarkColor: th.Highlight},
 		Victim:    layout.Encoding{Edge: th.Error, EdgeWidth: 2, EdgeStyle: layout.EdgeDouble, Marks: layout.MarkTab, MarkColor: th.Error},
+		Trail:     layout.Encoding{Edge: th.Trail.Mark, EdgeWidth: trailFrame},
 	}
 }
 
@@ -73,6 +78,7 @@ func (s SLRUStates) Named() []NamedEncoding {
 	return []NamedEncoding{
 		{"EMPTY", false, s.Empty}, {"VALID", false, s.Valid}, {"I/O in progress", false, s.IO},
 		{"DIRTY", true, s.Dirty}, {"compared", true, s.Compared}, {"being compared", true, s.Comparing}, {"victim", true, s.Victim},
+		{"trail", true, s.Trail},
 	}
 }
 
@@ -96,6 +102,13 @@ type PoolStates struct {
 	IO layout.Encoding
 	// Locked: BM_LOCKED (the header spinlock), the LOCK badge.
 	Locked layout.Encoding
+	// The trail of the operation shown (poolview.Trails): a descriptor a
+	// drop examined, a thick yellow frame inside the cell; a member of a
+	// scan's ring, the frame dashed; one the clock hand passed, a yellow
+	// band along the bottom (the hand's path); the sweep's victim, the
+	// band dark (where the hand stopped); one a drop invalidated, crossed
+	// out.
+	TrailExamined, TrailRing, TrailSwept, TrailEvicted, TrailGone layout.Encoding
 }
 
 // PoolEncodings is the pool scene's table for a theme.
@@ -106,6 +119,12 @@ func PoolEncodings(th *layout.Theme) PoolStates {
 		Dirty:  layout.Encoding{Marks: layout.MarkCorner | layout.MarkBadge, MarkColor: th.Dirty},
 		IO:     layout.Encoding{Pattern: layout.PatternHatch, PatternColor: th.IO, Marks: layout.MarkBadge, MarkColor: th.IO},
 		Locked: layout.Encoding{Marks: layout.MarkBadge, MarkColor: th.Locked},
+
+		TrailExamined: layout.Encoding{Edge: th.Trail.Mark, EdgeWidth: trailFrame},
+		TrailRing:     layout.Encoding{Edge: th.Trail.Mark, EdgeWidth: trailFrame, EdgeStyle: layout.EdgeDashed},
+		TrailSwept:    layout.Encoding{Marks: layout.MarkBand, MarkColor: th.Trail.Mark},
+		TrailEvicted:  layout.Encoding{Marks: layout.MarkBand, MarkColor: th.Trail.Gone},
+		TrailGone:     layout.Encoding{Marks: layout.MarkCross, MarkColor: th.Trail.Gone},
 	}
 	for u := range s.Usage {
 		s.Usage[u] = layout.Encoding{Fill: th.UsageRamp[u], Edge: th.PanelEdge, EdgeWidth: 1}
@@ -120,21 +139,30 @@ func (s PoolStates) Named() []NamedEncoding {
 		out = append(out, NamedEncoding{fmt.Sprintf("usage %d", u), false, e})
 	}
 	return append(out, NamedEncoding{"pinned", true, s.Pinned}, NamedEncoding{"dirty", true, s.Dirty},
-		NamedEncoding{"I/O in progress", true, s.IO}, NamedEncoding{"locked", true, s.Locked})
+		NamedEncoding{"I/O in progress", true, s.IO}, NamedEncoding{"locked", true, s.Locked},
+		NamedEncoding{"trail: examined", true, s.TrailExamined}, NamedEncoding{"trail: ring", true, s.TrailRing},
+		NamedEncoding{"trail: swept", true, s.TrailSwept}, NamedEncoding{"trail: victim", true, s.TrailEvicted},
+		NamedEncoding{"trail: invalidated", true, s.TrailGone})
 }
+
+// trailFrame is the width of a trail's frame inside a cell.
+const trailFrame = 3
 
 // HeatStates is how the heat map colours a descriptor: one texel each, so
 // colour is all it has, and the pinned and dirty flags take the place of
-// the usage count.
+// the usage count, and a trail's mark takes the place of them all (a
+// descriptor the operation shown passed, one whose page it threw out).
 type HeatStates struct {
 	Free          layout.Encoding
 	Usage         [6]layout.Encoding
 	Pinned, Dirty layout.Encoding
+	Trail, Gone   layout.Encoding
 }
 
 // HeatEncodings is the heat map's table for a theme.
 func HeatEncodings(th *layout.Theme) HeatStates {
-	s := HeatStates{Free: layout.Encoding{Fill: th.Free}, Pinned: layout.Encoding{Fill: th.Pinned}, Dirty: layout.Encoding{Fill: th.Dirty}}
+	s := HeatStates{Free: layout.Encoding{Fill: th.Free}, Pinned: layout.Encoding{Fill: th.Pinned}, Dirty: layout.Encoding{Fill: th.Dirty},
+		Trail: layout.Encoding{Fill: th.Trail.Mark}, Gone: layout.Encoding{Fill: th.Trail.Gone}}
 	for u := range s.Usage {
 		s.Usage[u] = layout.Encoding{Fill: th.UsageRamp[u]}
 	}
@@ -147,5 +175,6 @@ func (s HeatStates) Named() []NamedEncoding {
 	for u, e := range s.Usage {
 		out = append(out, NamedEncoding{fmt.Sprintf("usage %d", u), false, e})
 	}
-	return append(out, NamedEncoding{"pinned", false, s.Pinned}, NamedEncoding{"dirty", false, s.Dirty})
+	return append(out, NamedEncoding{"pinned", false, s.Pinned}, NamedEncoding{"dirty", false, s.Dirty},
+		NamedEncoding{"trail", false, s.Trail}, NamedEncoding{"trail: thrown out", false, s.Gone})
 }

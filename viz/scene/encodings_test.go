@@ -79,6 +79,13 @@ func apart(v colorcheck.Vision, a, b layout.Encoding) string {
 			return fmt.Sprintf("outlines ΔE00 %.1f", d)
 		}
 	}
+	// The same marks (a trail's band: the hand's path and where it
+	// stopped) in colours as far apart as two outlines must be.
+	if a.Marks != 0 {
+		if d := colorcheck.Difference(v, a.MarkColor, b.MarkColor); d >= minEdge {
+			return fmt.Sprintf("marks ΔE00 %.1f", d)
+		}
+	}
 	return ""
 }
 

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"bufferlab/engine/fsm"
+	"bufferlab/engine/trace"
 	"bufferlab/viz/fsmview"
 	"bufferlab/viz/layout"
 )
@@ -35,7 +36,7 @@ func fsmTreeRowMax(t *fsmType) float64 { return 1.5*t.slh + 2*t.gap }
 // their parents: four rows) and the height it would like (13 rows a
 // little taller than the least).
 func fsmTreeHeight(v *fsmview.View, rel, phys uint32, w float64, t *fsmType) (least, pref float64) {
-	lg := planFSMLegend(fsmTreeLegendItems(fsmTreePath(v, rel, phys), t), w-4*t.gap, t)
+	lg := planFSMLegend(fsmTreeLegendItems(fsmTreePath(v, rel, phys), len(fsmTrailNodes(v, rel, phys)) > 0, t), w-4*t.gap, t)
 	fixed := t.chrome() + lg.h + t.gap + t.slh + t.gap
 	return fixed + 4*fsmTreeRowMin(t), fixed + fsmTreeDepths*fsmTreeRowMax(t)
 }
@@ -49,10 +50,30 @@ func fsmTreePath(v *fsmview.View, rel, phys uint32) []fsmview.Step {
 	return nil
 }
 
+// fsmTrailNodes are the nodes of FSM block phys of rel on a trail shown
+// (fsmview.View.TrailShown): every node the operation read or wrote, in
+// every path, whoever's. Cost: a walk of each shown trail (256 nodes at
+// most each).
+func fsmTrailNodes(v *fsmview.View, rel, phys uint32) map[int]bool {
+	out := map[int]bool{}
+	for a := 1; a < v.NumLanes(); a++ {
+		if !v.TrailShown(trace.Actor(a)) {
+			continue
+		}
+		for tn := v.Lane(trace.Actor(a)).Search.Trail; tn != nil; tn = tn.Prev {
+			if tn.Rel == rel && tn.Page == phys {
+				out[tn.Node] = true
+			}
+		}
+	}
+	return out
+}
+
 // fsmTreeLegendItems are the marks the tree's legend explains: the path's
-// nodes by what happened to them (only those on the path), and the other
-// children beside the chain.
-func fsmTreeLegendItems(path []fsmview.Step, t *fsmType) []fsmLegendItem {
+// nodes by what happened to them (only those on the path), the trail's
+// frame when the page has nodes on a trail, and the other children beside
+// the chain.
+func fsmTreeLegendItems(path []fsmview.Step, trail bool, t *fsmType) []fsmLegendItem {
 	th := t.th
 	var read, short, written bool
 	for _, st := range path {
@@ -74,6 +95,9 @@ func fsmTreeLegendItems(path []fsmview.Step, t *fsmType) []fsmLegendItem {
 	}
 	if written {
 		items = append(items, fsmLegendItem{th.FSM.Written, th.Dirty, []string{"written (#order)", "written"}})
+	}
+	if trail {
+		items = append(items, fsmLegendItem{th.FSM.Node, th.Trail.Mark, []string{"trail"}})
 	}
 	return append(items, fsmLegendItem{th.FSM.Stub, th.PanelEdge, []string{"the other slots (their max)", "other slots (max)"}})
 }
@@ -126,7 +150,9 @@ func fsmRanges(ns []int) string {
 // other child stands for the slots it covers, with their maximum. The
 // focused search's path (fsm_search_avail, fsm_set_avail) is lit in
 // order: nodes read (≥ the category wanted, or below it), nodes written,
-// each with its step's number; fp_next_slot is marked.
+// each with its step's number; fp_next_slot is marked. Every node drawn
+// that a trail shown holds (read or written by the operation, on this
+// path or an earlier one) is framed in yellow.
 //
 // Where the panel has fewer rows than 13 (a row holds a node's value),
 // the depths under the root down to the window's parents are not drawn:
@@ -145,6 +171,7 @@ func LayoutFSMTree(l *layout.List, r layout.Rect, v *fsmview.View, rel, phys uin
 	a := fsm.AddressOf(phys)
 	focus, _ := FSMFocus(v, rel)
 	path := fsmTreePath(v, rel, phys)
+	trail := fsmTrailNodes(v, rel, phys)
 	in := fsmPanel(l, r, fsmTreeTitles(phys, a, h.Name, path), t)
 	if !ok {
 		layoutWrapped(l, "tree note", "the fork does not reach this page", t.face, in, th.Muted)
@@ -153,7 +180,7 @@ func LayoutFSMTree(l *layout.List, r layout.Rect, v *fsmview.View, rel, phys uin
 	nodes, _ := v.Nodes(rel, phys)
 	small := t.small
 	slh := t.slh
-	lg := planFSMLegend(fsmTreeLegendItems(path, t), in.W, t)
+	lg := planFSMLegend(fsmTreeLegendItems(path, len(trail) > 0, t), in.W, t)
 	body, legendR := in.SplitBottom(lg.h + t.gap)
 
 	slotH := slh + t.gap // the slot labels under the leaves
@@ -337,6 +364,13 @@ func LayoutFSMTree(l *layout.List, r layout.Rect, v *fsmview.View, rel, phys uin
 		}
 		l.Fill(role, box, fill)
 		l.Stroke(role, box, ew, edge)
+		if trail[n] {
+			// On the trail: a yellow frame around the box, on a thin
+			// dark line, as the pool's cells and the SLRU's slots show
+			// theirs.
+			l.Stroke(role+" trail", box.Inset(-ew/2-1.5), 2.5, th.Trail.Mark)
+			l.Stroke(role+" trail", box.Inset(-ew/2-3.25), 1, th.Trail.Edge)
+		}
 		forms := []string{fmt.Sprint(nodes[n])}
 		if lit && path[i].Write {
 			// The old value where the box holds it; the fill says written.

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"bufferlab/viz/layout"
+	view "bufferlab/viz/poolview"
 )
 
 // A legend in sections of entries: each entry a key, drawn as the scene
@@ -42,6 +43,8 @@ type keyPart struct {
 	hand        bool       // the clock hand's arrow, pointing down at the top
 	badge       string     // a badge at the bottom right (PIN 2)
 	badgeFill   color.RGBA // its fill
+	trail       view.Mark  // a descriptor's marks of a trail, drawn as the pool scene draws them
+	partTrail   view.Mark  // a mapping partition's marks of a trail, as LayoutPartitions draws them
 }
 
 // legendKey is a row of parts, h high.
@@ -70,6 +73,7 @@ func layoutKey(l *layout.List, role string, k legendKey, x, y float64, th *layou
 		if p.fill.A > 0 {
 			l.Fill(role, b, p.fill)
 		}
+		layoutCellTrailUnder(l, role, b, view.TrailMark{Marks: p.trail}, th)
 		if p.label != "" {
 			l.TextIn(role, p.label, p.labelFont, b, p.labelColour, layout.Center)
 		}
@@ -87,6 +91,8 @@ func layoutKey(l *layout.List, role string, k legendKey, x, y float64, th *layou
 		if p.edgeW > 0 {
 			l.Stroke(role, b, p.edgeW, p.edge)
 		}
+		layoutCellTrail(l, role, b, view.TrailMark{Marks: p.trail}, th)
+		layoutPartitionTrail(l, role+" trail", b, view.TrailMark{Marks: p.partTrail}, th)
 		if p.hand {
 			cx, s := b.X+b.W/2, th.Px(6)
 			l.Triangle(role, layout.Point{X: cx - s, Y: b.Y - th.Px(1)}, layout.Point{X: cx + s, Y: b.Y - th.Px(1)}, layout.Point{X: cx, Y: b.Y + s + th.Px(1)}, th.Text)

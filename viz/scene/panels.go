@@ -19,6 +19,11 @@ import (
 // lock, "X" and a thick border for an exclusive holder, "S" and an outline
 // for shared holders. A label wider than its cell is recorded.
 //
+// The trail shown marks the partitions its operation probed (a yellow
+// frame inside the cell, layoutPartitionTrail) and those whose entries it
+// inserted or deleted (a corner at the bottom right, in Trail.Gone): the
+// per-block lookup's handful of hops.
+//
 // Each cell is recorded as a hit region of kind "partition" (its number
 // the ID) for PartitionTooltip.
 func LayoutPartitions(l *layout.List, r layout.Rect, p *view.Pool, th *layout.Theme) {
@@ -27,6 +32,7 @@ func LayoutPartitions(l *layout.List, r layout.Rect, p *view.Pool, th *layout.Th
 	cw, ch := r.W/float64(cols), r.H/float64(rows)
 	face := th.Font(layout.Regular, 9)
 	changed := p.Changed().Partition
+	tr := p.Trails()
 	for i := 0; i < view.NumPartitions; i++ {
 		role := fmt.Sprintf("partition %d", i)
 		c := layout.Rect{X: r.X + float64(i%cols)*cw, Y: r.Y + float64(i/cols)*ch, W: cw, H: ch}.Inset(1)
@@ -60,6 +66,29 @@ func LayoutPartitions(l *layout.List, r layout.Rect, p *view.Pool, th *layout.Th
 			l.Stroke("changed", c.Inset(-1), 2, th.Highlight)
 		}
 		l.TextForms(role, forms, face, c, layout.TextOn(fill), layout.Center)
+		layoutPartitionTrail(l, role+" trail", c, tr.Partition(i), th)
+	}
+}
+
+// layoutPartitionTrail lays out a partition's part in the trail shown
+// over its cell c: probed, a thick yellow frame inside the cell (inside
+// a lock holder's outline, which is drawn on its edge) with a thin line in
+// Trail.Edge, as the pool's cells show a descriptor examined; an entry
+// inserted or deleted, a triangle in the bottom right corner in
+// Trail.Gone on a halo of the panel's colour, half the cell's smaller
+// side. Cost: at most four items.
+func layoutPartitionTrail(l *layout.List, role string, c layout.Rect, m view.TrailMark, th *layout.Theme) {
+	if m.Marks&view.MarkProbed != 0 {
+		w := min(max(2, min(c.W, c.H)/5), trailFrame)
+		in := c.Inset(1.5)
+		l.Stroke(role, in, 1, th.Trail.Edge)
+		l.Stroke(role, in.Inset(w/2+0.5), w, th.Trail.Mark)
+	}
+	if m.Marks&view.MarkChanged != 0 {
+		d := min(c.W, c.H) * 0.5
+		x1, y1 := c.X+c.W, c.Y+c.H
+		l.Triangle(role, layout.Point{X: x1, Y: y1}, layout.Point{X: x1 - d - 1.5, Y: y1}, layout.Point{X: x1, Y: y1 - d - 1.5}, th.Panel)
+		l.Triangle(role, layout.Point{X: x1, Y: y1}, layout.Point{X: x1 - d, Y: y1}, layout.Point{X: x1, Y: y1 - d}, th.Trail.Gone)
 	}
 }
 

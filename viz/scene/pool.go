@@ -240,14 +240,96 @@ func (s *PoolScene) layoutCells(l *layout.List, r layout.Rect, p *view.Pool, th 
 	chh := min(r.H/float64(rows), cw/1.3)
 	ch := p.Changed()
 	hand := p.Hand()
+	tr := p.Trails()
 	for i := 0; i < k; i++ {
 		id := s.First + i
 		cell := layout.Rect{X: r.X + float64(i%cols)*cw, Y: r.Y + float64(i/cols)*chh, W: cw, H: chh}.Inset(3)
 		s.cellRects = append(s.cellRects, cell)
-		layoutCell(l, cell, p, id, th, id == ch.Buffer, id == hand)
+		layoutCell(l, cell, p, id, th, tr.Cell(id), id == ch.Buffer, id == hand)
 	}
-
 }
+
+// layoutCellTrail lays out the frame of descriptor cell c's part in the
+// trail shown (role "cell N trail"), over the cell, from the pool table's
+// trail encodings: examined by a drop, a thick yellow frame inside the
+// cell; a member of a scan's ring, the frame dashed, its gaps in
+// Trail.Edge (and the RING badge where the cell has room for badges). A
+// thin line in Trail.Edge keeps the yellow apart from a light fill. The
+// rest lies under the text (layoutCellTrailUnder). Cost: two or three
+// items a framed cell.
+func layoutCellTrail(l *layout.List, role string, c layout.Rect, m view.TrailMark, th *layout.Theme) {
+	if trailSliver(c) {
+		return // layoutCellTrailUnder filled it
+	}
+	enc := PoolEncodings(th)
+	e := enc.TrailExamined
+	switch {
+	case m.Marks&view.MarkRing != 0:
+		e = enc.TrailRing
+	case m.Marks&view.MarkExamined == 0:
+		return
+	}
+	if min(c.W, c.H) < 5*e.EdgeWidth {
+		e.EdgeWidth = max(1.5, min(c.W, c.H)/5) // a sliver of a cell keeps its middle
+	}
+	l.Stroke(role+" trail", c, 1, th.Trail.Edge)
+	in := c.Inset(e.EdgeWidth/2 + 0.5)
+	if e.EdgeStyle != layout.EdgeSolid {
+		l.Stroke(role+" trail", in, e.EdgeWidth, th.Trail.Edge)
+	}
+	l.Outline(role+" trail", in, e)
+}
+
+// layoutCellTrailUnder lays out, under the cell's text, the rest of
+// descriptor cell c's part in the trail shown: passed by the clock hand,
+// a yellow band along the bottom (the hand's path, underlining each
+// buffer it passed, below a tall cell's lines of text), dark where the
+// hand stopped (the victim whose page it threw out), with a line in
+// Trail.Edge over it; invalidated by a drop, crossed out corner to
+// corner in Trail.Gone on a halo of the panel's colour (so it shows on
+// every usage shade), thin enough that the words over it read. Cost: at
+// most six items.
+func layoutCellTrailUnder(l *layout.List, role string, c layout.Rect, m view.TrailMark, th *layout.Theme) {
+	role += " trail"
+	enc := PoolEncodings(th)
+	if trailSliver(c) {
+		// Too small for a frame, a band or a cross (a phone's stacked
+		// panes): the whole cell in the heat map's trail colours.
+		if m.Marks != 0 {
+			heat := HeatEncodings(th)
+			col := heat.Trail.Fill
+			if m.Marks&(view.MarkDropped|view.MarkEvicted) != 0 {
+				col = heat.Gone.Fill
+			}
+			l.Fill(role, c, col)
+		}
+		return
+	}
+	if m.Marks&(view.MarkSwept|view.MarkEvicted) != 0 {
+		band := enc.TrailSwept
+		if m.Marks&view.MarkEvicted != 0 {
+			band = enc.TrailEvicted
+		}
+		h := min(max(3, c.H*0.2), 10)
+		l.Fill(role, layout.Rect{X: c.X, Y: c.Y + c.H - h, W: c.W, H: h}, band.MarkColor)
+		l.Fill(role, layout.Rect{X: c.X, Y: c.Y + c.H - h - 1, W: c.W, H: 1}, th.Trail.Edge)
+	}
+	if m.Marks&view.MarkDropped != 0 {
+		in := c.Inset(min(c.W, c.H) * 0.12)
+		w := min(max(1.5, min(c.W, c.H)*0.1), 3)
+		for _, ln := range []struct {
+			col color.RGBA
+			w   float64
+		}{{th.Panel, w + 2}, {enc.TrailGone.MarkColor, w}} {
+			l.Line(role, in.X, in.Y, in.X+in.W, in.Y+in.H, ln.w, ln.col)
+			l.Line(role, in.X, in.Y+in.H, in.X+in.W, in.Y, ln.w, ln.col)
+		}
+	}
+}
+
+// trailSliver reports whether cell c is too small for a trail's shapes
+// (under 8 px on a side): its trail is drawn as the heat map draws it.
+func trailSliver(c layout.Rect) bool { return min(c.W, c.H) < 8 }
 
 // The badges a cell draws for its flags (the pool legend explains each).
 const (
@@ -255,6 +337,7 @@ const (
 	cellBadgeDirty   = "DIRTY"
 	cellBadgeIO      = "IO"
 	cellBadgeInvalid = "!VALID"
+	cellBadgeRing    = "RING" // the trail's: a member of the scan's ring
 )
 
 // badge is a flag drawn as a labelled box along a cell's bottom edge.
@@ -279,7 +362,7 @@ func (b badge) name(short bool) string {
 // a number, the tag, the refcount, and each flag as a labelled badge. A
 // cell too small for words shows the usage count by its fill and a pin by
 // a frame (cellWords records what is left out).
-func layoutCell(l *layout.List, c layout.Rect, p *view.Pool, id int, th *layout.Theme, changed, hand bool) {
+func layoutCell(l *layout.List, c layout.Rect, p *view.Pool, id int, th *layout.Theme, trail view.TrailMark, changed, hand bool) {
 	role := fmt.Sprintf("cell %d", id)
 	b := p.Buffer(id)
 	u := b.Usage()
@@ -294,6 +377,7 @@ func layoutCell(l *layout.List, c layout.Rect, p *view.Pool, id int, th *layout.
 		// I/O in progress: the hatch, under the text.
 		l.PatternOver(role, c, enc.IO)
 	}
+	layoutCellTrailUnder(l, role, c, trail, th)
 	tc := layout.TextOn(fill)
 	big := c.W > 70 && c.H > 44
 	fs := 11.0
@@ -314,6 +398,7 @@ func layoutCell(l *layout.List, c layout.Rect, p *view.Pool, id int, th *layout.
 			l.Stroke(role, c, 2, enc.Pinned.Edge)
 		}
 		l.TextForms(role, []string{fmt.Sprint(id), ""}, th.Font(layout.Regular, 8), c, tc, layout.Center)
+		layoutCellTrail(l, role, c, trail, th)
 		if hand {
 			l.Triangle("clock hand", layout.Point{X: c.X + c.W/2 - 4, Y: c.Y - 3}, layout.Point{X: c.X + c.W/2 + 4, Y: c.Y - 3}, layout.Point{X: c.X + c.W/2, Y: c.Y + 2}, th.Text)
 		}
@@ -358,6 +443,9 @@ func layoutCell(l *layout.List, c layout.Rect, p *view.Pool, id int, th *layout.
 	}
 	if b.TagValid() && !b.Has(bufmgr.BmValid) && !b.Has(bufmgr.BmIOInProgress) {
 		badges = append(badges, badge{cellBadgeInvalid, th.Error})
+	}
+	if trail.Marks&view.MarkRing != 0 {
+		badges = append(badges, badge{cellBadgeRing, enc.TrailRing.Edge})
 	}
 	bx := c.X + 3
 	small := th.Font(layout.Bold, 9)
@@ -409,6 +497,7 @@ func layoutCell(l *layout.List, c layout.Rect, p *view.Pool, id int, th *layout.
 	} else {
 		l.Outline(role, c, base)
 	}
+	layoutCellTrail(l, role, c, trail, th)
 	if changed {
 		l.Stroke("changed", c.Inset(-3), 3, th.Highlight)
 	}
@@ -424,10 +513,16 @@ func layoutCell(l *layout.List, c layout.Rect, p *view.Pool, id int, th *layout.
 
 // heatColour is the heat-map colour of one descriptor (HeatEncodings):
 // the usage ramp for tagged buffers, the free colour otherwise, pinned
-// buffers in the pinned colour, dirty ones in the dirty colour. (The heat
-// map's legend names each colour; zooming in shows the labels.)
-func heatColour(b view.Buffer, enc *HeatStates) color.RGBA {
+// buffers in the pinned colour, dirty ones in the dirty colour; and over
+// them all, a mark of the trail shown: yellow where the operation passed,
+// its Gone colour where it threw the page out. (The heat map's legend
+// names each colour; zooming in shows the labels.)
+func heatColour(b view.Buffer, m view.TrailMark, enc *HeatStates) color.RGBA {
 	switch {
+	case m.Marks&(view.MarkDropped|view.MarkEvicted) != 0:
+		return enc.Gone.Fill
+	case m.Marks != 0:
+		return enc.Trail.Fill
 	case b.Refcount() > 0:
 		return enc.Pinned.Fill
 	case b.Has(bufmgr.BmDirty):
@@ -438,11 +533,21 @@ func heatColour(b view.Buffer, enc *HeatStates) color.RGBA {
 	return enc.Usage[min(b.Usage(), 5)].Fill
 }
 
+// heatTrailBoxes is the most trail marks the heat map also frames: a
+// handful of hops (a lookup's, a dlist's) stays visible where a texel is
+// a pixel or two, while a scan's thousands show as a yellow area.
+const heatTrailBoxes = 64
+
 // layoutHeat lays out the heat map: one texel per descriptor in view, in
 // the grid of square cells that fills r best, scaled by the same factor
 // both ways (the painter scales nearest-neighbour, so each descriptor is
 // a sharp-edged square), outlines on the clock hand and the changed
-// buffer, and the legend below.
+// buffer and, when the trail shown marks a handful of descriptors in
+// view, on each of them; and the legend below.
+// Cost: the texels are recomputed (a read of every descriptor in view
+// and its trail mark) only when the view's fingerprint, the zoom or the
+// grid changed; the trail's boxes cost a pass over the descriptors in
+// view every layout (a word each).
 func (s *PoolScene) layoutHeat(l *layout.List, r layout.Rect, p *view.Pool, th *layout.Theme) {
 	legendH := layout.LineHeight(th.Font(layout.Regular, 11)) + 6
 	r, legend := r.SplitBottom(legendH)
@@ -454,13 +559,14 @@ func (s *PoolScene) layoutHeat(l *layout.List, r layout.Rect, p *view.Pool, th *
 		s.heatCols, s.heatRows = cols, rows
 		s.heatFP = 0
 	}
+	tr := p.Trails()
 	fp := p.Fingerprint() ^ uint64(s.First)<<40 ^ uint64(k)
 	if fp != s.heatFP {
 		px := s.heatPixels
 		clear(px)
 		enc := HeatEncodings(th)
 		for i := 0; i < k && s.First+i < p.NBuffers(); i++ {
-			c := heatColour(p.Buffer(s.First+i), &enc)
+			c := heatColour(p.Buffer(s.First+i), tr.Cell(s.First+i), &enc)
 			px[4*i], px[4*i+1], px[4*i+2], px[4*i+3] = c.R, c.G, c.B, 0xff
 		}
 		s.heatFP = fp
@@ -470,25 +576,60 @@ func (s *PoolScene) layoutHeat(l *layout.List, r layout.Rect, p *view.Pool, th *
 	s.heatShown = true
 	l.Image("heat map", s.lastRect, s.heatPixels, cols, rows, fp)
 	// Highlight the changed buffer and the hand with outlines.
-	mark := func(role string, id int, c color.RGBA, w float64) {
+	box := func(id int) (layout.Rect, bool) {
 		i := id - s.First
 		if i < 0 || i >= k {
-			return
+			return layout.Rect{}, false
 		}
 		x, y := r.X+float64(i%cols)*sc, r.Y+float64(i/cols)*sc
-		l.Stroke(role, layout.Rect{X: x - 2, Y: y - 2, W: sc + 4, H: sc + 4}, w, c)
+		return layout.Rect{X: x - 2, Y: y - 2, W: sc + 4, H: sc + 4}, true
+	}
+	mark := func(role string, id int, c color.RGBA, w float64) {
+		if b, ok := box(id); ok {
+			l.Stroke(role, b, w, c)
+		}
+	}
+	marked := 0
+	if tr.Any() {
+		var ids []int
+		for i := 0; i < k && s.First+i < p.NBuffers(); i++ {
+			if tr.Cell(s.First+i).Marks != 0 {
+				marked++
+				if len(ids) <= heatTrailBoxes {
+					ids = append(ids, s.First+i)
+				}
+			}
+		}
+		if marked <= heatTrailBoxes {
+			// At least 12 px (scaled) a box, centred on its texel but
+			// moved inside the map at its edges (the pane clips what is
+			// outside): a texel of a pixel or two still gets a mark one
+			// can see.
+			grow := max(0, th.Px(12)-(sc+4)) / 2
+			lim := s.lastRect.Inset(-1)
+			for _, id := range ids {
+				if b, ok := box(id); ok {
+					b = b.Inset(-grow)
+					b.X = max(lim.X, min(b.X, lim.X+lim.W-b.W))
+					b.Y = max(lim.Y, min(b.Y, lim.Y+lim.H-b.H))
+					l.Stroke("trail", b.Inset(-1), 1, th.Trail.Edge)
+					l.Stroke("trail", b, 2, th.Trail.Mark)
+				}
+			}
+		}
 	}
 	mark("clock hand", p.Hand(), th.Text, 2)
 	if ch := p.Changed(); ch.Buffer >= 0 {
 		mark("changed", ch.Buffer, th.Highlight, 2)
 	}
-	layoutHeatLegend(l, legend, th, s.First, k, p.NBuffers())
+	layoutHeatLegend(l, legend, th, s.First, k, p.NBuffers(), marked > 0)
 }
 
 // layoutHeatLegend lays out the heat map's legend: a swatch and a name for
-// each colour, then which buffers are in view when there is room (else the
-// range is recorded as an overflow).
-func layoutHeatLegend(l *layout.List, r layout.Rect, th *layout.Theme, first, k, n int) {
+// each colour (the trail's two while a trail marks a descriptor in view),
+// then which buffers are in view when there is room (else the range is
+// recorded as an overflow).
+func layoutHeatLegend(l *layout.List, r layout.Rect, th *layout.Theme, first, k, n int, trail bool) {
 	face := th.Font(layout.Regular, 11)
 	x := r.X + 2
 	y := r.Y + 4
@@ -512,6 +653,10 @@ func layoutHeatLegend(l *layout.List, r layout.Rect, th *layout.Theme, first, k,
 	}
 	item(enc.Pinned.Fill, "pinned")
 	item(enc.Dirty.Fill, "dirty")
+	if trail {
+		item(enc.Trail.Fill, "trail")
+		item(enc.Gone.Fill, "gone")
+	}
 	label := fmt.Sprintf("buffers %d–%d of %d (wheel zooms)", first, first+k-1, n)
 	if w := layout.Width(label, face); x+w < r.X+r.W-4 {
 		l.Text("legend range", label, face, r.X+r.W-4, y, 0, th.Muted, layout.Right)

@@ -39,6 +39,10 @@ const presentationScale = 1.45
 //	droppane    one pane of the drop race (lesson 3): panel, pool,
 //	            partitions and counters as viz/app's drawDropPane arranges
 //	            them: text runs, the image and every overflow
+//	trail       the trail shown in the pool scene and the mapping table:
+//	            how many cells and partitions carry trail items, of which
+//	            kind, and the items of the first few (show=N, 4 by
+//	            default)
 //
 // Arguments: lesson=NAME or scenario=FILE (in lessons/scenarios); step=N
 // (0-based, as --step), event=E (as --event) or at=KIND (just after the
@@ -81,6 +85,10 @@ func TestPoolLayoutGolden(t *testing.T) {
 		"prose": poolDirective(func(t *testing.T, c poolCase, _ *layout.List) string {
 			return proseString(t, c)
 		}),
+		"trail": poolDirective(func(t *testing.T, c poolCase, _ *layout.List) string {
+			show := goldentest.Int(t, c.d, "show", 4)
+			return fmt.Sprintf("pool rect %s, partitions rect %s\n", rectString(c.rects.pool), rectString(c.rects.parts)) + trailString(trailLayout(c), c.th, show)
+		}),
 		"droppane": poolDirective(func(t *testing.T, c poolCase, l *layout.List) string {
 			layoutDropPane(l, c)
 			return fmt.Sprintf("pane %d rect %s\n", c.pane, rectString(c.rects.pane)) + filtered(l, func(it layout.Item) bool {
@@ -107,12 +115,13 @@ type poolCase struct {
 	th    *layout.Theme
 	rects appLayout
 	pane  int
+	d     *goldentest.Case
 }
 
 func parseCase(t *testing.T, d *goldentest.Case) poolCase {
 	t.Helper()
 	args := goldentest.Args(d)
-	c := poolCase{th: layout.Light(goldentest.Float(t, d, "scale", 1))}
+	c := poolCase{th: layout.Light(goldentest.Float(t, d, "scale", 1)), d: d}
 	c.p = loadPlayer(t, args["lesson"], args["scenario"])
 	if d.HasArg("step") {
 		c.p.GotoStep(goldentest.Int(t, d, "step", 0))

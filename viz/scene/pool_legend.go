@@ -41,6 +41,19 @@ func (pl PoolLegend) Layout(l *layout.List, r layout.Rect, th *layout.Theme) flo
 	return layoutLegend(l, "pool legend", r, pl.sections(th), th)
 }
 
+// TrailLegendHeight is the height LayoutTrailLegend needs at width w.
+func TrailLegendHeight(w float64, th *layout.Theme) float64 {
+	return legendHeight(trailLegend(th), w, th)
+}
+
+// LayoutTrailLegend lays out the legend of the trails (roles "trail
+// legend trail", with " title" and " key"), in the pool's cells, its heat
+// map and the mapping table, and returns the height it used; as
+// PoolLegend.Layout, it records what a short rect cuts.
+func LayoutTrailLegend(l *layout.List, r layout.Rect, th *layout.Theme) float64 {
+	return layoutLegend(l, "trail legend", r, trailLegend(th), th)
+}
+
 // PartitionsLegendHeight is the height LayoutPartitionsLegend needs at
 // width w.
 func PartitionsLegendHeight(w float64, th *layout.Theme) float64 {
@@ -182,6 +195,32 @@ func (pl PoolLegend) sections(th *layout.Theme) []legendSection {
 		secs = append(secs, legendSection{id: "word", title: fmt.Sprintf("State word (one atomic 32-bit integer): flags %s (filled when set, grey when clear), usage count %s, refcount %s", flagBits, usageBits, refcountBits), entries: es})
 	}
 	return secs
+}
+
+// trailLegend is the legend of the trails, each key drawn by the code
+// that draws the trail in the scene (layoutCellTrail, layoutCellTrailUnder,
+// layoutPartitionTrail) and the heat map's colours.
+func trailLegend(th *layout.Theme) []legendSection {
+	small := th.Font(layout.Regular, 9)
+	h := layout.LineHeight(th.Font(layout.Regular, 12)) + th.Px(6)
+	cells := func(w float64, fill color.RGBA, marks ...view.Mark) legendKey {
+		k := legendKey{h: h}
+		for _, m := range marks {
+			k.parts = append(k.parts, keyPart{w: th.Px(w), fill: fill, edge: th.PanelEdge, edgeW: 1, trail: m})
+		}
+		return k
+	}
+	parts := legendKey{h: layout.LineHeight(small) + th.Px(6), parts: []keyPart{
+		{w: th.Px(30), fill: th.Free, edge: th.PanelEdge, edgeW: 1, partTrail: view.MarkProbed},
+		{w: th.Px(30), fill: th.Free, edge: th.PanelEdge, edgeW: 1, partTrail: view.MarkChanged}}}
+	sq := func(c color.RGBA) keyPart { return keyPart{w: th.Px(14), fill: c, edge: th.PanelEdge, edgeW: 1} }
+	return []legendSection{{id: "trail", title: "The trail (yellow): what the last operation to begin went through, drawn until the next one begins; one still running keeps its own", entries: []legendEntry{
+		{cells(30, cellLike(th), view.MarkExamined, view.MarkExamined|view.MarkDropped), "Frame:", "a descriptor the drop examined (every one in the full scan, a handful by lookup or by the relation's list); crossed out: it invalidated the buffer, whose page is gone."},
+		{cells(30, cellLike(th), view.MarkSwept, view.MarkEvicted), "Band:", "the clock hand's path: a buffer the sweep passed; dark where the hand stopped, the victim whose page it threw out."},
+		{cells(40, cellLike(th), view.MarkRing), "Dashed frame, " + cellBadgeRing + ":", "in the ring of the scan (BULKREAD): the few buffers a big sequential scan reads every page through."},
+		{legendKey{h: th.Px(14), parts: []keyPart{sq(th.Trail.Mark), sq(th.Trail.Gone)}}, "Heat map:", "yellow, a buffer the operation passed (framed too when 64 or fewer); dark, one whose page it threw out."},
+		{parts, "Mapping table:", "a yellow frame where it looked a tag up (the lookup's hops), a dark corner where it inserted or deleted an entry."},
+	}}}
 }
 
 // partitionsLegend is the mapping table's legend.

@@ -19,6 +19,8 @@ import (
 //	    the pool legend with the heat map's and the state word's parts
 //	partitions width=W [height=H] [scale=S]
 //	    the mapping table's legend
+//	trail width=W [height=H] [scale=S]
+//	    the trails' legend (cells, heat map, mapping table)
 //
 // Each is laid out in a W wide rect at (0, 0), as tall as it says it
 // needs (Height) unless height=H gives less; the output says that height,
@@ -27,7 +29,7 @@ import (
 //
 // Regenerate with: go test ./viz/scene -run PoolLegendGolden -rewrite
 func TestPoolLegendGolden(t *testing.T) {
-	goldentest.RunFile(t, "testdata/pool_legend.txt", goldentest.Directives{"pool": legendCase, "partitions": legendCase})
+	goldentest.RunFile(t, "testdata/pool_legend.txt", goldentest.Directives{"pool": legendCase, "partitions": legendCase, "trail": legendCase})
 }
 
 // legend is a legend's two functions: the height it needs at a width and
@@ -38,15 +40,18 @@ type legend struct {
 	lay    func(l *layout.List, r layout.Rect, th *layout.Theme) float64
 }
 
-// legendCase is the output of a pool or partitions case (see
+// legendCase is the output of a pool, partitions or trail case (see
 // TestPoolLegendGolden).
 func legendCase(t *testing.T, d *goldentest.Case) (string, error) {
 	width := intArg(t, d, "width")
 	th := layout.Light(goldentest.Float(t, d, "scale", 1))
 	lg := legend{height: scene.PartitionsLegendHeight, lay: scene.LayoutPartitionsLegend}
-	if d.Cmd == "pool" {
+	switch d.Cmd {
+	case "pool":
 		pl := scene.PoolLegend{Heat: d.HasArg("heat"), StateWord: d.HasArg("word")}
 		lg = legend{height: pl.Height, lay: pl.Layout}
+	case "trail":
+		lg = legend{height: scene.TrailLegendHeight, lay: scene.LayoutTrailLegend}
 	}
 	need := lg.height(float64(width), th)
 	r := layout.Rect{W: float64(width), H: need}
@@ -76,7 +81,8 @@ func TestLegendsFitTheirRects(t *testing.T) {
 	for _, pl := range []scene.PoolLegend{{}, {StateWord: true}, {Heat: true}, {Heat: true, StateWord: true}} {
 		legends = append(legends, legend{fmt.Sprintf("pool %+v", pl), pl.Height, pl.Layout})
 	}
-	legends = append(legends, legend{"partitions", scene.PartitionsLegendHeight, scene.LayoutPartitionsLegend})
+	legends = append(legends, legend{"partitions", scene.PartitionsLegendHeight, scene.LayoutPartitionsLegend},
+		legend{"trail", scene.TrailLegendHeight, scene.LayoutTrailLegend})
 	for _, c := range legendCases {
 		th := layout.Light(c.scale)
 		for _, lg := range legends {

@@ -69,6 +69,7 @@ type slotMark struct {
 type slruMarks struct {
 	marks     map[int][]slotMark
 	compared  map[int]trace.Actor // compared in the current pass, not matching
+	trail     map[int]trace.Actor // on a trail shown: compared or probed by its operation
 	cands     map[int]slruview.Candidate
 	victimWhy map[int]uint64
 	banks     map[int][]trace.Actor // backends whose page hashes to the bank
@@ -77,7 +78,7 @@ type slruMarks struct {
 }
 
 func collectSLRUMarks(v *slruview.View, th *layout.Theme) slruMarks {
-	m := slruMarks{marks: map[int][]slotMark{}, compared: map[int]trace.Actor{}, cands: map[int]slruview.Candidate{},
+	m := slruMarks{marks: map[int][]slotMark{}, compared: map[int]trace.Actor{}, trail: map[int]trace.Actor{}, cands: map[int]slruview.Candidate{},
 		victimWhy: map[int]uint64{}, banks: map[int][]trace.Actor{}, probes: map[int]slruview.Lane{}}
 	enc := SLRUEncodings(th)
 	add := func(slot int, a trace.Actor, e layout.Encoding, labels ...string) {
@@ -88,6 +89,13 @@ func collectSLRUMarks(v *slruview.View, th *layout.Theme) slruMarks {
 	for a := 1; a < v.NumLanes(); a++ {
 		ln := v.Lane(trace.Actor(a))
 		l := ln.Lookup
+		if v.TrailShown(ln.Actor) {
+			for _, r := range l.Trail {
+				for s := max(r.From, 0); s <= r.To && s < v.NumSlots(); s++ {
+					m.trail[s] = ln.Actor
+				}
+			}
+		}
 		if !slruLookupActive(l) {
 			continue
 		}

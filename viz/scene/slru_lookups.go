@@ -53,6 +53,7 @@ func slruLegendFlow(ft slruFonts, th *layout.Theme) slruFlow {
 	item(enc.Compared, "compared (≠)", "≠", "")
 	item(enc.Comparing, "being compared", "comparing", "")
 	item(enc.Victim, "victim", "")
+	item(enc.Trail, "trail (the last operation's compares)", "trail", "")
 	bw, bh := sw*1.4, max(3, sw*0.25)
 	f.runs = append(f.runs, slruRun{role: "legend", forms: []string{"age (LRU distance)", "age", ""}, font: ft.small, col: th.Text, markW: bw,
 		mark: func(l *layout.List, r layout.Rect) {

@@ -260,9 +260,9 @@ func slotState(enc SLRUStates, s slruview.Slot) layout.Encoding {
 }
 
 // layoutSlotMarks lays out what the lookups do with slot i over its cell
-// c: the outline (its state's, then compared, the victim, the current
-// event's, each lookup's mark in its encoding; one outline drawn twice is
-// drawn once) and, where the grid has a strip for them, tabs above the
+// c: the outline (its state's, then a trail's frame inside it, compared,
+// the victim, the current event's, each lookup's mark in its encoding;
+// one outline drawn twice is drawn once) and, where the grid has a strip for them, tabs above the
 // cell naming who does what there (role "slot i mark"), each in one of
 // its forms down to the backend's name alone, on its mark's colour.
 // Without the strip the lookup lines below the banks say who does what.
@@ -279,8 +279,21 @@ func layoutSlotMarks(l *layout.List, role string, c layout.Rect, v *slruview.Vie
 		drawn = append(drawn, e)
 		l.Outline(role, c, e)
 	}
-	// Outline: the slot's state's, then the lookups' marks.
+	// Outline: the slot's state's, the trail's inside it, then the
+	// lookups' marks.
 	outline(slotState(enc, v.Slot(i)))
+	if _, ok := m.trail[i]; ok {
+		// Inside the outlines drawn on the edge (3 px at most, half of
+		// it inside): a thin dark line, then the yellow frame.
+		w := enc.Trail.EdgeWidth
+		if min(c.W, c.H) < 8*w {
+			w = max(1.5, min(c.W, c.H)/8)
+		}
+		e := enc.Trail
+		e.EdgeWidth = w
+		l.Stroke(role+" trail", c.Inset(2), 1, th.Trail.Edge)
+		l.Outline(role+" trail", c.Inset(2.5+w/2), e)
+	}
 	if _, ok := m.compared[i]; ok {
 		outline(enc.Compared)
 	}

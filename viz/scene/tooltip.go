@@ -128,7 +128,60 @@ func BufferTooltip(p *view.Pool, id int) string {
 	if p.Hand() == id {
 		out = append(out, "the clock hand is here: the sweep looks at this buffer next")
 	}
+	if t := trailText(p, p.Trails().Cell(id), false); t != "" {
+		out = append(out, t)
+	}
 	return strings.Join(out, "\n")
+}
+
+// times is " N times" for n above 1, else "".
+func times(n int) string {
+	if n > 1 {
+		return fmt.Sprintf(" %d times", n)
+	}
+	return ""
+}
+
+// trailText says what the operation of a shown trail did with a
+// descriptor (part false) or a mapping partition: "trail of S's drop t
+// (full scan) (done): examined by the drop (its tag read), invalidated
+// by the drop: its page thrown out"; "" when the trail shown does not
+// mark it.
+func trailText(p *view.Pool, m view.TrailMark, part bool) string {
+	if m.Marks == 0 {
+		return ""
+	}
+	var what []string
+	add := func(mk view.Mark, s string) {
+		if m.Marks&mk != 0 {
+			what = append(what, s)
+		}
+	}
+	if part {
+		switch {
+		case m.Marks&view.MarkProbed != 0 && m.Marks&view.MarkFound != 0:
+			what = append(what, "a tag looked up and found")
+		case m.Marks&view.MarkProbed != 0:
+			what = append(what, "a tag looked up, not found")
+		}
+		add(view.MarkChanged, "an entry inserted or deleted")
+		hops := "hops"
+		if m.Count == 1 {
+			hops = "hop"
+		}
+		what = append(what, fmt.Sprintf("%d %s in all", m.Count, hops))
+	} else {
+		add(view.MarkExamined, "examined by the drop (its tag read)"+times(m.Count))
+		add(view.MarkSwept, "passed by the clock hand"+times(m.Count))
+		add(view.MarkEvicted, "the sweep's victim: its page thrown out")
+		add(view.MarkRing, "in the scan's ring (BULKREAD)")
+		add(view.MarkDropped, "invalidated by the drop: its page thrown out")
+	}
+	op := p.TrailLabel(m.Actor)
+	if op == "" {
+		op = "operation"
+	}
+	return fmt.Sprintf("trail of %s's %s: %s", p.Lane(m.Actor).Name, op, strings.Join(what, ", "))
 }
 
 // partitionListMax is the most entries a partition's tooltip lists.
@@ -176,12 +229,16 @@ func PartitionTooltip(p *view.Pool, i int) string {
 	if len(waits) > 0 {
 		out = append(out, "waiting for the lock: "+strings.Join(waits, ", "))
 	}
+	if t := trailText(p, p.Trails().Partition(i), true); t != "" {
+		out = append(out, t)
+	}
 	return strings.Join(out, "\n")
 }
 
 // SLRUSlotTooltip is the tooltip of SLRU slot i: its bank, the page it
 // holds and its status, its LRU count and age, whether it holds the
-// latest page, its buffer lock and who waits for its I/O.
+// latest page, its buffer lock, who waits for its I/O, and the trails
+// shown it is on.
 func SLRUSlotTooltip(v *slruview.View, i int) string {
 	s := v.Slot(i)
 	g := v.Geometry()
@@ -218,6 +275,20 @@ func SLRUSlotTooltip(v *slruview.View, i int) string {
 			as = append(as, w.Actor)
 		}
 		out = append(out, "waiting for its I/O: "+names(as, v.LaneName))
+	}
+	for a := 1; a < v.NumLanes(); a++ {
+		ln := v.Lane(trace.Actor(a))
+		if v.TrailShown(ln.Actor) && ln.Lookup.Compared(i) {
+			done := ""
+			if !slruLookupActive(ln.Lookup) {
+				done = " (done)"
+			}
+			how := "its search compared the page sought with this slot's"
+			if g.HasTable() {
+				how = "its probe of the bank's table led here"
+			}
+			out = append(out, fmt.Sprintf("trail of %s's %s%s: %s", ln.Name, slruview.OpText(ln.Lookup.Op, ln.Lookup.Operand), done, how))
+		}
 	}
 	return strings.Join(out, "\n")
 }
@@ -270,6 +341,22 @@ func FSMNodeTooltip(v *fsmview.View, rel, phys uint32, n int) string {
 	}
 	if fp, ok := v.FSMPage(rel, phys); ok && n == fsm.NonLeafNodesPerPage+int(fp.NextSlot) {
 		out = append(out, "fp_next_slot: the next search of this page starts here")
+	}
+	for k := 1; k < v.NumLanes(); k++ {
+		ln := v.Lane(trace.Actor(k))
+		on, written := ln.Search.OnTrail(rel, phys, n)
+		if !on || !v.TrailShown(ln.Actor) {
+			continue
+		}
+		what := "read by its search (fsm_search_avail)"
+		if written {
+			what = "written by it (fsm_set_avail, or a parent fixed)"
+		}
+		done := ""
+		if !ln.Search.Active() {
+			done = " (done)"
+		}
+		out = append(out, fmt.Sprintf("trail of %s's %s%s: %s", ln.Name, ln.Search.Op, done, what))
 	}
 	return strings.Join(out, "\n")
 }

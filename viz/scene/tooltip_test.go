@@ -54,14 +54,14 @@ func TestTooltipGolden(t *testing.T) {
 			} else {
 				p.GotoStep(intArg(t, d, "step"))
 			}
-			return scene.BufferTooltip(p.View(), intArg(t, d, "id")) + "\n", nil
+			return scene.BufferTooltip(p.PaneView(goldentest.Int(t, d, "pane", 0)), intArg(t, d, "id")) + "\n", nil
 		},
 		"partition": func(t *testing.T, d *goldentest.Case) (string, error) {
 			var v *view.Pool
 			if d.HasArg("wait") {
 				v = waitState(t)
 			} else {
-				v = loadStep(t, goldentest.Args(d)["lesson"], intArg(t, d, "step")).View()
+				v = loadStep(t, goldentest.Args(d)["lesson"], intArg(t, d, "step")).PaneView(goldentest.Int(t, d, "pane", 0))
 			}
 			return scene.PartitionTooltip(v, intArg(t, d, "id")) + "\n", nil
 		},

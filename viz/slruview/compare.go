@@ -58,12 +58,16 @@ func lookupWords(l Lookup, put func(uint64)) {
 	for _, w := range []uint64{b(l.HasOp), l.Op, l.Operand, uint64(l.Phase), uint64(l.Page), uint64(l.Bank),
 		uint64(l.Examining), uint64(l.ScanFrom), b(l.Match), l.ScanWord, b(l.Probed), uint64(l.ProbeSlot),
 		uint64(l.ProbeEntries), uint64(uint32(l.CurCount)), uint64(l.Victim), l.VictimWhy, uint64(uint32(l.VictimAge)),
-		uint64(l.Result), uint64(l.Slot), uint64(l.Passes), l.DoneValue, uint64(l.Err), uint64(len(l.Candidates))} {
+		uint64(l.Result), uint64(l.Slot), uint64(l.Passes), l.DoneValue, uint64(l.Err), uint64(len(l.Candidates)),
+		uint64(len(l.Trail)), l.OpSeq, l.EndSeq} {
 		put(w)
 	}
 	for _, c := range l.Candidates {
 		put(uint64(c.Slot)<<8 | uint64(c.Kind)<<1 | b(c.Best))
 		put(uint64(uint32(c.LRU))<<32 | uint64(uint32(c.Age)))
+	}
+	for _, r := range l.Trail {
+		put(uint64(uint32(r.From))<<32 | uint64(uint32(r.To)))
 	}
 }
 

@@ -24,7 +24,9 @@
 //     slot being compared and the ones already compared in this pass, the
 //     probe's result, the victim search's candidates with their LRU
 //     counts, ages and verdicts, the victim and why (empty, oldest clean,
-//     oldest dirty: written first), the hit or miss;
+//     oldest dirty: written first), the hit or miss, and its trail: the
+//     slots the operation compared or its probes found, in every pass,
+//     shown until the next operation begins (TrailShown);
 //   - counters (Counters): lookups, hits, misses, slots compared, probes,
 //     victims, writes, waits; Counters.Stats gives the engine's
 //     slru.Stats, which the view matches exactly, in total and per backend.

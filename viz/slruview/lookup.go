@@ -113,6 +113,47 @@ type Lookup struct {
 
 	DoneValue uint64       // op-done's After: the slot, a status, or NoBuffer
 	Err       slru.ErrCode // PhaseError's code
+
+	// Trail is the slots this operation compared (KSlotScan) or found by a
+	// probe of its bank's table (KMapLookup, banks+hash), in every pass,
+	// as runs of consecutive slots in the order first reached: what
+	// the scene keeps lit after the operation ends, until the next one
+	// begins (View.TrailShown). OpSeq is the Seq of the operation's KOp,
+	// EndSeq that of its KOpDone or KError (0 while it runs).
+	Trail         []SlotRun
+	OpSeq, EndSeq uint64
+}
+
+// SlotRun is the slots From..To (inclusive) of a trail.
+type SlotRun struct{ From, To int }
+
+// Compared reports whether the trail holds slot.
+func (l Lookup) Compared(slot int) bool {
+	for _, r := range l.Trail {
+		if slot >= r.From && slot <= r.To {
+			return true
+		}
+	}
+	return false
+}
+
+// withCompared is trail with slot added: the last run grown when slot
+// follows it, else a new run; the trail itself when it holds slot. It
+// never modifies trail (earlier lookups share it). Cost: a copy of the
+// runs, a few per operation (one per pass of the search).
+func withCompared(trail []SlotRun, slot int) []SlotRun {
+	for _, r := range trail {
+		if slot >= r.From && slot <= r.To {
+			return trail
+		}
+	}
+	out := make([]SlotRun, len(trail), len(trail)+1)
+	copy(out, trail)
+	if n := len(out); n > 0 && out[n-1].To+1 == slot {
+		out[n-1].To = slot
+		return out
+	}
+	return append(out, SlotRun{slot, slot})
 }
 
 var noLookup = Lookup{Page: -1, Bank: -1, Examining: -1, ScanFrom: -1, ProbeSlot: -1, Victim: -1, Slot: -1}
@@ -139,6 +180,7 @@ func (v *View) nextLookup(prev *Lookup, e trace.Event) *Lookup {
 	case trace.KOp:
 		n := noLookup
 		n.HasOp, n.Op, n.Operand, n.Phase = true, e.Arg, uint64(e.Obj), PhaseStart
+		n.OpSeq = e.Seq
 		n.Page = pageOf(e.Arg, uint64(e.Obj))
 		if n.Page >= 0 {
 			n.Bank = v.g.BankOf(n.Page)
@@ -155,6 +197,7 @@ func (v *View) nextLookup(prev *Lookup, e trace.Event) *Lookup {
 		}
 		n.Phase, n.Examining, n.ScanWord = PhaseScan, slot, e.After
 		n.Page, n.Bank = int64(e.Arg), v.g.SlotBank(slot)
+		n.Trail = withCompared(prev.Trail, slot)
 		p, st, _ := slru.UnpackSlotWord(e.After)
 		n.Match = st != slru.PageEmpty && p == int64(e.Arg)
 		return &n
@@ -168,6 +211,9 @@ func (v *View) nextLookup(prev *Lookup, e trace.Event) *Lookup {
 		}
 		n.Examining, n.ScanFrom, n.Match = n.ProbeSlot, -1, n.ProbeSlot >= 0
 		n.Candidates, n.Victim, n.VictimWhy, n.VictimAge = nil, -1, 0, 0
+		if n.ProbeSlot >= 0 {
+			n.Trail = withCompared(prev.Trail, n.ProbeSlot)
+		}
 		return &n
 	case trace.KLWRelease:
 		switch {
@@ -252,11 +298,11 @@ func (v *View) nextLookup(prev *Lookup, e trace.Event) *Lookup {
 		return &n
 	case trace.KOpDone:
 		n := *prev
-		n.Phase, n.DoneValue, n.Examining = PhaseDone, e.After, -1
+		n.Phase, n.DoneValue, n.Examining, n.EndSeq = PhaseDone, e.After, -1, e.Seq
 		return &n
 	case trace.KError:
 		n := *prev
-		n.Phase, n.Err, n.Examining = PhaseError, slru.ErrCode(e.Arg), -1
+		n.Phase, n.Err, n.Examining, n.EndSeq = PhaseError, slru.ErrCode(e.Arg), -1, e.Seq
 		return &n
 	}
 	return prev

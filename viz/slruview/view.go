@@ -319,6 +319,24 @@ func (v *View) Lane(a trace.Actor) Lane {
 	return out
 }
 
+// TrailShown reports whether actor a's lookup's trail (Lookup.Trail) is
+// shown, by the rule every view's trails follow (viewkit.TrailShown):
+// while its operation runs, and after it ends until the next operation
+// begins in the view, any backend's. Cost: a look at every lane.
+func (v *View) TrailShown(a trace.Actor) bool {
+	l := v.Lane(a).Lookup
+	if !l.HasOp {
+		return false
+	}
+	latest := uint64(0)
+	for b := range v.lanes {
+		if o := v.Lane(trace.Actor(b)).Lookup; o.HasOp {
+			latest = max(latest, o.OpSeq)
+		}
+	}
+	return viewkit.TrailShown(l.Phase == PhaseDone || l.Phase == PhaseError, l.EndSeq, latest)
+}
+
 // LaneName is actor a's name ("sys" for 0, "A", … for unnamed ones).
 func (v *View) LaneName(a trace.Actor) string {
 	if int(a) < len(v.lanes) {

@@ -27,7 +27,9 @@
 // hand-written encodings of a lane's derived state. Written is the value
 // a view's mutate stores (After, or Before when undoing); SiteCounts
 // counts events by the site that logged them; Name is the String of a
-// view's small enumerations.
+// view's small enumerations; TrailShown is the rule every view's trails
+// follow (what an operation went through, shown while it runs and until
+// the next operation begins in the view).
 //
 // Apply and Unapply stay concrete: a view's hot path (one Apply per event
 // while playing) makes no interface call; Push and Pop are small methods

@@ -155,3 +155,12 @@ func Name[T ~uint8](names []string, x T, kind string) string {
 	}
 	return fmt.Sprintf("%s(%d)", kind, uint8(x))
 }
+
+// TrailShown is the rule every view's trails follow (the pool's marks,
+// the SLRU's compared slots, the FSM's nodes): an operation's trail is
+// shown while it runs (done false) and, once it ended at event end, until
+// the next operation begins in the view: latest is the start of the
+// operation that began last, any backend's. So a finished operation's
+// trail stays on screen until someone starts something else, and the
+// trails of operations that overlap are all shown while they run.
+func TrailShown(done bool, end, latest uint64) bool { return !done || end > latest }
