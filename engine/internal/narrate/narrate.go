@@ -1,0 +1,138 @@
+// Package narrate holds what the engine packages' captions share: a
+// bounded look back through an event log (for a caption that names an
+// earlier event), lock holders and lists in words, plurals. It is pure and
+// allocates only the strings it returns.
+//
+// A caption is one short plain-English sentence (or two) about one event,
+// written from the event's own values and, where that makes it exact, from
+// a few earlier events found with Back: who changed a word first, which
+// page a write makes room for. The engine packages write them
+// (bufmgr.Caption, slru.Caption, fsm.Caption); scenario.Caption dispatches
+// by the class's owner.
+package narrate
+
+import (
+	"fmt"
+	"strings"
+
+	"bufferlab/engine/internal/lwlock"
+	"bufferlab/engine/trace"
+)
+
+// MaxLen is the longest caption, in runes, that the tests accept over
+// every embedded scenario and lesson: one line of a caption bar on a
+// laptop at the caption type size, and of a terminal a little wider than
+// 100 columns. Captions aim to be much shorter; the longest are those that
+// name two pages of long relation names.
+const MaxLen = 110
+
+// Window bounds how far back Back looks: at most this many entries of evs
+// before i, idle padding included. A caption therefore costs O(Window) at
+// worst, whatever the length of the run. 4096 covers the events of any one
+// operation of the embedded scenarios with room to spare (a read through
+// the clock sweep of a 128MB pool excepted, which no caption looks across).
+const Window = 4096
+
+// Back returns the latest event before i that ok accepts, looking at most
+// window entries back (idle trace.KNone padding, which a player inserts
+// between steps, counts toward the window but is never offered to ok).
+// Cost: O(window) calls of ok at worst.
+func Back(evs []trace.Event, i, window int, ok func(e trace.Event) bool) (trace.Event, int, bool) {
+	stop := max(0, i-window)
+	for j := min(i, len(evs)) - 1; j >= stop; j-- {
+		if e := evs[j]; e.Kind != trace.KNone && ok(e) {
+			return e, j, true
+		}
+	}
+	return trace.Event{}, -1, false
+}
+
+// Holders names the holders of a lock from its holder word
+// (lwlock.Lock.HolderWord): "nobody", "A (exclusive)", "A and B (shared)".
+func Holders(w uint64, actor func(trace.Actor) string) string {
+	l := lwlock.Unpack(w)
+	if l.Free() {
+		return "nobody"
+	}
+	if l.Excl != 0 {
+		return actor(l.Excl) + " (exclusive)"
+	}
+	return List(SharedHolders(w, actor)) + " (shared)"
+}
+
+// HolderVerb is Holders as the subject of "holds it": "A holds it
+// exclusively", "A and B hold it shared", "nobody holds it".
+func HolderVerb(w uint64, actor func(trace.Actor) string) string {
+	l := lwlock.Unpack(w)
+	switch {
+	case l.Free():
+		return "nobody holds it"
+	case l.Excl != 0:
+		return actor(l.Excl) + " holds it exclusively"
+	case l.NShared == 1:
+		return List(SharedHolders(w, actor)) + " holds it shared"
+	}
+	return List(SharedHolders(w, actor)) + " hold it shared"
+}
+
+// SharedHolders lists the shared holders of a holder word, in actor order.
+func SharedHolders(w uint64, actor func(trace.Actor) string) []string {
+	l := lwlock.Unpack(w)
+	var out []string
+	for a := trace.Actor(1); a <= lwlock.MaxActor; a++ {
+		if l.Shared&(1<<(a-1)) != 0 {
+			out = append(out, actor(a))
+		}
+	}
+	return out
+}
+
+// listMax is the most names List writes out; the rest are counted.
+const listMax = 3
+
+// List joins names in English: "A", "A and B", "A, B and C", "A, B, C and
+// 2 others".
+func List(names []string) string {
+	switch n := len(names); {
+	case n == 0:
+		return ""
+	case n == 1:
+		return names[0]
+	case n > listMax:
+		return strings.Join(names[:listMax], ", ") + fmt.Sprintf(" and %d others", n-listMax)
+	default:
+		return strings.Join(names[:n-1], ", ") + " and " + names[n-1]
+	}
+}
+
+// Plural writes a count with its noun: "1 block", "3 blocks", "2 tries"
+// (a noun ending in a consonant and y takes -ies).
+func Plural(n uint64, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	if k := len(noun); k >= 2 && noun[k-1] == 'y' && !strings.ContainsRune("aeiou", rune(noun[k-2])) {
+		return fmt.Sprintf("%d %sies", n, noun[:k-1])
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}
+
+// Mode is a lock mode as an adverb: "shared", "exclusively".
+func Mode(m lwlock.Mode) string {
+	if m == lwlock.Exclusive {
+		return "exclusively"
+	}
+	return "shared"
+}
+
+// Who names an actor as the subject of a caption: the scenario's name, or
+// "The system" for trace.System.
+func Who(a trace.Actor, actor func(trace.Actor) string) string {
+	if a == trace.System {
+		return "The system"
+	}
+	return actor(a)
+}
+
+// Possessive is name + "'s" ("A's", "The system's").
+func Possessive(name string) string { return name + "'s" }
