@@ -137,7 +137,7 @@ func (c *captioner) caption() string {
 	case trace.KVictim:
 		return c.victim()
 	case trace.KRingAdd:
-		return fmt.Sprintf("%s puts %s into its ring, slot %d: the scan will come back to it.", c.who, c.buf(), e.Arg)
+		return fmt.Sprintf("%s puts %s into its ring, slot %d, to reuse it on the ring's next turn.", c.who, c.buf(), e.Arg)
 	case trace.KRingReject:
 		if int32(e.Obj) < 0 {
 			return fmt.Sprintf("%s's ring slot %d is still empty: %s allocates a buffer the usual way.", c.who, e.Arg, c.who)
@@ -168,8 +168,8 @@ func (c *captioner) caption() string {
 	case trace.KError:
 		return c.error()
 	case trace.KWake:
-		return fmt.Sprintf("%s wakes %s: only its pin is left on %s (ProcSendSignal).",
-			c.who, c.actor(trace.Actor(e.Arg)), c.buf())
+		w := c.actor(trace.Actor(e.Arg))
+		return fmt.Sprintf("%s wakes %s: only %s's pin is left on %s (ProcSendSignal).", c.who, w, w, c.buf())
 	case trace.KStore:
 		if e.Site == sScanSyncReport {
 			return fmt.Sprintf("%s reports its scan of %s at block %d, for other scans to join (ss_report_location).",
@@ -191,7 +191,7 @@ func (c *captioner) generic() string {
 	if what == "" {
 		what = "the pool"
 	}
-	return fmt.Sprintf("%s acts on %s: %s.", c.who, what, kindWords[c.e.Kind])
+	return c.who + narrate.Generic + what + ": " + kindWords[c.e.Kind] + "."
 }
 
 // kindWords says what each kind of event is, for generic.
@@ -219,7 +219,7 @@ func (c *captioner) op() string {
 	e := c.e
 	switch e.Site {
 	case sReadBegin:
-		return fmt.Sprintf("%s wants %s (ReadBuffer): is it in the pool already?", c.who, c.tag(e.Arg))
+		return fmt.Sprintf("%s wants %s (ReadBuffer_common): is it in the pool already?", c.who, c.tag(e.Arg))
 	case sReleaseBegin:
 		return fmt.Sprintf("%s releases its pin on %s (%s).", c.who, c.buf(), c.tag(e.Arg))
 	case sDirtyBegin:
@@ -260,7 +260,8 @@ func (c *captioner) dropBegin() string {
 		size = narrate.Plural(e.Arg, "block") + " to drop"
 	}
 	if DropStrategy(e.Before) == DropAuto {
-		return fmt.Sprintf("%s drops %s (%s): PostgreSQL's rule picks %s.", c.who, what, size, DropStrategy(e.After))
+		pick := map[DropStrategy]string{DropScan: "the full scan", DropLookup: "the per-block lookup"}[DropStrategy(e.After)]
+		return fmt.Sprintf("%s drops %s (%s): PostgreSQL's rule picks %s.", c.who, what, size, pick)
 	}
 	return fmt.Sprintf("%s drops %s (%s) by %s.", c.who, what, size, how)
 }
@@ -448,9 +449,10 @@ func casChange(expected, found uint32) string {
 	return stateChange(expected, found)
 }
 
-// stateChange says how a state word changed, in words: the refcount and
-// the usage count if they changed, then the flags set and cleared
-// ("refcount 1 → 2, usage 2 → 3"; "BM_DIRTY set"); "no change" if none.
+// stateChange says how a state word changed, in words: the first two of
+// the refcount, the usage count (if they changed), the flags set and the
+// flags cleared ("refcount 1 → 2, usage 2 → 3"; "BM_VALID set,
+// BM_IO_IN_PROGRESS cleared"); "no change" if none.
 func stateChange(b, a uint32) string {
 	var parts []string
 	if StateRefcount(b) != StateRefcount(a) {
@@ -468,17 +470,20 @@ func stateChange(b, a uint32) string {
 	if len(parts) == 0 {
 		return "no change"
 	}
-	return strings.Join(parts, ", ")
+	return strings.Join(parts[:min(2, len(parts))], ", ")
 }
 
 // flagWords names the flags of s as PostgreSQL does ("BM_DIRTY and
-// BM_JUST_DIRTIED"), "" for none.
+// BM_JUST_DIRTIED"); more than two are counted ("4 flags"); "" for none.
 func flagWords(s uint32) string {
-	var out []string
-	for _, f := range FlagNames(s) {
-		out = append(out, "BM_"+f)
+	names := FlagNames(s)
+	if len(names) > 2 {
+		return fmt.Sprintf("%d flags", len(names))
 	}
-	return narrate.List(out)
+	for i, f := range names {
+		names[i] = "BM_" + f
+	}
+	return narrate.List(names)
 }
 
 func (c *captioner) dirty() string {
@@ -641,7 +646,7 @@ func (c *captioner) lw() string {
 		return fmt.Sprintf("%s must wait for %s: %s.", c.who, lock, narrate.HolderVerb(e.Before, c.actor))
 	case trace.KLWCondFail:
 		if e.Site == sAllocContentCond {
-			return fmt.Sprintf("%s cannot have dirty %s's content lock at once (%s): it picks another victim.",
+			return fmt.Sprintf("%s does not wait for dirty %s's content lock (%s): it takes another victim.",
 				c.who, c.buf(), narrate.HolderVerb(e.Before, c.actor))
 		}
 		return fmt.Sprintf("%s does not get %s without waiting: %s.", c.who, lock, narrate.HolderVerb(e.Before, c.actor))
@@ -655,7 +660,7 @@ func (c *captioner) lw() string {
 		}
 		return fmt.Sprintf("%s locks %s (shared) to look its page up.", c.who, lock)
 	case sAllocLockFirst:
-		return fmt.Sprintf("%s locks %s exclusively, the lower of the old page's and the new page's.", c.who, lock)
+		return fmt.Sprintf("%s locks %s exclusively: of the old and new pages' partitions, the lower first.", c.who, lock)
 	case sAllocLockSecond:
 		return fmt.Sprintf("%s locks %s exclusively, the higher of the two partitions.", c.who, lock)
 	case sAllocLockNew:
@@ -802,7 +807,7 @@ func (c *captioner) victim() string {
 	case VictimSweep:
 		return fmt.Sprintf("The clock hand stops at %s: unpinned, usage 0. It is %s's victim.", c.buf(), c.who)
 	case VictimRing:
-		return fmt.Sprintf("%s takes %s from the ring again (ring slot %d): the scan reuses its own buffers.",
+		return fmt.Sprintf("%s takes %s from its ring again (ring slot %d): a bulk read reuses its own buffers.",
 			c.who, c.buf(), e.Before)
 	}
 	return fmt.Sprintf("%s takes %s as its victim.", c.who, c.buf())

@@ -22,7 +22,7 @@ func Caption(evs []trace.Event, i int, names bufmgr.RelNamer, actor func(trace.A
 	if s := c.caption(); s != "" {
 		return s
 	}
-	return fmt.Sprintf("%s acts on %s's free space map or heap: %s.", c.who, c.rel(), kindWords[c.e.Kind])
+	return c.who + narrate.Generic + c.rel() + "'s free space map or heap: " + kindWords[c.e.Kind] + "."
 }
 
 type captioner struct {
@@ -91,7 +91,7 @@ func leafHeapBlock(phys uint32, node int) (uint32, bool) {
 var kindWords = map[trace.Kind]string{
 	trace.KLoad: "a value read", trace.KOp: "an operation begins", trace.KOpDone: "an operation ends",
 	trace.KError: "an ERROR", trace.KNodeStore: "a node of an FSM page written", trace.KCategory: "a leaf of an FSM page written",
-	trace.KSearchStep: "a node read by a search", trace.KNextSlot: "an FSM page's next-slot hint changed",
+	trace.KSearchStep: "a node read by a search", trace.KNextSlot: "an FSM page's fp_next_slot hint changed",
 	trace.KFSMSkip: "an FSM page past the fork's end, not read", trace.KPageTried: "a heap page found too full",
 	trace.KHeapPage: "a heap page's layout changed", trace.KLocalMap: "a local map entry changed",
 	trace.KLocalMapSize: "a local map's size changed", trace.KForkSize: "a fork created or extended",
@@ -131,6 +131,10 @@ func (c *captioner) caption() string {
 		side := "left"
 		if e.Site == sSearchRight {
 			side = "right"
+		}
+		if a < b {
+			return fmt.Sprintf("%s's search of %s reads the %s child, node %d: %d < %d, not that way.",
+				c.who, c.fsmPage(), side, c.node(), a, b)
 		}
 		return fmt.Sprintf("%s descends %s to the %s child, node %d: %d ≥ %d.", c.who, c.fsmPage(), side, c.node(), a, b)
 	case sSearchTorn:
@@ -271,7 +275,7 @@ func (c *captioner) caption() string {
 
 	// hio.c, heapam.c, vacuumlazy.c, visibilitymap.c
 	case sHioBegin:
-		return fmt.Sprintf("%s needs a page for a %d-byte tuple: %d bytes free, fillfactor keeping %d (RelationGetBufferForTuple).",
+		return fmt.Sprintf("%s needs a page for a tuple of %d bytes: %d free, fillfactor keeping %d (RelationGetBufferForTuple).",
 			c.who, e.Arg, a, b)
 	case sHioCached:
 		if uint32(a) == InvalidBlockNumber {
@@ -283,9 +287,9 @@ func (c *captioner) caption() string {
 	case sHioRead:
 		return fmt.Sprintf("%s tries %s.", c.who, c.page())
 	case sHioVMPin, sHDelVMPin:
-		return fmt.Sprintf("Block %d is all-visible: %s pins the map page %s that covers it (visibilitymap_pin).", b, c.who, c.page())
+		return fmt.Sprintf("Block %d is all-visible: %s pins %s, the map page covering it (visibilitymap_pin).", b, c.who, c.pageOnly())
 	case sVacVMPin:
-		return fmt.Sprintf("%s pins %s, the visibility map page covering block %d (visibilitymap_pin).", c.who, c.page(), b)
+		return fmt.Sprintf("%s pins %s, the visibility map page covering block %d (visibilitymap_pin).", c.who, c.pageOnly(), b)
 	case sHioInit:
 		return fmt.Sprintf("%s is a new page: %s initialises it.", c.page(), c.who)
 	case sHioCheck:
@@ -304,7 +308,7 @@ func (c *captioner) caption() string {
 	case sHioExtended:
 		return fmt.Sprintf("%s will put the tuple on the new block %d (not in the FSM until VACUUM).", c.who, a)
 	case sHInsBegin:
-		return fmt.Sprintf("%s inserts a %d-byte tuple into %s (heap_insert).", c.who, e.Arg, c.rel())
+		return fmt.Sprintf("%s inserts a tuple of %d bytes into %s (heap_insert).", c.who, e.Arg, c.rel())
 	case sHInsPut:
 		return fmt.Sprintf("%s adds the tuple to %s as line pointer %d: free %d → %d bytes.",
 			c.who, c.pageOnly(), c.node(), UnpackHeapWord(b).FreeSpace(), UnpackHeapWord(a).FreeSpace())
@@ -339,7 +343,7 @@ func (c *captioner) caption() string {
 	case sVacAllVisible:
 		return fmt.Sprintf("%s is all-visible now: %s sets its visibility map bit.", c.page(), c.who)
 	case sVacVMCount:
-		return fmt.Sprintf("%s counts the all-visible pages: it reads %s (visibilitymap_count).", c.who, c.page())
+		return fmt.Sprintf("%s counts the all-visible pages: it reads %s (visibilitymap_count).", c.who, c.pageOnly())
 	case sVacDone:
 		if e.Arg == 1 {
 			return fmt.Sprintf("%s's VACUUM is done: relpages %d → %d, pg_class unchanged, target blocks kept.", c.who, b, a)

@@ -36,7 +36,7 @@ func Caption(evs []trace.Event, i int, actor func(trace.Actor) string) string {
 	if s := c.caption(); s != "" {
 		return s
 	}
-	return fmt.Sprintf("%s acts on %s: %s.", c.who, c.object(), kindWords[c.e.Kind])
+	return c.who + narrate.Generic + c.object() + ": " + kindWords[c.e.Kind] + "."
 }
 
 type captioner struct {
@@ -267,7 +267,7 @@ func (c *captioner) opDone() string {
 	case OpSetStatus:
 		return fmt.Sprintf("%s is done: xid %d is %s in the commit log.", c.who, e.Obj, xidText(e.After))
 	case OpWriteAll:
-		return fmt.Sprintf("%s's checkpoint write is done: no dirty page is left in memory.", c.who)
+		return fmt.Sprintf("%s has written out every slot's dirty page, as a checkpoint does.", c.who)
 	case OpExtend:
 		if e.After == trace.NoBuffer {
 			return fmt.Sprintf("xid %d does not start a page: %s has nothing to extend.", e.Obj, c.who)

@@ -13,7 +13,9 @@ package narrate
 
 import (
 	"fmt"
+	"regexp"
 	"strings"
+	"unicode/utf8"
 
 	"bufferlab/engine/internal/lwlock"
 	"bufferlab/engine/trace"
@@ -87,11 +89,12 @@ func SharedHolders(w uint64, actor func(trace.Actor) string) []string {
 	return out
 }
 
-// listMax is the most names List writes out; the rest are counted.
+// listMax is the most names List writes out; past it, it writes two and
+// counts the rest.
 const listMax = 3
 
-// List joins names in English: "A", "A and B", "A, B and C", "A, B, C and
-// 2 others".
+// List joins names in English: "A", "A and B", "A, B and C", "A, B and 2
+// others".
 func List(names []string) string {
 	switch n := len(names); {
 	case n == 0:
@@ -99,7 +102,7 @@ func List(names []string) string {
 	case n == 1:
 		return names[0]
 	case n > listMax:
-		return strings.Join(names[:listMax], ", ") + fmt.Sprintf(" and %d others", n-listMax)
+		return strings.Join(names[:2], ", ") + fmt.Sprintf(" and %d others", n-2)
 	default:
 		return strings.Join(names[:n-1], ", ") + " and " + names[n-1]
 	}
@@ -136,3 +139,52 @@ func Who(a trace.Actor, actor func(trace.Actor) string) string {
 
 // Possessive is name + "'s" ("A's", "The system's").
 func Possessive(name string) string { return name + "'s" }
+
+// describeLayout matches what an event's description (Describe, the golden
+// text) has and a caption must not: its leading sequence number and
+// columns, its arrows and state-word, holder and argument fields, a site
+// name (alloc.lookup, slru.ro16.scan).
+var describeLayout = regexp.MustCompile(`^\d{5} |->|\brc=|\busage=|\bholders |\barg=|[a-z0-9]\.[a-z]`)
+
+// Check reports what is wrong with a caption, or nil: what CheckWords
+// rejects, and the words of a caption written for no particular event
+// (Generic).
+func Check(caption string) error {
+	if err := CheckWords(caption); err != nil {
+		return err
+	}
+	if strings.Contains(caption, Generic) {
+		return fmt.Errorf("generic caption (no sentence for this event): %q", caption)
+	}
+	return nil
+}
+
+// CheckWords reports whether a caption is in words: not empty, at most
+// MaxLen runes, on one line, without a raw kind name ("cas-fail",
+// "lw-acquire": every kind whose name is not a plain word) and without
+// the layout of an event's description.
+func CheckWords(caption string) error {
+	switch {
+	case strings.TrimSpace(caption) == "":
+		return fmt.Errorf("empty caption")
+	case utf8.RuneCountInString(caption) > MaxLen:
+		return fmt.Errorf("caption of %d runes, over %d: %q", utf8.RuneCountInString(caption), MaxLen, caption)
+	case strings.ContainsAny(caption, "\n\r\t"):
+		return fmt.Errorf("caption not on one line: %q", caption)
+	}
+	if m := describeLayout.FindString(caption); m != "" {
+		return fmt.Errorf("caption has the description's layout (%q): %q", m, caption)
+	}
+	for k := trace.Kind(1); int(k) < trace.NumKinds; k++ {
+		if n := k.String(); strings.Contains(n, "-") && strings.Contains(caption, n) {
+			return fmt.Errorf("caption names the kind %q: %q", n, caption)
+		}
+	}
+	return nil
+}
+
+// Generic is the phrase of a caption that says only what kind of thing
+// happened to what: the last resort of an engine package's Caption for a
+// kind and site it never emits together. Check rejects it, so a test over
+// a run's events finds any event left without its own sentence.
+const Generic = " acts on "
