@@ -18,16 +18,13 @@ import (
 //	io-write            the page the victim is being cleaned for
 //	lw-acquire (read)   the page whose mapping partition is locked
 //	load (dlist.next)   the relation whose list is walked
+//	lw-acquire (inval)  the buffer InvalidateBuffer removes (its header event)
 //
-// Every other caption reads only its own event: O(1). A look back costs at
-// most narrate.Window events (idle padding included) and finds its event
-// within a few dozen in practice; when it finds none in the window the
-// caption says less rather than guess.
-
-// opLookBack bounds the look back for the operation an event belongs to
-// (the read a partition lock or a write serves, the list a hop walks): the
-// read's own events, a clock sweep of a small pool, a dirty victim's write.
-const opLookBack = 256
+// Every other caption reads only its own event: O(1). A look back stops at the event it wants, within a few
+// events for all but a dirty victim's write (after the clock sweep that
+// found the victim: four events per buffer passed), and never goes past
+// narrate.Window events (idle padding included); when it finds nothing in
+// the window the caption says less rather than guess.
 
 // Caption says event i of evs in plain English, in one line, with the
 // scenario's names: the pool's and its pins' and drops' events, and the
@@ -68,9 +65,9 @@ func (c *captioner) back(window int, ok func(trace.Event) bool) (trace.Event, bo
 }
 
 // readingTag is the page this backend's current read is for (its latest
-// op at read.begin within opLookBack), if any.
+// op at read.begin within narrate.Window), if any.
 func (c *captioner) readingTag() (string, bool) {
-	e, ok := c.back(opLookBack, func(o trace.Event) bool {
+	e, ok := c.back(narrate.Window, func(o trace.Event) bool {
 		return o.Actor == c.e.Actor && o.Kind == trace.KOp && o.Site == sReadBegin
 	})
 	if !ok {
@@ -324,7 +321,7 @@ func (c *captioner) load() string {
 		if int64(e.Arg) >= 0 {
 			next = fmt.Sprintf("next is buffer %d", int64(e.Arg))
 		}
-		if l, ok := c.back(opLookBack, func(o trace.Event) bool { return o.Actor == e.Actor && o.Class == trace.ORelation }); ok {
+		if l, ok := c.back(narrate.Window, func(o trace.Event) bool { return o.Actor == e.Actor && o.Class == trace.ORelation }); ok {
 			return fmt.Sprintf("%s's walk of %s's list reaches %s: %s.", c.who, c.names.relName(l.Obj), c.buf(), next)
 		}
 		return fmt.Sprintf("%s's list walk reaches %s: %s.", c.who, c.buf(), next)
@@ -525,7 +522,7 @@ func (c *captioner) lockHdr() string {
 	case sCleanupHdrLock:
 		return fmt.Sprintf("%s locks %s's header to count its pins: refcount %d.", c.who, c.buf(), rc)
 	case sCleanupClearLock:
-		return fmt.Sprintf("%s, woken, locks %s's header to clear its waiter flag.", c.who, c.buf())
+		return fmt.Sprintf("%s, woken, locks %s's header to clear its waiter flag if still set.", c.who, c.buf())
 	case sDropLock, sDropAllLock, sLookupHdrLock, sDListHdrLock:
 		return fmt.Sprintf("%s locks %s's header to check its tag again, now that nobody can change it.", c.who, c.buf())
 	case sInvalRelock:
@@ -686,9 +683,9 @@ func (c *captioner) lw() string {
 }
 
 // invalBuf is the buffer InvalidateBuffer works on: this backend's latest
-// header event before the partition lock, within opLookBack.
+// header event before the partition lock, within narrate.Window.
 func (c *captioner) invalBuf() string {
-	if o, ok := c.back(opLookBack, func(o trace.Event) bool {
+	if o, ok := c.back(narrate.Window, func(o trace.Event) bool {
 		return o.Actor == c.e.Actor && o.Class == trace.OBuffer && (o.Kind == trace.KUnlockHdr || o.Kind == trace.KIOWait)
 	}); ok {
 		return fmt.Sprintf("buffer %d", int32(o.Obj))
@@ -832,7 +829,7 @@ func (c *captioner) privRef() string {
 			return fmt.Sprintf("%s's own pin count of %s drops %d → %d: it still pins it, no shared write.",
 				c.who, c.buf(), e.Before, e.After)
 		}
-		return fmt.Sprintf("%s's own pin count of %s drops to 0: its shared pin goes next.", c.who, c.buf())
+		return fmt.Sprintf("%s's own pin count of %s drops to 0: it takes its shared pin off next.", c.who, c.buf())
 	}
 	if e.Before > 0 {
 		return fmt.Sprintf("%s pins %s again: its own count %d → %d, the state word untouched.", c.who, c.buf(), e.Before, e.After)

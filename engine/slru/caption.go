@@ -20,12 +20,8 @@ import (
 //
 // Both find their event within a bank's worth of events in practice
 // (SLRU_BANK_SIZE slots, or every slot for a single SLRU) and never look
-// further than opLookBack; every other caption reads only its own event:
-// O(1).
-
-// opLookBack bounds a look back: a search over every slot of the largest
-// single SLRU (slru.MaxSlots) and the events around it.
-const opLookBack = 4 * 1024
+// further than narrate.Window events; every other caption reads only its
+// own event: O(1).
 
 // Caption says event i of evs in plain English, in one line, with the
 // scenario's backend names: the SLRU's events.
@@ -75,12 +71,12 @@ func (c *captioner) bankLock() string {
 
 // bankOf is the bank a slot event's search is in: the bank of the
 // backend's latest bank event (its lock, LRU counter or hash table) within
-// opLookBack; "" for a single SLRU or when there is none.
+// narrate.Window; "" for a single SLRU or when there is none.
 func (c *captioner) bankOf() string {
 	if c.pg16 {
 		return ""
 	}
-	if o, _, ok := narrate.Back(c.evs, c.i, opLookBack, func(o trace.Event) bool {
+	if o, _, ok := narrate.Back(c.evs, c.i, narrate.Window, func(o trace.Event) bool {
 		return o.Actor == c.e.Actor && o.Class == ClassBank
 	}); ok {
 		return fmt.Sprintf(" of bank %d", o.Obj)
@@ -89,9 +85,9 @@ func (c *captioner) bankOf() string {
 }
 
 // pageSought is the page the backend's latest search was for (a slot
-// compare or a hash probe), within opLookBack.
+// compare or a hash probe), within narrate.Window.
 func (c *captioner) pageSought() (uint64, bool) {
-	o, _, ok := narrate.Back(c.evs, c.i, opLookBack, func(o trace.Event) bool {
+	o, _, ok := narrate.Back(c.evs, c.i, narrate.Window, func(o trace.Event) bool {
 		return o.Actor == c.e.Actor && (o.Kind == trace.KSlotScan || o.Kind == trace.KMapLookup && o.Class == ClassBank)
 	})
 	return o.Arg, ok

@@ -30,9 +30,10 @@ const MaxLen = 110
 
 // Window bounds how far back Back looks: at most this many entries of evs
 // before i, idle padding included. A caption therefore costs O(Window) at
-// worst, whatever the length of the run. 4096 covers the events of any one
-// operation of the embedded scenarios with room to spare (a read through
-// the clock sweep of a 128MB pool excepted, which no caption looks across).
+// worst, whatever the length of the run. The events a caption looks for
+// are a few events back, or at most a bank's search or a clock sweep of
+// about a thousand buffers back (the read a dirty victim is written for):
+// beyond that, the caption says less rather than look further.
 const Window = 4096
 
 // Back returns the latest event before i that ok accepts, looking at most
@@ -137,8 +138,6 @@ func Who(a trace.Actor, actor func(trace.Actor) string) string {
 	return actor(a)
 }
 
-// Possessive is name + "'s" ("A's", "The system's").
-func Possessive(name string) string { return name + "'s" }
 
 // describeLayout matches what an event's description (Describe, the golden
 // text) has and a caption must not: its leading sequence number and
