@@ -138,7 +138,6 @@ func Who(a trace.Actor, actor func(trace.Actor) string) string {
 	return actor(a)
 }
 
-
 // describeLayout matches what an event's description (Describe, the golden
 // text) has and a caption must not: its leading sequence number and
 // columns, its arrows and state-word, holder and argument fields, a site
