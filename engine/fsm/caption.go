@@ -232,6 +232,9 @@ func (c *captioner) caption() string {
 	case sFSMVacEOF:
 		return fmt.Sprintf("%s's FSM %s is past the fork's end: %s stops there.", c.rel(), addrWords(UnpackAddrWord(b)), c.who)
 	case sFSMVacMax:
+		if UnpackAddrWord(b).Level == FSMRootLevel {
+			return fmt.Sprintf("%s's FSM root page holds at most %d: no page of %s is recorded with more.", c.rel(), a, c.rel())
+		}
 		return fmt.Sprintf("%s's FSM %s holds at most %d: its parent's slot is set to that.", c.rel(), addrWords(UnpackAddrWord(b)), a)
 	case sFSMVacResetNext:
 		return fmt.Sprintf("%s resets %s's fp_next_slot %d → 0 (a hint: not dirtied).", c.who, c.fsmPage(), int32(b))

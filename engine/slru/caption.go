@@ -327,7 +327,7 @@ func (c *captioner) lw() string {
 func (c *captioner) lwRelease(lock string) string {
 	switch c.site {
 	case roBanks.unlock, roSingle.unlock, roHash.unlock:
-		return fmt.Sprintf("The page is not there (usable): %s releases %s to take it exclusively.", c.who, lock)
+		return fmt.Sprintf("Page not found, or not usable yet: %s releases %s to take it exclusively.", c.who, lock)
 	case sReadUnlock:
 		return fmt.Sprintf("%s releases %s: others can use it while the page is read.", c.who, lock)
 	case sReadIOUnlock:
