@@ -261,7 +261,8 @@ func allNarrated(t *testing.T) []narrated {
 // TestNarrateCaptionsInWords: every event of every embedded scenario and
 // lesson, in every variant, has a caption in words (scenario.CheckCaption:
 // not empty, at most scenario.CaptionMaxLen runes, on one line, no raw kind
-// name, no description layout, not the generic caption that an event
+// name, no description layout, no code name but the PostgreSQL 15 ones
+// checked against its source, not the generic caption that an event
 // without its own sentence gets), and the captions cover every kind the
 // runs emit.
 func TestNarrateCaptionsInWords(t *testing.T) {
@@ -312,70 +313,6 @@ func template(c string) string {
 		}
 		return r
 	}, c)
-}
-
-// pgNames are the PostgreSQL identifiers the captions may name: functions,
-// with the fields, locks and flags they name, each checked against the
-// PostgreSQL 15.18 source (functions by their definition; a field by its
-// declaration). A caption naming anything else that looks like code (an
-// identifier with an underscore or a capital inside, or a call) fails
-// TestNarrateNamesArePostgreSQL15s: add a name here only after checking it
-// in that source.
-var pgNames = map[string]bool{
-	// bufmgr.c, freelist.c, buf_table.c, syncscan.c, proc.c, smgr.c
-	"ReadBuffer_common": true, "MarkBufferDirty": true, "StartBufferIO": true, "TerminateBufferIO": true,
-	"FlushBuffer": true, "WaitIO": true, "PinBuffer_Locked": true, "InvalidateBuffer": true,
-	"ProcSendSignal": true, "smgrread": true, "smgrwrite": true, "ss_get_location": true,
-	"ss_report_location": true, "LockBufHdr": true,
-	"buffer_strategy_lock": true, "numBufferAllocs": true, "nextVictimBuffer": true,
-	"BM_DIRTY": true, "BM_VALID": true, "BM_TAG_VALID": true, "BM_IO_IN_PROGRESS": true,
-	"BM_JUST_DIRTIED": true, "BM_PIN_COUNT_WAITER": true, "BM_LOCKED": true, "BM_IO_ERROR": true,
-	"BM_CHECKPOINT_NEEDED": true, "BM_PERMANENT": true,
-	// slru.c, clog.c
-	"SimpleLruReadPage_ReadOnly": true, "SimpleLruReadPage": true, "SimpleLruZeroPage": true,
-	"SimpleLruWriteAll": true, "SimpleLruWaitIO": true, "SlruPhysicalReadPage": true,
-	"SlruPhysicalWritePage": true, "TransactionIdGetStatus": true, "TransactionIdSetPageStatus": true,
-	"ExtendCLOG": true, "BootStrapCLOG": true, "ControlLock": true, "latest_page_number": true,
-	// freespace.c, fsmpage.c, hio.c, heapam.c, vacuumlazy.c, visibilitymap.c
-	"GetPageWithFreeSpace": true, "RecordPageWithFreeSpace": true, "RecordAndGetPageWithFreeSpace": true,
-	"GetRecordedFreeSpace": true, "FreeSpaceMapVacuumRange": true, "fsm_search": true, "fsm_extend": true,
-	"fsm_rebuild_page": true, "fp_next_slot": true, "RelationGetBufferForTuple": true, "heap_insert": true,
-	"heap_delete": true, "lazy_scan_heap": true, "visibilitymap_pin": true, "visibilitymap_count": true,
-	"relpages": true, "pg_class": true,
-}
-
-// codeWord matches a word that looks like code: an identifier with an
-// underscore, or with a capital letter after its first letter (not a
-// plain capitalised word, not CAS, ERROR or I/O).
-var codeWord = regexp.MustCompile(`\b[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+\b|\b[a-z]+[A-Z][A-Za-z0-9]*\b|\b[A-Z][a-z0-9]+[A-Z][A-Za-z0-9]*\b`)
-
-// TestNarrateNamesArePostgreSQL15s: every identifier a caption of an
-// embedded scenario names is one of pgNames, checked against PostgreSQL
-// 15's source. The names no caption of them uses are logged (the engine
-// packages' own runs use them).
-func TestNarrateNamesArePostgreSQL15s(t *testing.T) {
-	used := map[string]bool{}
-	seen := map[string]bool{} // templates read
-	for _, n := range allNarrated(t) {
-		for i, c := range n.caps {
-			tpl := template(c)
-			if seen[tpl] {
-				continue
-			}
-			seen[tpl] = true
-			for _, w := range codeWord.FindAllString(c, -1) {
-				used[w] = true
-				if !pgNames[w] {
-					t.Errorf("%s event %d: %q names %s, which is not a checked PostgreSQL 15 name", n.name, i, c, w)
-				}
-			}
-		}
-	}
-	for w := range pgNames {
-		if !used[w] {
-			t.Logf("%s is not named by any caption of the embedded scenarios", w)
-		}
-	}
 }
 
 // TestNarrateMoments: the lesson moments the engine packages classify

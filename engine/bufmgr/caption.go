@@ -252,12 +252,18 @@ func (c *captioner) dropBegin() string {
 		DropLookup: "looking each block up in the mapping table",
 		DropDList:  "walking the relation's own buffer list",
 	}[DropStrategy(e.After)]
+	if how == "" {
+		how = "the strategy " + DropStrategy(e.After).String()
+	}
 	size := "sizes not cached"
 	if e.Arg != uint64(InvalidBlockNumber) {
 		size = narrate.Plural(e.Arg, "block") + " to drop"
 	}
 	if DropStrategy(e.Before) == DropAuto {
 		pick := map[DropStrategy]string{DropScan: "the full scan", DropLookup: "the per-block lookup"}[DropStrategy(e.After)]
+		if pick == "" {
+			pick = DropStrategy(e.After).String()
+		}
 		return fmt.Sprintf("%s drops %s (%s): PostgreSQL's rule picks %s.", c.who, what, size, pick)
 	}
 	return fmt.Sprintf("%s drops %s (%s) by %s.", c.who, what, size, how)
@@ -804,7 +810,7 @@ func (c *captioner) victim() string {
 	case VictimSweep:
 		return fmt.Sprintf("The clock hand stops at %s: unpinned, usage 0. It is %s's victim.", c.buf(), c.who)
 	case VictimRing:
-		return fmt.Sprintf("%s takes %s from its ring again (ring slot %d): a bulk read reuses its own buffers.",
+		return fmt.Sprintf("%s takes %s from its ring again (ring slot %d): a bulk operation reuses its own buffers.",
 			c.who, c.buf(), e.Before)
 	}
 	return fmt.Sprintf("%s takes %s as its victim.", c.who, c.buf())

@@ -140,6 +140,9 @@ func TestNarrateGoldenScenarios(t *testing.T) {
 		t.Fatalf("no golden files: %v", err)
 	}
 	events := 0
+	// By template (every digit written 0, so the length stays): Check says
+	// the same of every caption of one.
+	checked := map[string]bool{}
 	for _, f := range files {
 		src, err := os.ReadFile(f)
 		if err != nil {
@@ -156,7 +159,18 @@ func TestNarrateGoldenScenarios(t *testing.T) {
 			evs := r.Log().Events()
 			for i := range evs {
 				events++
-				if err := narrate.Check(scenario.Caption(evs, i, r.Names())); err != nil {
+				c := scenario.Caption(evs, i, r.Names())
+				tpl := strings.Map(func(r rune) rune {
+					if r >= '1' && r <= '9' {
+						return '0'
+					}
+					return r
+				}, c)
+				if checked[tpl] {
+					continue
+				}
+				checked[tpl] = true
+				if err := narrate.Check(c); err != nil {
 					t.Errorf("%s:%s: event %d (%s at %s): %v", f, d.Pos, i, evs[i].Kind, evs[i].Site, err)
 				}
 			}

@@ -78,7 +78,9 @@ const CaptionMaxLen = narrate.MaxLen
 
 // CheckCaption reports what is wrong with a caption, or nil: empty, over
 // CaptionMaxLen runes, not one line, a raw kind name such as "cas-fail",
-// the layout of an event's description (its columns, "->", "rc="), or a
+// the layout of an event's description (its columns, "->", "rc="), a name
+// that looks like code and is not one of the PostgreSQL 15 functions,
+// fields and flags checked against its source (narrate.PG15Names), or a
 // generic caption that says only what kind of thing happened.
 func CheckCaption(caption string) error { return narrate.Check(caption) }
 

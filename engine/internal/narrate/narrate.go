@@ -159,8 +159,8 @@ func Check(caption string) error {
 
 // CheckWords reports whether a caption is in words: not empty, at most
 // MaxLen runes, on one line, without a raw kind name ("cas-fail",
-// "lw-acquire": every kind whose name is not a plain word) and without
-// the layout of an event's description.
+// "lw-acquire": every kind whose name is not a plain word), without the
+// layout of an event's description, and naming no code but PG15Names.
 func CheckWords(caption string) error {
 	switch {
 	case strings.TrimSpace(caption) == "":
@@ -176,6 +176,68 @@ func CheckWords(caption string) error {
 	for k := trace.Kind(1); int(k) < trace.NumKinds; k++ {
 		if n := k.String(); strings.Contains(n, "-") && strings.Contains(caption, n) {
 			return fmt.Errorf("caption names the kind %q: %q", n, caption)
+		}
+	}
+	return checkNames(caption)
+}
+
+// PG15Names are the PostgreSQL identifiers a caption may name: functions
+// (the one a caption's event models, in parentheses) and the fields, locks
+// and flags they name, each checked against the PostgreSQL 15.18 source
+// (functions by their definition, fields by their declaration). No
+// function of the reverted small-table-skip patch or of PostgreSQL 16+ is
+// among them: a caption of such code says what it does in words. Add a
+// name only after checking it in that source.
+var PG15Names = map[string]bool{
+	// bufmgr.c, freelist.c, syncscan.c, proc.c, smgr.c, buf_internals.h
+	"ReadBuffer_common": true, "MarkBufferDirty": true, "StartBufferIO": true, "TerminateBufferIO": true,
+	"FlushBuffer": true, "WaitIO": true, "PinBuffer_Locked": true, "InvalidateBuffer": true,
+	"ProcSendSignal": true, "smgrread": true, "smgrwrite": true, "ss_get_location": true,
+	"ss_report_location": true, "LockBufHdr": true,
+	"buffer_strategy_lock": true, "numBufferAllocs": true, "nextVictimBuffer": true,
+	"BM_DIRTY": true, "BM_VALID": true, "BM_TAG_VALID": true, "BM_IO_IN_PROGRESS": true,
+	"BM_JUST_DIRTIED": true, "BM_PIN_COUNT_WAITER": true, "BM_LOCKED": true, "BM_IO_ERROR": true,
+	"BM_CHECKPOINT_NEEDED": true, "BM_PERMANENT": true,
+	// slru.c, clog.c, slru.h
+	"SimpleLruReadPage_ReadOnly": true, "SimpleLruReadPage": true, "SimpleLruZeroPage": true,
+	"SimpleLruWriteAll": true, "SimpleLruWaitIO": true, "SlruPhysicalReadPage": true,
+	"SlruPhysicalWritePage": true, "TransactionIdGetStatus": true, "TransactionIdSetPageStatus": true,
+	"ExtendCLOG": true, "BootStrapCLOG": true, "ControlLock": true, "latest_page_number": true,
+	// freespace.c, fsmpage.c, fsm_internals.h, hio.c, heapam.c, vacuumlazy.c, visibilitymap.c, pg_class.h
+	"GetPageWithFreeSpace": true, "RecordPageWithFreeSpace": true, "RecordAndGetPageWithFreeSpace": true,
+	"GetRecordedFreeSpace": true, "FreeSpaceMapVacuumRange": true, "fsm_search": true, "fsm_extend": true,
+	"fsm_rebuild_page": true, "fp_next_slot": true, "RelationGetBufferForTuple": true, "heap_insert": true,
+	"heap_delete": true, "lazy_scan_heap": true, "visibilitymap_pin": true, "visibilitymap_count": true,
+	"relpages": true, "pg_class": true,
+}
+
+// codeWord matches a word that looks like code: an identifier with an
+// underscore, or with a capital letter after its first letter (not a
+// plain capitalised word, not CAS, ERROR or I/O); parenWord a single word
+// in parentheses, where captions name the function an event models.
+var (
+	codeWord  = regexp.MustCompile(`\b[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+\b|\b[a-z]+[A-Z][A-Za-z0-9]*\b|\b[A-Z][a-z0-9]+[A-Z][A-Za-z0-9]*\b`)
+	parenWord = regexp.MustCompile(`\(([A-Za-z][A-Za-z0-9_]*)\)`)
+)
+
+// parenPlain are the plain words a caption puts alone in parentheses;
+// plainCode the words that look like code and are not.
+var (
+	parenPlain = map[string]bool{"shared": true, "valid": true}
+	plainCode  = map[string]bool{"PostgreSQL": true}
+)
+
+// checkNames reports a name in caption that looks like code and is not
+// one of PG15Names.
+func checkNames(caption string) error {
+	for _, w := range codeWord.FindAllString(caption, -1) {
+		if !PG15Names[w] && !plainCode[w] {
+			return fmt.Errorf("caption names %s, which is not a checked PostgreSQL 15 name: %q", w, caption)
+		}
+	}
+	for _, m := range parenWord.FindAllStringSubmatch(caption, -1) {
+		if w := m[1]; !PG15Names[w] && !parenPlain[w] {
+			return fmt.Errorf("caption names %s in parentheses, which is not a checked PostgreSQL 15 name: %q", w, caption)
 		}
 	}
 	return nil

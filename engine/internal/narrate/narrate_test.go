@@ -104,9 +104,23 @@ func TestNarrateCheck(t *testing.T) {
 		"A's word 1 -> 2",
 		"A at alloc.lookup",
 		"A" + Generic + "buffer 0: a lock taken.",
+		"B searches its local map (fsm_local_search).", // the reverted patch's function
+		"A touches slot 3 (SlruRecentlyUsed).",         // a macro in PG 15
+		"A bumps bank_cur_lru_count.",                  // PG 17's field
+		"A reads the page (mdread).",                   // real, but not checked in
 	} {
 		if Check(bad) == nil {
 			t.Errorf("Check(%q) accepts it", bad)
+		}
+	}
+	for _, good := range []string{
+		"A wants t/0 (ReadBuffer_common): is it in the pool already?",
+		"A takes bank 1's lock (shared) to look for its page.",
+		"S drops t's buffers (3 blocks): PostgreSQL's rule picks the per-block lookup.",
+		"A sets BM_IO_IN_PROGRESS on buffer 0: the I/O is its to do.",
+	} {
+		if err := Check(good); err != nil {
+			t.Errorf("Check(%q): %v", good, err)
 		}
 	}
 	if err := CheckWords("A" + Generic + "buffer 0: a lock taken."); err != nil {
