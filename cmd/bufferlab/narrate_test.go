@@ -30,6 +30,7 @@ import (
 type embedded struct {
 	name   string // "pin-race" (lessons/scenarios/pin-race.scn), "02-pinning" (lessons/02-pinning.md)
 	arg    string // the golden directive's argument: scenario=pin-race, lesson=02-pinning
+	source string // the file, from the repository's root: lessons/scenarios/pin-race.scn
 	script *scenario.Script
 }
 
@@ -50,7 +51,7 @@ func embeddedScenarios(t *testing.T) []embedded {
 			t.Fatal(err)
 		}
 		name := strings.TrimSuffix(path.Base(f), ".scn")
-		out = append(out, embedded{name: name, arg: "scenario=" + name, script: s})
+		out = append(out, embedded{name: name, arg: "scenario=" + name, source: "lessons/" + f, script: s})
 	}
 	ls, err := lessons.All()
 	if err != nil || len(ls) == 0 {
@@ -58,7 +59,7 @@ func embeddedScenarios(t *testing.T) []embedded {
 	}
 	for _, l := range ls {
 		name := strings.TrimSuffix(path.Base(l.File), ".md")
-		out = append(out, embedded{name: name, arg: "lesson=" + name, script: l.Script})
+		out = append(out, embedded{name: name, arg: "lesson=" + name, source: l.File, script: l.Script})
 	}
 	return out
 }
@@ -185,7 +186,9 @@ func TestNarrateGolden(t *testing.T) {
 			if err := os.MkdirAll(dir, 0o755); err != nil {
 				t.Fatal(err)
 			}
-			if err := os.WriteFile(p, []byte("narrate "+c.arg+"\n----\n"), 0o644); err != nil {
+			stub := fmt.Sprintf("# The narration of %s: every event's caption, as `bufferlab run --narrate` prints it.\n"+
+				"# Regenerate with: go test ./cmd/bufferlab -run NarrateGolden -rewrite\nnarrate %s\n----\n", c.source, c.arg)
+			if err := os.WriteFile(p, []byte(stub), 0o644); err != nil {
 				t.Fatal(err)
 			}
 		}
