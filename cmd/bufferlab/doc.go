@@ -5,7 +5,7 @@
 //	    statements and the final picture of the pool (or all of it as JSON).
 //	bufferlab run --narrate FILE|-
 //	    Run a scenario and print only a plain-English caption of each event
-//	    (scenario.Caption, as the app's caption bar shows it), one line each
+//	    (scenario.Caption, the text the player's Caption gives), one line each
 //	    after its sequence number: "00044 C's CAS failed: B changed buffer
 //	    0's state word first (refcount 0 → 1). C retries with the new word."
 //	    When the config names several variants, each runs in turn and each
