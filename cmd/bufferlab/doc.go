@@ -3,6 +3,14 @@
 //	bufferlab run [--json] [--summary] [--no-events] FILE|-
 //	    Run a scenario headless: print every event, the output of its show
 //	    statements and the final picture of the pool (or all of it as JSON).
+//	bufferlab run --narrate FILE|-
+//	    Run a scenario and print only a plain-English caption of each event
+//	    (scenario.Caption, the text the player's Caption gives), one line each
+//	    after its sequence number: "00044 C's CAS failed: B changed buffer
+//	    0's state word first (refcount 0 → 1). C retries with the new word."
+//	    When the config names several variants, each runs in turn and each
+//	    line starts with its pane ("[pins=atomic] 00044 …"). It cannot be
+//	    combined with --json, --summary or --no-events (exit status 2).
 //	bufferlab demo [--step] [--events] [NAME]
 //	    Play an embedded scenario (default clock-sweep) with its narration.
 //	bufferlab list

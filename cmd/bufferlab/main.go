@@ -21,6 +21,7 @@ import (
 
 const usage = `usage:
   bufferlab run [--json] [--summary] [--no-events] FILE|-   run a scenario headless
+  bufferlab run --narrate FILE|-                            print one plain-English caption per event
   bufferlab demo [--step] [--events] [NAME]                 play an embedded scenario with narration
   bufferlab list                                            list the embedded scenarios
   bufferlab lessons [check [DIR] | show NAME|FILE]          list, check or print the lessons
@@ -128,8 +129,14 @@ func cmdRun(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	asJSON := fs.Bool("json", false, "print the run as JSON")
 	summary := fs.Bool("summary", false, "print one line per read instead of every event")
 	noEvents := fs.Bool("no-events", false, "print no events, only shows and the final picture")
+	narrate := fs.Bool("narrate", false, "print only a caption per event, in plain English (with [variant] per pane)")
 	pos, err := parseFlags(fs, args)
 	if err != nil {
+		return exitBadInput
+	}
+	if *narrate && (*asJSON || *summary || *noEvents) {
+		fmt.Fprintf(stderr, "bufferlab run: --narrate prints one caption per event and nothing else; it cannot be combined with %s\n",
+			conflicting(map[string]bool{"--json": *asJSON, "--summary": *summary, "--no-events": *noEvents}))
 		return exitBadInput
 	}
 	if len(pos) != 1 {
@@ -158,6 +165,9 @@ func cmdRun(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	if err != nil {
 		return report(*asJSON, name, nil, nil, err, stdout, stderr)
+	}
+	if *narrate {
+		return narrateRuns(script, func(nv int) scenario.Budget { return runBudget(false, nv) }, stdout, stderr)
 	}
 	// A config naming several variants (pins=atomic,spinlock,
 	// drop=scan,lookup,dlist) runs the same statements once per variant,

@@ -4,55 +4,856 @@ import (
 	"fmt"
 	"strings"
 
+	"bufferlab/engine/internal/narrate"
 	"bufferlab/engine/trace"
 )
 
-// captionLookBack bounds how far back a caption looks for the event that
-// explains this one (who changed a word first): a window, so a caption
-// costs O(1) however long the run.
-const captionLookBack = 4096
+// Captions: one plain-English line per event of the pool, its pins, rings,
+// scans and drops, written from the event's values (what the site's line of
+// pseudo-code did, to which buffer, page or lock) and, for a few events,
+// from an earlier one found by a bounded look back (narrate.Back):
+//
+//	cas-fail            the backends that wrote the word since this one read it
+//	spin (header)       the backend holding the header lock
+//	io-write            the page the victim is being cleaned for
+//	lw-acquire (read)   the page whose mapping partition is locked
+//	load (dlist.next)   the relation whose list is walked
+//	lw-acquire (inval)  the buffer InvalidateBuffer removes (its header event)
+//
+// Every other caption reads only its own event: O(1). A look back stops at the event it wants, within a few
+// events for all but a dirty victim's write (after the clock sweep that
+// found the victim: four events per buffer passed), and never goes past
+// narrate.Window events (idle padding included); when it finds nothing in
+// the window the caption says less rather than guess.
 
 // Caption says event i of evs in plain English, in one line, with the
-// scenario's names: the pool's and its pins' and drops' events.
+// scenario's names: the pool's and its pins' and drops' events, and the
+// runner's own (class none). Cost: O(1), or a bounded look back (above).
 func Caption(evs []trace.Event, i int, names RelNamer, actor func(trace.Actor) string) string {
-	e := evs[i]
-	who := actor(e.Actor)
-	switch e.Kind {
-	case trace.KCASFail:
-		if e.Class == trace.OBuffer {
-			return casFailCaption(evs, i, who, actor)
-		}
+	c := captioner{evs: evs, i: i, e: evs[i], names: names, actor: actor}
+	c.who = narrate.Who(c.e.Actor, actor)
+	if s := c.caption(); s != "" {
+		return s
 	}
-	// Not yet captioned in words: the event's description without its
-	// columns.
-	d := DescribeWith(e, names, actor)
-	if f := strings.Fields(d); len(f) > 4 {
-		d = strings.Join(f[4:], " ")
-	}
-	return fmt.Sprintf("%s: %s %s", who, e.Kind, d)
+	return c.generic()
 }
 
-// casFailCaption names the backend that changed the word between this
-// backend's read and its CAS: the latest write to the same buffer's word by
-// another actor (CAS, header lock or unlock) before i.
-func casFailCaption(evs []trace.Event, i int, who string, actor func(trace.Actor) string) string {
-	e := evs[i]
-	expected, found := uint32(e.Before), uint32(e.After)
-	change := fmt.Sprintf("refcount %d → %d", StateRefcount(expected), StateRefcount(found))
-	if StateRefcount(expected) == StateRefcount(found) {
-		change = fmt.Sprintf("%s → %s", StateString(expected), StateString(found))
+type captioner struct {
+	evs   []trace.Event
+	i     int
+	e     trace.Event
+	names RelNamer
+	actor func(trace.Actor) string
+	who   string
+}
+
+func (c *captioner) buf() string { return fmt.Sprintf("buffer %d", int32(c.e.Obj)) }
+
+func (c *captioner) tag(p uint64) string { return TagString(UnpackTag(p), c.names) }
+
+func (c *captioner) rel() string { return c.names.relName(c.e.Obj) }
+
+func (c *captioner) before() uint32 { return uint32(c.e.Before) }
+
+func (c *captioner) after() uint32 { return uint32(c.e.After) }
+
+// back finds the latest event before this one, within window, that ok
+// accepts.
+func (c *captioner) back(window int, ok func(trace.Event) bool) (trace.Event, bool) {
+	e, _, found := narrate.Back(c.evs, c.i, window, ok)
+	return e, found
+}
+
+// readingTag is the page this backend's current read is for (its latest
+// op at read.begin within narrate.Window), if any.
+func (c *captioner) readingTag() (string, bool) {
+	e, ok := c.back(narrate.Window, func(o trace.Event) bool {
+		return o.Actor == c.e.Actor && o.Kind == trace.KOp && o.Site == sReadBegin
+	})
+	if !ok {
+		return "", false
 	}
-	for j := i - 1; j >= 0 && j >= i-captionLookBack; j-- {
-		o := evs[j]
-		if o.Class != trace.OBuffer || o.Obj != e.Obj || o.Actor == e.Actor {
+	return c.tag(e.Arg), true
+}
+
+func (c *captioner) caption() string {
+	e := c.e
+	switch e.Kind {
+	case trace.KOp:
+		return c.op()
+	case trace.KOpDone:
+		return c.opDone()
+	case trace.KLoad:
+		return c.load()
+	case trace.KCAS:
+		return c.cas()
+	case trace.KCASFail:
+		if e.Class == trace.OBuffer {
+			return c.casFail()
+		}
+		return fmt.Sprintf("%s's CAS to wrap the clock hand failed: another backend moved it to %d first. %s retries.",
+			c.who, e.After, c.who)
+	case trace.KDirty:
+		return c.dirty()
+	case trace.KLockHdr:
+		return c.lockHdr()
+	case trace.KUnlockHdr:
+		return c.unlockHdr()
+	case trace.KSpin:
+		return c.spin()
+	case trace.KLWAcquire, trace.KLWWait, trace.KLWRelease, trace.KLWCondFail:
+		return c.lw()
+	case trace.KSpinAcquire, trace.KSpinRelease:
+		return c.strategyLock()
+	case trace.KMapLookup:
+		return c.mapLookup()
+	case trace.KMapInsert:
+		return c.mapInsert()
+	case trace.KMapDelete:
+		return c.mapDelete()
+	case trace.KFreelistPop:
+		next := "the freelist is empty now"
+		if int64(e.After) >= 0 {
+			next = fmt.Sprintf("buffer %d is next", int64(e.After))
+		}
+		return fmt.Sprintf("%s takes %s off the head of the freelist: %s.", c.who, c.buf(), next)
+	case trace.KFreelistPush:
+		return c.freelistPush()
+	case trace.KClockTick:
+		return fmt.Sprintf("%s advances the clock hand past buffer %d, which it examines next (nextVictimBuffer %d).",
+			c.who, e.After, e.Before+1)
+	case trace.KClockWrap:
+		return fmt.Sprintf("%s brings the clock hand back into range (%d → %d): complete passes %d.",
+			c.who, e.Before, e.After, e.Arg)
+	case trace.KUsageDown:
+		return fmt.Sprintf("The clock hand passes %s: usage %d → %d.",
+			c.buf(), StateUsagecount(c.before()), StateUsagecount(c.after()))
+	case trace.KSkipPinned:
+		return fmt.Sprintf("The clock hand passes %s: pinned (refcount %d), so %s cannot take it; %s left.",
+			c.buf(), StateRefcount(c.after()), c.who, narrate.Plural(e.Arg, "try"))
+	case trace.KVictim:
+		return c.victim()
+	case trace.KRingAdd:
+		return fmt.Sprintf("%s puts %s into its ring, slot %d, to reuse it on the ring's next turn.", c.who, c.buf(), e.Arg)
+	case trace.KRingReject:
+		if int32(e.Obj) < 0 {
+			return fmt.Sprintf("%s's ring slot %d is still empty: %s allocates a buffer the usual way.", c.who, e.Arg, c.who)
+		}
+		return fmt.Sprintf("%s cannot reuse ring %s (refcount %d, usage %d): it allocates the usual way.",
+			c.who, c.buf(), StateRefcount(c.after()), StateUsagecount(c.after()))
+	case trace.KHit:
+		return fmt.Sprintf("%s finds %s in %s: a hit, no read needed.", c.who, c.tag(e.Arg), c.buf())
+	case trace.KMiss:
+		return fmt.Sprintf("%s did not find %s in the pool (a miss): it reads the page into %s.", c.who, c.tag(e.Arg), c.buf())
+	case trace.KRetag:
+		return c.retag()
+	case trace.KIORead:
+		return fmt.Sprintf("%s reads %s from disk into %s (smgrread).", c.who, c.tag(e.Arg), c.buf())
+	case trace.KIOWrite:
+		if t, ok := c.readingTag(); ok {
+			return fmt.Sprintf("%s writes dirty %s (%s) to disk, to make room for %s (smgrwrite).",
+				c.who, c.buf(), c.tag(e.Arg), t)
+		}
+		return fmt.Sprintf("%s writes dirty %s (%s) to disk before reusing it (smgrwrite).", c.who, c.buf(), c.tag(e.Arg))
+	case trace.KIOWait:
+		if e.Site == sInvalWait {
+			return fmt.Sprintf("Buffer %d is pinned by another backend: %s waits for the pin to go, then retries.", int32(e.Obj), c.who)
+		}
+		return fmt.Sprintf("%s sleeps until the I/O on %s ends (WaitIO): another backend is doing it.", c.who, c.buf())
+	case trace.KPrivRef:
+		return c.privRef()
+	case trace.KError:
+		return c.error()
+	case trace.KWake:
+		w := c.actor(trace.Actor(e.Arg))
+		return fmt.Sprintf("%s wakes %s: only %s's pin is left on %s (ProcSendSignal).", c.who, w, w, c.buf())
+	case trace.KStore:
+		if e.Site == sScanSyncReport {
+			return fmt.Sprintf("%s reports its scan of %s at block %d, for other scans to join (ss_report_location).",
+				c.who, c.rel(), e.After)
+		}
+	}
+	return ""
+}
+
+// generic is the caption of an event this file has no sentence for (a
+// kind and site the pool never emits together): what kind of thing
+// happened, to what, in words.
+func (c *captioner) generic() string {
+	what := map[trace.ObjClass]string{
+		trace.OBuffer: c.buf(), trace.OPartition: fmt.Sprintf("mapping partition %d", c.e.Obj),
+		trace.OContent: fmt.Sprintf("buffer %d's content lock", c.e.Obj), trace.OStrategy: "the clock sweep's state",
+		trace.ORelation: c.rel(), trace.OBackend: fmt.Sprintf("backend %s", c.actor(trace.Actor(c.e.Obj))),
+	}[c.e.Class]
+	if what == "" {
+		what = "the pool"
+	}
+	return c.who + narrate.Generic + what + ": " + kindWords[c.e.Kind] + "."
+}
+
+// kindWords says what each kind of event is, for generic.
+var kindWords = map[trace.Kind]string{
+	trace.KLoad: "a read of a shared value", trace.KCAS: "a compare-and-swap that succeeded",
+	trace.KCASFail: "a compare-and-swap that failed", trace.KLockHdr: "a buffer header locked",
+	trace.KSpin: "a spin on a held lock", trace.KUnlockHdr: "a buffer header unlocked",
+	trace.KLWAcquire: "a lock taken", trace.KLWWait: "a wait for a lock", trace.KLWRelease: "a lock released",
+	trace.KLWCondFail: "a lock not taken without waiting", trace.KSpinAcquire: "a spinlock taken",
+	trace.KSpinRelease: "a spinlock released", trace.KMapLookup: "a mapping-table lookup",
+	trace.KMapInsert: "a mapping-table insert", trace.KMapDelete: "a mapping-table delete",
+	trace.KFreelistPop: "a buffer taken off the freelist", trace.KFreelistPush: "a buffer put on the freelist",
+	trace.KClockTick: "a clock-hand tick", trace.KClockWrap: "the clock hand wrapped",
+	trace.KUsageDown: "a usage count lowered", trace.KSkipPinned: "a pinned buffer passed",
+	trace.KVictim: "a victim chosen", trace.KRingAdd: "a buffer added to a ring",
+	trace.KRingReject: "a ring buffer not reused", trace.KHit: "a page found in the pool",
+	trace.KMiss: "a page not in the pool", trace.KRetag: "a buffer given another page",
+	trace.KIORead: "a page read from disk", trace.KIOWrite: "a page written to disk",
+	trace.KIOWait: "a wait for I/O", trace.KPrivRef: "a private pin count changed",
+	trace.KDirty: "a buffer marked dirty", trace.KError: "an ERROR", trace.KOp: "an operation begins",
+	trace.KOpDone: "an operation ends", trace.KWake: "a waiting backend woken", trace.KStore: "a shared value stored",
+}
+
+func (c *captioner) op() string {
+	e := c.e
+	switch e.Site {
+	case sReadBegin:
+		return fmt.Sprintf("%s wants %s (ReadBuffer_common): is it in the pool already?", c.who, c.tag(e.Arg))
+	case sReleaseBegin:
+		return fmt.Sprintf("%s releases its pin on %s (%s).", c.who, c.buf(), c.tag(e.Arg))
+	case sDirtyBegin:
+		return fmt.Sprintf("%s changes the page in %s (%s) and marks it dirty (MarkBufferDirty).", c.who, c.buf(), c.tag(e.Arg))
+	case sCleanupBegin:
+		return fmt.Sprintf("%s wants the cleanup lock on %s (%s): its own pin must be the only one.", c.who, c.buf(), c.tag(e.Arg))
+	case sScanInit:
+		ring := "no ring: the table is at most a quarter of the pool"
+		if e.Arg > 0 {
+			ring = fmt.Sprintf("a ring of %s", narrate.Plural(e.Arg, "buffer"))
+		}
+		from := ""
+		if e.Before != 0 {
+			from = fmt.Sprintf(", from block %d", e.Before)
+		}
+		return fmt.Sprintf("%s starts a sequential scan of %s (%s%s), %s.", c.who, c.rel(), narrate.Plural(e.After, "block"), from, ring)
+	case sDropBegin, sDropAllBegin:
+		return c.dropBegin()
+	}
+	return ""
+}
+
+// dropBegin: Before = the strategy asked for, After = the one taken, Arg =
+// the blocks to drop (InvalidBlockNumber: sizes not cached).
+func (c *captioner) dropBegin() string {
+	e := c.e
+	what := c.rel() + "'s buffers"
+	if e.Class == trace.ONone {
+		what = fmt.Sprintf("the buffers of %d relations", e.Obj)
+	}
+	how := map[DropStrategy]string{
+		DropScan:   "scanning every buffer in the pool",
+		DropLookup: "looking each block up in the mapping table",
+		DropDList:  "walking the relation's own buffer list",
+	}[DropStrategy(e.After)]
+	if how == "" {
+		how = "the strategy " + DropStrategy(e.After).String()
+	}
+	size := "sizes not cached"
+	if e.Arg != uint64(InvalidBlockNumber) {
+		size = narrate.Plural(e.Arg, "block") + " to drop"
+	}
+	if DropStrategy(e.Before) == DropAuto {
+		pick := map[DropStrategy]string{DropScan: "the full scan", DropLookup: "the per-block lookup"}[DropStrategy(e.After)]
+		if pick == "" {
+			pick = DropStrategy(e.After).String()
+		}
+		return fmt.Sprintf("%s drops %s (%s): PostgreSQL's rule picks %s.", c.who, what, size, pick)
+	}
+	return fmt.Sprintf("%s drops %s (%s) by %s.", c.who, what, size, how)
+}
+
+func (c *captioner) opDone() string {
+	e := c.e
+	switch e.Site {
+	case sReadHitReturn:
+		return fmt.Sprintf("%s has %s in %s, pinned: done without I/O.", c.who, c.tag(e.Arg), c.buf())
+	case sReadDone:
+		return fmt.Sprintf("%s has %s in %s, pinned and valid.", c.who, c.tag(e.Arg), c.buf())
+	case sReleaseUnpin:
+		return fmt.Sprintf("%s's release of %s is done.", c.who, c.buf())
+	case sLockBufferUnlock:
+		return fmt.Sprintf("%s is done: %s (%s) is dirty, to be written out before it is reused.", c.who, c.buf(), c.tag(e.Arg))
+	case sCleanupGot:
+		return fmt.Sprintf("%s holds the cleanup lock on %s (%s): nobody else pins it.", c.who, c.buf(), c.tag(e.Arg))
+	case sScanEnd:
+		return fmt.Sprintf("%s's scan of %s is done: %s read, its last pin released.", c.who, c.rel(), narrate.Plural(e.After, "block"))
+	case sScanPause:
+		return fmt.Sprintf("%s's scan of %s pauses after %s, keeping its current page pinned.",
+			c.who, c.rel(), narrate.Plural(e.After, "block"))
+	case sDropLookupDone, sDropScanDone, sDropAllLookupDone, sDropAllScanDone, sDListDone:
+		what := c.rel()
+		if e.Class == trace.ONone {
+			what = fmt.Sprintf("%d relations", e.Obj)
+		}
+		return fmt.Sprintf("%s's drop of %s is done: %s invalidated.", c.who, what, narrate.Plural(e.After, "buffer"))
+	}
+	return ""
+}
+
+func (c *captioner) load() string {
+	e := c.e
+	s := c.after()
+	switch e.Site {
+	case sPinLoad:
+		return fmt.Sprintf("%s reads %s's state word (refcount %d, usage %d) to pin it with a CAS.",
+			c.who, c.buf(), StateRefcount(s), StateUsagecount(s))
+	case sUnpinLoad:
+		return fmt.Sprintf("%s reads %s's state word (refcount %d) to take its pin off with a CAS.",
+			c.who, c.buf(), StateRefcount(s))
+	case sDirtyLoad:
+		return fmt.Sprintf("%s reads %s's state word to set BM_DIRTY with a CAS.", c.who, c.buf())
+	case sPinWait, sUnpinWait, sDirtyWait:
+		if s&BmLocked != 0 {
+			return fmt.Sprintf("%s reads %s's state word again: its header is still locked.", c.who, c.buf())
+		}
+		return fmt.Sprintf("%s reads %s's state word again: the header lock is free, so it tries its CAS.", c.who, c.buf())
+	case sDropPrecheck:
+		return fmt.Sprintf("%s's scan reads %s's tag without a lock: %s.", c.who, c.buf(), c.heldTag(e.Arg))
+	case sDropAllLinear, sDropAllBSearch:
+		how := "against each relation dropped"
+		if e.Site == sDropAllBSearch {
+			how = "by binary search among those dropped"
+		}
+		return fmt.Sprintf("%s's scan checks %s's relation %s: it holds %s.", c.who, c.buf(), how, c.heldTag(e.Arg))
+	case sDListNext:
+		next := "it is the last on the list"
+		if int64(e.Arg) >= 0 {
+			next = fmt.Sprintf("next is buffer %d", int64(e.Arg))
+		}
+		if l, ok := c.back(narrate.Window, func(o trace.Event) bool { return o.Actor == e.Actor && o.Class == trace.ORelation }); ok {
+			return fmt.Sprintf("%s's walk of %s's list reaches %s: %s.", c.who, c.names.relName(l.Obj), c.buf(), next)
+		}
+		return fmt.Sprintf("%s's list walk reaches %s: %s.", c.who, c.buf(), next)
+	case sSGBAllocs:
+		return fmt.Sprintf("%s needs a free buffer: it counts the allocation (numBufferAllocs %d → %d).", c.who, e.Before, e.After)
+	case sScanSyncStart:
+		if uint32(e.Before) == InvalidBlockNumber {
+			return fmt.Sprintf("No other scan of %s has reported where it is: %s starts at block %d (ss_get_location).",
+				c.rel(), c.who, e.After)
+		}
+		return fmt.Sprintf("Another scan of %s reported block %d: %s starts at block %d to share its reads.",
+			c.rel(), e.Before, c.who, e.After)
+	case sDListHead:
+		if e.After == trace.NoBuffer {
+			return fmt.Sprintf("%s never had a buffer on a list: %s has nothing to drop.", c.rel(), c.who)
+		}
+		return fmt.Sprintf("%s reads the head of %s's buffer list: buffer %d, %s on the list.",
+			c.who, c.rel(), int64(e.After), narrate.Plural(e.Arg, "buffer"))
+	case sDListRestart:
+		head := "the list is empty now"
+		if int64(e.After) >= 0 {
+			head = fmt.Sprintf("head buffer %d, %s left", int64(e.After), narrate.Plural(e.Arg, "buffer"))
+		}
+		return fmt.Sprintf("The next buffer left %s's list meanwhile: %s starts over (%s).", c.rel(), c.who, head)
+	}
+	return ""
+}
+
+// heldTag says which page a pre-check found in a descriptor (Arg: the
+// packed tag, 0 for none).
+func (c *captioner) heldTag(p uint64) string {
+	if p == 0 {
+		return "no page"
+	}
+	return c.tag(p)
+}
+
+func (c *captioner) cas() string {
+	e := c.e
+	b, a := c.before(), c.after()
+	switch e.Site {
+	case sPinCAS:
+		return fmt.Sprintf("%s's CAS pins %s: refcount %d → %d, usage %d → %d.",
+			c.who, c.buf(), StateRefcount(b), StateRefcount(a), StateUsagecount(b), StateUsagecount(a))
+	case sUnpinCAS:
+		return fmt.Sprintf("%s's CAS unpins %s: refcount %d → %d.", c.who, c.buf(), StateRefcount(b), StateRefcount(a))
+	case sDListAllocLink:
+		was := "it was empty"
+		if int64(e.Before) >= 0 {
+			was = fmt.Sprintf("before buffer %d", int64(e.Before))
+		}
+		return fmt.Sprintf("%s links buffer %d at the head of %s's buffer list (%s).", c.who, e.Arg, c.rel(), was)
+	case sDListAllocUnlink, sInvalUnlink:
+		why := "it now holds another relation's page"
+		if e.Site == sInvalUnlink {
+			why = "it was invalidated"
+		}
+		return fmt.Sprintf("%s unlinks buffer %d from %s's buffer list: %s.", c.who, e.Arg, c.rel(), why)
+	}
+	if e.Class == trace.OBuffer {
+		return fmt.Sprintf("%s's CAS changes %s's state word: %s.", c.who, c.buf(), stateChange(b, a))
+	}
+	return ""
+}
+
+// casFail names the backends that changed the word between this backend's
+// read of it (its latest load of the word, or its previous failed CAS,
+// which hands back the word found) and its CAS: every writer (CAS, dirty,
+// header lock or unlock) of the same buffer's word by another actor in
+// between, within narrate.Window. Without that read in the window it names
+// the latest writer, and without any it says only that the word changed.
+func (c *captioner) casFail() string {
+	e := c.e
+	change := casChange(c.before(), c.after())
+	var writers []string // oldest first
+	seen := map[trace.Actor]bool{}
+	latest, read := "", false
+	for j := c.i - 1; j >= 0 && j >= c.i-narrate.Window; j-- {
+		o := c.evs[j]
+		if o.Kind == trace.KNone || o.Class != trace.OBuffer || o.Obj != e.Obj {
+			continue
+		}
+		if o.Actor == e.Actor {
+			if o.Kind == trace.KLoad || o.Kind == trace.KCASFail {
+				read = true
+				break
+			}
 			continue
 		}
 		switch o.Kind {
-		case trace.KCAS, trace.KLockHdr, trace.KUnlockHdr:
-			return fmt.Sprintf("%s's CAS failed: %s changed buffer %d's state word first (%s). %s reloads the word and retries.",
-				who, actor(o.Actor), e.Obj, change, who)
+		case trace.KCAS, trace.KDirty, trace.KLockHdr, trace.KUnlockHdr:
+			if latest == "" {
+				latest = c.actor(o.Actor)
+			}
+			if !seen[o.Actor] {
+				seen[o.Actor] = true
+				writers = append([]string{c.actor(o.Actor)}, writers...)
+			}
 		}
 	}
-	return fmt.Sprintf("%s's CAS failed: buffer %d's state word changed since %s read it (%s). %s reloads the word and retries.",
-		who, e.Obj, who, change, who)
+	if !read && latest != "" {
+		writers = []string{latest}
+	}
+	if len(writers) == 0 {
+		return fmt.Sprintf("%s's CAS failed: %s's state word changed since %s read it (%s). %s retries with the new word.",
+			c.who, c.buf(), c.who, change, c.who)
+	}
+	return fmt.Sprintf("%s's CAS failed: %s changed %s's state word first (%s). %s retries with the new word.",
+		c.who, narrate.List(writers), c.buf(), change, c.who)
+}
+
+// casChange is the part of a state word that a failed CAS found changed,
+// the most telling first: the refcount, else the usage count, else the
+// flags.
+func casChange(expected, found uint32) string {
+	switch {
+	case StateRefcount(expected) != StateRefcount(found):
+		return fmt.Sprintf("refcount %d → %d", StateRefcount(expected), StateRefcount(found))
+	case StateUsagecount(expected) != StateUsagecount(found):
+		return fmt.Sprintf("usage %d → %d", StateUsagecount(expected), StateUsagecount(found))
+	}
+	return stateChange(expected, found)
+}
+
+// stateChange says how a state word changed, in words: the first two of
+// the refcount, the usage count (if they changed), the flags set and the
+// flags cleared ("refcount 1 → 2, usage 2 → 3"; "BM_VALID set,
+// BM_IO_IN_PROGRESS cleared"); "no change" if none.
+func stateChange(b, a uint32) string {
+	var parts []string
+	if StateRefcount(b) != StateRefcount(a) {
+		parts = append(parts, fmt.Sprintf("refcount %d → %d", StateRefcount(b), StateRefcount(a)))
+	}
+	if StateUsagecount(b) != StateUsagecount(a) {
+		parts = append(parts, fmt.Sprintf("usage %d → %d", StateUsagecount(b), StateUsagecount(a)))
+	}
+	if set := flagWords(a &^ b & BufFlagMask); set != "" {
+		parts = append(parts, set+" set")
+	}
+	if cleared := flagWords(b &^ a & BufFlagMask); cleared != "" {
+		parts = append(parts, cleared+" cleared")
+	}
+	if len(parts) == 0 {
+		return "no change"
+	}
+	return strings.Join(parts[:min(2, len(parts))], ", ")
+}
+
+// flagWords names the flags of s as PostgreSQL does ("BM_DIRTY and
+// BM_JUST_DIRTIED"); more than two are counted ("4 flags"); "" for none.
+func flagWords(s uint32) string {
+	names := FlagNames(s)
+	if len(names) > 2 {
+		return fmt.Sprintf("%d flags", len(names))
+	}
+	for i, f := range names {
+		names[i] = "BM_" + f
+	}
+	return narrate.List(names)
+}
+
+func (c *captioner) dirty() string {
+	if c.before()&BmDirty != 0 {
+		return fmt.Sprintf("%s's CAS sets BM_DIRTY on %s, which was dirty already: no write happened since.", c.who, c.buf())
+	}
+	return fmt.Sprintf("%s's CAS sets BM_DIRTY on %s: the page must be written before the buffer is reused.", c.who, c.buf())
+}
+
+func (c *captioner) lockHdr() string {
+	e := c.e
+	s := c.before()
+	rc, u := StateRefcount(s), StateUsagecount(s)
+	switch e.Site {
+	case sSGBFreeLock:
+		return fmt.Sprintf("%s locks the header of %s, just off the freelist: is it unused (refcount %d, usage %d)?", c.who, c.buf(), rc, u)
+	case sSGBSweepLock:
+		return fmt.Sprintf("%s locks the header of %s under the clock hand: refcount %d, usage %d.", c.who, c.buf(), rc, u)
+	case sRingLock:
+		return fmt.Sprintf("%s locks ring %s's header: can the ring reuse it (refcount %d, usage %d)?", c.who, c.buf(), rc, u)
+	case sAllocRecheckLock:
+		return fmt.Sprintf("%s locks victim %s's header: did anyone pin or dirty it meanwhile?", c.who, c.buf())
+	case sStartIOLock:
+		return fmt.Sprintf("%s locks %s's header to start I/O on it (StartBufferIO).", c.who, c.buf())
+	case sTermIOLock:
+		return fmt.Sprintf("%s locks %s's header to end its I/O (TerminateBufferIO).", c.who, c.buf())
+	case sFlushLock:
+		return fmt.Sprintf("%s locks dirty %s's header before writing it out (FlushBuffer).", c.who, c.buf())
+	case sWaitIOLock:
+		return fmt.Sprintf("%s locks %s's header to see whether its I/O is over (WaitIO).", c.who, c.buf())
+	case sUnpinWaiterLock:
+		return fmt.Sprintf("%s locks %s's header: a backend waits for the pins to go (BM_PIN_COUNT_WAITER).", c.who, c.buf())
+	case sPin95Lock:
+		return fmt.Sprintf("%s takes %s's header spinlock to pin it (9.5): refcount %d, usage %d.", c.who, c.buf(), rc, u)
+	case sUnpin95Lock:
+		return fmt.Sprintf("%s takes %s's header spinlock to unpin it (9.5): refcount %d.", c.who, c.buf(), rc)
+	case sDirty95Lock:
+		return fmt.Sprintf("%s takes %s's header spinlock to mark it dirty (9.5).", c.who, c.buf())
+	case sCleanupHdrLock:
+		return fmt.Sprintf("%s locks %s's header to count its pins: refcount %d.", c.who, c.buf(), rc)
+	case sCleanupClearLock:
+		return fmt.Sprintf("%s, woken, locks %s's header to clear its waiter flag if still set.", c.who, c.buf())
+	case sDropLock, sDropAllLock, sLookupHdrLock, sDListHdrLock:
+		return fmt.Sprintf("%s locks %s's header to check its tag again, now that nobody can change it.", c.who, c.buf())
+	case sInvalRelock:
+		return fmt.Sprintf("%s relocks %s's header: still the same page, and unpinned (refcount %d)?", c.who, c.buf(), rc)
+	}
+	return fmt.Sprintf("%s locks %s's header (LockBufHdr): refcount %d, usage %d.", c.who, c.buf(), rc, u)
+}
+
+func (c *captioner) unlockHdr() string {
+	e := c.e
+	b, a := c.before(), c.after()
+	switch e.Site {
+	case sAllocRetag:
+		return fmt.Sprintf("%s unlocks %s with its new page: usage %d, BM_TAG_VALID set, not yet BM_VALID.",
+			c.who, c.buf(), StateUsagecount(a))
+	case sPinLockedUnlock:
+		return fmt.Sprintf("%s pins victim %s and unlocks its header in one store (PinBuffer_Locked): refcount %d.",
+			c.who, c.buf(), StateRefcount(a))
+	case sStartIOSet:
+		return fmt.Sprintf("%s sets BM_IO_IN_PROGRESS on %s: the I/O is its to do.", c.who, c.buf())
+	case sStartIODoneUnlock:
+		if a&BmValid != 0 {
+			return fmt.Sprintf("%s finds %s valid already: another backend read the page. No I/O for %s.", c.who, c.buf(), c.who)
+		}
+		return fmt.Sprintf("%s finds %s clean already: another backend wrote it. No I/O for %s.", c.who, c.buf(), c.who)
+	case sStartIOBusyUnlock:
+		return fmt.Sprintf("Buffer %d has I/O in progress: %s unlocks it and waits for that I/O (WaitIO).", int32(c.e.Obj), c.who)
+	case sTermIOUnlock:
+		return fmt.Sprintf("%s ends the I/O on %s: %s.", c.who, c.buf(), stateChange(b&^BmLocked, a))
+	case sFlushUnlock:
+		return fmt.Sprintf("%s clears BM_JUST_DIRTIED on %s: a change from now on will dirty it again.", c.who, c.buf())
+	case sWaitIOUnlock:
+		if a&BmIOInProgress != 0 {
+			return fmt.Sprintf("%s unlocks %s: its I/O is still in progress, so %s sleeps.", c.who, c.buf(), c.who)
+		}
+		return fmt.Sprintf("%s unlocks %s: its I/O is over.", c.who, c.buf())
+	case sSGBFreeUnlock:
+		return fmt.Sprintf("Buffer %d from the freelist is in use after all: %s unlocks it and tries again.", int32(c.e.Obj), c.who)
+	case sSGBSweepUnlock:
+		return fmt.Sprintf("%s unlocks %s; the clock hand moves on.", c.who, c.buf())
+	case sSGBErrorUnlock:
+		return fmt.Sprintf("%s unlocks %s: every buffer was pinned for a whole round of the clock.", c.who, c.buf())
+	case sRingUnlock:
+		return fmt.Sprintf("%s unlocks ring %s and leaves it to others.", c.who, c.buf())
+	case sAllocRecheckUnlock:
+		return fmt.Sprintf("Someone pinned or dirtied victim %s meanwhile: %s gives it up and starts over.", c.buf(), c.who)
+	case sUnpinWaiterUnlock, sUnpin95WaiterUnlock:
+		return fmt.Sprintf("%s clears BM_PIN_COUNT_WAITER on %s: only the waiter's pin is left (refcount %d).",
+			c.who, c.buf(), StateRefcount(a))
+	case sUnpinWaiterNowake:
+		return fmt.Sprintf("Other pins remain on %s (refcount %d): %s leaves the waiter asleep.", c.buf(), StateRefcount(a), c.who)
+	case sPin95Unlock:
+		return fmt.Sprintf("%s pins %s under the header spinlock and releases it: %s.", c.who, c.buf(), stateChange(b&^BmLocked, a))
+	case sUnpin95Unlock:
+		return fmt.Sprintf("%s unpins %s under the header spinlock and releases it: %s.", c.who, c.buf(), stateChange(b&^BmLocked, a))
+	case sDirty95Unlock:
+		return fmt.Sprintf("%s sets BM_DIRTY on %s under the header spinlock and releases it.", c.who, c.buf())
+	case sCleanupGot:
+		return fmt.Sprintf("Only %s pins %s (refcount 1): %s unlocks the header with the cleanup lock held.", c.who, c.buf(), c.who)
+	case sCleanupMultiUnlock:
+		return fmt.Sprintf("Another backend already waits for %s's pins to go: %s unlocks it and gives up.", c.buf(), c.who)
+	case sCleanupSetWaiter:
+		return fmt.Sprintf("%s sets BM_PIN_COUNT_WAITER on %s (refcount %d) and will sleep until its pin is the last.",
+			c.who, c.buf(), StateRefcount(a))
+	case sCleanupClearUnlock:
+		return fmt.Sprintf("%s unlocks %s and counts the pins again.", c.who, c.buf())
+	case sDropUnlock, sDropAllUnlock, sLookupHdrUnlock, sDListHdrUnlock:
+		return fmt.Sprintf("Buffer %d holds no block to drop: %s unlocks it and goes on.", int32(c.e.Obj), c.who)
+	case sInvalUnlock:
+		return fmt.Sprintf("%s unlocks %s's header to take its mapping partition's lock (InvalidateBuffer).", c.who, c.buf())
+	case sInvalChangedUnlock:
+		return fmt.Sprintf("Buffer %d holds another page by now: %s leaves it alone.", int32(c.e.Obj), c.who)
+	case sInvalPinnedUnlock:
+		return fmt.Sprintf("Buffer %d is pinned (refcount %d): %s unlocks it and will wait.", int32(c.e.Obj), StateRefcount(a), c.who)
+	case sInvalClear:
+		return fmt.Sprintf("%s clears %s's flags and usage count: it holds no valid page now.", c.who, c.buf())
+	}
+	return fmt.Sprintf("%s unlocks %s's header: %s.", c.who, c.buf(), stateChange(b&^BmLocked, a))
+}
+
+func (c *captioner) spin() string {
+	e := c.e
+	if e.Class == trace.OStrategy {
+		return fmt.Sprintf("%s spins: %s holds buffer_strategy_lock.", c.who, c.actor(trace.Actor(e.Before)))
+	}
+	holder := ""
+	if o, ok := c.back(narrate.Window, func(o trace.Event) bool {
+		return o.Class == trace.OBuffer && o.Obj == e.Obj && o.Kind == trace.KLockHdr && o.Actor != e.Actor
+	}); ok {
+		holder = ": " + c.actor(o.Actor) + " holds it"
+	}
+	switch e.Site {
+	case sPinWait, sUnpinWait, sDirtyWait:
+		return fmt.Sprintf("%s waits for %s's header lock to clear before its CAS (spin %d)%s.", c.who, c.buf(), e.Arg, holder)
+	}
+	return fmt.Sprintf("%s spins on %s's header lock (spin %d)%s.", c.who, c.buf(), e.Arg, holder)
+}
+
+// lockName names the lock of an LWLock event.
+func (c *captioner) lockName() string {
+	switch c.e.Class {
+	case trace.OPartition:
+		return fmt.Sprintf("mapping partition %d", c.e.Obj)
+	case trace.OContent:
+		return fmt.Sprintf("buffer %d's content lock", c.e.Obj)
+	case trace.ORelation:
+		return c.rel() + "'s buffer-list lock"
+	}
+	return "a lock"
+}
+
+func (c *captioner) lw() string {
+	e := c.e
+	lock := c.lockName()
+	mode := narrate.Mode(LWLockMode(e.Arg))
+	switch e.Kind {
+	case trace.KLWWait:
+		return fmt.Sprintf("%s must wait for %s: %s.", c.who, lock, narrate.HolderVerb(e.Before, c.actor))
+	case trace.KLWCondFail:
+		if e.Site == sAllocContentCond {
+			return fmt.Sprintf("%s does not wait for dirty %s's content lock (%s): it takes another victim.",
+				c.who, c.buf(), narrate.HolderVerb(e.Before, c.actor))
+		}
+		return fmt.Sprintf("%s does not get %s without waiting: %s.", c.who, lock, narrate.HolderVerb(e.Before, c.actor))
+	case trace.KLWRelease:
+		return c.lwRelease(lock)
+	}
+	switch e.Site {
+	case sAllocLockShared:
+		if t, ok := c.readingTag(); ok {
+			return fmt.Sprintf("%s locks %s (shared) to look for %s.", c.who, lock, t)
+		}
+		return fmt.Sprintf("%s locks %s (shared) to look its page up.", c.who, lock)
+	case sAllocLockFirst:
+		return fmt.Sprintf("%s locks %s exclusively: of the old and new pages' partitions, the lower first.", c.who, lock)
+	case sAllocLockSecond:
+		return fmt.Sprintf("%s locks %s exclusively, the higher of the two partitions.", c.who, lock)
+	case sAllocLockNew:
+		return fmt.Sprintf("%s locks %s exclusively to map its page to the victim.", c.who, lock)
+	case sLookupLock:
+		return fmt.Sprintf("%s locks %s (shared) to look up the next block to drop.", c.who, lock)
+	case sInvalLockPart:
+		return fmt.Sprintf("%s locks %s exclusively to remove %s's entry.", c.who, lock, c.invalBuf())
+	case sAllocContentCond:
+		return fmt.Sprintf("%s gets dirty %s's content lock (shared) without waiting: it can write the page.", c.who, c.buf())
+	case sLockBufferAcquire:
+		return fmt.Sprintf("%s takes %s exclusively to change the page.", c.who, lock)
+	case sCleanupContentLock:
+		return fmt.Sprintf("%s takes %s exclusively, as the cleanup lock requires.", c.who, lock)
+	case sInvalLockList:
+		return fmt.Sprintf("%s takes %s exclusively to unlink the buffer.", c.who, lock)
+	case sDListLock, sDListRelock:
+		return fmt.Sprintf("%s takes %s (shared) to read the next link.", c.who, lock)
+	case sDListAllocLock:
+		return fmt.Sprintf("%s takes %s exclusively to move its new buffer onto the list.", c.who, lock)
+	}
+	return fmt.Sprintf("%s takes %s %s.", c.who, lock, mode)
+}
+
+// invalBuf is the buffer InvalidateBuffer works on: this backend's latest
+// header event before the partition lock, within narrate.Window.
+func (c *captioner) invalBuf() string {
+	if o, ok := c.back(narrate.Window, func(o trace.Event) bool {
+		return o.Actor == c.e.Actor && o.Class == trace.OBuffer && (o.Kind == trace.KUnlockHdr || o.Kind == trace.KIOWait)
+	}); ok {
+		return fmt.Sprintf("buffer %d", int32(o.Obj))
+	}
+	return "the buffer"
+}
+
+func (c *captioner) lwRelease(lock string) string {
+	e := c.e
+	switch e.Site {
+	case sAllocMissUnlock:
+		return fmt.Sprintf("%s releases %s: the page is not in the pool, so it looks for a victim.", c.who, lock)
+	case sAllocHitUnlock:
+		return fmt.Sprintf("%s releases %s: it holds a pin on the page's buffer.", c.who, lock)
+	case sAllocCollideUnlockOld, sAllocRecheckUnlockOld, sAllocUnlockOld:
+		return fmt.Sprintf("%s releases %s, the old page's partition.", c.who, lock)
+	case sAllocCollideUnlockNew:
+		return fmt.Sprintf("%s releases %s: it pinned the buffer another backend loaded the page into.", c.who, lock)
+	case sAllocRecheckUnlockNew:
+		return fmt.Sprintf("%s releases %s and looks for another victim.", c.who, lock)
+	case sAllocUnlockNew:
+		return fmt.Sprintf("%s releases %s: the page is mapped to its buffer.", c.who, lock)
+	case sAllocContentRelease:
+		return fmt.Sprintf("%s releases %s: the page is written out.", c.who, lock)
+	case sLockBufferUnlock:
+		return fmt.Sprintf("%s releases %s.", c.who, lock)
+	case sCleanupMultiRelease, sCleanupContentUnlock:
+		return fmt.Sprintf("%s releases %s so that the other pins can go.", c.who, lock)
+	case sLookupUnlock:
+		return fmt.Sprintf("%s releases %s.", c.who, lock)
+	case sInvalChangedRelease, sInvalPinnedRelease:
+		return fmt.Sprintf("%s releases %s without invalidating the buffer.", c.who, lock)
+	case sInvalRelease:
+		return fmt.Sprintf("%s releases %s: the buffer is invalidated, and goes on the freelist next.", c.who, lock)
+	case sInvalUnlink:
+		return fmt.Sprintf("%s releases %s: the buffer is off the list.", c.who, lock)
+	case sDListUnlock:
+		return fmt.Sprintf("%s releases %s while it checks the buffer.", c.who, lock)
+	case sDListDone:
+		return fmt.Sprintf("%s releases %s: the end of the list.", c.who, lock)
+	case sDListAllocUnlock:
+		return fmt.Sprintf("%s releases %s.", c.who, lock)
+	}
+	return fmt.Sprintf("%s releases %s.", c.who, lock)
+}
+
+func (c *captioner) strategyLock() string {
+	e := c.e
+	if e.Kind == trace.KSpinAcquire {
+		switch e.Site {
+		case sSGBSpinAcquire:
+			return fmt.Sprintf("%s takes buffer_strategy_lock to pop a buffer off the freelist.", c.who)
+		case sTickSpinAcquire:
+			return fmt.Sprintf("%s takes buffer_strategy_lock to bring the clock hand back into range.", c.who)
+		case sFreeSpinAcquire:
+			return fmt.Sprintf("%s takes buffer_strategy_lock to put the buffer on the freelist.", c.who)
+		}
+		return fmt.Sprintf("%s takes buffer_strategy_lock.", c.who)
+	}
+	if e.Site == sSGBSpinEmpty {
+		return fmt.Sprintf("The freelist is empty after all: %s releases buffer_strategy_lock and runs the clock.", c.who)
+	}
+	return fmt.Sprintf("%s releases buffer_strategy_lock.", c.who)
+}
+
+func (c *captioner) mapLookup() string {
+	e := c.e
+	part := fmt.Sprintf("mapping partition %d", e.Obj)
+	t := c.tag(e.Arg)
+	if e.Site == sLookupLookup {
+		if e.After == trace.NoBuffer {
+			return fmt.Sprintf("%s looks up %s in %s: not in the pool, nothing to drop.", c.who, t, part)
+		}
+		return fmt.Sprintf("%s looks up %s in %s: buffer %d holds it, to be invalidated.", c.who, t, part, int64(e.After))
+	}
+	if e.After == trace.NoBuffer {
+		return fmt.Sprintf("%s looks up %s in %s: not there (a miss).", c.who, t, part)
+	}
+	return fmt.Sprintf("%s looks up %s in %s: buffer %d holds it (a hit).", c.who, t, part, int64(e.After))
+}
+
+func (c *captioner) mapInsert() string {
+	e := c.e
+	t := c.tag(e.Arg)
+	if e.After == trace.NoBuffer {
+		return fmt.Sprintf("%s maps %s to buffer %d in mapping partition %d.", c.who, t, int64(e.Before), e.Obj)
+	}
+	return fmt.Sprintf("%s finds %s mapped to buffer %d already: another backend loaded it first.", c.who, t, int64(e.After))
+}
+
+func (c *captioner) mapDelete() string {
+	e := c.e
+	t := c.tag(e.Arg)
+	switch e.Site {
+	case sAllocDeleteOld:
+		return fmt.Sprintf("%s removes the old page %s (buffer %d) from mapping partition %d.", c.who, t, int64(e.Before), e.Obj)
+	case sAllocRecheckDelete:
+		return fmt.Sprintf("%s takes its entry for %s back out of mapping partition %d.", c.who, t, e.Obj)
+	}
+	return fmt.Sprintf("%s removes %s (buffer %d) from mapping partition %d.", c.who, t, int64(e.Before), e.Obj)
+}
+
+func (c *captioner) freelistPush() string {
+	e := c.e
+	if int64(e.Before) < 0 {
+		return fmt.Sprintf("%s puts %s on the freelist, which was empty.", c.who, c.buf())
+	}
+	return fmt.Sprintf("%s puts %s at the head of the freelist, before buffer %d.", c.who, c.buf(), int64(e.Before))
+}
+
+func (c *captioner) victim() string {
+	e := c.e
+	switch e.Arg {
+	case VictimFreelist:
+		return fmt.Sprintf("%s takes %s from the freelist as its victim: unpinned, usage 0.", c.who, c.buf())
+	case VictimSweep:
+		return fmt.Sprintf("The clock hand stops at %s: unpinned, usage 0. It is %s's victim.", c.buf(), c.who)
+	case VictimRing:
+		return fmt.Sprintf("%s takes %s from its ring again (ring slot %d): a bulk operation reuses its own buffers.",
+			c.who, c.buf(), e.Before)
+	}
+	return fmt.Sprintf("%s takes %s as its victim.", c.who, c.buf())
+}
+
+func (c *captioner) retag() string {
+	e := c.e
+	if e.After == noTag {
+		return fmt.Sprintf("%s clears %s's tag: %s is gone from the pool.", c.who, c.buf(), c.tag(e.Before))
+	}
+	if e.Before == noTag {
+		return fmt.Sprintf("%s gives empty %s the tag %s.", c.who, c.buf(), c.tag(e.After))
+	}
+	return fmt.Sprintf("%s retags %s: %s → %s. The old page is evicted.", c.who, c.buf(), c.tag(e.Before), c.tag(e.After))
+}
+
+func (c *captioner) privRef() string {
+	e := c.e
+	switch e.Site {
+	case sUnpinPrivate, sUnpin95Private:
+		if e.After > 0 {
+			return fmt.Sprintf("%s's own pin count of %s drops %d → %d: it still pins it, no shared write.",
+				c.who, c.buf(), e.Before, e.After)
+		}
+		return fmt.Sprintf("%s's own pin count of %s drops to 0: it takes its shared pin off next.", c.who, c.buf())
+	}
+	if e.Before > 0 {
+		return fmt.Sprintf("%s pins %s again: its own count %d → %d, the state word untouched.", c.who, c.buf(), e.Before, e.After)
+	}
+	return fmt.Sprintf("%s notes its pin of %s in its private table (count %d → %d).", c.who, c.buf(), e.Before, e.After)
+}
+
+func (c *captioner) error() string {
+	e := c.e
+	switch ErrCode(e.Arg) {
+	case ErrNoUnpinnedBuffers:
+		return fmt.Sprintf("ERROR for %s: no unpinned buffers available. Every buffer stayed pinned.", c.who)
+	case ErrReadBeyondEOF:
+		return fmt.Sprintf("ERROR for %s: the block asked for is past the end of %s.", c.who, c.rel())
+	case ErrMultiplePinWaiters:
+		return fmt.Sprintf("ERROR for %s: multiple backends attempting to wait for pincount 1 (%s).", c.who, c.buf())
+	case ErrPinnedInInvalidate:
+		return fmt.Sprintf("ERROR for %s: %s is pinned in InvalidateBuffer, by %s itself.", c.who, c.buf(), c.who)
+	}
+	return fmt.Sprintf("ERROR for %s: %s.", c.who, ErrCode(e.Arg))
 }

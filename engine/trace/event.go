@@ -121,6 +121,10 @@ var kindNames = [numKinds]string{
 
 func (k Kind) String() string { return enum.Name(kindNames[:], k, "kind") }
 
+// NumKinds is the number of event kinds (KNone included), for tests that
+// walk them.
+const NumKinds = int(numKinds)
+
 // ObjClass says what kind of object Event.Obj names.
 type ObjClass uint8
 
