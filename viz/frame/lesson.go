@@ -22,10 +22,19 @@ func (b *builder) lesson(full layout.Rect) {
 		// the start, on the lesson tab.
 		s.step, s.narrScroll, s.Tab, s.autoQ = p.Step(), 0, TabLesson, true
 	}
+	if asked := p.Question() != nil; asked != s.asked {
+		// The step's question is asked (the player reached its stop):
+		// the lesson tab shows it, scrolled into view.
+		if s.asked = asked; asked {
+			s.Tab, s.autoQ = TabLesson, true
+		}
+	}
 	r := full.Inset(th.Px(8))
 	top, rest := r.SplitTop(b.buttonH() + th.Px(6))
 	rest, bottom := rest.SplitBottom(b.timelineH())
 	b.timeline(bottom.Inset(2))
+	rest, capR := rest.SplitBottom(b.captionH(rest.W))
+	b.captionBar(capR)
 	class := b.plan.Class
 	if class == Tablet && b.short() {
 		// A phone held sideways: the scene gets the whole width, a tab

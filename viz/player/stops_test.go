@@ -253,3 +253,12 @@ func abs(x int) int {
 	}
 	return x
 }
+
+// Every moment has a title for its stop's heading.
+func TestMomentTitles(t *testing.T) {
+	for m := trace.Moment(1); int(m) < trace.NumMoments; m++ {
+		if MomentTitle(m) == m.String() {
+			t.Errorf("moment %s has no title", m)
+		}
+	}
+}
