@@ -278,7 +278,6 @@ func printStops(w io.Writer, p *lessons.Played, k int) {
 	}
 }
 
-
 func printBlocks(w io.Writer, blocks []lessons.Block, indent string) {
 	for _, b := range blocks {
 		pad := indent + strings.Repeat("  ", b.Indent) + strings.Repeat("| ", b.Quote)
