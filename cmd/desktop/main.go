@@ -29,7 +29,7 @@ func run(o *startup.Options) int {
 		fmt.Fprintf(os.Stderr, "desktop: %v\n", err)
 		return 1
 	}
-	a, err := app.New(app.Options{Width: o.Width, Height: o.Height, Presentation: o.Presentation, Progress: store, Theme: o.Theme})
+	a, err := app.New(app.Options{Width: o.Width, Height: o.Height, Presentation: o.Presentation, Progress: store, Theme: o.Theme, NoAutoSlow: o.NoAutoSlow})
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "desktop: %v\n", err)
 		return 1
@@ -56,6 +56,16 @@ func run(o *startup.Options) int {
 			err = fmt.Errorf("--event %d: the lesson or scenario has %d events (positions 0..%d)", o.Event, n, n)
 		} else {
 			err = a.Seek(o.Event)
+		}
+	}
+	if err == nil && o.Stop > 0 {
+		err = a.GotoStop(o.Stop)
+	}
+	if err == nil && o.Answer > 0 {
+		if !a.State().Gated {
+			err = fmt.Errorf("--answer %d: stop %d asks no question", o.Answer, o.Stop)
+		} else {
+			_, err = a.Answer(o.Answer)
 		}
 	}
 	if err == nil && o.Tab != "" {

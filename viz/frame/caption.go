@@ -12,12 +12,15 @@ import (
 // current event did, in one line (player.Caption: the engine's words), in
 // the shortest form of it that fits: the caption, its first sentence, or
 // as many of its words as fit, with "…" (the full text is the run's
-// tooltip). In presentation mode on a large screen it may take two lines.
+// tooltip), the same height whatever it says, so that nothing above it
+// moves while the player plays.
 //
-// At a stop (the player paused just before a key moment) the bar grows
-// into the stop box: "Next: " and what the moment is, the moment's caption
-// in larger type over up to three lines, and a Continue button (the whole
-// box is a target too, for a tap). While a question is open (at its stop,
+// At a stop (the player paused just before a key moment) the stop box
+// says what comes next: "Next: " and what the moment is, then the
+// moment's caption, in larger type, over up to three lines, and a Continue
+// button (the whole box is a target too, for a tap). It sits at the foot
+// of the right column, so that the scene keeps its size; on a phone,
+// whatever its tab shows, it takes the caption bar's place. While a question is open (at its stop,
 // before the answer) the bar says only that the question comes first, in
 // one line (none on a low screen, where the question needs the room): the
 // moment's words could give the answer away.
@@ -25,27 +28,10 @@ import (
 // captionFont is the caption bar's type.
 func (b *builder) captionFont() layout.Font { return b.th.Font(layout.Regular, 14) }
 
-// stopFonts are the stop box's heading and text.
+// stopFonts are the stop box's heading and text: larger than the
+// caption bar's.
 func (b *builder) stopFonts() (head, text layout.Font) {
 	return b.th.Font(layout.Bold, 16), b.th.Font(layout.Regular, 16)
-}
-
-// captionLines is how many lines the caption bar may take: two in
-// presentation mode on a Desk-sized screen, else one.
-func (b *builder) captionLines() int {
-	if b.plan.Presentation && b.plan.Class == Desk {
-		return 2
-	}
-	return 1
-}
-
-// stopLines is how many lines a stop's caption may take: three, two on a
-// low screen.
-func (b *builder) stopLines() int {
-	if b.short() {
-		return 2
-	}
-	return 3
 }
 
 // captionPane is the pane whose event the bar tells: the stop's pane at a
@@ -92,37 +78,81 @@ func (b *builder) captionH(w float64) float64 {
 		}
 		return layout.LineHeight(b.captionFont()) + th.Px(6)
 	}
-	if _, ok := b.sc.Player.AtStop(); ok {
-		head, text := b.stopFonts()
-		lines := len(b.stopText(w - 2*th.Px(2)))
-		return th.Px(4) + max(layout.LineHeight(head), b.buttonH()) + float64(lines)*layout.LineHeight(text) + th.Px(6)
+	if _, ok := b.sc.Player.AtStop(); ok && b.stopWide {
+		return b.stopText(w).h
 	}
-	return float64(b.captionLines())*layout.LineHeight(b.captionFont()) + th.Px(6)
+	return layout.LineHeight(b.captionFont()) + th.Px(6)
 }
 
-// stopText is the stop box's text in lines no wider than its inside (w
-// less the box's padding), at most stopLines of them.
-func (b *builder) stopText(w float64) []string {
-	_, text := b.stopFonts()
-	s := b.sc.Player.StopCaption()
-	if s == "" {
-		return nil
-	}
-	return wrapAtMost(s, text, w-2*b.th.Px(12), b.stopLines())
+// stopLayout is the stop box's text laid out for a box w wide: the heading
+// ("Next: " and what the moment is) in bold at the start of the first
+// line, the moment's caption after it and on the lines below, at most
+// three lines (two on a low screen or in presentation mode, four where
+// the box is so narrow that the Continue button goes under the text).
+type stopLayout struct {
+	title string   // the heading, in the longest form that fits a line
+	lines []string // the caption's lines: the first follows the title
+	textW float64  // the text's width
+	below bool     // the button under the text (a narrow box)
+	whole bool     // the title and lines say all of it
+	h     float64  // the box's height
+	lh    float64  // a line's height
 }
 
-// wrapAtMost wraps s to lines no wider than w, at most n of them: the last
-// of n ends with "…" when s is longer (the caller keeps the full text as
-// the run's tooltip), and a word wider than w is cut the same way.
-func wrapAtMost(s string, f layout.Font, w float64, n int) []string {
-	lines := layout.Wrap(s, f, w)
-	if len(lines) > n {
-		lines = append(lines[:n-1], layout.Fit(strings.Join(lines[n-1:], " ")+" …", f, w))
+// stopText lays out the stop box's text for a box w wide (see stopLayout).
+func (b *builder) stopText(w float64) stopLayout {
+	th := b.th
+	p := b.sc.Player
+	s, _ := p.AtStop()
+	head, text := b.stopFonts()
+	pad := th.Px(12)
+	var st stopLayout
+	st.textW = w - 2*th.Px(2) - 2*pad - b.buttonW("Continue") - th.Px(12)
+	maxLines := 3
+	if b.short() || b.plan.Presentation && b.plan.Class == Desk {
+		maxLines = 2
 	}
-	for i, ln := range lines {
-		lines[i] = layout.Fit(ln, f, w)
+	if st.textW < th.Px(420) {
+		st.below, st.textW, maxLines = true, w-2*th.Px(2)-2*pad, 4
 	}
-	return lines
+	full := "Next: " + player.MomentTitle(s.Moment) + "."
+	st.title = "Next:"
+	for _, t := range []string{full, player.MomentTitle(s.Moment) + ".", "Next:"} {
+		if layout.Width(t, head) <= st.textW {
+			st.title = t
+			break
+		}
+	}
+	caption := p.StopCaption()
+	// The words that fit on the first line after the title, then the
+	// rest wrapped.
+	words := strings.Fields(caption)
+	room := st.textW - layout.Width(st.title+" ", head)
+	k := 0
+	for k < len(words) && layout.Width(strings.Join(words[:k+1], " "), text) <= room {
+		k++
+	}
+	st.lines = []string{strings.Join(words[:k], " ")}
+	if k < len(words) {
+		st.lines = append(st.lines, layout.Wrap(strings.Join(words[k:], " "), text, st.textW)...)
+	}
+	if len(st.lines) > maxLines {
+		st.lines = append(st.lines[:maxLines-1], layout.Fit(strings.Join(st.lines[maxLines-1:], " ")+" …", text, st.textW))
+	}
+	for i, ln := range st.lines {
+		if i > 0 {
+			st.lines[i] = layout.Fit(ln, text, st.textW)
+		}
+	}
+	st.whole = st.title == full && strings.Join(strings.Fields(strings.Join(st.lines, " ")), " ") == strings.Join(words, " ")
+	st.lh = max(layout.LineHeight(head), layout.LineHeight(text))
+	st.h = th.Px(2) + th.Px(6) + float64(len(st.lines))*st.lh + th.Px(8)
+	if st.below {
+		st.h += b.buttonH() + th.Px(4)
+	} else {
+		st.h = max(st.h, b.buttonH()+th.Px(2)+th.Px(12))
+	}
+	return st
 }
 
 // captionForms are the forms of a caption, longest first: the caption,
@@ -159,7 +189,7 @@ func (b *builder) captionBar(r layout.Rect) {
 		}
 		return
 	}
-	if _, ok := p.AtStop(); ok {
+	if _, ok := p.AtStop(); ok && b.stopWide {
 		b.stopBox(r)
 		return
 	}
@@ -169,27 +199,28 @@ func (b *builder) captionBar(r layout.Rect) {
 		return
 	}
 	r = r.Inset(th.Px(2))
-	if b.captionLines() > 1 {
-		if lines := layout.Wrap(text, f, r.W); len(lines) > 1 {
-			lines = wrapAtMost(text, f, r.W, b.captionLines())
-			for i, ln := range lines {
-				b.l.Text("caption", ln, f, r.X, r.Y+float64(i)*lh, r.W, th.Text, layout.Left)
-			}
-			if strings.Join(lines, " ") != text {
-				b.l.Hits = append(b.l.Hits, layout.Hit{Kind: layout.HitText, Rect: r, Text: text})
-			}
-			return
-		}
-	}
 	b.l.TextForms("caption", captionForms(text, f, r.W), f, layout.Rect{X: r.X, Y: r.Y, W: r.W, H: lh}, th.Text, layout.Left)
+}
+
+// stopColumn lays out the stop box at the foot of a frame's right column
+// r, at a stop (not on a phone, where it is the caption bar), and returns
+// what is left of r.
+func (b *builder) stopColumn(r layout.Rect) layout.Rect {
+	p := b.sc.Player
+	if _, ok := p.AtStop(); !ok || p.Gated() || b.stopWide {
+		return r
+	}
+	rest, box := r.SplitBottom(b.stopText(r.W).h)
+	b.stopBox(box)
+	return rest
 }
 
 // stopBox lays out the stop box in r: what comes next and its caption,
 // with a Continue button.
 func (b *builder) stopBox(r layout.Rect) {
 	p, th := b.sc.Player, b.th
-	s, _ := p.AtStop()
 	head, text := b.stopFonts()
+	st := b.stopText(r.W)
 	box := r.Inset(th.Px(2))
 	b.l.Fill("stop", box, th.HighlightFill)
 	b.l.Stroke("stop", box, th.Px(2), th.Accent)
@@ -197,20 +228,31 @@ func (b *builder) stopBox(r layout.Rect) {
 	// A tap anywhere on the box goes on, as the button does.
 	b.l.Target("stop", "continue", box, cont)
 	pad := th.Px(12)
-	bh := b.buttonH()
-	row := layout.Rect{X: box.X + pad, Y: box.Y + th.Px(2), W: box.W - 2*pad, H: max(layout.LineHeight(head), bh)}
-	w := b.buttonW("Continue")
-	btn := layout.Rect{X: row.X + row.W - w, Y: row.Y + (row.H-bh)/2, W: w, H: bh}
+	bh, bw := b.buttonH(), b.buttonW("Continue")
+	btn := layout.Rect{X: box.X + box.W - pad - bw, Y: box.Y + (box.H-bh)/2, W: bw, H: bh}
+	if st.below {
+		btn.Y = box.Y + box.H - th.Px(6) - bh
+	}
 	b.button("button Continue", "Continue", btn, true, cont)
-	title := player.MomentTitle(s.Moment)
-	b.l.TextForms("stop title", []string{"Next: " + title, title, "Next:"}, head, layout.Rect{X: row.X, Y: row.Y, W: btn.X - th.Px(8) - row.X, H: row.H}, th.Text, layout.Left)
-	y := row.Y + row.H
-	lines := b.stopText(r.W - 2*th.Px(2))
-	lh := layout.LineHeight(text)
-	for i, ln := range lines {
-		b.l.Text("stop caption", ln, text, box.X+pad, y+float64(i)*lh, box.W-2*pad, th.Text, layout.Left)
+	x, y := box.X+pad, box.Y+th.Px(6)
+	tw := layout.Width(st.title+" ", head)
+	b.l.Text("stop title", st.title, head, x, y, st.textW, th.Text, layout.Left)
+	for i, ln := range st.lines {
+		if i == 0 {
+			b.l.Text("stop caption", ln, text, x+tw, y, st.textW-tw, th.Text, layout.Left)
+			continue
+		}
+		b.l.Text("stop caption", ln, text, x, y+float64(i)*st.lh, st.textW, th.Text, layout.Left)
 	}
-	if full := p.StopCaption(); strings.Join(lines, " ") != full {
-		b.l.Hits = append(b.l.Hits, layout.Hit{Kind: layout.HitText, Rect: layout.Rect{X: box.X + pad, Y: y, W: box.W - 2*pad, H: float64(len(lines)) * lh}, Text: full})
+	if !st.whole {
+		// Cut short: the whole of it is the text's tooltip.
+		full := "Next: " + player.MomentTitle(mustStop(p).Moment) + ". " + p.StopCaption()
+		b.l.Hits = append(b.l.Hits, layout.Hit{Kind: layout.HitText, Rect: layout.Rect{X: x, Y: y, W: st.textW, H: float64(len(st.lines)) * st.lh}, Text: full})
 	}
+}
+
+// mustStop is the stop the player is at (the zero Stop when none).
+func mustStop(p *player.Player) player.Stop {
+	s, _ := p.AtStop()
+	return s
 }

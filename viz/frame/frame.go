@@ -327,6 +327,9 @@ type builder struct {
 	// laid out from (a tooltip reads that view).
 	hitStates []hitState
 	pools     []poolAt // the pools laid out, for their cells' tooltips
+	// stopWide says that the stop box takes the caption bar's place (a
+	// phone's frame), not the foot of the right column.
+	stopWide bool
 }
 
 // poolAt is pane i's pool view, laid out by s.Pools[i].
