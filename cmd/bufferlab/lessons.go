@@ -18,8 +18,9 @@ const lessonsUsage = `usage:
   bufferlab lessons check [DIR]          parse and play every lesson (embedded, or DIR/*.md), checking each expect
   bufferlab lessons show NAME|FILE.md    print a lesson as text, with one line per read of each step
   bufferlab lessons layout [--size WxH] [--presentation] [--lesson NAME]
-                                         lay out the start of every step as the app draws it, at the
-                                         six viewports in both modes (or the one asked for), and say
+                                         lay out the start of every step, and every stop, as the app
+                                         draws it, at the six viewports in both modes (or the one
+                                         asked for), and say
                                          which text does not fit, by role, with an example each
 `
 
