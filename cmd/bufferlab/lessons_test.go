@@ -168,7 +168,7 @@ func TestLessonsLayout(t *testing.T) {
 	if code != 0 && code != 1 || errOut != "" {
 		t.Fatalf("exit %d, stderr %s", code, errOut)
 	}
-	if !strings.HasPrefix(out, "1280x800 mode desk: 38 frames") || !strings.Contains(out, "1280x800 mode desk-presentation: 76 frames") {
+	if !strings.HasPrefix(out, "1280x800 mode desk: 40 frames") || !strings.Contains(out, "1280x800 mode desk-presentation: 80 frames") {
 		t.Fatalf("output:\n%s", out)
 	}
 	if fails := strings.Contains(out, "e.g. "); fails != (code == 1) {

@@ -262,3 +262,52 @@ func TestMomentTitles(t *testing.T) {
 		}
 	}
 }
+
+// Paced by time, the panes' events move to other positions: every stop
+// moves with its moment, and a question is still asked just before it.
+func TestStopsFollowPacing(t *testing.T) {
+	all, err := lessons.All()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var p *Player
+	for _, l := range all {
+		if l.Name == "dropping" {
+			if p, err = FromLesson(l); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	check := func(how string) {
+		t.Helper()
+		stops := p.Stops()
+		if len(stops) < 5 {
+			t.Fatalf("%s: %d stops", how, len(stops))
+		}
+		for _, s := range stops {
+			if got := p.MomentAt(s.Pane, s.Pos); got != s.Moment || s.Pos < p.StepStart[s.Step] || s.Pos >= p.StepEnd[s.Step] {
+				t.Fatalf("%s: stop %+v: the pane's event there is %v, in step [%d, %d)", how, s, got, p.StepStart[s.Step], p.StepEnd[s.Step])
+			}
+			if q, ok := p.QuestionPos(s.Step); s.Question && (!ok || q != s.Pos) {
+				t.Fatalf("%s: the question of step %d is asked at %d, its stop is at %d", how, s.Step, q, s.Pos)
+			}
+		}
+	}
+	check("by events")
+	before := p.Stops()
+	if err := p.PaceByCost(func(pane int, e trace.Event) float64 { return float64(1 + 2*pane) }, 1); err != nil {
+		t.Fatal(err)
+	}
+	check("by time")
+	moved := 0
+	for i, s := range p.Stops() {
+		if s.Pos != before[i].Pos {
+			moved++
+		}
+	}
+	if moved == 0 {
+		t.Fatal("pacing by time moved no stop")
+	}
+	p.PaceByEvents()
+	check("by events again")
+}
