@@ -58,15 +58,13 @@ func run(o *startup.Options) int {
 			err = a.Seek(o.Event)
 		}
 	}
+	if err == nil && o.Answer > 0 {
+		// The step's question, answered before going to the stop: any
+		// stop of the step then shows what it does once answered.
+		_, err = a.Answer(o.Answer)
+	}
 	if err == nil && o.Stop > 0 {
 		err = a.GotoStop(o.Stop)
-	}
-	if err == nil && o.Answer > 0 {
-		if !a.State().Gated {
-			err = fmt.Errorf("--answer %d: stop %d asks no question", o.Answer, o.Stop)
-		} else {
-			_, err = a.Answer(o.Answer)
-		}
 	}
 	if err == nil && o.Tab != "" {
 		err = a.ShowTab(o.Tab)

@@ -15,8 +15,8 @@ type Options struct {
 	Lesson, Scenario string
 	Step, Event      int
 	// Stop opens at the Stop-th key moment of the step (from 1: the
-	// player paused just before it); Answer then answers its question
-	// with that choice (from 1). 0: neither.
+	// player paused just before it); Answer first answers the step's
+	// question with that choice (from 1). 0: neither.
 	Stop, Answer int
 	// NoAutoSlow turns auto-slow off (--autoslow=false).
 	NoAutoSlow    bool
@@ -78,7 +78,7 @@ func Parse(args []string, stderr io.Writer) (*Options, int) {
 	fs.StringVar(&o.Pace, "pace", "", "line the panes of a drop race up by events or by time (native times measured here)")
 	fs.IntVar(&o.Event, "event", -1, "then go to this event position (as the timeline bar counts them; not held by a question)")
 	fs.IntVar(&o.Stop, "stop", 0, "then go to this key moment of the step (1 = its first stop: the player paused just before it, its question open)")
-	fs.IntVar(&o.Answer, "answer", 0, "with --stop at a question: answer it with this choice (1 = the first)")
+	fs.IntVar(&o.Answer, "answer", 0, "with --stop: answer the step's question with this choice (1 = the first) first")
 	autoSlow := fs.Bool("autoslow", true, "slow down near key moments while playing (A switches in the app)")
 	fs.IntVar(&o.Width, "width", 1280, "window width in pixels")
 	fs.IntVar(&o.Height, "height", 800, "window height in pixels")
@@ -147,7 +147,7 @@ func Parse(args []string, stderr io.Writer) (*Options, int) {
 		fmt.Fprintln(stderr, "desktop: give --stop or --event, not both")
 		return nil, 2
 	case o.Answer > 0 && o.Stop == 0:
-		fmt.Fprintln(stderr, "desktop: --answer needs --stop (a stop that asks a question)")
+		fmt.Fprintln(stderr, "desktop: --answer needs --stop")
 		return nil, 2
 	}
 	o.NoAutoSlow = !*autoSlow
