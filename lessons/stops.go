@@ -224,7 +224,7 @@ func findStops(l *Lesson, p *Played) ([]StopAt, error) {
 				where += ", pane " + pp.Variant.Name()
 			}
 			if s.Backend != "" && !hasBackend(pp.Backends, s.Backend) {
-				return nil, errorf(l.File, s.Line, s.Col, "%s: expected one of the lesson's backends (%s), found %q", s.Text, strings.Join(pp.Backends[1:], ", "), s.Backend)
+				return nil, errorf(l.File, s.Line, s.Col, "%s: expected one of the lesson's backends (%s), found %q", s.Text, strings.Join(backendsOf(pp.Backends), ", "), s.Backend)
 			}
 			var hits []int
 			for j := pp.StepStart[k]; j < pp.StepEnd[k]; j++ {
@@ -258,12 +258,21 @@ func findStops(l *Lesson, p *Played) ([]StopAt, error) {
 }
 
 func hasBackend(names []string, n string) bool {
-	for _, b := range names[1:] {
+	for _, b := range backendsOf(names) {
 		if b == n {
 			return true
 		}
 	}
 	return false
+}
+
+// backendsOf is the backends of Played.Backends (without the system, its
+// first entry).
+func backendsOf(names []string) []string {
+	if len(names) == 0 {
+		return nil
+	}
+	return names[1:]
 }
 
 // backendName is the name the lesson gives actor a ("" for the system).
