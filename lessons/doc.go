@@ -31,6 +31,7 @@
 //	- buffer 0
 //	- buffer 15
 //	answer: 1
+//	at: victim
 //	explain: The freelist hands out buffers in order, 0 first.
 //	```
 //
@@ -66,8 +67,10 @@
 // A step holds, in any mix with its prose:
 //
 //   - at most one ```predict block: a multiple-choice question the player
-//     asks before the step's scenario runs; its explanation is revealed
-//     after the guess;
+//     asks just before the key moment it is about (at:); its explanation
+//     is revealed after the guess;
+//   - at most one ```stops block: further key moments the player stops at
+//     (see Key moments);
 //   - at most one ```scenario block: scenario statements (see package
 //     engine/scenario) run when the step is played;
 //   - at most one ```expect block, after the scenario block: expect
@@ -83,23 +86,44 @@
 // config statement inside a block is an error. A scenario block may also
 // hold expect statements (checked at that point) and show statements.
 //
-// Predict blocks have four keys, each starting a line at column 1:
+// Predict blocks have five keys, each starting a line at column 1:
 //
 //	question: the question (Markdown text; may continue on indented lines)
 //	choices:
 //	- a choice (at column 1; may continue on indented lines)
 //	- another choice (at least two)
 //	answer: the number of the right choice, 1 for the first
+//	at: the key moment the question is about (a stop, below), or none
 //	explain: the explanation (Markdown; indented lines continue it, and a
 //	  blank line followed by indented lines starts a new paragraph)
 //
-// All four are required. Question.Answer in the API is 0-based.
+// All five are required. Question.Answer in the API is 0-based.
+//
+// # Key moments
+//
+// A player stops on key moments (trace.Moment: a failed CAS, a victim, a
+// dropped buffer, …), just before the moment's event: the event is next.
+// A stop is written
+//
+//	MOMENT [BACKEND] [nth=N|nth=last] [pane=VARIANT]
+//
+// and names the step's first event that is that moment (by that backend
+// when one is named), or its N-th, or its last, in the events of the pane
+// that runs VARIANT in a lesson of several variants side by side (the
+// first variant's without pane=). A question's at: is a stop: the player
+// asks the question there and goes no further until it is answered. at:
+// none is for a question in a step that runs no events, asked as the step
+// opens. A ```stops block lists further stops, one a line (blank lines and
+// # comments are skipped). Play finds every stop in the events
+// (Played.Stops); one that does not occur, a backend the lesson does not
+// declare, a pane= that names no variant, or at: none in a step with
+// events is an error at the stop's position.
 //
 // Other fenced blocks are shown as code: a fence with no info string or
 // with one of text, sql, psql, console, shell, sh, bash, c, go, diff, ini,
 // conf. Any other info string is an error, so that a typo such as
-// ```scenaro is reported instead of silently shown. Predict, scenario and
-// expect blocks must stand at the top level of a step, not inside a list or
+// ```scenaro is reported instead of silently shown. Predict, stops, scenario
+// and expect blocks must stand at the top level of a step, not inside a list or
 // a quote. Raw HTML (other than <!-- comments -->) and images are errors:
 // players draw text themselves.
 //
@@ -126,7 +150,8 @@
 // Play runs a lesson headless with a traced scenario runner, statement by
 // statement, and records for each step the range of its events in the log
 // (StepStart, StepEnd), what its show statements printed, the relation and
-// backend names; it checks every expect. `bufferlab lessons check` and
+// backend names, and where its stops are (Stops); it checks every expect
+// and every stop. `bufferlab lessons check` and
 // TestEmbeddedLessonsPlay do this for every lesson.
 package lessons
 

@@ -65,6 +65,11 @@ type Step struct {
 	// Expect is the step's expect block (checked after the scenario ran),
 	// or nil.
 	Expect *Fence
+	// Stops are the key moments of its ```stops block (none without
+	// one): the player stops just before each, as it does before the
+	// question's moment (Question.At). StopsLine is the block's line.
+	Stops     []Stop
+	StopsLine int
 }
 
 // Questions counts the steps with a predict block.
@@ -107,6 +112,12 @@ type Question struct {
 	// source.
 	Explain         []Block
 	ExplainMarkdown string
+	// At is the moment the question is about (its at: line): the player
+	// stops just before that event and asks the question there. Nil for
+	// at: none, a question in a step without events (asked as the step
+	// opens). AtLine and AtCol are where the at: value is written.
+	At            *Stop
+	AtLine, AtCol int
 }
 
 // MaxLessonBytes bounds the size of one lesson file.
@@ -117,10 +128,11 @@ const (
 	fencePredict  = "predict"
 	fenceScenario = "scenario"
 	fenceExpect   = "expect"
+	fenceStops    = "stops"
 )
 
 func isSpecialFence(lang string) bool {
-	return lang == fencePredict || lang == fenceScenario || lang == fenceExpect
+	return lang == fencePredict || lang == fenceScenario || lang == fenceExpect || lang == fenceStops
 }
 
 // errorf makes a positioned format error. Lessons report every error as a
@@ -173,8 +185,8 @@ type parser struct {
 	scn   []string // the combined scenario, one entry per file line
 
 	configLine int
-	// cut marks the lines of predict, scenario and expect blocks (fences
-	// included), left out of Step.Markdown.
+	// cut marks the lines of predict, stops, scenario and expect blocks
+	// (fences included), left out of Step.Markdown.
 	cut []bool
 	// owner maps a line inside a scenario or expect block to its step and
 	// fence.
@@ -228,6 +240,9 @@ func Parse(file string, src []byte) (*Lesson, error) {
 		return nil, err
 	}
 	if err := p.scenario(); err != nil {
+		return nil, err
+	}
+	if err := p.checkPanes(); err != nil {
 		return nil, err
 	}
 	return p.l, nil
@@ -454,7 +469,7 @@ func (p *parser) fenceBounds(n *ast.FencedCodeBlock, open int, word string) (int
 	return 0, p.errf(open, 1, "the ```%s block opened here is not closed: expected a closing %s line", word, strings.Repeat(string(ch), width))
 }
 
-// special takes in a predict, scenario or expect block of step cur.
+// special takes in a predict, stops, scenario or expect block of step cur.
 func (p *parser) special(cur *Step, word string, n *ast.FencedCodeBlock, open int) error {
 	closing, err := p.fenceBounds(n, open, word)
 	if err != nil {
@@ -473,6 +488,16 @@ func (p *parser) special(cur *Step, word string, n *ast.FencedCodeBlock, open in
 			return err
 		}
 		cur.Predict = q
+		return nil
+	case fenceStops:
+		if cur.StopsLine != 0 {
+			return p.errf(open, 1, "a step has at most one ```stops block: found a second one (the first is at line %d)", cur.StopsLine)
+		}
+		st, err := p.stops(open, closing)
+		if err != nil {
+			return err
+		}
+		cur.Stops, cur.StopsLine = st, open
 		return nil
 	case fenceScenario:
 		if cur.Scenario != nil {

@@ -48,7 +48,7 @@ func TestNestingTooDeep(t *testing.T) {
 // A predict field's Markdown is checked too, at its place in the file.
 func TestNestingTooDeepInPredict(t *testing.T) {
 	_, err := Parse("r.md", withFront("## S", "```predict", "question: Q?", "choices:", "- a", "- b", "answer: 1",
-		"explain: "+strings.Repeat("> ", 1000)+"x", "```"))
+		"explain: "+strings.Repeat("> ", 1000)+"x", "at: none", "```"))
 	want := "r.md:12:74: lists and block quotes nested 1000 deep: expected at most 32 levels"
 	if err == nil || !strings.HasPrefix(err.Error(), want) {
 		t.Fatalf("error %v, want %s…", err, want)

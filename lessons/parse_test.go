@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"bufferlab/engine/scenario"
+	"bufferlab/engine/trace"
 )
 
 // lesson builds a lesson file from lines (joined with "\n").
@@ -29,7 +30,7 @@ func mustParse(t *testing.T, file string, src []byte) *Lesson {
 	return l
 }
 
-const goodPredict = "```predict\nquestion: Q?\nchoices:\n- a\n- b\nanswer: 2\nexplain: E.\n```"
+const goodPredict = "```predict\nquestion: Q?\nchoices:\n- a\n- b\nanswer: 2\nexplain: E.\nat: none\n```"
 
 func TestParseComplete(t *testing.T) {
 	src := lesson(
@@ -57,8 +58,8 @@ func TestParseComplete(t *testing.T) {
 		"explain: The freelist.",              // 22
 		"",                                    // 23
 		"  Second paragraph.",                 // 24
-		"```",                                 // 25
-		"",                                    // 26
+		"at:   victim A nth=last",             // 25
+		"```",                                 // 26
 		"```scenario",                         // 27
 		"relation t1 blocks=17",               // 28
 		"",                                    // 29
@@ -113,6 +114,10 @@ func TestParseComplete(t *testing.T) {
 	if q == nil || q.Line != 14 || q.Answer != 0 || q.Prompt != "Which `buffer` gets it?" ||
 		strings.Join(q.Choices, "|") != "buffer *0*|buffer 15, the last" {
 		t.Fatalf("question %+v", q)
+	}
+	if a := q.At; a == nil || a.Moment != trace.MomentVictim || a.Backend != "A" || a.Nth != Last || a.Pane != "" ||
+		a.Line != 25 || a.Col != 7 || q.AtLine != 25 || q.AtCol != 7 || a.String() != "victim A nth=last" {
+		t.Errorf("at %+v (%d:%d)", q.At, q.AtLine, q.AtCol)
 	}
 	if got := SpansMarkup(q.PromptSpans); got != "Which `buffer` gets it?" {
 		t.Errorf("prompt spans %q", got)
@@ -205,10 +210,10 @@ func TestParseErrors(t *testing.T) {
 		{"unclosed fence", withFront("## S", "", "```scenario", "relation t blocks=1"), "7:1: the ```scenario block opened here is not closed: expected a closing ``` line"},
 		{"unclosed long fence", withFront("## S", "", "````expect", "expect pool hits=0", "```"), "7:1: the ```expect block opened here is not closed: expected a closing ```` line"},
 		{"two scenarios", withFront("## S", "```scenario", "relation t blocks=1", "```", "```scenario", "run", "```"), "9:1: a step has at most one ```scenario block: found a second one (the first is at line 6)"},
-		{"two predicts", withFront("## S", goodPredict, goodPredict), "14:1: a step has at most one ```predict block: found a second one (the first is at line 6)"},
+		{"two predicts", withFront("## S", goodPredict, goodPredict), "15:1: a step has at most one ```predict block: found a second one (the first is at line 6)"},
 		{"two expects", withFront("## S", "```expect", "expect pool hits=0", "```", "```expect", "expect pool hits=0", "```"), "9:1: a step has at most one ```expect block"},
 		{"scenario after expect", withFront("## S", "```expect", "expect pool hits=0", "```", "```scenario", "run", "```"), "9:1: expected the ```scenario block before the step's ```expect block (line 6), found it after"},
-		{"typo in info", withFront("## S", "", "```scenaro", "run", "```"), "7:1: expected ```predict, ```scenario, ```expect or a block of code to show (``` or ```text, ```sql, ```psql, ```console, ```shell, ```sh, ```bash, ```c, ```go, ```diff, ```ini, ```conf), found ```scenaro"},
+		{"typo in info", withFront("## S", "", "```scenaro", "run", "```"), "7:1: expected ```predict, ```scenario, ```expect, ```stops or a block of code to show (``` or ```text, ```sql, ```psql, ```console, ```shell, ```sh, ```bash, ```c, ```go, ```diff, ```ini, ```conf), found ```scenaro"},
 		{"nested special block", withFront("## S", "", "- item", "", "  ```scenario", "  run", "  ```"), "9:3: expected the ```scenario block at the top level of a step, found it inside a list or a quote"},
 		{"raw html", withFront("## S", "", "<div>hi</div>"), "7:1: expected Markdown prose, found raw HTML"},
 		{"inline html", withFront("## S", "", "Some <b>bold</b> text."), `7:6: expected Markdown text, found raw HTML "<b>"`},
@@ -232,12 +237,27 @@ func TestParseErrors(t *testing.T) {
 		{"answer zero", withFront("## S", "```predict", "question: Q", "choices:", "- a", "- b", "answer: 0", "explain: E", "```"), `11:9: answer: expected a choice number from 1 to 2, found "0"`},
 		{"no explain", withFront("## S", "```predict", "question: Q", "choices:", "- a", "- b", "answer: 1", "```"), "6:1: predict: expected an explain: line (shown after the guess), found none"},
 		{"empty explain", withFront("## S", "```predict", "question: Q", "choices:", "- a", "- b", "answer: 1", "explain:", "```"), "12:9: explain: expected the explanation's text, found nothing"},
-		{"unknown predict key", withFront("## S", "```predict", "question: Q", "hint: H", "```"), `8:1: predict: unknown key "hint": expected question, choices, answer or explain`},
+		{"unknown predict key", withFront("## S", "```predict", "question: Q", "hint: H", "```"), `8:1: predict: unknown key "hint": expected question, choices, answer, explain or at`},
 		{"duplicate predict key", withFront("## S", "```predict", "question: Q", "question: R", "```"), "8:1: predict: question given twice (first at line 7)"},
-		{"indented first line", withFront("## S", "```predict", "  question: Q", "```"), "7:1: predict: expected question:, choices:, answer: or explain: at the start of the line"},
-		{"garbage line", withFront("## S", "```predict", "question: Q", "Why?", "```"), `8:1: predict: expected question:, choices:, answer:, explain: or a '- ' choice, found "Why?"`},
-		{"html in explain", withFront("## S", "```predict", "question: Q", "choices:", "- a", "- b", "answer: 1", "explain: It is", "  <b>bold</b>.", "```"), `13:3: expected Markdown text, found raw HTML "<b>"`},
-		{"heading in explain", withFront("## S", "```predict", "question: Q", "choices:", "- a", "- b", "answer: 1", "explain: E", "", "  ### H", "```"), "14:3: expected text, found a heading (level 3)"},
+		{"indented first line", withFront("## S", "```predict", "  question: Q", "```"), "7:1: predict: expected question:, choices:, answer:, explain: or at: at the start of the line"},
+		{"garbage line", withFront("## S", "```predict", "question: Q", "Why?", "```"), `8:1: predict: expected question:, choices:, answer:, explain:, at: or a '- ' choice, found "Why?"`},
+		{"html in explain", withFront("## S", "```predict", "question: Q", "choices:", "- a", "- b", "answer: 1", "at: none", "explain: It is", "  <b>bold</b>.", "```"), `14:3: expected Markdown text, found raw HTML "<b>"`},
+		{"heading in explain", withFront("## S", "```predict", "question: Q", "choices:", "- a", "- b", "answer: 1", "explain: E", "", "  ### H", "at: none", "```"), "14:3: expected text, found a heading (level 3)"},
+		// a question's moment, a step's stops
+		{"no at", withFront("## S", "```predict", "question: Q", "choices:", "- a", "- b", "answer: 1", "explain: E", "```"), "6:1: predict: expected an at: line, the moment the question is about (the player stops just before it): one of cas-fail, spin, victim"},
+		{"empty at", withFront("## S", "```predict", "question: Q", "choices:", "- a", "- b", "answer: 1", "at:", "explain: E", "```"), "12:4: at: expected a moment (cas-fail, spin, victim, "},
+		{"unknown moment", withFront("## S", "```predict", "question: Q", "choices:", "- a", "- b", "answer: 1", "at:  vitcim A", "explain: E", "```"), `12:6: at: expected a moment (cas-fail, spin, victim, dirty-evict, ring-reuse, lookup-miss, drop, slru-match, slru-victim, fsm-skip, fsm-create, error, lookup-hit, slru-lookup), found "vitcim"`},
+		{"at none is not a moment", withFront("## S", "```predict", "question: Q", "choices:", "- a", "- b", "answer: 1", "at: none A", "explain: E", "```"), `12:5: at: expected a moment (`},
+		{"bad nth", withFront("## S", "```predict", "question: Q", "choices:", "- a", "- b", "answer: 1", "at: victim nth=0", "explain: E", "```"), `12:16: at: nth: expected a number from 1 (the first) or last, found "0"`},
+		{"two backends", withFront("## S", "```predict", "question: Q", "choices:", "- a", "- b", "answer: 1", "at: victim A B", "explain: E", "```"), `12:14: at: expected one backend (A is given), found "B" as well`},
+		{"unknown stop key", withFront("## S", "```predict", "question: Q", "choices:", "- a", "- b", "answer: 1", "at: victim step=2", "explain: E", "```"), `12:12: at: expected a backend, nth=N or pane=VARIANT after the moment, found "step=2"`},
+		{"at on two lines", withFront("## S", "```predict", "question: Q", "choices:", "- a", "- b", "answer: 1", "at: victim", "  A", "explain: E", "```"), `13:1: at: expected one line, found a continuation line "A"`},
+		{"pane without variants", withFront("## S", "```predict", "question: Q", "choices:", "- a", "- b", "answer: 1", "at: victim pane=spinlock", "explain: E", "```"), "12:5: at: pane=spinlock: expected pane= only in a lesson whose config names several variants side by side"},
+		{"unknown pane", lesson("---", "title: T", "config: pins=atomic,spinlock", "---", "## S", "```stops", "victim", "spin pane=atomc", "```"), "8:1: stops: pane=atomc: expected one of the lesson's variants (atomic, spinlock)"},
+		{"empty stops", withFront("## S", "```stops", "# nothing", "```"), "6:1: a ```stops block: expected one stop a line"},
+		{"bad stop", withFront("## S", "```stops", "victim", "  cas-fial", "```"), `8:3: stops: expected a moment (`},
+		{"two stops blocks", withFront("## S", "```stops", "victim", "```", "```stops", "spin", "```"), "9:1: a step has at most one ```stops block: found a second one (the first is at line 6)"},
+		{"stops before a step", withFront("```stops", "victim", "```", "## S"), "5:1: expected a '## ' step heading before this ```stops block"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			_, err := Parse("x.md", c.src)

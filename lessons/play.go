@@ -39,6 +39,11 @@ type Played struct {
 	// lesson's config names several (config: pins=atomic,spinlock or
 	// drop=scan,lookup,dlist), for the side-by-side scene; nil otherwise.
 	Alts []*Played
+	// Stops are the key moments the player stops at, in step order, then
+	// in the order of their events in the step: every stop of the steps'
+	// ```stops blocks and every question's at: moment, found in the events
+	// (of the pane each names). Set on the first variant's Played only.
+	Stops []StopAt
 }
 
 // StepEvents returns step i's events.
@@ -58,12 +63,20 @@ func (p *Played) StepEvents(i int) []trace.Event {
 // A lesson whose config names several variants is played once per
 // variant; the further runs are Played.Alts. Their errors name the
 // variant.
+//
+// Last it finds every stop and every question's moment in the events (see
+// Stop): a moment that does not occur in its step (in its pane), a backend
+// the lesson does not declare, a question at: none in a step that runs
+// events, are errors positioned at the stop.
 func Play(l *Lesson) (*Played, error) {
 	p, err := playVariant(l, 0)
 	for v := 1; err == nil && v < len(scenario.Variants(l.Script)); v++ {
 		var alt *Played
 		alt, err = playVariant(l, v)
 		p.Alts = append(p.Alts, alt)
+	}
+	if err == nil {
+		p.Stops, err = findStops(l, p)
 	}
 	return p, err
 }

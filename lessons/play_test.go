@@ -337,3 +337,183 @@ func TestReadmeExample(t *testing.T) {
 	}
 	mustPlay(t, l)
 }
+
+// Stops and questions' moments are found in the events: the event each
+// holds the player before is the moment, by the backend named, the N-th
+// or the last of the step, in the pane named; Stops are in step order,
+// then in event order.
+func TestPlayStops(t *testing.T) {
+	src := lesson(
+		"---",
+		"title: T",
+		"config: pins=atomic,spinlock",
+		"---",
+		"## Fill",                     // 5
+		"```scenario",                 // 6
+		"relation t blocks=4",         // 7
+		"backend A: touch t 0..3",     // 8
+		"run",                         // 9
+		"```",                         // 10
+		"```stops",                    // 11
+		"victim nth=last",             // 12
+		"# a comment",                 // 13
+		"lookup-miss A nth=2",         // 14
+		"```",                         // 15
+		"## Race",                     // 16
+		"```predict",                  // 17
+		"question: Q?",                // 18
+		"choices:",                    // 19
+		"- a",                         // 20
+		"- b",                         // 21
+		"answer: 1",                   // 22
+		"at: spin pane=pins=spinlock", // 23
+		"explain: E.",                 // 24
+		"```",                         // 25
+		"```scenario",                 // 26
+		"backend B: read t 0",         // 27
+		"backend C: read t 0",         // 28
+		"run",                         // 29
+		"```",                         // 30
+		"## Think",                    // 31
+		"```predict",                  // 32
+		"question: Why?",              // 33
+		"choices:",                    // 34
+		"- a",                         // 35
+		"- b",                         // 36
+		"answer: 2",                   // 37
+		"at: none",                    // 38
+		"explain: E.",                 // 39
+		"```",                         // 40
+	)
+	l := mustParse(t, "stops.md", src)
+	p := mustPlay(t, l)
+	if len(p.Stops) != 3 {
+		t.Fatalf("stops %+v", p.Stops)
+	}
+	panes := []*Played{p, p.Alts[0]}
+	for i, want := range []struct {
+		step, pane int
+		moment     trace.Moment
+		actor      string
+		question   bool
+		line       int
+	}{
+		{0, 0, trace.MomentLookupMiss, "A", false, 14},
+		{0, 0, trace.MomentVictim, "A", false, 12},
+		{1, 1, trace.MomentSpin, "", true, 23},
+	} {
+		st := p.Stops[i]
+		pp := panes[st.Pane]
+		e := pp.Events[st.Event]
+		if st.Step != want.step || st.Pane != want.pane || scenario.MomentOf(e) != want.moment || st.Question != want.question ||
+			st.Stop.Line != want.line || st.Offset != st.Event-pp.StepStart[st.Step] || (want.actor != "" && pp.Backends[e.Actor] != want.actor) {
+			t.Errorf("stop %d: %+v (event %v), want %+v", i, st, e, want)
+		}
+	}
+	// The second lookup-miss of A (block 1), the last victim (block 3).
+	var misses, victims []int
+	for j, e := range p.StepEvents(0) {
+		switch scenario.MomentOf(e) {
+		case trace.MomentLookupMiss:
+			misses = append(misses, j)
+		case trace.MomentVictim:
+			victims = append(victims, j)
+		}
+	}
+	if len(misses) != 4 || len(victims) != 4 || p.Stops[0].Offset != misses[1] || p.Stops[1].Offset != victims[3] {
+		t.Errorf("misses %v victims %v, stops at %d and %d", misses, victims, p.Stops[0].Offset, p.Stops[1].Offset)
+	}
+}
+
+// A stop that does not happen is an error at the stop, naming the step
+// and the moments it does have; so are a backend the lesson lacks and at:
+// none in a step that runs events.
+func TestPlayStopErrors(t *testing.T) {
+	step := func(stop string) []byte {
+		return withFront(
+			"## S",                    // 5
+			"```scenario",             // 6
+			"relation t blocks=2",     // 7
+			"backend A: touch t 0..1", // 8
+			"run",                     // 9
+			"```",                     // 10
+			"```stops",                // 11
+			stop,                      // 12
+			"```",
+		)
+	}
+	for _, c := range []struct{ stop, want string }{
+		{"cas-fail", `stops.md:12:1: cas-fail: expected the moment in the events of step 1 (S), found none (the step's moments: victim ×2, lookup-miss ×2)`},
+		{"victim nth=3", `stops.md:12:1: victim nth=3: expected the moment in the events of step 1 (S), found 2 such events (the step's moments: victim ×2, lookup-miss ×2)`},
+		{"  victim B", `stops.md:12:3: victim B: expected one of the lesson's backends (A), found "B"`},
+	} {
+		l := mustParse(t, "stops.md", step(c.stop))
+		if _, err := Play(l); err == nil || err.Error() != c.want {
+			t.Errorf("%s: %v\nwant %s", c.stop, err, c.want)
+		}
+	}
+	src := withFront(
+		"## S",                 // 5
+		"```predict",           // 6
+		"question: Q?",         // 7
+		"choices:",             // 8
+		"- a",                  // 9
+		"- b",                  // 10
+		"answer: 1",            // 11
+		"at:  none",            // 12
+		"explain: E.",          // 13
+		"```",                  // 14
+		"```scenario",          // 15
+		"relation t blocks=1",  // 16
+		"backend A: touch t 0", // 17
+		"run",                  // 18
+		"```",
+	)
+	l := mustParse(t, "none.md", src)
+	_, err := Play(l)
+	var se *scenario.Error
+	if !errors.As(err, &se) || se.Check || !strings.HasPrefix(err.Error(), "none.md:12:6: at: none: step 1 (S) runs 30 events: expected the moment the question is about (the step's: victim ×1, lookup-miss ×1)") {
+		t.Errorf("at: none with events: %v", err)
+	}
+}
+
+// In every embedded lesson each question names its moment (at: none only
+// where the step runs nothing), and Play finds it once, as a question
+// stop, at an event of that moment in its step.
+func TestEmbeddedQuestionsHaveMoments(t *testing.T) {
+	all, err := All()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range all {
+		p := mustPlay(t, l)
+		panes := append([]*Played{p}, p.Alts...)
+		for k, s := range l.Steps {
+			q := s.Predict
+			if q == nil {
+				continue
+			}
+			var found []StopAt
+			for _, st := range p.Stops {
+				if st.Step == k && st.Question {
+					found = append(found, st)
+				}
+			}
+			if q.At == nil {
+				if len(found) != 0 || p.StepEnd[k] != p.StepStart[k] {
+					t.Errorf("%s step %d: at: none, stops %+v, events [%d, %d)", l.Name, k+1, found, p.StepStart[k], p.StepEnd[k])
+				}
+				continue
+			}
+			if len(found) != 1 {
+				t.Errorf("%s step %d: %d question stops", l.Name, k+1, len(found))
+				continue
+			}
+			st := found[0]
+			pp := panes[st.Pane]
+			if st.Event < pp.StepStart[k] || st.Event >= pp.StepEnd[k] || scenario.MomentOf(pp.Events[st.Event]) != q.At.Moment {
+				t.Errorf("%s step %d: question stop %+v is not at its moment %s", l.Name, k+1, st, q.At)
+			}
+		}
+	}
+}

@@ -3,6 +3,8 @@ package lessons
 import (
 	"strconv"
 	"strings"
+
+	"bufferlab/engine/trace"
 )
 
 // fragment is the text of one predict field (or one choice): consecutive
@@ -56,12 +58,13 @@ func (f *fragment) colOf(line int) int {
 //	- TEXT
 //	answer: N        (1-based)
 //	explain: TEXT
+//	at: MOMENT [BACKEND] [nth=N|nth=last] [pane=VARIANT]   (or: at: none)
 //
 // Keys and "- " choices start at column 1; an indented line continues the
 // field or choice above it; blank lines separate paragraphs.
 func (p *parser) predict(open, closing int) (*Question, error) {
 	q := &Question{Line: open}
-	var question, explain, answer *fragment
+	var question, explain, answer, at *fragment
 	var choices []*fragment
 	choicesLine := 0
 	seen := map[string]int{}
@@ -77,7 +80,7 @@ func (p *parser) predict(open, closing int) (*Question, error) {
 		}
 		if raw[0] == ' ' || raw[0] == '\t' {
 			if cur == nil {
-				return nil, p.errf(ln, 1, "predict: expected question:, choices:, answer: or explain: at the start of the line, found an indented line %q", clip(strings.TrimSpace(raw)))
+				return nil, p.errf(ln, 1, "predict: expected question:, choices:, answer:, explain: or at: at the start of the line, found an indented line %q", clip(strings.TrimSpace(raw)))
 			}
 			cur.add(raw, 0) // dedented below
 			continue
@@ -98,7 +101,7 @@ func (p *parser) predict(open, closing int) (*Question, error) {
 		}
 		k, v, ok := strings.Cut(raw, ":")
 		if !ok || !isKey(k) {
-			return nil, p.errf(ln, 1, "predict: expected question:, choices:, answer:, explain: or a '- ' choice, found %q", clip(raw))
+			return nil, p.errf(ln, 1, "predict: expected question:, choices:, answer:, explain:, at: or a '- ' choice, found %q", clip(raw))
 		}
 		if prev, dup := seen[k]; dup {
 			return nil, p.errf(ln, 1, "predict: %s given twice (first at line %d): expected each key once", k, prev)
@@ -117,6 +120,8 @@ func (p *parser) predict(open, closing int) (*Question, error) {
 			explain = f
 		case "answer":
 			answer = f
+		case "at":
+			at = f
 		case "choices":
 			if v != "" {
 				return nil, p.errf(ln, col+1, "choices: expected the choices on the following lines, each as '- text', found %q after choices:", clip(v))
@@ -125,11 +130,11 @@ func (p *parser) predict(open, closing int) (*Question, error) {
 			inChoices = true
 			cur = nil
 		default:
-			return nil, p.errf(ln, 1, "predict: unknown key %q: expected question, choices, answer or explain", k)
+			return nil, p.errf(ln, 1, "predict: unknown key %q: expected question, choices, answer, explain or at", k)
 		}
 	}
 	// Dedent continuation lines.
-	all := append([]*fragment{question, explain, answer}, choices...)
+	all := append([]*fragment{question, explain, answer, at}, choices...)
 	for _, f := range all {
 		if f != nil {
 			dedent(f)
@@ -162,6 +167,19 @@ func (p *parser) predict(open, closing int) (*Question, error) {
 	}
 	if explain = explain.trimmed(); explain.oneLine() == "" {
 		return nil, p.errf(explain.line, explain.cols[0]+1, "explain: expected the explanation's text, found nothing")
+	}
+	if at == nil {
+		return nil, p.errf(open, 1, "predict: expected an at: line, the moment the question is about (the player stops just before it): one of %s, or none in a step without events", trace.MomentNames())
+	}
+	at = at.trimmed()
+	q.AtLine, q.AtCol = at.line, at.cols[0]+1
+	if len(at.text) > 1 {
+		return nil, p.errf(at.line+1, 1, "at: expected one line, found a continuation line %q", clip(strings.TrimSpace(at.text[1])))
+	}
+	if v := strings.TrimSpace(at.text[0]); v != "none" {
+		if q.At, err = p.parseStop(at.text[0], at.line, at.cols[0]+1, "at:"); err != nil {
+			return nil, err
+		}
 	}
 	q.Prompt = question.oneLine()
 	if q.PromptSpans, err = p.conv.inlineSpans(question.markdown(), question.line, question.colOf); err != nil {

@@ -274,7 +274,7 @@ func (c *converter) convert(n ast.Node, indent, quote int, out []Block) ([]Block
 			return nil, c.errAt(at, "expected the ```%s block at the top level of a step, found it inside a list or a quote", lang)
 		}
 		if !isDisplayLang(lang) {
-			return nil, c.errAt(at, "expected ```predict, ```scenario, ```expect or a block of code to show (``` or ```%s), found ```%s", strings.Join(displayLangs[1:], ", ```"), lang)
+			return nil, c.errAt(at, "expected ```predict, ```scenario, ```expect, ```stops or a block of code to show (``` or ```%s), found ```%s", strings.Join(displayLangs[1:], ", ```"), lang)
 		}
 		return append(out, Block{Kind: CodeBlock, Lang: lang, Indent: indent, Quote: quote, Spans: codeSpans(n, c.src), Line: line}), nil
 	case *ast.CodeBlock:

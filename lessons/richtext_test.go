@@ -92,7 +92,7 @@ func TestDisplayLanguages(t *testing.T) {
 		}
 	}
 	_, err := Parse("r.md", withFront("## S", "```python", "x", "```"))
-	if err == nil || !strings.Contains(err.Error(), "r.md:6:1: expected ```predict, ```scenario, ```expect or a block of code to show") || !strings.Contains(err.Error(), "found ```python") {
+	if err == nil || !strings.Contains(err.Error(), "r.md:6:1: expected ```predict, ```scenario, ```expect, ```stops or a block of code to show") || !strings.Contains(err.Error(), "found ```python") {
 		t.Errorf("%v", err)
 	}
 }

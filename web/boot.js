@@ -55,7 +55,7 @@
       if (r.error !== undefined) throw new Error(r.error);
       return r.value;
     };
-    for (const name of ["lessons", "state", "menu", "open", "goto", "step", "seek", "answer", "fast", "pace", "layout", "targets", "presentation", "progress", "resetProgress", "theme",
+    for (const name of ["lessons", "state", "menu", "open", "goto", "step", "seek", "answer", "fast", "pace", "layout", "targets", "presentation", "progress", "resetProgress", "theme", "continue", "autoslow",
       "check", "openScenario", "scenario", "gallery", "grammar", "whatIf", "link", "openLessonText"]) {
       api[name] = call(name);
     }

@@ -97,6 +97,10 @@ type pageState struct {
 	Event    int          `json:"event"`
 	Events   int          `json:"events"`
 	Gated    bool         `json:"gated"`
+	Playing  bool         `json:"playing"`
+	Speed    string       `json:"speed"`
+	AutoSlow bool         `json:"autoSlow"`
+	Stop     *pageStop    `json:"stop"`
 	End      bool         `json:"end"`
 	FPS      float64      `json:"fps"`
 	Counters pageCounters `json:"counters"`
@@ -107,6 +111,15 @@ type pageState struct {
 		Counters pageCounters `json:"counters"`
 		SLRU     *pageSLRU    `json:"slru"`
 	} `json:"panes"`
+}
+
+// pageStop is state().stop: the key moment the player is stopped before.
+type pageStop struct {
+	Moment   string `json:"moment"`
+	Title    string `json:"title"`
+	Pane     int    `json:"pane"`
+	Question bool   `json:"question"`
+	Caption  string `json:"caption"`
 }
 
 type pageSLRU struct {
@@ -183,19 +196,27 @@ type pageTarget struct {
 }
 
 // touchPlaythrough plays every lesson to its end screen on a phone
-// (390×844) by touch alone: at each step it taps the first choice of an
-// open question, else the step >> button, until state().end says the
-// lesson is complete. Every tap is a touchstart and touchend at the
+// (390×844) by touch alone, answering every question: it taps the first
+// choice of an open question (the player stops for it at its moment),
+// Continue at any other key moment the player stopped before, and play at
+// a step's end, and waits while the player plays, until state().end says
+// the lesson is complete. Every tap is a touchstart and touchend at the
 // centre of a target that targets() reports, so what is tapped is what
-// the screen shows.
+// the screen shows. Before it, + (faster) is tapped up to 64× and
+// auto-slow is turned off (autoslow(false): a phone has no button for it),
+// so that playing through takes seconds, not minutes.
+
 func touchPlaythrough(t *testing.T, ctx context.Context, eval func(string, any), lessons []struct{ Name string }) {
 	t.Helper()
 	setViewport(t, ctx, eval, 390, 844)
 	eval("window.bufferlab.presentation(false)", nil)
 	type playState struct {
-		Step, Steps int
-		Gated, End  bool
-		Frames      int
+		Step, Steps, Event int
+		Gated, End         bool
+		Playing            bool
+		Stop               *pageStop
+		Speed              string
+		Frames             int
 	}
 	st := func() (s playState) { eval("window.bufferlab.state()", &s); return s }
 	tap := func(role string) {
@@ -222,24 +243,48 @@ func touchPlaythrough(t *testing.T, ctx context.Context, eval func(string, any),
 		}
 		t.Fatalf("no target %q on screen (targets: %+v)", role, ts)
 	}
+	eval("window.bufferlab.autoslow(false)", nil)
 	for _, l := range lessons {
 		eval(fmt.Sprintf("window.bufferlab.open(%q)", l.Name), nil)
-		taps := 0
-		for s := st(); !s.End; s = st() {
-			if taps++; taps > 200 {
-				t.Fatalf("%s: no end after 200 taps: %+v", l.Name, s)
+		for i := 0; st().Speed != "64×"; i++ {
+			if i == 12 {
+				t.Fatalf("%s: speed %s after 12 taps on +", l.Name, st().Speed)
 			}
-			if s.Gated {
+			tap("button faster")
+		}
+		taps, questions, stops := 0, 0, 0
+		deadline := time.Now().Add(3 * time.Minute)
+		for s := st(); !s.End; s = st() {
+			if time.Now().After(deadline) {
+				t.Fatalf("%s: no end after 3 minutes: %+v", l.Name, s)
+			}
+			if s.Playing {
+				time.Sleep(50 * time.Millisecond)
+				continue
+			}
+			if taps++; taps > 400 {
+				t.Fatalf("%s: no end after 400 taps: %+v", l.Name, s)
+			}
+			switch {
+			case s.Gated:
 				tap("choice")
 				if st().Gated {
 					t.Fatalf("%s step %d: tapping a choice did not answer it", l.Name, s.Step+1)
 				}
-				continue
+				questions++
+			case s.Stop != nil:
+				tap("button Continue")
+				if s2 := st(); s2.Event == s.Event {
+					t.Fatalf("%s step %d: Continue at the stop before %s did not go on", l.Name, s.Step+1, s.Stop.Moment)
+				}
+				stops++
+			default:
+				tap("button play")
 			}
-			tap("button step >>")
 		}
-		t.Logf("%s: its end screen after %d taps", l.Name, taps)
+		t.Logf("%s: its end screen after %d taps (%d questions answered, %d stops gone on from)", l.Name, taps, questions, stops)
 	}
+	eval("window.bufferlab.autoslow(true)", nil)
 }
 
 // pageLayout is window.bufferlab.layout().
@@ -412,12 +457,27 @@ func TestBrowser(t *testing.T) {
 		}
 		return shot
 	}
-	// answerAndPlay answers the current step's question with choice k and
-	// plays on up to the next question (or the lesson's end).
+	// playOn moves on (step(n), which stops at each key moment) up to the
+	// next open question, or the lesson's end.
+	playOn := func() {
+		t.Helper()
+		eval(`(() => { const b = window.bufferlab;
+			for (let i = 0; i < 10000; i++) {
+				const s = b.state();
+				if (s.gated) return true;
+				const t = b.step(100000);
+				if (t.event === s.event && t.step === s.step) return true;
+			}
+			return false; })()`, nil)
+	}
+	// answerAndPlay moves on to the current step's question (asked at its
+	// moment), answers it with choice k and plays on up to the next
+	// question (or the lesson's end).
 	answerAndPlay := func(k int) {
 		t.Helper()
+		playOn()
 		eval(fmt.Sprintf("window.bufferlab.answer(%d)", k), nil)
-		eval("window.bufferlab.step(100000)", nil)
+		playOn()
 	}
 
 	navigate(srv.URL + "/")
@@ -441,25 +501,53 @@ func TestBrowser(t *testing.T) {
 	if s.Mode != "lesson" || s.Lesson != "shared-buffers" || s.Step != 0 || s.Events < 1000 || s.Steps < 12 {
 		t.Fatalf("after open: %+v", s)
 	}
-	// Step 0 asks a question: stepping is gated until it is answered.
-	if !s.Gated {
-		t.Fatalf("step 0 should wait for its question: %+v", s)
+	var threw bool
+	// Step 0 asks its question at its moment (the victim the freelist
+	// gives): stepping stops there, just before the moment's event, and is
+	// gated until the question is answered; the moment's words come then.
+	if s.Gated || s.Stop != nil || !s.AutoSlow || s.Speed != "1×" {
+		t.Fatalf("step 0 opens with its question still to come: %+v", s)
+	}
+	eval("window.bufferlab.step(1000)", nil)
+	s = state()
+	if !s.Gated || s.Event == 0 || s.Stop == nil || s.Stop.Moment != "victim" || !s.Stop.Question || s.Stop.Caption != "" || s.Stop.Title == "" {
+		t.Fatalf("step(1000) should stop at step 0's question, before its victim: %+v %+v", s, s.Stop)
 	}
 	eval("window.bufferlab.step(3)", nil)
 	if s2 := state(); s2.Event != s.Event {
 		t.Fatalf("step moved past an unanswered question: %+v", s2)
 	}
+	eval("(() => { try { window.bufferlab.continue(); return false } catch (e) { return /answer the question first/.test(e.message) } })()", &threw)
+	if !threw {
+		t.Fatal("continue() went past an unanswered question")
+	}
 	eval("window.bufferlab.answer(1)", nil)
+	if s2 := state(); s2.Gated || s2.Stop == nil || !strings.Contains(s2.Stop.Caption, "victim") {
+		t.Fatalf("after the answer, at the stop: %+v %+v", s2, s2.Stop)
+	}
 	eval("window.bufferlab.step(5)", nil)
-	if s2 := state(); s2.Event != s.Event+5 || s2.Gated {
+	if s2 := state(); s2.Event != s.Event+5 || s2.Gated || s2.Stop != nil {
 		t.Fatalf("after answer and step(5): %+v (from %d)", s2, s.Event)
+	}
+	eval("(() => { try { window.bufferlab.continue(); return false } catch (e) { return /not stopped at a key moment/.test(e.message) } })()", &threw)
+	if !threw {
+		t.Fatal("continue() away from a stop did not throw a clear error")
+	}
+	var slowed pageState
+	eval("window.bufferlab.autoslow(false)", &slowed)
+	if slowed.AutoSlow || state().AutoSlow {
+		t.Fatalf("autoslow(false): %+v", slowed)
+	}
+	eval("window.bufferlab.autoslow(true)", nil)
+	eval("(() => { try { window.bufferlab.autoslow(1); return false } catch (e) { return /expected true or false/.test(e.message) } })()", &threw)
+	if !threw || !state().AutoSlow {
+		t.Fatal("autoslow(1) did not throw a clear error, or changed auto-slow")
 	}
 	eval("window.bufferlab.seek(400)", nil)
 	if s2 := state(); s2.Event != 400 {
 		t.Fatalf("after seek(400): %+v", s2)
 	}
 	// Bad arguments throw.
-	var threw bool
 	eval("(() => { try { window.bufferlab.open('no-such-lesson'); return false } catch (e) { return /no such lesson/.test(e.message) } })()", &threw)
 	if !threw {
 		t.Fatal("open of an unknown lesson did not throw a clear error")
@@ -616,9 +704,12 @@ func TestBrowser(t *testing.T) {
 		presentation bool
 		open, golden string
 	}{
-		{390, 844, false, "window.bufferlab.open('shared-buffers', 7)", "browser-390x844.png"},
-		{1280, 720, true, "window.bufferlab.open('dropping', 1)", "browser-1280x720-presentation.png"},
-		{1920, 1080, false, "window.bufferlab.open('pinning', 3)", "browser-1920x1080.png"},
+		// A phone at a question (asked at its moment), a projector at the
+		// race's question, a monitor at a key moment once its question is
+		// answered: the stop box and Continue.
+		{390, 844, false, "(() => { const b = window.bufferlab; b.open('shared-buffers', 7); b.step(1000); })()", "browser-390x844.png"},
+		{1280, 720, true, "(() => { const b = window.bufferlab; b.open('dropping', 1); b.step(1000); })()", "browser-1280x720-presentation.png"},
+		{1920, 1080, false, "(() => { const b = window.bufferlab; b.open('pinning', 3); b.step(1000); b.answer(1); })()", "browser-1920x1080.png"},
 	} {
 		setViewport(t, ctx, eval, g.w, g.h)
 		eval(fmt.Sprintf("window.bufferlab.presentation(%v)", g.presentation), nil)
@@ -641,12 +732,14 @@ func TestBrowser(t *testing.T) {
 	// the spinlock pane spins and no CAS (the numbers the lesson's own
 	// expect statements check).
 	openPermalink("lesson=pinning&step=4")
+	playOn()
 	s = state()
-	if s.Mode != "lesson" || s.Lesson != "pinning" || s.Step != 3 || !s.Gated || s.Pins != "atomic" || len(s.Panes) != 2 || s.Panes[1].Variant != "pins=spinlock" {
-		t.Fatalf("permalink to lesson 2 step 3: %+v", s)
+	if s.Mode != "lesson" || s.Lesson != "pinning" || s.Step != 3 || !s.Gated || s.Pins != "atomic" || len(s.Panes) != 2 || s.Panes[1].Variant != "pins=spinlock" ||
+		s.Stop == nil || s.Stop.Moment != "spin" || s.Stop.Pane != 1 {
+		t.Fatalf("permalink to lesson 2 step 3, on to its question (before B spins on the right): %+v %+v", s, s.Stop)
 	}
 	eval("window.bufferlab.answer(1)", nil)
-	eval("window.bufferlab.step(1000)", nil)
+	playOn()
 	s = state()
 	if alt := s.Panes[1].Counters; s.Step != 4 || s.Counters.CASFailures != 6 || s.Counters.Spins != 0 || alt.CASFailures != 0 || alt.Spins != 11 {
 		t.Fatalf("lesson 2 after the descheduled-holder step: step %d, atomic %+v, spinlock %+v", s.Step, s.Counters, alt)
@@ -682,7 +775,7 @@ func TestBrowser(t *testing.T) {
 		t.Fatalf("pace('time'): %+v", paced)
 	}
 	eval("window.bufferlab.goto(1)", nil)
-	eval("window.bufferlab.step(100000000)", nil)
+	playOn()
 	for _, p := range state().Panes {
 		if c, w := p.Counters, want[p.Variant]; c.DescsTouched != w[0] || c.Invalidated != w[2] {
 			t.Errorf("lesson 3 paced by time, pane %s: descriptors %d, dropped %d; want %v", p.Variant, c.DescsTouched, c.Invalidated, w)
@@ -742,9 +835,9 @@ func TestBrowser(t *testing.T) {
 
 	// Lesson 7 runs three SLRUs in three panes. Answering step 0's
 	// question and stepping on plays steps 0 and 1 (which has no question)
-	// up to step 2's: a miss, then every slot filled. Each pane has
-	// searched as its variant does: all 32 slots, one bank of 16, or the
-	// bank's hash table.
+	// up to step 2's, asked as its lookup begins: a miss, then every slot
+	// filled. Each pane has searched as its variant does: all 32 slots, one
+	// bank of 16, or the bank's hash table.
 	openPermalink("lesson=slru-side-by-side&step=1")
 	answerAndPlay(2)
 	s = state()

@@ -18,8 +18,9 @@ const lessonsUsage = `usage:
   bufferlab lessons check [DIR]          parse and play every lesson (embedded, or DIR/*.md), checking each expect
   bufferlab lessons show NAME|FILE.md    print a lesson as text, with one line per read of each step
   bufferlab lessons layout [--size WxH] [--presentation] [--lesson NAME]
-                                         lay out the start of every step as the app draws it, at the
-                                         six viewports in both modes (or the one asked for), and say
+                                         lay out the start of every step, and every stop, as the app
+                                         draws it, at the six viewports in both modes (or the one
+                                         asked for), and say
                                          which text does not fit, by role, with an example each
 `
 
@@ -219,6 +220,7 @@ func showLesson(name string, stdout, stderr io.Writer) int {
 				fmt.Fprintf(stdout, "  > %s\n", ln)
 			}
 		}
+		printStops(stdout, p, i)
 		if sum := p.Runner.Summarize(p.StepEvents(i)); sum != "" {
 			fmt.Fprint(stdout, sum)
 		}
@@ -241,6 +243,29 @@ func showLesson(name string, stdout, stderr io.Writer) int {
 		return exitFor(playErr)
 	}
 	return exitOK
+}
+
+// printStops prints the key moments step k stops at: the stop as written,
+// the event it stops before (its index in the step and the pane's caption
+// of it), and whether the step's question is asked there.
+func printStops(w io.Writer, p *lessons.Played, k int) {
+	panes := append([]*lessons.Played{p}, p.Alts...)
+	for _, st := range p.Stops {
+		if st.Step != k {
+			continue
+		}
+		pp := panes[st.Pane]
+		what := "stop"
+		if st.Question {
+			what = "question"
+		}
+		pane := ""
+		if len(panes) > 1 {
+			pane = ", pane " + pp.Variant.Name()
+		}
+		fmt.Fprintf(w, "  ‖ %s at %s: before event %d of the step%s: %s\n", what, st.Stop, st.Offset, pane,
+			scenario.Caption(pp.Events, st.Event, pp.Runner.Names()))
+	}
 }
 
 func printBlocks(w io.Writer, blocks []lessons.Block, indent string) {

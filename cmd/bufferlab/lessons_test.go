@@ -54,14 +54,17 @@ func TestLessonsCheckDir(t *testing.T) {
 // Markdown file; the good lessons beside it are still checked.
 func TestLessonsCheckMalformed(t *testing.T) {
 	bad := strings.Replace(goodLesson, "touch t 0..1", "tuoch t 0..1", 1)
-	badPredict := "---\ntitle: Q\n---\n## S\n```predict\nquestion: Q?\nchoices:\n- a\n- b\nanswer: 3\nexplain: E\n```\n"
-	dir := lessonDir(t, map[string]string{"a.md": goodLesson, "b.md": bad, "c.md": badPredict})
+	badPredict := "---\ntitle: Q\n---\n## S\n```predict\nquestion: Q?\nchoices:\n- a\n- b\nanswer: 3\nat: none\nexplain: E\n```\n"
+	// A question whose moment never happens in its step.
+	noMoment := strings.Replace(goodLesson, "## One\n", "## One\n```predict\nquestion: Q?\nchoices:\n- a\n- b\nanswer: 1\nat: cas-fail\nexplain: E\n```\n", 1)
+	dir := lessonDir(t, map[string]string{"a.md": goodLesson, "b.md": bad, "c.md": badPredict, "d.md": noMoment})
 	code, out, errOut := cli(t, "", "lessons", "check", dir)
 	if code != 2 {
 		t.Fatalf("exit %d, want 2; stderr %s", code, errOut)
 	}
 	want := filepath.Join(dir, "b.md") + ":9:12: expected an operation (read, release, dirty, touch, write, scan, cleanup, drop, truncate, clog, insert, delete, vacuum), found \"tuoch\"\n" +
-		filepath.Join(dir, "c.md") + ":10:9: answer: expected a choice number from 1 to 2, found \"3\"\n"
+		filepath.Join(dir, "c.md") + ":10:9: answer: expected a choice number from 1 to 2, found \"3\"\n" +
+		filepath.Join(dir, "d.md") + ":12:5: cas-fail: expected the moment in the events of step 1 (One), found none (the step's moments: victim ×2, lookup-miss ×2)\n"
 	if errOut != want {
 		t.Fatalf("stderr\n%s\nwant\n%s", errOut, want)
 	}
@@ -128,6 +131,7 @@ func TestLessonsShow(t *testing.T) {
 		"  A read orders/0     miss  -> buffer 0 from the freelist\n",
 		"  ✓ expect pool misses=1 in_use=1 free=15\n",
 		"  A ERROR: no unpinned buffers available",
+		"  ‖ question at dirty-evict: before event 453 of the step: ",
 	)
 	path := writeFile(t, "x.md", strings.Replace(goodLesson, "misses=2", "misses=3", 1))
 	code, out, errOut = cli(t, "", "lessons", "show", path)
@@ -164,7 +168,7 @@ func TestLessonsLayout(t *testing.T) {
 	if code != 0 && code != 1 || errOut != "" {
 		t.Fatalf("exit %d, stderr %s", code, errOut)
 	}
-	if !strings.HasPrefix(out, "1280x800 mode desk: 14 frames") || !strings.Contains(out, "1280x800 mode desk-presentation: 28 frames") {
+	if !strings.HasPrefix(out, "1280x800 mode desk: 40 frames") || !strings.Contains(out, "1280x800 mode desk-presentation: 80 frames") {
 		t.Fatalf("output:\n%s", out)
 	}
 	if fails := strings.Contains(out, "e.g. "); fails != (code == 1) {

@@ -29,7 +29,7 @@ func run(o *startup.Options) int {
 		fmt.Fprintf(os.Stderr, "desktop: %v\n", err)
 		return 1
 	}
-	a, err := app.New(app.Options{Width: o.Width, Height: o.Height, Presentation: o.Presentation, Progress: store, Theme: o.Theme})
+	a, err := app.New(app.Options{Width: o.Width, Height: o.Height, Presentation: o.Presentation, Progress: store, Theme: o.Theme, NoAutoSlow: o.NoAutoSlow})
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "desktop: %v\n", err)
 		return 1
@@ -57,6 +57,14 @@ func run(o *startup.Options) int {
 		} else {
 			err = a.Seek(o.Event)
 		}
+	}
+	if err == nil && o.Answer > 0 {
+		// The step's question, answered before going to the stop: any
+		// stop of the step then shows what it does once answered.
+		_, err = a.Answer(o.Answer)
+	}
+	if err == nil && o.Stop > 0 {
+		err = a.GotoStop(o.Stop)
 	}
 	if err == nil && o.Tab != "" {
 		err = a.ShowTab(o.Tab)

@@ -8,9 +8,15 @@
 //	lessons()    the lessons: [{name, title, summary, steps, questions}]
 //	open(name)   open a lesson at its first step
 //	goto(k)      go to the start of lesson step k (0-based)
-//	step(n)      move n events (negative: back), stopping at an open question
+//	step(n)      move n events (negative: back), stopping at a key moment
+//	             (the player stops just before it) and at an open question
 //	seek(i)      move to event position i
 //	answer(c)    answer the open question with choice c (1-based)
+//	continue()   go on from the key moment the player is stopped at: apply
+//	             its event and play on (an error when not at a stop, or
+//	             while its question is unanswered)
+//	autoslow(on) slow down near key moments while playing (true, the
+//	             default) or not (false)
 //	menu()       back to the lesson list
 //	fast(name)   open the fast-mode panel running experiment name (pool,
 //	             limits) with quick settings; state().fast has its progress
@@ -24,9 +30,13 @@
 //	theme(name)  switch to the light or dark theme (state().theme names the
 //	             one in use); the app starts in the one the system's
 //	             prefers-color-scheme asks for, and D switches it too
-//	state()      {mode, lesson, step, steps, event, events, end, counters, fps, theme, …}
-//	             (end: the lesson is at the end of its last step, where
-//	             its text shows the score and the way on)
+//	state()      {mode, lesson, step, steps, event, events, speed, gated,
+//	             stop, autoSlow, end, counters, fps, theme, …} (speed:
+//	             "1/s" … "30/s", "1×" … "64×"; gated: an open question
+//	             holds the player; stop, when the player is stopped just
+//	             before a key moment: {moment, title, pane, question,
+//	             caption}; end: the lesson is at the end of its last step,
+//	             where its text shows the score and the way on)
 //	progress()   the student's progress: {version, lessons: {NAME:
 //	             {furthestStep, completed, completedAt, answers: [{step,
 //	             choice, right, at}]}}} (see lessons/progress)

@@ -241,6 +241,14 @@ func register(a *app.App) {
 		a.SetPresentation(args[0].Bool())
 		return a.State(), ""
 	}))
+	goAPI.Set("continue", wrap(func([]js.Value) (any, string) { return state(a.Continue()) }))
+	goAPI.Set("autoslow", wrap(func(args []js.Value) (any, string) {
+		if len(args) < 1 || args[0].Type() != js.TypeBoolean {
+			return nil, "autoslow: expected true or false"
+		}
+		a.SetAutoSlow(args[0].Bool())
+		return a.State(), ""
+	}))
 	goAPI.Set("answer", wrap(func(args []js.Value) (any, string) {
 		n, msg := intArg(args, 0, "answer")
 		if msg != "" {

@@ -6,8 +6,9 @@ import "bufferlab/engine/trace"
 // failed CAS on a state word, a spin on the header lock, a victim from the
 // freelist or the clock sweep, a ring's buffer reused, a dirty victim
 // written out (FlushBuffer from BufferAlloc), a mapping-table lookup that
-// found nothing, a buffer invalidated by a drop (its tag cleared), an
-// ERROR. One event, no context: cost O(1).
+// found nothing, or (a read's, in BufferAlloc) one that found the page, a
+// buffer invalidated by a drop (its tag cleared), an ERROR. One event, no
+// context: cost O(1).
 func MomentOf(e trace.Event) trace.Moment {
 	switch e.Kind {
 	case trace.KCASFail:
@@ -28,6 +29,9 @@ func MomentOf(e trace.Event) trace.Moment {
 	case trace.KMapLookup:
 		if e.After == trace.NoBuffer {
 			return trace.MomentLookupMiss
+		}
+		if e.Site == sAllocLookup {
+			return trace.MomentLookupHit
 		}
 	case trace.KRetag:
 		if e.After == noTag {

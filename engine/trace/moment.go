@@ -31,6 +31,8 @@ const (
 	MomentFSMSkip           // the FSM read finds the page past the fork's end and reads nothing (KFSMSkip)
 	MomentFSMCreate         // a relation's free space map fork is created
 	MomentError             // a PostgreSQL-level ERROR (KError)
+	MomentLookupHit         // a read finds its page in the mapping table (KMapLookup → a buffer, BufferAlloc's lookup)
+	MomentSLRULookup        // a backend takes the lock it searches an SLRU under, to look for a page (its bank's; the whole SLRU's ControlLock before PG 17)
 	numMoments
 )
 
@@ -39,6 +41,7 @@ var momentNames = [numMoments]string{
 	MomentDirtyEvict: "dirty-evict", MomentRingReuse: "ring-reuse", MomentLookupMiss: "lookup-miss",
 	MomentDrop: "drop", MomentSLRUMatch: "slru-match", MomentSLRUVictim: "slru-victim",
 	MomentFSMSkip: "fsm-skip", MomentFSMCreate: "fsm-create", MomentError: "error",
+	MomentLookupHit: "lookup-hit", MomentSLRULookup: "slru-lookup",
 }
 
 func (m Moment) String() string { return enum.Name(momentNames[:], m, "moment") }

@@ -45,6 +45,9 @@ type Options struct {
 	// furthest step, completed lessons): a file store on the desktop,
 	// localStorage in the browser. Nil keeps it in memory only.
 	Progress progress.Store
+	// NoAutoSlow starts with auto-slow off: playing does not slow down
+	// near key moments (A turns it on).
+	NoAutoSlow bool
 }
 
 // App is the player. It implements ebiten.Game.
@@ -81,6 +84,7 @@ type App struct {
 	help         bool
 	legend       bool // the pool's legend is open (L)
 	presentation bool
+	noAutoSlow   bool // auto-slow is off for every lesson opened (A)
 	errMsg       string
 	notice       string // the last notice (ShowNotice), until a lesson opens or it is closed
 	flash        string
@@ -114,7 +118,7 @@ func New(opts Options) (*App, error) {
 	if err := render.FontError(); err != nil {
 		return nil, fmt.Errorf("fonts: %w", err)
 	}
-	a := &App{opts: opts, w: opts.Width, h: opts.Height, presentation: opts.Presentation}
+	a := &App{opts: opts, w: opts.Width, h: opts.Height, presentation: opts.Presentation, noAutoSlow: opts.NoAutoSlow}
 	if err := a.useTheme(opts.Theme); err != nil {
 		return nil, err
 	}
@@ -198,6 +202,7 @@ func (a *App) OpenScenario(name, src string, event int) error {
 
 func (a *App) show(p *player.Player, step int) {
 	a.p, a.fast, a.source, a.lessonSource = p, nil, "", ""
+	p.SetAutoSlow(!a.noAutoSlow)
 	a.fr.Reset(p)
 	a.errMsg, a.notice = "", ""
 	if step > 0 {
@@ -227,6 +232,57 @@ func (a *App) Step(n int) error {
 		}
 		return nil
 	})
+}
+
+// Continue goes on from the stop the player is paused at (as the
+// Continue button, Space or a tap on the stop do): it applies the key
+// moment's event and plays on. It is an error when the player is not at a
+// stop, or the stop's question is not answered yet.
+func (a *App) Continue() error {
+	return a.playing(func(p *player.Player) error {
+		if _, ok := p.AtStop(); !ok {
+			return errors.New("continue: the player is not stopped at a key moment")
+		}
+		if p.Gated() {
+			return errors.New("continue: answer the question first")
+		}
+		p.Continue()
+		return nil
+	})
+}
+
+// GotoStop moves to the k-th stop (from 1) of the current step: the
+// player paused just before that key moment, its question open if it
+// asks one.
+func (a *App) GotoStop(k int) error {
+	return a.playing(func(p *player.Player) error {
+		var in []player.Stop
+		for _, s := range p.Stops() {
+			if s.Step == p.Step() {
+				in = append(in, s)
+			}
+		}
+		if k < 1 || k > len(in) {
+			return fmt.Errorf("stop %d: step %d has %d stops", k, p.Step(), len(in))
+		}
+		p.Seek(in[k-1].Pos)
+		return nil
+	})
+}
+
+// SetAutoSlow turns slowing down near key moments on or off, for the open
+// lesson and those opened later.
+func (a *App) SetAutoSlow(on bool) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.setAutoSlow(on)
+}
+
+func (a *App) setAutoSlow(on bool) {
+	a.noAutoSlow = !on
+	if a.p != nil {
+		a.p.SetAutoSlow(on)
+	}
 }
 
 // Seek moves to event position i.
@@ -287,18 +343,23 @@ func (a *App) playing(f func(p *player.Player) error) error {
 
 // State is a snapshot for the JS API and tests.
 type State struct {
-	Mode       string     `json:"mode"` // "menu" or "lesson"
-	Lesson     string     `json:"lesson,omitempty"`
-	Title      string     `json:"title,omitempty"`
-	Step       int        `json:"step"`
-	Steps      int        `json:"steps"`
-	StepTitle  string     `json:"stepTitle,omitempty"`
-	Event      int        `json:"event"`
-	Events     int        `json:"events"`
-	Playing    bool       `json:"playing"`
-	Speed      string     `json:"speed,omitempty"`
-	Question   bool       `json:"question"`
-	Gated      bool       `json:"gated"`
+	Mode      string `json:"mode"` // "menu" or "lesson"
+	Lesson    string `json:"lesson,omitempty"`
+	Title     string `json:"title,omitempty"`
+	Step      int    `json:"step"`
+	Steps     int    `json:"steps"`
+	StepTitle string `json:"stepTitle,omitempty"`
+	Event     int    `json:"event"`
+	Events    int    `json:"events"`
+	Playing   bool   `json:"playing"`
+	Speed     string `json:"speed,omitempty"`
+	Question  bool   `json:"question"`
+	Gated     bool   `json:"gated"`
+	// Stop, when the player is paused just before a key moment, says
+	// which; nil otherwise.
+	Stop *StopState `json:"stop,omitempty"`
+	// AutoSlow says that playing slows down near key moments.
+	AutoSlow   bool       `json:"autoSlow"`
 	End        bool       `json:"end"` // at the end of the last step: the end panel shows (progress.go)
 	Counters   Counters   `json:"counters"`
 	FPS        float64    `json:"fps"`
@@ -320,6 +381,19 @@ type State struct {
 	SLRU *SLRUState `json:"slru,omitempty"`
 	// FSM, in a lesson on heaps, counts what their inserts read so far.
 	FSM *FSMState `json:"fsm,omitempty"`
+}
+
+// StopState is the key moment the player is paused before: its name
+// (cas-fail, victim, …), what it is in words, the pane whose next event it
+// is, whether the step's question is asked there, and the moment's
+// caption ("" while that question is open: it could give the answer
+// away).
+type StopState struct {
+	Moment   string `json:"moment"`
+	Title    string `json:"title"`
+	Pane     int    `json:"pane"`
+	Question bool   `json:"question"`
+	Caption  string `json:"caption,omitempty"`
 }
 
 // SLRUState is the commit log's SLRU counters at the current position.
@@ -401,7 +475,13 @@ func (a *App) State() State {
 	s.Mode, s.Lesson, s.Title = "lesson", p.Name, p.Title
 	s.Step, s.Steps, s.StepTitle = p.Step(), len(p.Steps), p.Steps[p.Step()].Title
 	s.Event, s.Events, s.Playing, s.Speed = p.Pos(), p.Len(), p.Playing(), p.SpeedLabel()
-	s.Question, s.Gated = p.Question() != nil, p.Gated()
+	s.Question, s.Gated, s.AutoSlow = p.Question() != nil, p.Gated(), p.AutoSlow()
+	if st, ok := p.AtStop(); ok {
+		s.Stop = &StopState{Moment: st.Moment.String(), Title: player.MomentTitle(st.Moment), Pane: st.Pane, Question: st.Question}
+		if !s.Gated {
+			s.Stop.Caption = p.StopCaption()
+		}
+	}
 	s.End = a.atLessonEnd()
 	s.NBuffers, s.ClockHand = p.View().NBuffers(), p.View().Hand()
 	s.Counters = countersOf(p.Counters())

@@ -4,8 +4,9 @@
 // timeline bar, keyboard, mouse and touch input, presentation mode, the
 // light and dark themes (theme.go), and frame capture for screenshots.
 //
-// Keys: Space play/pause, ←/→ one event, Shift+←/→ ten, +/− speed,
-// Home/End, PageUp/PageDown (or B/N) previous/next step, O to the end of
+// Keys: Space play/pause (at a key moment, go on: Continue), ←/→ one
+// event, Shift+←/→ ten, +/− speed (1/s to 64×), A auto-slow near key
+// moments (Options.NoAutoSlow starts without it), Home/End, PageUp/PageDown (or B/N) previous/next step, O to the end of
 // the operation, ↑/↓ scroll the lesson text, 1–9 answer a question, Enter
 // reveal or go on, F fullscreen, P presentation mode, D dark or light
 // theme, ? help, Esc back to the menu. At the end of a lesson, Enter

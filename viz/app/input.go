@@ -222,6 +222,13 @@ func (a *App) playerKeys() {
 		a.legend = !a.legend
 	case inpututil.IsKeyJustPressed(ebiten.KeyO):
 		a.forwardOr(func() { p.ToOpEnd() })
+	case inpututil.IsKeyJustPressed(ebiten.KeyA):
+		a.setAutoSlow(!p.AutoSlow())
+		a.flash = "Auto-slow near key moments: off."
+		if p.AutoSlow() {
+			a.flash = "Auto-slow near key moments: on."
+		}
+		a.flashTicks = 120
 	case inpututil.IsKeyJustPressed(ebiten.KeyT) && p.Panes() > 1 && p.Variant.Key() == "drop":
 		a.togglePacing()
 	case inpututil.IsKeyJustPressed(ebiten.KeyEnter):

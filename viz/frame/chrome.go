@@ -108,8 +108,11 @@ type tlButton struct {
 }
 
 // timelineH is the height of the timeline: a row of buttons and the scrub
-// bar.
+// bar, or on a low screen the two side by side in one row.
 func (b *builder) timelineH() float64 {
+	if b.short() {
+		return b.buttonH() + 6 // the row (the scrub bar beside the buttons), the insets
+	}
 	return b.buttonH() + 4 + max(b.th.Px(26), b.plan.MinTarget) + 6 // the row, the scrub bar, the insets
 }
 

@@ -1,7 +1,8 @@
 // Package frame lays out the whole window: the menu, a lesson's frame
-// (its top bar, the scene, the lesson text, the code, the counters and the
-// timeline), the help overlay and the messages, as one layout.List with
-// its click targets. It is pure (no Ebitengine): viz/app paints the list
+// (its top bar, the scene, the lesson text, the code, the counters, the
+// caption of the current event or the key moment the player stopped
+// before, and the timeline), the help overlay and the messages, as one
+// layout.List with its click targets. It is pure (no Ebitengine): viz/app paints the list
 // and dispatches clicks to its targets, and the tests lay out every step
 // of every lesson at every viewport without a display.
 //
@@ -26,8 +27,13 @@
 //     Overflows (layout's invariant); Build adds none of its own silently,
 //     and the lesson text, which scrolls, reports what is below the fold
 //     as a scroll bar, not as an overflow.
-//   - An open question's prompt and every choice are on screen at the
-//     start of its step: the question is pinned at the bottom of the
-//     lesson panel, and the lesson text scrolls above it.
+//   - An open question's prompt and every choice are on screen where it
+//     is asked (the stop of its moment, or its step's start): the
+//     question is pinned at the bottom of the lesson panel, and the
+//     lesson text scrolls above it. framecheck lays out every stop too.
+//   - The caption bar is one line, the same height whatever it says; at
+//     a stop, the stop box (caption.go) is at the foot of the right
+//     column, so the scene keeps its size (on a phone, in the caption
+//     bar's place).
 //   - The same input lays out the same list.
 package frame

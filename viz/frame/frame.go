@@ -189,6 +189,7 @@ type State struct {
 	narrRect   layout.Rect
 	step       int  // the step the narration was laid out for (-1: none yet)
 	revealed   bool // the step's question was revealed at the last frame
+	asked      bool // the step's question was asked (on screen) at the last frame
 	toEnd      bool // the end strip was clicked: scroll to the end panel
 	autoQ      bool // the step's open question may still scroll into view
 	player     *player.Player
@@ -213,7 +214,7 @@ func (s *State) Plan() Plan { return s.plan }
 // Reset forgets what a lesson's frame kept: a new lesson is shown.
 func (s *State) Reset(p *player.Player) {
 	s.player = p
-	s.step = -1
+	s.step, s.asked = -1, false
 	s.narrScroll, s.narrMax = 0, 0
 	s.Tab = TabLesson
 	s.DropProbe = 0
@@ -326,6 +327,9 @@ type builder struct {
 	// laid out from (a tooltip reads that view).
 	hitStates []hitState
 	pools     []poolAt // the pools laid out, for their cells' tooltips
+	// stopWide says that the stop box takes the caption bar's place (a
+	// phone's frame), not the foot of the right column.
+	stopWide bool
 }
 
 // poolAt is pane i's pool view, laid out by s.Pools[i].

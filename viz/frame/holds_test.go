@@ -47,11 +47,14 @@ func TestHoldsGolden(t *testing.T) {
 	}})
 }
 
-// TestOpenQuestionInView: at the start of every step with a question, in
-// every viewport and mode, the prompt and every choice are on screen and
-// can be clicked (the question is pinned under the lesson text, or the
-// text scrolls to it).
+// TestOpenQuestionInView: wherever a question is asked (at the stop of
+// its moment, or as its step opens for a question at: none), in every
+// viewport and mode, the prompt and every choice are on screen and can be
+// clicked (the question is pinned under the lesson text, or the text
+// scrolls to it); before it is asked no choice is laid out.
 func TestOpenQuestionInView(t *testing.T) {
+	all, _ := lessons.All()
+	opened := 0
 	for _, vp := range framecheck.Viewports {
 		for _, pres := range []bool{false, true} {
 			if testing.Short() && vp != [2]float64{1280, 800} {
@@ -67,17 +70,20 @@ func TestOpenQuestionInView(t *testing.T) {
 						choices = append(choices, tg)
 					}
 				}
-				all, _ := lessons.All()
+				name := fmt.Sprintf("%s at %.0fx%.0f %s", f.Name(), vp[0], vp[1], f.Plan.Mode())
+				if !f.Open {
+					if len(choices) > 0 {
+						t.Errorf("%s: %d choices laid out with no question open", name, len(choices))
+					}
+					continue
+				}
+				opened++
 				var q *lessons.Question
 				for _, ls := range all {
 					if ls.Name == f.Lesson {
 						q = ls.Steps[f.Step].Predict
 					}
 				}
-				if q == nil {
-					continue
-				}
-				name := fmt.Sprintf("%s at %.0fx%.0f %s", f.Name(), vp[0], vp[1], f.Plan.Mode())
 				if len(choices) != len(q.Choices) {
 					t.Errorf("%s: %d of %d choices can be clicked", name, len(choices), len(q.Choices))
 					continue
@@ -92,6 +98,9 @@ func TestOpenQuestionInView(t *testing.T) {
 				}
 			}
 		}
+	}
+	if opened < 46 {
+		t.Fatalf("%d frames with a question open", opened)
 	}
 }
 

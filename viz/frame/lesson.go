@@ -22,6 +22,13 @@ func (b *builder) lesson(full layout.Rect) {
 		// the start, on the lesson tab.
 		s.step, s.narrScroll, s.Tab, s.autoQ = p.Step(), 0, TabLesson, true
 	}
+	if asked := p.Question() != nil; asked != s.asked {
+		// The step's question is asked (the player reached its stop):
+		// the lesson tab shows it, scrolled into view.
+		if s.asked = asked; asked {
+			s.Tab, s.autoQ = TabLesson, true
+		}
+	}
 	r := full.Inset(th.Px(8))
 	top, rest := r.SplitTop(b.buttonH() + th.Px(6))
 	rest, bottom := rest.SplitBottom(b.timelineH())
@@ -32,11 +39,17 @@ func (b *builder) lesson(full layout.Rect) {
 		// away from the lesson and the code.
 		class = Phone
 	}
-	if class != Phone && (class == Tablet || b.plan.Presentation) && !b.questionFits(rest.W*0.45, rest.H-b.buttonH()) {
+	if class != Phone && (class == Tablet || b.plan.Presentation) && !b.questionFits(rest.W*0.45, rest.H-b.captionH(rest.W)-b.buttonH()) {
 		// An open question that the right column cannot show whole
 		// takes the window, as on a phone: the scene is a tab away.
 		class = Phone
 	}
+	// The caption bar; at a stop, on a phone, the stop box in its place
+	// (elsewhere the stop box is at the foot of the right column: the
+	// scene keeps its size).
+	b.stopWide = class == Phone
+	rest, capR := rest.SplitBottom(b.captionH(rest.W))
+	b.captionBar(capR)
 	tabs := []Tab{TabScene, TabLesson, TabCode}
 	if class != Phone || !b.short() {
 		b.topBar(top, nil)
@@ -71,6 +84,7 @@ func (b *builder) lesson(full layout.Rect) {
 		frac := b.sceneShare()
 		left, right := rest.SplitLeft(rest.W * frac)
 		b.sceneRegion(left)
+		right = b.stopColumn(right)
 		narr, code := right.SplitTop(b.narrHeight(right))
 		b.narration(narr)
 		b.codeRegion(code)
@@ -84,6 +98,7 @@ func (b *builder) twoColumns(r layout.Rect, frac float64) {
 	s := b.s
 	left, right := r.SplitLeft(r.W * frac)
 	b.sceneRegion(left)
+	right = b.stopColumn(right)
 	if s.Tab == TabScene {
 		s.Tab = TabLesson
 	}

@@ -8,11 +8,26 @@
 // stepping back past a step's start returns to the previous step's end.
 // Steps without events are visited too, so every page of a lesson is seen.
 //
-// Questions. A step with a predict block is gated: at its start, forward
-// moves (keys, buttons, play) do nothing until the question is answered
-// (Answer) or skipped (Reveal); the explanation is shown once it is.
-// Programmatic moves (Seek, the JS API) are not gated.
+// Stops. A lesson's player stops on key moments (Stops, from the lesson's
+// at: lines and ```stops blocks, as lessons.Play found them): playing, and
+// a move of several events, stop at the position whose next event, in the
+// stop's pane, is the moment (every pane is at that position). → applies
+// the moment's event; Space (Toggle) and Continue apply it and play on.
+// AtStop and StopCaption say where the player stands.
+//
+// Questions. A step's question is asked at the stop of its moment (its
+// at:; a question at: none, in a step that runs nothing, as the step
+// opens): Question is nil before it. There the player is gated: forward
+// moves (keys, buttons, play, Continue) do nothing until the question is
+// answered (Answer) or skipped (Reveal); the explanation is shown once it
+// is. Programmatic moves (Seek, GotoStep, NextStep, the JS API's seek) are
+// not gated.
 //
 // Playing stops at the end of each step so a student reads the next text,
-// and at a gated step start.
+// at each stop, and at a gated question. Speeds run from one event a
+// second to 64× (the timeline's); with auto-slow on (the default,
+// SetAutoSlow) the events near any pane's key moment play a few speed
+// steps slower (SpeedAt), in lessons and bare scenarios alike. Tick counts
+// time in whole units (unitsPerSecond), so playing is exact and
+// deterministic.
 package player

@@ -71,8 +71,9 @@ func (p *Player) realign(padded [][]trace.Event, start, end []int) {
 		p.Alts[i].TL = mk(padded[i+1], p.Alts[i].TL.Initial())
 	}
 	p.StepStart, p.StepEnd = start, end
+	p.placeStops()
 	p.TL.Seek(start[k] + int(frac*float64(end[k]-start[k])))
-	p.playing, p.opTarget = false, -1
+	p.pause()
 }
 
 // AlignCost pads runs of the same steps so that each event sits at the

@@ -55,8 +55,18 @@ type Player struct {
 	answers  []int // chosen index per step, -1 if none
 	revealed []bool
 	playing  bool
-	acc      float64 // fractional events owed by Tick
-	opTarget int     // -1, or the position ToOpEnd plays to
+	budget   int // time owed by Tick, in units of 1/unitsPerSecond s (stops.go)
+	opTarget int // -1, or the position ToOpEnd plays to
+
+	// The stops (stops.go): the lesson's, as Play found them, placed on
+	// the (padded) timeline; qPos[k] is where step k's question is asked
+	// (-1: it has none).
+	specs     []lessons.StopAt
+	stops     []Stop
+	qPos      []int
+	autoSlow  bool
+	moments   []int // positions of every pane's key moments, sorted (built on first use)
+	momentsOK bool
 }
 
 // Alt is a further variant's pane: its variant and timeline (and its free
@@ -153,7 +163,7 @@ func FromLesson(l *lessons.Lesson) (*Player, error) {
 		return nil, err
 	}
 	p := &Player{Name: l.Name, Title: l.Title, Lesson: l, Steps: l.Steps,
-		StepStart: pl.StepStart, StepEnd: pl.StepEnd, Backends: pl.Backends}
+		StepStart: pl.StepStart, StepEnd: pl.StepEnd, Backends: pl.Backends, specs: pl.Stops}
 	if len(p.Steps) == 0 {
 		p.Steps = []lessons.Step{{Title: l.Title}}
 		p.StepStart, p.StepEnd = []int{0}, []int{len(pl.Events)}
@@ -360,6 +370,8 @@ func (p *Player) init(events []trace.Event, nbuffers int, rels map[uint32]string
 	}
 	p.revealed = make([]bool, len(p.Steps))
 	p.opTarget = -1
+	p.autoSlow = true
+	p.placeStops()
 	p.GotoStep(0)
 }
 
@@ -375,8 +387,28 @@ func (p *Player) Len() int { return p.TL.Len() }
 // View is the current view of the pool.
 func (p *Player) View() *view.Pool { return p.TL.Current() }
 
-// Question returns the current step's question, if it has one.
-func (p *Player) Question() *lessons.Question { return p.Steps[p.step].Predict }
+// Question returns the current step's question once it is asked: at its
+// stop (the moment it is about: its at:) or past it, or once answered;
+// nil before, and for a step without one. StepQuestion is the step's
+// question wherever the player is.
+func (p *Player) Question() *lessons.Question {
+	q := p.Steps[p.step].Predict
+	if q == nil || !p.revealed[p.step] && (p.qPos[p.step] < 0 || p.TL.Pos() < p.qPos[p.step]) {
+		return nil
+	}
+	return q
+}
+
+// StepQuestion is the current step's question (nil without one), asked or
+// not yet.
+func (p *Player) StepQuestion() *lessons.Question { return p.Steps[p.step].Predict }
+
+// QuestionPos is the position where step k's question is asked, just
+// before its moment's event (the step's start for a question at: none);
+// ok is false when the step has none.
+func (p *Player) QuestionPos(k int) (pos int, ok bool) {
+	return p.qPos[k], p.qPos[k] >= 0
+}
 
 // Answered returns the choice made for the current step's question (-1 if
 // none) and whether its explanation is revealed.
@@ -384,16 +416,17 @@ func (p *Player) Answered() (choice int, revealed bool) {
 	return p.answers[p.step], p.revealed[p.step]
 }
 
-// Gated reports whether forward moves are blocked by an unanswered question
-// at the start of the current step.
+// Gated reports whether forward moves are blocked by an unanswered
+// question: the player is at the stop where the current step's question is
+// asked.
 func (p *Player) Gated() bool {
-	return p.Question() != nil && !p.revealed[p.step] && p.TL.Pos() == p.StepStart[p.step]
+	return p.Steps[p.step].Predict != nil && !p.revealed[p.step] && p.TL.Pos() == p.qPos[p.step]
 }
 
 // Answer records a guess for the current step's question and reveals the
 // explanation. It returns whether the guess was right.
 func (p *Player) Answer(choice int) (bool, error) {
-	q := p.Question()
+	q := p.StepQuestion()
 	if q == nil {
 		return false, fmt.Errorf("step %d has no question", p.step)
 	}
@@ -407,7 +440,7 @@ func (p *Player) Answer(choice int) (bool, error) {
 
 // Reveal shows the explanation without a guess (skips the question).
 func (p *Player) Reveal() {
-	if p.Question() != nil {
+	if p.StepQuestion() != nil {
 		p.revealed[p.step] = true
 	}
 }
@@ -417,7 +450,7 @@ func (p *Player) GotoStep(k int) {
 	k = max(0, min(len(p.Steps)-1, k))
 	p.step = k
 	p.TL.Seek(p.StepStart[k])
-	p.playing, p.opTarget = false, -1
+	p.pause()
 }
 
 // NextStep moves to the start of the next step (not gated: the question of
@@ -445,23 +478,27 @@ func (p *Player) PrevStep() {
 }
 
 // Forward moves n events forward (a user's move: gated), entering the next
-// step when the current one's events are done. It returns how many moves
-// were made.
+// step when the current one's events are done, and stopping at a stop it
+// reaches (from a stop, the first move applies the stop's moment). It
+// returns how many moves were made.
 func (p *Player) Forward(n int) int {
 	done := 0
-	for ; done < n; done++ {
+	for done < n {
 		if p.Gated() {
 			break
 		}
 		if p.TL.Pos() < p.StepEnd[p.step] {
 			p.TL.StepForward()
-			continue
-		}
-		if p.step+1 >= len(p.Steps) {
+		} else if p.step+1 < len(p.Steps) {
+			p.step++
+			p.TL.Seek(p.StepStart[p.step])
+		} else {
 			break
 		}
-		p.step++
-		p.TL.Seek(p.StepStart[p.step])
+		done++
+		if _, ok := p.stopAt(p.TL.Pos()); ok {
+			break
+		}
 	}
 	return done
 }
@@ -500,7 +537,7 @@ func (p *Player) Seek(i int) {
 	}
 	p.step = k
 	p.TL.Seek(i)
-	p.playing, p.opTarget = false, -1
+	p.pause()
 }
 
 // Start and End jump to the first and last state.
@@ -510,14 +547,15 @@ func (p *Player) Start() { p.GotoStep(0) }
 func (p *Player) End() {
 	p.step = len(p.Steps) - 1
 	p.TL.Seek(p.StepEnd[p.step])
-	p.playing, p.opTarget = false, -1
+	p.pause()
 }
 
 // Playing reports whether the player advances on Tick.
 func (p *Player) Playing() bool { return p.playing }
 
 // Toggle starts or stops playing. Starting at the end of a step enters the
-// next one.
+// next one; starting at a stop applies its moment's event first (going on
+// from it), unless its question is still to be answered.
 func (p *Player) Toggle() {
 	if p.playing {
 		p.playing = false
@@ -528,10 +566,12 @@ func (p *Player) Toggle() {
 			return
 		}
 		p.Forward(1)
+	} else if _, ok := p.stopAt(p.TL.Pos()); ok && !p.Gated() {
+		p.TL.StepForward()
 	}
 	p.playing = true
 	p.opTarget = -1
-	p.acc = 0
+	p.budget = 0
 }
 
 // ToOpEnd plays to the end of the current operation (of the backend that
@@ -545,43 +585,60 @@ func (p *Player) ToOpEnd() {
 	}
 	t := p.TL.OpEnd()
 	p.opTarget = min(t, p.StepEnd[p.step])
-	p.playing = true
+	p.playing, p.budget = true, 0
 }
 
-// Faster and Slower change the speed (events per tick, ¼× to 64×).
+// Faster and Slower change the speed (one event a second to 64×: the
+// timeline's speeds).
 func (p *Player) Faster() { p.TL.Faster() }
 
-// Slower halves the speed.
+// Slower lowers the speed one step (about half as fast).
 func (p *Player) Slower() { p.TL.Slower() }
 
-// SpeedLabel is "¼×" … "64×".
+// SpeedLabel is "1/s" … "30/s", "1×" … "64×".
 func (p *Player) SpeedLabel() string { return p.TL.SpeedLabel() }
 
-// Tick advances a playing player by one frame's worth of events. Playing
-// stops at the end of the step, at a gated step start, or at the target of
-// ToOpEnd. It returns the number of events applied.
+// Tick advances a playing player by one frame's worth of events, at the
+// speed, slower near key moments while auto-slow is on (SpeedAt). Playing
+// stops at the end of the step, at a stop (just before its moment's
+// event), at a gated question, or at the target of ToOpEnd. It returns the
+// number of events applied.
 func (p *Player) Tick() int {
 	if !p.playing {
 		return 0
 	}
+	pos := p.TL.Pos()
 	stop := p.StepEnd[p.step]
 	if p.opTarget >= 0 {
 		stop = min(stop, p.opTarget)
 	}
-	if p.Gated() || p.TL.Pos() >= stop {
-		p.playing, p.opTarget = false, -1
+	if s, ok := p.nextStop(pos); ok {
+		stop = min(stop, s.Pos)
+	}
+	if p.Gated() || pos >= stop {
+		p.pause()
 		return 0
 	}
-	// Speeds below 1× accumulate over ticks (¼× is one event every 4).
-	before := p.TL.Pos()
-	p.acc += p.TL.Speed()
-	n := int(p.acc)
-	p.acc -= float64(n)
-	p.TL.Seek(min(stop, before+n))
-	if p.TL.Pos() >= stop {
-		p.playing, p.opTarget = false, -1
+	p.budget += unitsPerSecond / timeline.TicksPerSecond
+	target := pos
+	for target < stop {
+		cost := unitsPerSecond / p.SpeedAt(target)
+		if p.budget < cost {
+			break
+		}
+		p.budget -= cost
+		target++
 	}
-	return p.TL.Pos() - before
+	p.TL.Seek(target)
+	if target >= stop {
+		p.pause()
+	}
+	return target - pos
+}
+
+// pause stops playing and forgets a ToOpEnd target and the time owed.
+func (p *Player) pause() {
+	p.playing, p.opTarget, p.budget = false, -1, 0
 }
 
 // Counters of the current view.

@@ -78,21 +78,32 @@ func TestGatingAndAnswers(t *testing.T) {
 	p := lesson1(t)
 	k := -1
 	for s, st := range p.Steps {
-		if st.Predict != nil && p.StepEnd[s] > p.StepStart[s] {
+		if st.Predict != nil && st.Predict.At != nil {
 			k = s
 			break
 		}
 	}
 	if k < 0 {
-		t.Fatal("no step with a question and events")
+		t.Fatal("no step with a question about a moment")
 	}
 	p.GotoStep(k)
-	if !p.Gated() || p.Forward(5) != 0 {
+	qpos, ok := p.QuestionPos(k)
+	if !ok || qpos <= p.StepStart[k] || p.Gated() || p.Question() != nil || p.StepQuestion() == nil {
+		t.Fatalf("at the step's start (question at %d): gated %v, question shown %v", qpos, p.Gated(), p.Question() != nil)
+	}
+	// Moves reach the question's stop, and stop there.
+	if n := p.Forward(qpos - p.StepStart[k] + 5); n != qpos-p.StepStart[k] || p.Pos() != qpos || !p.Gated() || p.Question() == nil {
+		t.Fatalf("Forward moved %d to %d, gated %v: want to stop at the question, %d", n, p.Pos(), p.Gated(), qpos)
+	}
+	if p.Forward(5) != 0 {
 		t.Fatal("a step with an unanswered question is not gated")
 	}
 	p.Toggle()
-	if p.Tick() != 0 {
+	if p.Tick() != 0 || p.Pos() != qpos {
 		t.Fatal("playing ran past an unanswered question")
+	}
+	if p.Continue() {
+		t.Fatal("Continue went past an unanswered question")
 	}
 	q := p.Question()
 	wrong := (q.Answer + 1) % len(q.Choices)
@@ -105,8 +116,16 @@ func TestGatingAndAnswers(t *testing.T) {
 	if _, err := p.Answer(len(q.Choices)); err == nil {
 		t.Fatal("out-of-range answer accepted")
 	}
-	if p.Forward(1) != 1 || p.Pos() != p.StepStart[k]+1 {
+	if s, ok := p.AtStop(); !ok || !s.Question || p.Gated() {
+		t.Fatalf("after the answer: at stop %v %+v, gated %v", ok, s, p.Gated())
+	}
+	if p.Forward(1) != 1 || p.Pos() != qpos+1 {
 		t.Fatal("answering did not unblock the step")
+	}
+	// The answered question stays on screen, even back before its stop.
+	p.Back(2)
+	if p.Question() == nil || p.Gated() {
+		t.Fatal("an answered question is hidden before its stop")
 	}
 	// Seek (the JS API) is not gated.
 	p.GotoStep(k + 1)
@@ -118,6 +137,7 @@ func TestGatingAndAnswers(t *testing.T) {
 
 func TestPlayStopsAtStepEnd(t *testing.T) {
 	p := lesson1(t)
+	p.SetAutoSlow(false)
 	k := -1
 	for s := range p.Steps {
 		if p.Steps[s].Predict == nil && p.StepEnd[s]-p.StepStart[s] > 20 {
@@ -129,16 +149,16 @@ func TestPlayStopsAtStepEnd(t *testing.T) {
 		t.Fatal("no step without a question")
 	}
 	p.GotoStep(k)
-	p.TL.SetSpeed(0.25)
+	p.TL.SetSpeed(15)
 	p.Toggle()
 	got := []int{}
 	for i := 0; i < 8; i++ {
 		got = append(got, p.Tick())
 	}
 	if sum := got[0] + got[1] + got[2] + got[3] + got[4] + got[5] + got[6] + got[7]; sum != 2 {
-		t.Fatalf("¼× advanced %v over 8 ticks, want 2 events", got)
+		t.Fatalf("15/s advanced %v over 8 ticks, want 2 events", got)
 	}
-	p.TL.SetSpeed(64)
+	p.TL.SetSpeed(3840)
 	for i := 0; i < 10000 && p.Playing(); i++ {
 		p.Tick()
 	}

@@ -392,6 +392,30 @@ func LayoutCode(l *layout.List, r layout.Rect, p *view.Pool, th *layout.Theme) {
 	LayoutCodeFor(l, r, e, ok, desc, th)
 }
 
+// wrapFlags wraps s to lines no wider than w, as layout.Wrap does, and
+// breaks a word that is still wider after one of its '|' (a state word's
+// flags: LOCKED|DIRTY|VALID|…), where one fits.
+func wrapFlags(s string, f layout.Font, w float64) []string {
+	var out []string
+	for _, ln := range layout.Wrap(s, f, w) {
+		for layout.Width(ln, f) > w {
+			cut := 0
+			for i := 0; i < len(ln); i++ {
+				if ln[i] == '|' && layout.Width(ln[:i+1], f) <= w {
+					cut = i + 1
+				}
+			}
+			if cut == 0 {
+				break
+			}
+			out = append(out, ln[:cut])
+			ln = ln[cut:]
+		}
+		out = append(out, ln)
+	}
+	return out
+}
+
 // LayoutCodeFor lays out the pseudo-code of the function any event comes
 // from, the current line highlighted, and the event described below it in
 // one or two lines: desc is the event as its subsystem describes it
@@ -421,8 +445,10 @@ func LayoutCodeFor(l *layout.List, r layout.Rect, e trace.Event, ok bool, desc s
 		return
 	}
 	f := info.Func
-	l.TextForms("code title", []string{fmt.Sprintf("%s   (%s, %s)", f.Name, f.File, f.Version), fmt.Sprintf("%s (%s)", f.Name, f.Version), f.Name},
-		bold, layout.Rect{X: r.X, Y: r.Y, W: r.W, H: layout.LineHeight(bold)}, th.Text, layout.Left)
+	// A panel lower than the title's line (stacked panes' code, on a low
+	// screen) leaves it out: the panel's own title names the pane.
+	l.TextForms("code title", []string{fmt.Sprintf("%s   (%s, %s)", f.Name, f.File, f.Version), fmt.Sprintf("%s (%s)", f.Name, f.Version), f.Name, ""},
+		bold, layout.Rect{X: r.X, Y: r.Y, W: r.W, H: min(r.H, layout.LineHeight(bold))}, th.Text, layout.Left)
 	_, rest := r.SplitTop(layout.LineHeight(bold) + 4)
 
 	// The event in words under the code: "event N by A: what", from the
@@ -446,7 +472,7 @@ func LayoutCodeFor(l *layout.List, r layout.Rect, e trace.Event, ok bool, desc s
 		fmt.Sprintf("event %d by %s: %s %s", e.Seq, who, e.Kind, e.Site), fmt.Sprintf("event %d by %s", e.Seq, who)}
 	var lines []string
 	for _, form := range forms {
-		if lines = layout.Wrap(form, small, rest.W); len(lines) <= room {
+		if lines = wrapFlags(form, small, rest.W); len(lines) <= room {
 			break
 		}
 	}

@@ -12,9 +12,11 @@
 // about the size of the log itself).
 //
 // Playing: Tick is called once per frame (60 per second) and advances by
-// the speed, ¼× to 64× events per tick in powers of two (Faster, Slower,
-// SpeedLabel "¼×" … "64×"); fractions carry over, so ¼× applies one event
-// every fourth tick. Playing pauses at the end of the log, and at the
+// the speed, from one event a second to 64 a tick, each step about twice
+// the one before: 1, 2, 4, 8, 15 and 30 events a second, then 1× (one a
+// tick) to 64× (Faster, Slower, SetSpeed in events a second, SpeedLabel
+// "1/s" … "30/s", "1×" … "64×"); fractions carry over, so 15/s applies one
+// event every fourth tick and 1/s one every 60th. Playing pauses at the end of the log, and at the
 // target of PlayToOpEnd: the end of the current operation of the backend
 // that performed the current event (from one KOp of that backend up to,
 // not including, its next KOp; other backends' events in between count).

@@ -18,12 +18,25 @@ const DefaultKeyframeEvery = 256
 // steps never cost a clone and keep the undo history.
 const nearSteps = 16
 
-// speeds are the playing speeds in quarter-events per tick: ¼× … 64×.
-var speeds = [...]int{1, 2, 4, 8, 16, 32, 64, 128, 256}
+// TicksPerSecond is how often Tick is called: Ebitengine's fixed update
+// rate.
+const TicksPerSecond = 60
 
-var speedLabels = [...]string{"¼×", "½×", "1×", "2×", "4×", "8×", "16×", "32×", "64×"}
+// speeds are the playing speeds in events per second: 1 a second up to 64
+// events a tick (64×). Below 1× (60 a second, one a tick) a student can
+// follow events one by one; each speed is about twice the one before.
+var speeds = [...]int{1, 2, 4, 8, 15, 30, 60, 120, 240, 480, 960, 1920, 3840}
 
-const speed1x = 2 // index of 1×
+var speedLabels = [...]string{"1/s", "2/s", "4/s", "8/s", "15/s", "30/s", "1×", "2×", "4×", "8×", "16×", "32×", "64×"}
+
+const speed1x = 6 // index of 1×
+
+// Speeds lists the playing speeds in events per second, slowest first.
+func Speeds() []int { return append([]int(nil), speeds[:]...) }
+
+// SpeedLabels are the speeds' labels, in Speeds' order: "1/s" … "30/s"
+// below one event a tick, then "1×" … "64×" (events a tick).
+func SpeedLabels() []string { return append([]string(nil), speedLabels[:]...) }
 
 // Mark is a named position, such as the start of a lesson step.
 type Mark struct {
@@ -58,7 +71,7 @@ type Of[S State[S]] struct {
 
 	playing bool
 	speed   int // index into speeds
-	acc     int // quarter-events carried to the next tick
+	acc     int // sixtieths of an event carried to the next tick
 	stopAt  int // PlayToOpEnd's target, -1 when none
 
 	marks []Mark
@@ -240,49 +253,56 @@ func (t *Of[S]) Toggle() {
 // Playing reports whether Tick advances.
 func (t *Of[S]) Playing() bool { return t.playing }
 
-// Speed is the playing speed in events per tick: ¼, ½, 1, 2, …, 64.
-func (t *Of[S]) Speed() float64 { return float64(speeds[t.speed]) / 4 }
+// Speed is the playing speed in events per tick: 1/60 (one event a
+// second) up to 64.
+func (t *Of[S]) Speed() float64 { return float64(speeds[t.speed]) / TicksPerSecond }
 
-// SpeedLabel is the speed for display: "¼×", "½×", "1×", … "64×".
+// EventsPerSecond is the playing speed in events per second: 1, 2, 4, 8,
+// 15, 30, 60 (1×), 120, … 3840 (64×).
+func (t *Of[S]) EventsPerSecond() int { return speeds[t.speed] }
+
+// SpeedLabel is the speed for display: "1/s" … "30/s", "1×" … "64×".
 func (t *Of[S]) SpeedLabel() string { return speedLabels[t.speed] }
 
-// Faster doubles the speed, up to 64×.
+// Faster raises the speed one step (about twice as fast), up to 64×.
 func (t *Of[S]) Faster() {
 	if t.speed < len(speeds)-1 {
 		t.speed++
 	}
 }
 
-// Slower halves the speed, down to ¼×.
+// Slower lowers the speed one step (about half as fast), down to one
+// event a second.
 func (t *Of[S]) Slower() {
 	if t.speed > 0 {
 		t.speed--
 	}
 }
 
-// SetSpeed sets the speed in events per tick; it must be one of ¼, ½, 1,
-// 2, …, 64.
-func (t *Of[S]) SetSpeed(eventsPerTick float64) error {
+// SetSpeed sets the speed in events per second; it must be one of Speeds
+// (1, 2, 4, 8, 15, 30, 60, 120, … 3840).
+func (t *Of[S]) SetSpeed(eventsPerSecond int) error {
 	for i, q := range speeds {
-		if float64(q)/4 == eventsPerTick {
+		if q == eventsPerSecond {
 			t.speed = i
 			return nil
 		}
 	}
-	return fmt.Errorf("timeline: speed %g: want ¼, ½ or a power of two up to 64 events per tick", eventsPerTick)
+	return fmt.Errorf("timeline: speed %d events a second: want one of %v", eventsPerSecond, speeds)
 }
 
-// Tick is called once per frame (60 per second). While playing it advances
-// by the speed, carrying fractions over (at ¼× one event every fourth
-// tick); it pauses at the end of the log and at a PlayToOpEnd target. It
-// returns the number of events applied.
+// Tick is called once per frame (TicksPerSecond a second). While playing
+// it advances by the speed, carrying fractions over (at 1/s one event
+// every 60th tick, at 15/s one every fourth); it pauses at the end of the
+// log and at a PlayToOpEnd target. It returns the number of events
+// applied.
 func (t *Of[S]) Tick() int {
 	if !t.playing {
 		return 0
 	}
 	t.acc += speeds[t.speed]
-	n := t.acc / 4
-	t.acc %= 4
+	n := t.acc / TicksPerSecond
+	t.acc %= TicksPerSecond
 	target := t.pos + n
 	if t.stopAt >= 0 && target >= t.stopAt {
 		target = t.stopAt

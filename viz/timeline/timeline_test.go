@@ -215,69 +215,84 @@ func TestTickSpeeds(t *testing.T) {
 	l := run(t, "clock-sweep", lesson(t, "clock-sweep.scn"))
 	n := len(l.events)
 	tl := timeline.New(l.events, l.initial(), 0)
-	if tl.Speed() != 1 || tl.SpeedLabel() != "1×" || tl.Playing() {
+	if tl.Speed() != 1 || tl.EventsPerSecond() != 60 || tl.SpeedLabel() != "1×" || tl.Playing() {
 		t.Fatal("defaults")
 	}
 	if tl.Tick() != 0 || tl.Pos() != 0 {
 		t.Fatal("a paused timeline advanced")
 	}
-	for i := 0; i < 5; i++ {
+	for i := 0; i < 10; i++ {
 		tl.Slower()
 	}
 	var labels []string
-	var rates []float64
-	for i := 0; i < 12; i++ {
+	var rates []int
+	for i := 0; i < 15; i++ {
 		labels = append(labels, tl.SpeedLabel())
-		rates = append(rates, tl.Speed())
+		rates = append(rates, tl.EventsPerSecond())
+		if float64(tl.EventsPerSecond())/timeline.TicksPerSecond != tl.Speed() {
+			t.Fatalf("%s: Speed %v, %d a second", tl.SpeedLabel(), tl.Speed(), tl.EventsPerSecond())
+		}
 		tl.Faster()
 	}
-	wantLabels := "[¼× ½× 1× 2× 4× 8× 16× 32× 64× 64× 64× 64×]"
-	if fmt.Sprint(labels) != wantLabels || fmt.Sprint(rates) != "[0.25 0.5 1 2 4 8 16 32 64 64 64 64]" {
+	wantLabels := "[1/s 2/s 4/s 8/s 15/s 30/s 1× 2× 4× 8× 16× 32× 64× 64× 64×]"
+	if fmt.Sprint(labels) != wantLabels || fmt.Sprint(rates) != "[1 2 4 8 15 30 60 120 240 480 960 1920 3840 3840 3840]" {
 		t.Fatalf("speeds %v %v", labels, rates)
 	}
-	for _, rate := range []float64{0.25, 0.5, 1, 2, 4, 8, 16, 32, 64} {
-		if err := tl.SetSpeed(rate); err != nil {
-			t.Fatal(err)
+	if fmt.Sprint(timeline.SpeedLabels()) != "[1/s 2/s 4/s 8/s 15/s 30/s 1× 2× 4× 8× 16× 32× 64×]" || len(timeline.Speeds()) != 13 {
+		t.Fatalf("Speeds %v SpeedLabels %v", timeline.Speeds(), timeline.SpeedLabels())
+	}
+	for _, rate := range timeline.Speeds() {
+		if err := tl.SetSpeed(rate); err != nil || tl.EventsPerSecond() != rate {
+			t.Fatal(rate, err)
 		}
 		tl.Start()
 		tl.Play()
 		if !tl.Playing() {
 			t.Fatal("Play")
 		}
-		for tick := 1; tick <= 40; tick++ {
+		// Exact: after k ticks, floor(k × rate / 60) events, whatever the
+		// rate (no rounding drift over a long play).
+		for tick := 1; tick <= 130; tick++ {
 			moved := tl.Tick()
-			want := min(int(float64(tick)*rate), n)
+			want := min(tick*rate/timeline.TicksPerSecond, n)
 			if tl.Pos() != want {
-				t.Fatalf("%v×: after %d ticks at %d, want %d", rate, tick, tl.Pos(), want)
+				t.Fatalf("%d/s: after %d ticks at %d, want %d", rate, tick, tl.Pos(), want)
 			}
-			if rate >= 1 && tl.Pos() < n && moved != int(rate) {
-				t.Fatalf("%v×: tick moved %d", rate, moved)
-			}
-		}
-		// at ¼×: nothing on ticks 1-3, one event on tick 4
-		if rate == 0.25 {
-			tl.Start()
-			tl.Play()
-			if tl.Tick()+tl.Tick()+tl.Tick() != 0 || tl.Tick() != 1 {
-				t.Fatal("¼× is not one event per 4 ticks")
+			if rate%timeline.TicksPerSecond == 0 && tl.Pos() < n && moved != rate/timeline.TicksPerSecond {
+				t.Fatalf("%d/s: tick moved %d", rate, moved)
 			}
 		}
 		// play to the end: it stops there and pauses
 		ticks := 0
 		for tl.Playing() {
 			tl.Tick()
-			if ticks++; ticks > 4*n+8 {
+			if ticks++; ticks > 60*n+8 {
 				t.Fatal("never reached the end")
 			}
 		}
 		if tl.Pos() != n || tl.Tick() != 0 || tl.Pos() != n {
-			t.Fatalf("%v×: stopped at %d of %d", rate, tl.Pos(), n)
+			t.Fatalf("%d/s: stopped at %d of %d", rate, tl.Pos(), n)
 		}
 	}
-	if err := tl.SetSpeed(3); err == nil {
-		t.Fatal("SetSpeed(3)")
+	// One event a second: one event every 60th tick; 15/s every fourth.
+	for _, c := range []struct{ rate, every int }{{1, 60}, {15, 4}, {30, 2}} {
+		tl.SetSpeed(c.rate)
+		tl.Start()
+		tl.Play()
+		for k := 1; k <= 3*c.every; k++ {
+			moved := tl.Tick()
+			if want := map[bool]int{true: 1, false: 0}[k%c.every == 0]; moved != want {
+				t.Fatalf("%d/s: tick %d moved %d, want %d", c.rate, k, moved, want)
+			}
+		}
+	}
+	for _, bad := range []int{0, 3, 7, 59, 61, 5000, -60} {
+		if err := tl.SetSpeed(bad); err == nil {
+			t.Fatalf("SetSpeed(%d)", bad)
+		}
 	}
 	// Play at the end starts again; Toggle and Pause.
+	tl.End()
 	tl.Play()
 	if tl.Pos() != 0 || !tl.Playing() {
 		t.Fatal("Play at the end")
@@ -294,11 +309,11 @@ func TestTickSpeeds(t *testing.T) {
 	if tl.Playing() || tl.Tick() != 0 {
 		t.Fatal("Pause")
 	}
-	for i := 0; i < 10; i++ {
+	for i := 0; i < 20; i++ {
 		tl.Slower()
 	}
-	if tl.Speed() != 0.25 {
-		t.Fatal("Slower clamps at ¼")
+	if tl.EventsPerSecond() != 1 || tl.SpeedLabel() != "1/s" {
+		t.Fatal("Slower clamps at one event a second")
 	}
 }
 
@@ -337,7 +352,7 @@ func TestPlayToOpEnd(t *testing.T) {
 		}
 		tl.Pause()
 		tl.Seek(p)
-		_ = tl.SetSpeed([]float64{0.25, 1, 4, 64}[rng.IntN(4)])
+		_ = tl.SetSpeed([]int{15, 60, 240, 3840}[rng.IntN(4)])
 		want := expectedOpEnd(evs, p)
 		got := tl.PlayToOpEnd()
 		if got != want {
@@ -388,7 +403,7 @@ func TestPlayToOpEnd(t *testing.T) {
 	tl.PlayToOpEnd()
 	tl.Pause()
 	tl.Play()
-	tl.SetSpeed(64)
+	tl.SetSpeed(3840)
 	for tl.Playing() {
 		tl.Tick()
 	}
@@ -553,7 +568,7 @@ run
 	}
 	// Playing at 64× through a stretch keeps seeks small and history trimmed.
 	tl.Seek(n / 2)
-	tl.SetSpeed(64)
+	tl.SetSpeed(3840)
 	tl.Play()
 	for i := 0; i < 200; i++ {
 		from := tl.Pos()
@@ -589,7 +604,7 @@ func TestSeekCancelsOpEnd(t *testing.T) {
 	tl := timeline.New(l.events, l.initial(), 0)
 	target := tl.PlayToOpEnd()
 	tl.Seek(target + 50)
-	tl.SetSpeed(1)
+	tl.SetSpeed(60)
 	if tl.Tick() != 1 || tl.Pos() != target+51 || !tl.Playing() {
 		t.Fatalf("after a seek past the target, a tick went to %d (target %d)", tl.Pos(), target)
 	}

@@ -95,6 +95,16 @@ func TestDesktopShots(t *testing.T) {
 			{"spinlock pane: lanes", image.Rect(405, 320, 790, 520), nil},
 			{"narration", image.Rect(800, 60, 1270, 330), nil},
 		}},
+		// Lesson 2 stopped before a key moment (its step 3's question,
+		// answered: C's CAS is about to fail): the stop box at the foot of
+		// the right column says what comes next, beside a Continue
+		// button; the scene keeps its lanes.
+		{"lesson2-stop", []string{"--lesson", "pinning", "--step", "2", "--stop", "1", "--answer", "1"}, "lesson2-stop.png", []region{
+			{"stop box text", image.Rect(825, 592, 1265, 650), nil},
+			{"Continue button", image.Rect(1185, 662, 1255, 686), hasBlue},
+			{"atomic pane: lanes", image.Rect(15, 320, 395, 520), nil},
+			{"caption bar", image.Rect(10, 700, 600, 716), nil},
+		}},
 		// Lesson 3 races three drop strategies in three panes, in the
 		// middle of the scan (event 2150): each pane holds its pool and
 		// counters, the rule bar its text.
@@ -218,6 +228,8 @@ func TestDesktopBadFlags(t *testing.T) {
 		{"--fast", "nope"}, {"--fast", "pool", "--lesson", "shared-buffers"},
 		{"--event", "3"}, {"--lesson", "pinning", "--event", "99999"},
 		{"--theme", "sepia"},
+		{"--lesson", "shared-buffers", "--step", "2", "--stop", "1"}, // a step without stops
+		{"--lesson", "shared-buffers", "--step", "2", "--stop", "1", "--answer", "1"},
 	} {
 		out, err := runDesktop(t, xvfb, bin, args...)
 		ee, ok := err.(*exec.ExitError)

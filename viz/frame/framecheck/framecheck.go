@@ -17,22 +17,33 @@ import (
 // either way, a projector, a laptop, a monitor and a 4K screen.
 var Viewports = [][2]float64{{390, 844}, {844, 390}, {1280, 720}, {1280, 800}, {1920, 1080}, {3840, 2160}}
 
-// Frame is one frame laid out at the start of a lesson step, on one tab.
+// Frame is one frame laid out at the start of a lesson step, or at one of
+// its stops, on one tab.
 type Frame struct {
 	Lesson string
 	Step   int // from 0
-	Tab    frame.Tab
-	List   layout.List
-	Plan   frame.Plan
+	// At says where in the step: "" at its start, else at a stop ("its
+	// stop before victim", with " (answered)" once a question there is).
+	At string
+	// Open says that the step's question is open: asked, not answered.
+	Open bool
+	Tab  frame.Tab
+	List layout.List
+	Plan frame.Plan
 }
 
-// Name says which frame f is: "pinning step 3 (scene tab)".
+// Name says which frame f is: "pinning step 3 (scene tab)", "pinning
+// step 3 at its stop before cas-fail (answered) (lesson tab)".
 func (f *Frame) Name() string {
 	tab := ""
 	if f.Plan.Class != frame.Desk || f.Plan.Presentation {
 		tab = fmt.Sprintf(" (%s tab)", map[frame.Tab]string{frame.TabLesson: "lesson", frame.TabScene: "scene", frame.TabCode: "code"}[f.Tab])
 	}
-	return fmt.Sprintf("%s step %d%s", f.Lesson, f.Step+1, tab)
+	at := ""
+	if f.At != "" {
+		at = " at " + f.At
+	}
+	return fmt.Sprintf("%s step %d%s%s", f.Lesson, f.Step+1, at, tab)
 }
 
 // noHooks are targets that do nothing: the frames are only measured.
@@ -41,9 +52,11 @@ var noHooks = frame.Hooks{
 	Forward: func(f func()) { f() }, Dismiss: func() {},
 }
 
-// Lessons lays out the start of every step of each lesson at w×h, in
-// presentation mode or not: the step opens on its lesson text, and where
-// the frame has tabs, each tab is laid out too.
+// Lessons lays out every step of each lesson at w×h, in presentation mode
+// or not: the start of the step, which opens on its lesson text, then
+// each of its stops (the player paused just before a key moment), and at
+// a question's stop the question open, then answered; where the frame
+// has tabs, each tab is laid out too.
 func Lessons(all []*lessons.Lesson, w, h float64, presentation bool) ([]Frame, error) {
 	var out []Frame
 	for _, ls := range all {
@@ -52,10 +65,11 @@ func Lessons(all []*lessons.Lesson, w, h float64, presentation bool) ([]Frame, e
 			return nil, fmt.Errorf("lesson %s: %w", ls.Name, err)
 		}
 		var st frame.State
-		for k := range p.Steps {
-			p.GotoStep(k)
+		// tabs lays out the state p is in, on each tab the frame has.
+		tabs := func(k int, at string) {
 			for _, tab := range []frame.Tab{frame.TabLesson, frame.TabScene, frame.TabCode} {
-				f := Frame{Lesson: ls.Name, Step: k, Tab: tab}
+				_, revealed := p.Answered()
+				f := Frame{Lesson: ls.Name, Step: k, At: at, Tab: tab, Open: p.Question() != nil && !revealed}
 				st.Tab = tab
 				sc := frame.Screen{Lessons: all, Player: p}
 				if last := len(p.Steps) - 1; k == last && p.Pos() >= p.StepEnd[last] && !p.Gated() {
@@ -75,6 +89,25 @@ func Lessons(all []*lessons.Lesson, w, h float64, presentation bool) ([]Frame, e
 				out = append(out, f)
 				if f.Plan.Class == frame.Desk && !f.Plan.Presentation {
 					break // no tabs
+				}
+			}
+		}
+		for k := range p.Steps {
+			p.GotoStep(k)
+			tabs(k, "")
+			for _, s := range p.Stops() {
+				if s.Step != k {
+					continue
+				}
+				p.Seek(s.Pos)
+				if p.Step() != k {
+					return nil, fmt.Errorf("lesson %s: the stop at %d is not in step %d", ls.Name, s.Pos, k+1)
+				}
+				at := "its stop before " + s.Moment.String()
+				tabs(k, at)
+				if s.Question {
+					p.Answer(p.StepQuestion().Answer)
+					tabs(k, at+" (answered)")
 				}
 			}
 		}
@@ -138,7 +171,7 @@ func Report(fs []Frame, top int, examples bool) string {
 		}
 	}
 	p := fs[0].Plan
-	fmt.Fprintf(&b, "mode %s: %d frames (step starts and their tabs), %d with text that does not fit (%d runs)\n", p.Mode(), len(fs), bad, runs)
+	fmt.Fprintf(&b, "mode %s: %d frames (step starts, stops and their tabs), %d with text that does not fit (%d runs)\n", p.Mode(), len(fs), bad, runs)
 	fmt.Fprintf(&b, "smallest text %.1f px (floor %.1f), smallest target %.1f px (floor %.1f: %s)\n", minText, p.Theme.MinPx, minTarget, p.MinTarget, smallest)
 	var cs []string
 	for c := range count {

@@ -14,10 +14,16 @@ import (
 type Options struct {
 	Lesson, Scenario string
 	Step, Event      int
-	Pace             string
-	Width, Height    int
-	Presentation     bool
-	Theme            string
+	// Stop opens at the Stop-th key moment of the step (from 1: the
+	// player paused just before it); Answer first answers the step's
+	// question with that choice (from 1). 0: neither.
+	Stop, Answer int
+	// NoAutoSlow turns auto-slow off (--autoslow=false).
+	NoAutoSlow    bool
+	Pace          string
+	Width, Height int
+	Presentation  bool
+	Theme         string
 	// Tab is the lesson frame's tab to show ("lesson", "scene", "code";
 	// "": the frame's own), where the frame has tabs.
 	Tab        string
@@ -71,6 +77,9 @@ func Parse(args []string, stderr io.Writer) (*Options, int) {
 	fs.IntVar(&o.Step, "step", -1, "start at this lesson step (0 = introduction)")
 	fs.StringVar(&o.Pace, "pace", "", "line the panes of a drop race up by events or by time (native times measured here)")
 	fs.IntVar(&o.Event, "event", -1, "then go to this event position (as the timeline bar counts them; not held by a question)")
+	fs.IntVar(&o.Stop, "stop", 0, "then go to this key moment of the step (1 = its first stop: the player paused just before it, its question open)")
+	fs.IntVar(&o.Answer, "answer", 0, "with --stop: answer the step's question with this choice (1 = the first) first")
+	autoSlow := fs.Bool("autoslow", true, "slow down near key moments while playing (A switches in the app)")
 	fs.IntVar(&o.Width, "width", 1280, "window width in pixels")
 	fs.IntVar(&o.Height, "height", 800, "window height in pixels")
 	size := fs.String("size", "", "window size WxH in pixels (instead of --width and --height), e.g. 390x844 for a phone")
@@ -127,5 +136,20 @@ func Parse(args []string, stderr io.Writer) (*Options, int) {
 		fmt.Fprintln(stderr, "desktop: give --lesson or --scenario, not both")
 		return nil, 2
 	}
+	switch {
+	case o.Stop < 0 || o.Answer < 0:
+		fmt.Fprintln(stderr, "desktop: --stop and --answer count from 1")
+		return nil, 2
+	case o.Stop > 0 && o.Lesson == "":
+		fmt.Fprintln(stderr, "desktop: --stop needs --lesson")
+		return nil, 2
+	case o.Stop > 0 && o.Event >= 0:
+		fmt.Fprintln(stderr, "desktop: give --stop or --event, not both")
+		return nil, 2
+	case o.Answer > 0 && o.Stop == 0:
+		fmt.Fprintln(stderr, "desktop: --answer needs --stop")
+		return nil, 2
+	}
+	o.NoAutoSlow = !*autoSlow
 	return &o, 0
 }

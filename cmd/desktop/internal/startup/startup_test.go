@@ -28,6 +28,12 @@ func TestParse(t *testing.T) {
 	if o, code := Parse([]string{"--theme", "dark"}, &e); o == nil || code != 0 || o.Theme != "dark" {
 		t.Fatalf("--theme dark: %+v, exit %d, stderr %q", o, code, e.String())
 	}
+	if o, code := Parse([]string{"--lesson", "pinning", "--step", "2", "--stop", "1", "--answer", "1", "--autoslow=false"}, &e); o == nil || code != 0 || o.Stop != 1 || o.Answer != 1 || !o.NoAutoSlow {
+		t.Fatalf("--stop 1 --answer 1 --autoslow=false: %+v, exit %d, stderr %q", o, code, e.String())
+	}
+	if o, _ := Parse(nil, &e); o.NoAutoSlow || o.Stop != 0 || o.Answer != 0 {
+		t.Fatalf("defaults: %+v", o)
+	}
 	if o, code := Parse([]string{"--lesson", "slru-banks", "--tab", "scene"}, &e); o == nil || code != 0 || o.Tab != "scene" {
 		t.Fatalf("--tab scene: %+v, exit %d, stderr %q", o, code, e.String())
 	}
@@ -50,6 +56,10 @@ func TestParse(t *testing.T) {
 		{[]string{"--theme", ""}, 2, `desktop: --theme "": the themes are light, dark`},
 		{[]string{"--lesson", "a", "--tab", "scenes"}, 2, `--tab "scenes": expected lesson, scene or code`},
 		{[]string{"--tab", "scene"}, 2, "--tab needs --lesson or --scenario"},
+		{[]string{"--stop", "1"}, 2, "--stop needs --lesson"},
+		{[]string{"--lesson", "a", "--stop", "-1"}, 2, "--stop and --answer count from 1"},
+		{[]string{"--lesson", "a", "--stop", "1", "--event", "3"}, 2, "give --stop or --event, not both"},
+		{[]string{"--lesson", "a", "--answer", "2"}, 2, "--answer needs --stop"},
 	} {
 		e.Reset()
 		o, code := Parse(c.args, &e)
