@@ -49,7 +49,7 @@ type Player struct {
 
 	rels    map[uint32]string // relation names by number (captions)
 	sources []run             // every pane's unpadded events and steps (side by side only)
-	pacing  string // "events" or "time" (see pacing.go)
+	pacing  string            // "events" or "time" (see pacing.go)
 
 	step     int
 	answers  []int // chosen index per step, -1 if none
