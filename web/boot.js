@@ -55,7 +55,7 @@
       if (r.error !== undefined) throw new Error(r.error);
       return r.value;
     };
-    for (const name of ["lessons", "state", "menu", "open", "goto", "step", "seek", "answer", "fast", "pace", "layout", "targets", "presentation", "progress", "resetProgress", "theme"]) {
+    for (const name of ["lessons", "state", "menu", "open", "goto", "step", "seek", "answer", "fast", "pace", "layout", "targets", "presentation", "progress", "resetProgress", "theme", "mirror", "motion", "reducedMotion"]) {
       api[name] = call(name);
     }
   };
@@ -81,6 +81,23 @@
     errorBox.hidden = true;
     history.replaceState(null, "", location.pathname);
     if (api.menu) api.menu();
+  });
+  // The keyboard between the canvas and the screen-reader mirror
+  // (index.html's #mirror). Ebitengine takes every key pressed on its
+  // canvas (and prevents its default), so Tab would never leave it: a Tab
+  // on the canvas is stopped here, before the canvas hears it, and moves
+  // the focus as usual (the canvas is first in the Tab order, then the
+  // mirror's controls). Every other key still goes to the canvas. Escape
+  // in the mirror gives the focus back to the canvas.
+  window.addEventListener("keydown", (ev) => {
+    if (ev.key === "Tab" && ev.target instanceof HTMLCanvasElement) ev.stopImmediatePropagation();
+  }, true);
+  document.getElementById("mirror").addEventListener("keydown", (ev) => {
+    const canvas = document.querySelector("canvas");
+    if (ev.key === "Escape" && canvas) {
+      ev.preventDefault();
+      canvas.focus();
+    }
   });
   window.addEventListener("error", (ev) => showError("JavaScript error: " + (ev.message || ev.error)));
   window.addEventListener("unhandledrejection", (ev) => showError("Unhandled error: " + (ev.reason && ev.reason.message || ev.reason)));

@@ -221,9 +221,14 @@ func (a *App) Press(action string, n int) error {
 	}
 	switch action {
 	case "answer":
+		// As on the canvas, whose choices are targets only until the
+		// question is revealed.
 		q := p.Question()
 		if q == nil || n < 0 || n >= len(q.Choices) {
 			return fmt.Errorf("answer %d: no such choice", n)
+		}
+		if _, revealed := p.Answered(); revealed {
+			return fmt.Errorf("answer %d: the question is answered already", n)
 		}
 		h.Answer(n)
 	case "prev-step":
