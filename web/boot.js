@@ -92,13 +92,20 @@
   window.addEventListener("keydown", (ev) => {
     if (ev.key === "Tab" && ev.target instanceof HTMLCanvasElement) ev.stopImmediatePropagation();
   }, true);
-  document.getElementById("mirror").addEventListener("keydown", (ev) => {
+  const mirror = document.getElementById("mirror");
+  mirror.addEventListener("keydown", (ev) => {
     const canvas = document.querySelector("canvas");
     if (ev.key === "Escape" && canvas) {
       ev.preventDefault();
       canvas.focus();
     }
   });
+  // The mirror's panel hides its overflow (style.css says why): the wheel
+  // scrolls it.
+  mirror.addEventListener("wheel", (ev) => {
+    mirror.scrollTop += ev.deltaMode === 1 ? ev.deltaY * 20 : ev.deltaY;
+    ev.preventDefault();
+  }, { passive: false });
   window.addEventListener("error", (ev) => showError("JavaScript error: " + (ev.message || ev.error)));
   window.addEventListener("unhandledrejection", (ev) => showError("Unhandled error: " + (ev.reason && ev.reason.message || ev.reason)));
 
