@@ -64,7 +64,7 @@ var slruMechanism = Mechanism{
 	Caption: func(evs []trace.Event, i int, n Names) string {
 		return slru.Caption(evs, i, n.Actor)
 	},
-	Moment: slru.MomentOf,
+	Moment:    slru.MomentOf,
 	describes: func(e trace.Event) bool { return e.Class.IsSLRU() },
 	describe:  (*Runner).describeSLRU,
 	absent: func(p *parser) string {
