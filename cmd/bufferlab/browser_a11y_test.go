@@ -328,6 +328,17 @@ func TestBrowserA11y(t *testing.T) {
 		t.Errorf("the mirror's captions at the failed CAS: %q", captions)
 	}
 	shoot("a11y-1280x800-cas.png")
+	// Shift+Tab to Back one event; Space presses it.
+	if _, err := chromedp.Run(ctx, chromedp.KeyEvent(kb.Tab, chromedp.KeyModifiers(chromedp.ModifierShift))); err != nil {
+		t.Fatal(err)
+	}
+	waitFor("document.activeElement.dataset.action === 'play'", "Shift+Tab from Forward to Play", active)
+	if _, err := chromedp.Run(ctx, chromedp.KeyEvent(kb.Tab, chromedp.KeyModifiers(chromedp.ModifierShift))); err != nil {
+		t.Fatal(err)
+	}
+	waitFor("document.activeElement.dataset.action === 'back'", "Shift+Tab from Play to Back", active)
+	press(" ")
+	waitFor(fmt.Sprintf("window.bufferlab.state().event === %d", casAt-1), "Space on Back one event steps back", "window.bufferlab.state().event")
 	phase("answered by Enter, stepped to the failed CAS")
 
 	// Escape gives the focus back to the canvas, whose keys still work: a
@@ -365,7 +376,7 @@ func TestBrowserA11y(t *testing.T) {
 	const ring = 5 // pinning's long step, a ring scan of 422 events
 	// playFor plays pinning's ring step from the mirror's Play (pressed
 	// with Enter) until until holds or frames frames are drawn, then
-	// pauses it the same way.
+	// pauses it (Space).
 	playFor := func(frames int, until string) {
 		t.Helper()
 		eval(fmt.Sprintf("(() => { const b = window.bufferlab; b.goto(%d); b.answer(1); return true })()", ring), nil)
@@ -377,8 +388,8 @@ func TestBrowserA11y(t *testing.T) {
 		var f0 int
 		eval("window.bufferlab.state().frames", &f0)
 		waitFor(fmt.Sprintf("window.bufferlab.state().frames >= %d || !window.bufferlab.state().playing || (%s)", f0+frames, until), "frames drawn while playing", "window.bufferlab.state()")
-		press(kb.Enter)
-		waitFor("!window.bufferlab.state().playing", "Play again pauses", "window.bufferlab.state()")
+		press(" ")
+		waitFor("!window.bufferlab.state().playing", "Space on Play pauses", "window.bufferlab.state()")
 	}
 	if m := motion(); m.Reduced || m.Source != "media" {
 		t.Fatalf("motion() at start, no preference: %+v", m)
