@@ -36,12 +36,16 @@ type accessState struct {
 	hooks *A11y
 	key   mirrorKey
 	doc   *a11y.Doc
-	scope string // the announcer's scope, made when doc is
-	an    a11y.Announcer
+	// scope, heading and feedback are what the announcer needs of doc,
+	// made when doc is.
+	scope, heading, feedback string
+	an                       a11y.Announcer
 	// lastP and lastPos are the player and position of the last tick:
 	// the key moments a playing player passed are those between.
+	// caption says lastP's captions.
 	lastP   *player.Player
 	lastPos int
+	caption func() string
 	ticks   int
 
 	motion a11y.Motion
@@ -108,9 +112,10 @@ func (a *App) Mirror() a11y.Doc {
 // the live region is to say.
 //
 // Cost, per tick: the key (a few loads and one comparison), the
-// announcer (a few comparisons; a caption is made only when it is to be
-// said) and, while playing, the moments of the events applied since the
-// last tick (64 at most at the top speed, per pane). The Doc is built
+// announcer (a few comparisons, nothing allocated; a caption is made only
+// when it is to be said) and, while playing, the moments of the events
+// applied since the last tick (64 at most at the top speed, per pane).
+// The Doc is built
 // only when the key changes: at a step, an answer, a position moved by
 // the student, twice a second while playing; the page then rewrites only
 // the sections that differ (a11y.Changed).
@@ -125,35 +130,36 @@ func (a *App) a11yTick() {
 		s.key = k
 		d := a.mirror()
 		s.doc = &d
+		s.scope, s.heading, s.feedback = d.Mode, d.Heading+".", d.Question.Verdict()
 		switch d.Mode {
 		case "lesson":
-			s.scope = fmt.Sprintf("%s/%d", a.p.Name, a.p.Step())
-		default:
-			s.scope = d.Mode
+			// The player, not only the lesson: a lesson opened again is news.
+			s.scope = fmt.Sprintf("%p %s/%d", a.p, a.p.Name, a.p.Step())
+		case "menu":
+			s.heading = "The lesson list."
+		case "fast":
+			s.heading = "Fast mode."
 		}
 		if s.hooks.Mirror != nil {
 			s.hooks.Mirror(&d)
 		}
 	}
-	now := a11y.Now{Scope: s.scope, Heading: s.doc.Heading + ".", Feedback: s.doc.Question.Verdict()}
-	switch s.doc.Mode {
-	case "menu":
-		now.Heading = "The lesson list."
-	case "fast":
-		now.Heading = "Fast mode."
-	}
+	now := a11y.Now{Scope: s.scope, Heading: s.heading, Feedback: s.feedback}
 	if a.flashTicks > 0 {
 		now.Flash = a.flash
 	}
 	if p := a.p; p != nil && a.fast == nil {
-		now.Pos, now.Playing = p.Pos(), p.Playing()
-		now.Caption = func() string { return captionText(p) }
-		if p == s.lastP && now.Playing && now.Pos > s.lastPos {
+		if p != s.lastP {
+			s.lastP, s.lastPos = p, p.Pos()
+			s.caption = func() string { return captionText(p) }
+		}
+		now.Pos, now.Playing, now.Caption = p.Pos(), p.Playing(), s.caption
+		if now.Playing && now.Pos > s.lastPos {
 			now.Moment = latestMoment(p, s.lastPos, now.Pos)
 		}
-		s.lastP, s.lastPos = p, now.Pos
+		s.lastPos = now.Pos
 	} else {
-		s.lastP = nil
+		s.lastP, s.caption = nil, nil
 	}
 	if text := s.an.Tick(now); text != "" && s.hooks.Announce != nil {
 		s.hooks.Announce(text)
