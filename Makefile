@@ -95,7 +95,7 @@ test-short:
 # The engine and the pure-Go player packages under js/wasm (Node): same
 # results, same trace hashes as natively.
 test-wasm:
-	PATH="$$PATH:$(WASM_EXEC_DIR)" GOOS=js GOARCH=wasm $(GO) test ./engine/... ./internal/goldentest ./viz/poolview ./viz/timeline ./viz/player ./lessons
+	PATH="$$PATH:$(WASM_EXEC_DIR)" GOOS=js GOARCH=wasm $(GO) test ./engine/... ./internal/goldentest ./viz/poolview ./viz/timeline ./viz/player ./viz/a11y ./lessons
 
 # A short coverage-guided run of each fuzz target on top of its corpus,
 # FUZZTIME each (15s: 75s in all): the SLRU's configurations and

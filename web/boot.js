@@ -56,6 +56,7 @@
       return r.value;
     };
     for (const name of ["lessons", "state", "menu", "open", "goto", "step", "seek", "answer", "fast", "pace", "layout", "targets", "presentation", "progress", "resetProgress", "theme", "continue", "autoslow",
+      "mirror", "motion", "reducedMotion",
       "check", "openScenario", "scenario", "gallery", "grammar", "whatIf", "link", "openLessonText"]) {
       api[name] = call(name);
     }
@@ -83,6 +84,30 @@
     history.replaceState(null, "", location.pathname);
     if (api.menu) api.menu();
   });
+  // The keyboard between the canvas and the screen-reader mirror
+  // (index.html's #mirror). Ebitengine takes every key pressed on its
+  // canvas (and prevents its default), so Tab would never leave it: a Tab
+  // on the canvas is stopped here, before the canvas hears it, and moves
+  // the focus as usual (the canvas is first in the Tab order, then the
+  // mirror's controls). Every other key still goes to the canvas. Escape
+  // in the mirror gives the focus back to the canvas.
+  window.addEventListener("keydown", (ev) => {
+    if (ev.key === "Tab" && ev.target instanceof HTMLCanvasElement) ev.stopImmediatePropagation();
+  }, true);
+  const mirror = document.getElementById("mirror");
+  mirror.addEventListener("keydown", (ev) => {
+    const canvas = document.querySelector("canvas");
+    if (ev.key === "Escape" && canvas) {
+      ev.preventDefault();
+      canvas.focus();
+    }
+  });
+  // The mirror's panel hides its overflow (style.css says why): the wheel
+  // scrolls it.
+  mirror.addEventListener("wheel", (ev) => {
+    mirror.scrollTop += ev.deltaMode === 1 ? ev.deltaY * 20 : ev.deltaY;
+    ev.preventDefault();
+  }, { passive: false });
   window.addEventListener("error", (ev) => showError("JavaScript error: " + (ev.message || ev.error)));
   window.addEventListener("unhandledrejection", (ev) => showError("Unhandled error: " + (ev.reason && ev.reason.message || ev.reason)));
 

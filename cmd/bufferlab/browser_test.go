@@ -319,29 +319,41 @@ type pageCounters struct {
 	Spins        uint64 `json:"spins"`
 }
 
-// embeddingPage embeds the app in an iframe that may not go fullscreen.
-const embeddingPage = `<!doctype html><title>BufferLab embedded</title>` +
-	`<iframe id="f" src="index.html#lesson=shared-buffers" allow="fullscreen 'none'" width="1000" height="700"></iframe>`
+// browserSession is a page of the browser build in headless Chromium:
+// the wasm built as `make wasm` builds it (once per test binary: buildWeb),
+// served as `bufferlab serve` serves it, and a Chromium of its own with a
+// fresh profile. Every console error, exception, Content-Security-Policy
+// report and request leaving the page's origin is kept for check.
+type browserSession struct {
+	t   *testing.T
+	srv *httptest.Server
+	// ctx is bounded (against a hung page); the browser's own context
+	// has no deadline.
+	ctx context.Context
 
-func TestBrowser(t *testing.T) {
+	mu       sync.Mutex
+	problems []string
+}
+
+// newBrowserSession starts the page's server (with more handlers from
+// extra, when not nil) and Chromium, and bounds the session's calls by
+// bound. Everything stops when the test ends.
+func newBrowserSession(t *testing.T, bound time.Duration, extra func(mux *http.ServeMux)) *browserSession {
+	t.Helper()
 	chromium := chromiumPath(t)
 	dir := buildWeb(t)
 	h, err := newWarmWebHandler(dir, webConfig{}) // as `bufferlab serve` does
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer h.Close()
-	// The embedding page of the iframe test stands for a teacher's own page,
-	// which has its own policy: it is served beside the app, not by it (the
-	// app's CSP allows no frames in its own pages).
+	t.Cleanup(func() { h.Close() })
 	mux := http.NewServeMux()
 	mux.Handle("/", h)
-	mux.HandleFunc("/frame.html", func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "text/html; charset=utf-8")
-		io.WriteString(w, embeddingPage)
-	})
+	if extra != nil {
+		extra(mux)
+	}
 	srv := httptest.NewServer(mux) // listens on 127.0.0.1
-	defer srv.Close()
+	t.Cleanup(srv.Close)
 	origin, _ := url.Parse(srv.URL)
 
 	opts := []chromedp.ExecAllocatorOption{
@@ -358,23 +370,20 @@ func TestBrowser(t *testing.T) {
 		chromedp.WindowSize(1280, 800),
 	}
 	actx, cancel := chromedp.NewExecAllocator(context.Background(), opts...)
-	defer cancel()
+	t.Cleanup(cancel)
 	bctx, cancel := chromedp.NewContext(actx)
-	defer cancel()
+	t.Cleanup(cancel)
 	// The first call starts the browser; its context must have no deadline.
 	if _, err := chromedp.Call(bctx, network.Enable, network.EnableParams{}); err != nil {
 		t.Fatalf("starting Chromium: %v", err)
 	}
-	// A bound against a hung page, not a time the test asserts: a loaded
-	// machine draws a frame or two a second, and the page loads a dozen times.
-	ctx, cancel := context.WithTimeout(bctx, 15*time.Minute)
-	defer cancel()
+	ctx, cancel := context.WithTimeout(bctx, bound)
+	t.Cleanup(cancel)
+	s := &browserSession{t: t, srv: srv, ctx: ctx}
 
-	var mu sync.Mutex
-	var problems []string
 	chromedp.Listen(bctx, func(ev any) {
-		mu.Lock()
-		defer mu.Unlock()
+		s.mu.Lock()
+		defer s.mu.Unlock()
 		switch ev := ev.(type) {
 		case *cdpruntime.EventConsoleAPICalled:
 			if ev.Type == cdpruntime.ConsoleAPICalledTypeError {
@@ -382,46 +391,79 @@ func TestBrowser(t *testing.T) {
 				for _, a := range ev.Args {
 					args = append(args, string(a.Value)+a.Description)
 				}
-				problems = append(problems, "console error: "+strings.Join(args, " "))
+				s.problems = append(s.problems, "console error: "+strings.Join(args, " "))
 			}
 		case *cdplog.EventEntryAdded:
 			// What the browser itself reports: a Content-Security-Policy
 			// violation (the page's CSP comes from webHandler) is a
 			// "security" error here, not a console call.
 			if e := ev.Entry; e.Source == cdplog.EntrySourceSecurity || strings.Contains(e.Text, "Content Security Policy") {
-				problems = append(problems, fmt.Sprintf("browser %s %s: %s %s", e.Source, e.Level, e.Text, e.URL))
+				s.problems = append(s.problems, fmt.Sprintf("browser %s %s: %s %s", e.Source, e.Level, e.Text, e.URL))
 			}
 		case *cdpruntime.EventExceptionThrown:
-			problems = append(problems, fmt.Sprintf("exception: %s %v", ev.ExceptionDetails.Text, ev.ExceptionDetails.Exception))
+			s.problems = append(s.problems, fmt.Sprintf("exception: %s %v", ev.ExceptionDetails.Text, ev.ExceptionDetails.Exception))
 		case *network.EventRequestWillBeSent:
 			u, err := url.Parse(ev.Request.URL)
 			if err != nil || (u.Scheme != "data" && u.Scheme != "blob" && u.Host != origin.Host) {
-				problems = append(problems, "request leaving the page's origin: "+ev.Request.URL)
+				s.problems = append(s.problems, "request leaving the page's origin: "+ev.Request.URL)
 			}
 		}
 	})
-	check := func(when string) {
-		t.Helper()
-		mu.Lock()
-		defer mu.Unlock()
-		if len(problems) > 0 {
-			t.Fatalf("%s: %s", when, strings.Join(problems, "\n"))
+	return s
+}
+
+// check fails the test with the problems seen so far, if any.
+func (s *browserSession) check(when string) {
+	s.t.Helper()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if len(s.problems) > 0 {
+		s.t.Fatalf("%s: %s", when, strings.Join(s.problems, "\n"))
+	}
+}
+
+// eval evaluates a JavaScript expression (awaiting a promise) and
+// decodes its JSON value into out (nil: ignore it).
+func (s *browserSession) eval(expr string, out any) {
+	s.t.Helper()
+	raw, err := chromedp.Run(s.ctx, chromedp.Evaluate[json.RawMessage]("Promise.resolve("+expr+").then(v => v === undefined ? null : v)", chromedp.EvalAwaitPromise))
+	if err != nil {
+		s.t.Fatalf("%s: %v", expr, err)
+	}
+	if out != nil {
+		if err := json.Unmarshal(raw, out); err != nil {
+			s.t.Fatalf("%s: %v (%s)", expr, err, raw)
 		}
 	}
-	// eval evaluates a JavaScript expression (awaiting a promise) and
-	// decodes its JSON value into out (nil: ignore it).
-	eval := func(expr string, out any) {
-		t.Helper()
-		raw, err := chromedp.Run(ctx, chromedp.Evaluate[json.RawMessage]("Promise.resolve("+expr+").then(v => v === undefined ? null : v)", chromedp.EvalAwaitPromise))
-		if err != nil {
-			t.Fatalf("%s: %v", expr, err)
-		}
-		if out != nil {
-			if err := json.Unmarshal(raw, out); err != nil {
-				t.Fatalf("%s: %v (%s)", expr, err, raw)
-			}
-		}
+}
+
+// open navigates to the page at path (from "/": "/#lesson=…") and waits
+// until the app is ready.
+func (s *browserSession) open(path string) {
+	s.t.Helper()
+	if err := chromedp.Do(s.ctx, chromedp.Navigate(s.srv.URL+path)); err != nil {
+		s.t.Fatal(err)
 	}
+	s.eval("window.bufferlab.ready.then(() => true)", nil)
+}
+
+// embeddingPage embeds the app in an iframe that may not go fullscreen.
+const embeddingPage = `<!doctype html><title>BufferLab embedded</title>` +
+	`<iframe id="f" src="index.html#lesson=shared-buffers" allow="fullscreen 'none'" width="1000" height="700"></iframe>`
+
+func TestBrowser(t *testing.T) {
+	// The embedding page of the iframe test stands for a teacher's own page,
+	// which has its own policy: it is served beside the app, not by it (the
+	// app's CSP allows no frames in its own pages).
+	// A bound against a hung page, not a time the test asserts: a loaded
+	// machine draws a frame or two a second, and the page loads a dozen times.
+	bs := newBrowserSession(t, 15*time.Minute, func(mux *http.ServeMux) {
+		mux.HandleFunc("/frame.html", func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", "text/html; charset=utf-8")
+			io.WriteString(w, embeddingPage)
+		})
+	})
+	srv, ctx, eval, check := bs.srv, bs.ctx, bs.eval, bs.check
 	state := func() pageState {
 		t.Helper()
 		var s pageState
@@ -906,7 +948,7 @@ func TestBrowser(t *testing.T) {
 		return m
 	}
 
-	sandboxChecks(t, ctx, bctx, srv.URL, openPermalink, eval) // browser_sandbox_test.go
+	sandboxChecks(t, ctx, ctx, srv.URL, openPermalink, eval) // browser_sandbox_test.go
 	lessonDropChecks(t, eval)                                 // browser_sandbox_test.go
 	check("the sandbox")
 

@@ -41,6 +41,21 @@
 //	             {furthestStep, completed, completedAt, answers: [{step,
 //	             choice, right, at}]}}} (see lessons/progress)
 //	resetProgress()  forget all progress; returns the (empty) progress
+//	mirror()     the screen-reader text view's content (viz/a11y's Doc):
+//	             {mode, title, heading, menu, prose, question, after, end,
+//	             controls, status, captions}
+//	motion()     reduced motion: {reduced, held, source, holdTicks} (held:
+//	             frames that kept a playing player's last picture; source:
+//	             media, link or api)
+//	reducedMotion(on)  force reduced motion on (true) or off (false), or
+//	             follow prefers-reduced-motion again (null)
+//
+// The page has a text view of the app for screen readers (index.html's
+// #mirror, written by mirror_js.go) and a polite live region
+// (#mirror-live) with the captions; Tab moves from the canvas into it,
+// Escape back. Reduced motion follows the page's prefers-reduced-motion
+// media query unless ?motion=reduce or ?motion=full, or reducedMotion(),
+// forces it (motion_js.go).
 //
 // Progress is kept in the page's localStorage under "bufferlab.progress",
 // and survives a reload. Where the browser refuses localStorage (storage

@@ -11,6 +11,7 @@ import (
 
 	"github.com/hajimehoshi/ebiten/v2"
 
+	"bufferlab/viz/a11y"
 	"bufferlab/viz/app"
 	"bufferlab/viz/layout"
 )
@@ -43,6 +44,10 @@ func main() {
 		return
 	}
 	api.Call("_mark", "goStart")
+	// The screen-reader mirror (mirror_js.go) is made once the app is:
+	// until then its hooks have nothing to write to.
+	var mirror *domMirror
+	motion := newMotionPref() // motion_js.go
 	a, err := app.New(app.Options{
 		Theme:        preferredTheme(),
 		OnFirstFrame: func() { api.Call("_ready") },
@@ -50,13 +55,28 @@ func main() {
 		OnNotice:     func(msg string) { notice(msg) },
 		Fullscreen:   toggleFullscreen,
 		Progress:     newLocalStore(notice), // progress_js.go
+		A11y: &app.A11y{
+			Mirror: func(d *a11y.Doc) {
+				if mirror != nil {
+					mirror.Show(d)
+				}
+			},
+			Announce: func(text string) {
+				if mirror != nil {
+					mirror.Announce(text)
+				}
+			},
+		},
+		ReducedMotion: motion.Reduced(),
 	})
 	if err != nil {
 		fail(err.Error())
 		return
 	}
 	api.Call("_mark", "appReady")
-	register(a)
+	mirror = newDOMMirror(a)
+	motion.attach(a)
+	register(a, motion)
 	openFromHash(a)
 	js.Global().Get("window").Call("addEventListener", "hashchange", js.FuncOf(func(js.Value, []js.Value) any {
 		openFromHash(a)
@@ -172,7 +192,7 @@ func intArg(args []js.Value, i int, what string) (int, string) {
 
 // register installs the Go half of window.bufferlab. Each Go function
 // returns {value} or {error}; boot.js turns an error into a thrown Error.
-func register(a *app.App) {
+func register(a *app.App, motion *motionPref) {
 	goAPI := js.Global().Get("Object").New()
 	wrap := func(f func(args []js.Value) (any, string)) js.Func {
 		return js.FuncOf(func(_ js.Value, args []js.Value) any {
@@ -262,5 +282,7 @@ func register(a *app.App) {
 	}))
 	registerProgress(goAPI, a, wrap) // progress_js.go
 	registerSandbox(goAPI, a, wrap)  // sandbox_js.go
+	goAPI.Set("mirror", wrap(func([]js.Value) (any, string) { return a.Mirror(), "" }))
+	registerMotion(goAPI, motion, wrap) // motion_js.go
 	api.Call("_install", goAPI)
 }

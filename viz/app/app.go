@@ -48,6 +48,11 @@ type Options struct {
 	// NoAutoSlow starts with auto-slow off: playing does not slow down
 	// near key moments (A turns it on).
 	NoAutoSlow bool
+	// A11y, when set, is given the screen-reader mirror of what the app
+	// shows and what its live region is to say (a11y.go).
+	A11y *A11y
+	// ReducedMotion starts the app with reduced motion (a11y.go).
+	ReducedMotion bool
 }
 
 // App is the player. It implements ebiten.Game.
@@ -105,6 +110,8 @@ type App struct {
 	lastDrawnFPS float64
 
 	prog progressState // the student's progress (progress.go)
+
+	access accessState // the screen-reader mirror and reduced motion (a11y.go)
 }
 
 // New loads the embedded lessons and returns the app showing the menu.
@@ -119,6 +126,7 @@ func New(opts Options) (*App, error) {
 		return nil, fmt.Errorf("fonts: %w", err)
 	}
 	a := &App{opts: opts, w: opts.Width, h: opts.Height, presentation: opts.Presentation, noAutoSlow: opts.NoAutoSlow}
+	a.access.hooks, a.access.motion.Reduced = opts.A11y, opts.ReducedMotion
 	if err := a.useTheme(opts.Theme); err != nil {
 		return nil, err
 	}
@@ -626,6 +634,7 @@ func (a *App) Update() error {
 		a.p.Tick()
 	}
 	a.trackProgress() // progress.go
+	a.a11yTick()      // a11y.go
 	if a.flashTicks > 0 {
 		a.flashTicks--
 	}

@@ -22,6 +22,14 @@
 // points to it while it is out of view. The menu shows each lesson's
 // state and opens a started lesson where it was left.
 //
+// Accessibility (a11y.go): where Options.A11y is set (the browser), each
+// Update hands it viz/a11y's mirror of what the app shows when that may
+// have changed, and what the live region is to say; Press is what the
+// mirror's buttons do, through the same hooks as the canvas's. Reduced
+// motion (Options.ReducedMotion, SetReducedMotion) keeps a playing
+// player's picture for half a second at a time and draws the spinner
+// still.
+//
 // The App's methods are safe to call from another goroutine (the browser's
 // JavaScript API calls them); Update and Draw take the same lock.
 package app

@@ -16,7 +16,9 @@ import (
 // next Update, which hit-tests clicks against its targets.
 func (a *App) drawFrame(dst *ebiten.Image) {
 	t0 := time.Now()
-	a.layoutFrame()
+	if !a.holdFrame() { // a11y.go: reduced motion keeps a playing player's picture a while
+		a.layoutFrame()
+	}
 	a.painter.Paint(dst, &a.list)
 	if m := a.measure; m != nil && a.p != nil {
 		m.FrameDraw = append(m.FrameDraw, time.Since(t0))

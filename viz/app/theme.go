@@ -80,5 +80,6 @@ func (a *App) themeAt(scale float64) *layout.Theme {
 	if err != nil {
 		panic("app: theme " + a.themeName + " was checked and is not a theme: " + err.Error())
 	}
+	th.ReducedMotion = a.access.motion.Reduced // a11y.go
 	return th
 }

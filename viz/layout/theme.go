@@ -39,6 +39,10 @@ type Theme struct {
 	MinPx float64
 	// Name is the theme's name (ThemeNames).
 	Name string
+	// ReducedMotion asks the scenes to draw nothing that turns or moves
+	// by itself (the reader's prefers-reduced-motion; viz/a11y's
+	// Motion): the spin-delay spinner is a still ring.
+	ReducedMotion bool
 
 	Background, Panel, PanelEdge, Text, Muted, Highlight, Accent color.RGBA
 	Pinned, Dirty, Locked, IO, Free, Error, Good                 color.RGBA

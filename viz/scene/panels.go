@@ -352,13 +352,18 @@ func shortFlags(w uint32) string {
 // layoutSpinner lays out eight dots in a circle, the one at spins mod 8
 // filled: a backend in the spin-delay loop on BM_LOCKED (perform_spin_delay).
 // It turns with each spin event (not with wall time), so a frame depends
-// only on the position.
+// only on the position. Under reduced motion (th.ReducedMotion) it does
+// not turn: all eight dots are filled alike, a still ring that says the
+// backend spins (the lane's text says how often).
 func layoutSpinner(l *layout.List, cx, cy, rad float64, spins int, th *layout.Theme) {
 	for i := 0; i < 8; i++ {
 		a := float64(i) * math.Pi / 4
 		x, y := cx+rad*math.Cos(a), cy+rad*math.Sin(a)
 		c, d := th.PanelEdge, rad*0.35
-		if i == spins%8 {
+		switch {
+		case th.ReducedMotion:
+			c, d = th.Locked, rad*0.45
+		case i == spins%8:
 			c, d = th.Locked, rad*0.55
 		}
 		l.Fill("spinner", layout.Rect{X: x - d/2, Y: y - d/2, W: d, H: d}, c)
