@@ -131,7 +131,7 @@ func TestBrowserA11y(t *testing.T) {
 	}
 	p.Seek(casAt)
 	wantLive := a11y.CaptionText(a11y.Build(a11y.Input{Player: p}).Captions)
-	if !strings.HasPrefix(wantLive, "atomic pane: C's CAS failed: B changed buffer 0's state word first") || !strings.Contains(wantLive, "C reloads the word and retries") {
+	if !strings.HasPrefix(wantLive, "atomic pane: C's CAS failed: B changed buffer 0's state word first") || !strings.Contains(wantLive, "C retries") {
 		t.Fatalf("the failed CAS's caption (natively): %q", wantLive)
 	}
 
@@ -172,7 +172,13 @@ func TestBrowserA11y(t *testing.T) {
 	bs.open("/#lesson=pinning&step=3")
 	waitFor(fmt.Sprintf("document.getElementById('mirror-heading').textContent === %q", heading), "the mirror's heading", "document.getElementById('mirror-heading').textContent")
 	bs.check("the mirror")
-	phase("lesson 2 step 3 open, its mirror written")
+	// The step's question is asked at its stop, just before C's CAS fails
+	// (at: cas-fail C): play up to it.
+	eval("window.bufferlab.step(100000)", nil)
+	waitFor("window.bufferlab.state().gated", "the step's question at its stop", "window.bufferlab.state()")
+	waitFor(fmt.Sprintf("!!document.querySelector('#mirror button[data-action=answer]') && document.getElementById('mirror-heading').textContent === %q", heading),
+		"the question's choices in the mirror", "document.getElementById('mirror').textContent")
+	phase("lesson 2 step 3 open and played to its question's stop, its mirror written")
 
 	// What a screen reader gets.
 	ax := axTree(t, bs)
@@ -448,7 +454,9 @@ func TestBrowserA11y(t *testing.T) {
 	// The phone: the focused mirror on a 390x844 page.
 	setViewport(t, ctx, eval, 390, 844)
 	eval("window.bufferlab.goto(2)", nil)
-	waitFor(fmt.Sprintf("document.getElementById('mirror-heading').textContent === %q", heading), "the mirror at step 3 on a phone", "document.getElementById('mirror-heading').textContent")
+	eval("window.bufferlab.step(100000)", nil) // to the question's stop
+	waitFor(fmt.Sprintf("document.getElementById('mirror-heading').textContent === %q && !!document.querySelector('#mirror-choices button')", heading),
+		"the mirror at step 3's question on a phone", "document.getElementById('mirror').textContent")
 	eval("document.querySelector('#mirror-choices button').focus()", nil)
 	shoot("a11y-390x844.png")
 	if _, err := chromedp.Call(ctx, emulation.ClearDeviceMetricsOverride, cdp.Empty{}); err != nil {
