@@ -949,7 +949,7 @@ func TestBrowser(t *testing.T) {
 	}
 
 	sandboxChecks(t, ctx, ctx, srv.URL, openPermalink, eval) // browser_sandbox_test.go
-	lessonDropChecks(t, eval)                                 // browser_sandbox_test.go
+	lessonDropChecks(t, eval)                                // browser_sandbox_test.go
 	check("the sandbox")
 
 	// A permalink asking for what a lesson does not have opens the nearest
