@@ -76,8 +76,107 @@
   }
   document.getElementById("notice-close").addEventListener("click", () => { noticeBox.hidden = true; });
   // A new address: the last link's notice no longer applies (cmd/wasm's
-  // own listener, added later, may show a new one).
-  window.addEventListener("hashchange", () => { noticeBox.hidden = true; });
+  // own listener, added later, may show a new one). A navigation (Back,
+  // Forward, a pasted link) is noted: the app's move that follows it
+  // replaces the history entry instead of pushing a new one.
+  let navigatedAt = 0;
+  window.addEventListener("hashchange", () => { noticeBox.hidden = true; navigatedAt = performance.now(); });
+
+  // Events for the host page: on(name, fn) for "step" ({lesson, scenario,
+  // step, event, link}), "move" (a new position within a step, paused)
+  // and "answer" ({lesson, step, choice, right}); it returns a function
+  // that removes the listener. In an iframe, each event is also posted to
+  // the parent page ({source: "bufferlab", type, detail}), whatever its
+  // origin: a host on another site (a course page, an LMS) listens with
+  // window.addEventListener("message", …). Listeners run after the Go
+  // call that emits them returns (the app's lock is held during it).
+  const listeners = {};
+  const eventNames = ["step", "move", "answer"];
+  api.on = (name, fn) => {
+    if (!eventNames.includes(name)) throw new Error(`on: expected one of ${eventNames.join(", ")}, found ${JSON.stringify(name)}`);
+    if (typeof fn !== "function") throw new Error("on: expected a function");
+    (listeners[name] = listeners[name] || []).push(fn);
+    return () => { listeners[name] = listeners[name].filter((f) => f !== fn); };
+  };
+  api._emit = (name, detail) => {
+    setTimeout(() => {
+      for (const fn of listeners[name] || []) {
+        try { fn(detail); } catch (e) { console.error("bufferlab.on(" + name + "):", e); }
+      }
+      if (window.parent !== window) window.parent.postMessage({ source: "bufferlab", type: name, detail }, "*");
+    }, 0);
+  };
+
+  // The address follows the student: a new step pushes a history entry
+  // (Back goes to the previous step), a move within a step replaces the
+  // entry, at most four times a second (browsers refuse floods of
+  // history calls). The fragment is what internal/permalink writes.
+  let replaceTimer = 0, replaceFrag = "";
+  api._follow = (frag, newStep, detail) => {
+    const hash = "#" + frag;
+    detail.link = location.href.split("#")[0] + hash;
+    api._emit(newStep ? "step" : "move", detail);
+    if (location.hash === hash) return;
+    if (newStep && performance.now() - navigatedAt > 1000) {
+      clearTimeout(replaceTimer);
+      replaceTimer = 0;
+      history.pushState(null, "", hash);
+      return;
+    }
+    replaceFrag = hash;
+    if (!replaceTimer) {
+      replaceTimer = setTimeout(() => {
+        replaceTimer = 0;
+        if (location.hash !== replaceFrag) history.replaceState(null, "", replaceFrag);
+      }, 250);
+    }
+  };
+  // Back and Forward between entries pushState made change the fragment:
+  // the hashchange above and cmd/wasm's listener open the step.
+
+  // The Link button and C: copy the address of where the student is. The
+  // clipboard needs a secure page (https, or localhost); elsewhere, or if
+  // it refuses, the link is shown selected, to copy by hand. advice says
+  // where a link that long can be shared ("" when anywhere).
+  api._copyLink = (frag, advice) => {
+    const url = location.href.split("#")[0] + "#" + frag;
+    const done = () => showNotice("Link copied: " + url.length + " characters." + (advice ? " " + advice : ""));
+    const byHand = () => {
+      showNotice("Copy this link: " + url + (advice ? " — " + advice : ""));
+      const sel = window.getSelection(), r = document.createRange();
+      r.selectNodeContents(document.getElementById("notice-text"));
+      sel.removeAllRanges();
+      sel.addRange(r);
+    };
+    setTimeout(() => {
+      if (navigator.clipboard && window.isSecureContext) navigator.clipboard.writeText(url).then(done, byHand);
+      else byHand();
+    }, 0);
+  };
+
+  // A host page may drive an embedded app by message, as it would by the
+  // API if it were on the same site: {bufferlab: CALL, args: [...], id}
+  // from the parent page only; the reply is {source: "bufferlab", type:
+  // "reply", id, value} or {…, error}. Only the calls below, which change
+  // nothing outside this page.
+  const hostCalls = ["state", "lessons", "open", "goto", "step", "seek", "answer", "continue", "link", "scenario", "openScenario"];
+  window.addEventListener("message", (ev) => {
+    if (window.parent === window || ev.source !== window.parent) return;
+    const m = ev.data;
+    if (!m || typeof m.bufferlab !== "string") return;
+    const reply = (r) => ev.source.postMessage(Object.assign({ source: "bufferlab", type: "reply", id: m.id }, r), ev.origin === "null" ? "*" : ev.origin);
+    if (!hostCalls.includes(m.bufferlab) || typeof api[m.bufferlab] !== "function") {
+      reply({ error: `unknown call ${JSON.stringify(m.bufferlab)}: expected one of ${hostCalls.join(", ")}` });
+      return;
+    }
+    api.ready.then(() => {
+      try {
+        reply({ value: api[m.bufferlab](...(Array.isArray(m.args) ? m.args : [])) });
+      } catch (e) {
+        reply({ error: String(e && e.message || e) });
+      }
+    });
+  });
   document.getElementById("error-back").addEventListener("click", (ev) => {
     ev.preventDefault();
     errorBox.hidden = true;

@@ -78,9 +78,8 @@
     el("h2", { textContent: "Scenario sandbox" }), gallery, pick, picker, run, close);
   const panel = el("section", { id: "sandbox", class: "sandbox", "aria-label": "Scenario sandbox", hidden: true },
     head, el("div", { class: "sb-body" }, editor, side), status);
-  // While a sandbox scenario plays: a bar to go back to its text.
-  const edit = el("button", { id: "sb-edit", type: "button", textContent: "✎ Edit scenario", title: "Back to the scenario's text (E)" });
-  const bar = el("div", { id: "sb-bar", class: "sb-bar", hidden: true }, edit);
+  // While a sandbox scenario plays, the player's own Edit button (E)
+  // brings its text back (viz/frame's top bar).
   // A lesson file's errors, positioned as `bufferlab lessons check` gives
   // them.
   const fileErrText = el("pre", { id: "sb-file-errors" });
@@ -91,7 +90,7 @@
   fileErrClose.addEventListener("click", () => { fileErr.hidden = true; });
   const dropHint = el("div", { id: "sb-drop", class: "sb-drop", hidden: true },
     el("p", { textContent: "Drop a lesson (.md) or a scenario (.scn) to open it" }));
-  document.body.append(panel, bar, fileErr, dropHint);
+  document.body.append(panel, fileErr, dropHint);
 
   // Highlighting: one pass over each line, HTML built from text nodes
   // only (never innerHTML from the text: it is anyone's input).
@@ -234,8 +233,7 @@
     return true;
   }
   run.addEventListener("click", runIt);
-  close.addEventListener("click", () => { hide(); bar.hidden = true; if (api.menu) api.menu(); });
-  edit.addEventListener("click", () => show());
+  close.addEventListener("click", () => { hide(); if (api.menu) api.menu(); });
   gallery.addEventListener("change", () => {
     const g = galleryItems.find((x) => x.name === gallery.value);
     if (g) setText(g.text);
@@ -261,7 +259,6 @@
     if (typeof t === "string") setText(t);
     else repaint();
     panel.hidden = false;
-    bar.hidden = true;
     text.focus();
     // The game's canvas takes the focus when it starts (Ebitengine does):
     // give it back to the text once the app is up.
@@ -269,7 +266,6 @@
   }
   function hide() {
     panel.hidden = true;
-    bar.hidden = false;
   }
 
   // MaxFile bounds what is read from a file (permalink.MaxText, 1 MiB):
@@ -306,7 +302,6 @@
         return;
       }
       panel.hidden = true;
-      bar.hidden = true;
       return;
     }
     show(body);
@@ -326,11 +321,11 @@
     if (f) openFile(f);
   });
 
-  // The Go side calls these: _sandbox(text) opens the editor (from the
-  // menu, #sandbox, a link with a scenario); _sandboxBar(on) shows or hides
-  // the bar to go back to the text (a lesson opened: no bar).
-  api._sandbox = (t) => show(t);
-  api._sandboxBar = (on) => { bar.hidden = !on; if (on) panel.hidden = true; };
+  // The Go side calls this: _sandbox(text) opens the editor (the menu's
+  // card, S, the player's Edit button, #sandbox, a link whose scenario
+  // does not run). It runs after the Go call returns (the app's lock is
+  // held during it, and the editor calls Go).
+  api._sandbox = (t) => setTimeout(() => show(t), 0);
   api.sandbox = {
     show, hide,
     text: () => text.value,

@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net/url"
 	"strings"
 	"testing"
 	"time"
@@ -95,11 +96,36 @@ func sandboxChecks(t *testing.T, ctx, bctx context.Context, base string, open fu
 		Event  int
 	}
 	eval(`window.bufferlab.state()`, &st)
-	var panel struct{ Editor, Bar bool }
-	eval(`({Editor: !document.getElementById("sandbox").hidden, Bar: !document.getElementById("sb-bar").hidden})`, &panel)
-	if st.Mode != "lesson" || st.Events == 0 || panel.Editor || !panel.Bar {
-		t.Fatalf("after Run: state %+v, editor shown %v, edit bar shown %v", st, panel.Editor, panel.Bar)
+	var editor bool
+	eval(`!document.getElementById("sandbox").hidden`, &editor)
+	if st.Mode != "lesson" || st.Events == 0 || editor {
+		t.Fatalf("after Run: state %+v, editor shown %v", st, editor)
 	}
+	// The player's Edit button brings the text back: a click on it.
+	var edit struct{ X, Y, W, H float64 }
+	for range 100 {
+		eval(`(window.bufferlab.targets().find(t => t.role === "button Edit") || {})`, &edit)
+		if edit.W > 0 {
+			break
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	if edit.W == 0 {
+		t.Fatal("after Run: no Edit button in the player's top bar")
+	}
+	if err := chromedp.Do(ctx, chromedp.MouseClickXY(edit.X+edit.W/2, edit.Y+edit.H/2)); err != nil {
+		t.Fatal(err)
+	}
+	for range 100 {
+		if eval(`!document.getElementById("sandbox").hidden && document.getElementById("sb-text").value.includes("touch t 0..3")`, &editor); editor {
+			break
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	if !editor {
+		t.Fatal("the Edit button did not open the editor with the scenario's text")
+	}
+	eval(`window.bufferlab.sandbox.hide()`, nil)
 	eval(`window.bufferlab.step(25)`, nil)
 	var scn string
 	eval(`window.bufferlab.scenario()`, &scn)
@@ -206,5 +232,120 @@ func lessonDropChecks(t *testing.T, eval func(string, any)) {
 	eval(`window.bufferlab.link()`, &link)
 	if !strings.HasPrefix(link, "md=") {
 		t.Fatalf("link() of a dropped lesson = %q, want it to carry the Markdown (md=…)", link)
+	}
+}
+
+// historyChecks: the address follows the student. Each step pushes a
+// history entry with its link (steps from 1, as on screen), so Back and
+// Forward move between steps without reopening the lesson.
+func historyChecks(t *testing.T, ctx context.Context, open func(hash string), eval func(string, any)) {
+	t.Helper()
+	open("lesson=pinning")
+	waitHash := func(want string) {
+		t.Helper()
+		var h string
+		for range 200 {
+			if eval(`location.hash`, &h); h == want {
+				return
+			}
+			time.Sleep(25 * time.Millisecond)
+		}
+		t.Fatalf("the address is %q, want %q", h, want)
+	}
+	step := func() int {
+		var s struct{ Step int }
+		eval(`window.bufferlab.state()`, &s)
+		return s.Step
+	}
+	eval(`window.bufferlab.goto(1)`, nil)
+	waitHash("#lesson=pinning&step=2")
+	eval(`window.bufferlab.goto(2)`, nil)
+	waitHash("#lesson=pinning&step=3")
+	eval(`window.bufferlab.step(3)`, nil)
+	waitHash("#lesson=pinning&step=3&event=3")
+	for _, c := range []struct {
+		move func() error
+		hash string
+		step int
+	}{
+		{func() error { return chromedp.Do(ctx, chromedp.NavigateBack()) }, "#lesson=pinning&step=2", 1},
+		{func() error { return chromedp.Do(ctx, chromedp.NavigateBack()) }, "#lesson=pinning", 0},
+		{func() error { return chromedp.Do(ctx, chromedp.NavigateForward()) }, "#lesson=pinning&step=2", 1},
+		{func() error { return chromedp.Do(ctx, chromedp.NavigateForward()) }, "#lesson=pinning&step=3&event=3", 2},
+	} {
+		if err := c.move(); err != nil {
+			t.Fatal(err)
+		}
+		waitHash(c.hash)
+		for i := 0; i < 200 && step() != c.step; i++ {
+			time.Sleep(25 * time.Millisecond)
+		}
+		if s := step(); s != c.step {
+			t.Fatalf("at %s the app shows step %d, want %d", c.hash, s+1, c.step+1)
+		}
+	}
+	var link string
+	eval(`window.bufferlab.link()`, &link)
+	if link != "lesson=pinning&step=3&event=3" {
+		t.Fatalf("after Back and Forward, link() = %q", link)
+	}
+}
+
+// embedHost is a teacher's page on another site that embeds a lesson and
+// listens to it: it keeps every message the frame posts in window.got, and
+// drives the frame by message (postMessage: the only way across origins).
+const embedHost = `<!doctype html><meta charset="utf-8"><title>A course page</title>
+<iframe id="f" allow="fullscreen" width="1000" height="700"></iframe>
+<script>
+window.got = [];
+window.addEventListener("message", (ev) => { if (ev.data && ev.data.source === "bufferlab") window.got.push(ev.data); });
+window.call = (name, ...args) => document.getElementById("f").contentWindow.postMessage({bufferlab: name, args, id: Math.random()}, "*");
+document.getElementById("f").src = new URLSearchParams(location.search).get("app");
+</script>`
+
+// embedChecks: an iframe on a page from another origin plays a lesson
+// (#embed: no menu), and its answers reach the host as messages.
+func embedChecks(t *testing.T, ctx context.Context, hostURL, appURL string, eval func(string, any)) {
+	t.Helper()
+	if err := chromedp.Do(ctx, chromedp.Navigate(hostURL+"/host.html?app="+url.QueryEscape(appURL+"/#embed&lesson=pinning&step=3"))); err != nil {
+		t.Fatal(err)
+	}
+	type msg struct {
+		Type   string
+		Detail map[string]any
+		Value  any
+		Error  string
+	}
+	waitMsg := func(typ string, what string) msg {
+		t.Helper()
+		var got []msg
+		for range 1200 {
+			eval(`window.got || []`, &got)
+			for _, m := range got {
+				if m.Type == typ {
+					return m
+				}
+			}
+			time.Sleep(50 * time.Millisecond)
+		}
+		t.Fatalf("%s: no %q message from the frame (got %+v)", what, typ, got)
+		return msg{}
+	}
+	st := waitMsg("step", "the embedded lesson opening")
+	if st.Detail["lesson"] != "pinning" || st.Detail["step"] != float64(3) || !strings.Contains(fmt.Sprint(st.Detail["link"]), "embed&lesson=pinning&step=3") {
+		t.Fatalf("the step message: %+v", st)
+	}
+	eval(`window.call("step", 100000)`, nil) // to the question's stop
+	eval(`window.call("answer", 0)`, nil)
+	an := waitMsg("answer", "an answer in the frame")
+	if an.Detail["lesson"] != "pinning" || an.Detail["step"] != float64(3) || an.Detail["choice"] != float64(1) {
+		t.Fatalf("the answer message: %+v", an)
+	}
+	// No menu in an embed: the frame's state has a lesson, and its
+	// targets no Menu button.
+	eval(`window.got = []; window.call("state")`, nil)
+	rep := waitMsg("reply", "state() by message")
+	if s, _ := rep.Value.(map[string]any); s == nil || s["lesson"] != "pinning" {
+		t.Fatalf("state() by message: %+v", rep)
 	}
 }

@@ -951,6 +951,15 @@ func TestBrowser(t *testing.T) {
 	sandboxChecks(t, ctx, ctx, srv.URL, openPermalink, eval) // browser_sandbox_test.go
 	lessonDropChecks(t, eval)                                // browser_sandbox_test.go
 	check("the sandbox")
+	historyChecks(t, ctx, openPermalink, eval) // browser_sandbox_test.go
+	check("Back and Forward")
+	host := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		io.WriteString(w, embedHost)
+	})) // another port: another origin
+	defer host.Close()
+	embedChecks(t, ctx, host.URL, srv.URL, eval) // browser_sandbox_test.go
+	check("an embed on another site")
 
 	// A permalink asking for what a lesson does not have opens the nearest
 	// thing, with a notice, not the "could not continue" panel: past the

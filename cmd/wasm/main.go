@@ -11,6 +11,7 @@ import (
 
 	"github.com/hajimehoshi/ebiten/v2"
 
+	"bufferlab/internal/permalink"
 	"bufferlab/viz/a11y"
 	"bufferlab/viz/app"
 	"bufferlab/viz/layout"
@@ -68,6 +69,20 @@ func main() {
 			},
 		},
 		ReducedMotion: motion.Reduced(),
+		Embed:         startedEmbedded(),
+		Sandbox:       func(text string) { api.Call("_sandbox", text) },
+		CopyLink: func(frag string) {
+			api.Call("_copyLink", frag, permalink.Advice(len(js.Global().Get("location").Get("origin").String())+len(js.Global().Get("location").Get("pathname").String())+1+len(frag)))
+		},
+		Follow: &app.Follow{
+			Moved: func(at permalink.Link, newStep bool) {
+				api.Call("_follow", permalink.Encode(at), newStep, toJS(map[string]any{
+					"lesson": at.Lesson, "scenario": at.Scenario != "", "step": max(at.Step, 1), "event": at.Event}))
+			},
+			Answered: func(lesson string, step, choice int, right bool) {
+				api.Call("_emit", "answer", toJS(map[string]any{"lesson": lesson, "step": step, "choice": choice, "right": right}))
+			},
+		},
 	})
 	if err != nil {
 		fail(err.Error())
@@ -118,7 +133,16 @@ func openFromHash(a *app.App) {
 	for _, msg := range plan.Notices {
 		notice(msg)
 	}
-	playing := false
+	// Back and Forward, or a link to where the app already is, move
+	// within what is open instead of opening it again (which would play
+	// the lesson anew and forget its answers).
+	if here := a.Link(); here.Step > 0 && !plan.Sandbox && here.Lesson == plan.Lesson && here.Markdown == plan.Markdown && here.Scenario == plan.Scenario {
+		if here.Step != plan.Step+1 || here.Event != plan.Event {
+			a.GotoStep(plan.Step)
+			a.Step(plan.Event)
+		}
+		return
+	}
 	switch {
 	case plan.Scenario != "" && plan.Sandbox:
 		a.Menu()
@@ -131,7 +155,6 @@ func openFromHash(a *app.App) {
 			notice("The scenario in the link does not run: " + err.Error())
 			return
 		}
-		playing = true
 	case plan.Markdown != "":
 		if err := a.OpenLessonSource("link.md", []byte(plan.Markdown), plan.Step); err != nil {
 			a.Menu()
@@ -153,7 +176,13 @@ func openFromHash(a *app.App) {
 	default:
 		a.Menu()
 	}
-	api.Call("_sandboxBar", playing)
+}
+
+// startedEmbedded reports whether the page was opened as an embed
+// (#embed…): the app then shows no menu for the page's life.
+func startedEmbedded() bool {
+	h := strings.TrimPrefix(js.Global().Get("location").Get("hash").String(), "#")
+	return planLink(h, nil).Embed
 }
 
 // toggleFullscreen is the F key in the browser. A frame whose page does not

@@ -23,6 +23,21 @@ import (
 
 // Options configure the app.
 type Options struct {
+	// Follow, when set, hears where the student goes and what they answer
+	// (link.go).
+	Follow *Follow
+	// Sandbox, when set (the browser), opens the scenario sandbox's
+	// editor with a text ("" for an empty one): the menu's Sandbox card,
+	// S in the menu, and the player's Edit button and E key for a scenario
+	// the sandbox ran or a link carried.
+	Sandbox func(text string)
+	// CopyLink, when set (the browser), copies a link's fragment (the
+	// player's Link button and C key).
+	CopyLink func(fragment string)
+	// Embed shows one lesson or scenario without the menu (an iframe):
+	// no Menu button, Esc closes overlays only, the end panel offers no
+	// menu, and links keep saying embed.
+	Embed         bool
 	Width, Height int
 	Presentation  bool
 	// Theme is the theme's name (layout.ThemeNames; "" is light).
@@ -73,7 +88,9 @@ type App struct {
 	// lessonSource is the Markdown of a lesson opened from its text
 	// (OpenLessonSource), "" for an embedded one.
 	lessonSource string
-	fast         *fastState // the fast-mode panel, when shown
+	// follow is where Options.Follow last heard the student was.
+	follow followKey
+	fast   *fastState // the fast-mode panel, when shown
 	// dropCosts are the native drop costs measured for pacing by time.
 	dropCosts *drop.DropCosts
 
@@ -635,6 +652,7 @@ func (a *App) Update() error {
 	}
 	a.trackProgress() // progress.go
 	a.a11yTick()      // a11y.go
+	a.followTick()    // link.go
 	if a.flashTicks > 0 {
 		a.flashTicks--
 	}

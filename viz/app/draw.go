@@ -71,7 +71,7 @@ func (a *App) pointer() layout.Point {
 
 // hooks are what the frame's targets do.
 func (a *App) hooks() frame.Hooks {
-	return frame.Hooks{
+	h := frame.Hooks{
 		OpenLesson: a.openFromMenu,
 		Menu:       func() { a.p = nil },
 		Help:       func() { a.help = !a.help },
@@ -91,6 +91,21 @@ func (a *App) hooks() frame.Hooks {
 		},
 		EndNext: a.endNext, EndReplay: a.endReplay, EndMenu: a.endMenu,
 	}
+	if a.opts.Embed {
+		h.Menu, h.EndMenu = nil, nil
+	}
+	if a.opts.CopyLink != nil && a.p != nil {
+		h.Link = a.copyLink
+	}
+	if a.opts.Sandbox != nil {
+		if a.p != nil && a.source != "" {
+			h.Edit = a.editScenario
+		}
+		if a.p == nil && !a.opts.Embed {
+			h.Sandbox = func() { a.opts.Sandbox("") }
+		}
+	}
+	return h
 }
 
 // LayoutInfo is what window.bufferlab.layout() reports of the frame on

@@ -106,6 +106,8 @@ func (a *App) handleInput() {
 			if !a.fast.running {
 				a.fast = nil
 			}
+		case a.opts.Embed:
+			// An embedded lesson has no menu to go back to.
 		default:
 			a.p = nil
 		}
@@ -176,6 +178,8 @@ func (a *App) menuKeys() {
 		if err := a.startFast("pool"); err != nil {
 			a.showError(err.Error())
 		}
+	case inpututil.IsKeyJustPressed(ebiten.KeyS) && a.opts.Sandbox != nil:
+		a.opts.Sandbox("")
 	}
 }
 
@@ -220,6 +224,10 @@ func (a *App) playerKeys() {
 		a.fr.Scroll(40 * a.th.Scale)
 	case inpututil.IsKeyJustPressed(ebiten.KeyL):
 		a.legend = !a.legend
+	case inpututil.IsKeyJustPressed(ebiten.KeyC) && a.opts.CopyLink != nil:
+		a.copyLink()
+	case inpututil.IsKeyJustPressed(ebiten.KeyE) && a.opts.Sandbox != nil && a.source != "":
+		a.editScenario()
 	case inpututil.IsKeyJustPressed(ebiten.KeyO):
 		a.forwardOr(func() { p.ToOpEnd() })
 	case inpututil.IsKeyJustPressed(ebiten.KeyA):

@@ -13,6 +13,19 @@ import (
 func (a *App) Link() permalink.Link {
 	a.mu.Lock()
 	defer a.mu.Unlock()
+	return a.linkLocked()
+}
+
+func (a *App) linkLocked() permalink.Link {
+	if a.p == nil || a.fast != nil {
+		return permalink.Link{Embed: a.opts.Embed}
+	}
+	l := a.linkHere()
+	l.Embed = a.opts.Embed
+	return l
+}
+
+func (a *App) linkHere() permalink.Link {
 	if a.p == nil || a.fast != nil {
 		return permalink.Link{}
 	}
@@ -60,3 +73,62 @@ func (a *App) OpenLessonSource(file string, md []byte, step int) error {
 	a.lessonSource = string(md)
 	return nil
 }
+
+// Follow is what a host page hears of the student's way through a lesson
+// or scenario (the browser: the page address follows it, and
+// window.bufferlab.on('step' | 'answer' | 'move', fn) reports it). Both
+// hooks are called from Update and from answer, with the app's lock held:
+// they must not call the app back.
+type Follow struct {
+	// Moved is called when the place changes: another lesson or scenario
+	// opened, another step (newStep), or, while the player is paused,
+	// another position within the step. Playing moves nothing: a link
+	// follows where the student stops, not every event played.
+	Moved func(at permalink.Link, newStep bool)
+	// Answered is called once per answer: the lesson (its name), the step
+	// and the choice, both counted from 1 as on screen, and whether it was
+	// right.
+	Answered func(lesson string, step, choice int, right bool)
+}
+
+// followKey is where the student is, as Follow.Moved reports it.
+type followKey struct {
+	p         *player.Player
+	step, pos int
+}
+
+// followTick reports a move to Options.Follow (Update calls it). Cost per
+// tick: one comparison of three words; a link (DEFLATE of a carried
+// scenario or lesson, O(its size)) only when the place changed.
+func (a *App) followTick() {
+	f := a.opts.Follow
+	if f == nil || f.Moved == nil {
+		return
+	}
+	k := followKey{p: a.p}
+	if a.p != nil && a.fast == nil {
+		k.step, k.pos = a.p.Step(), a.p.Pos()
+		if a.p.Playing() {
+			k.pos = a.follow.pos // playing: only a new step counts
+		}
+	}
+	if k == a.follow {
+		return
+	}
+	newStep := k.p != a.follow.p || k.step != a.follow.step
+	a.follow = k
+	if k.p == nil {
+		return // the menu: nothing to link to
+	}
+	f.Moved(a.linkLocked(), newStep)
+}
+
+// copyLink gives the page the link to where the student is (the Link
+// button, C).
+func (a *App) copyLink() {
+	a.opts.CopyLink(permalink.Encode(a.linkLocked()))
+}
+
+// editScenario opens the scenario being played in the sandbox's editor
+// (the Edit button, E).
+func (a *App) editScenario() { a.opts.Sandbox(a.source) }

@@ -114,6 +114,9 @@ func (a *App) answer(choice int) (bool, error) {
 		a.prog.p.Answer(p.Name, p.Step(), choice+1, ok, time.Now())
 		a.saveProgress()
 	}
+	if f := a.opts.Follow; err == nil && f != nil && f.Answered != nil {
+		f.Answered(p.Name, p.Step()+1, choice+1, ok)
+	}
 	return ok, err
 }
 
@@ -181,6 +184,7 @@ func (a *App) lessonEnd() *scene.LessonEnd {
 		return nil
 	}
 	e := scene.NewLessonEnd(a.p.Lesson, a.prog.p.Lesson(a.p.Name), a.nextLesson())
+	e.NoMenu = a.opts.Embed
 	return &e
 }
 

@@ -50,15 +50,33 @@ func (b *builder) topBar(r layout.Rect, tabs []Tab) {
 	p, th := b.sc.Player, b.th
 	st := p.Steps[p.Step()]
 	bh := min(r.H, b.buttonH())
-	menuW, helpW := b.buttonW("Menu"), b.buttonW("?")
-	menu := layout.Rect{X: r.X + r.W - menuW, Y: r.Y, W: menuW, H: bh}
-	help := layout.Rect{X: menu.X - helpW - th.Px(6), Y: r.Y, W: helpW, H: bh}
-	b.button("button Menu", "Menu", menu, false, b.h.Menu)
+	helpW := b.buttonW("?")
+	// The buttons from the right: Menu (not in an embedded page), ?,
+	// Legend, Link and Edit where the page has them.
+	right := r.X + r.W + th.Px(6)
+	if b.h.Menu != nil {
+		menuW := b.buttonW("Menu")
+		menu := layout.Rect{X: r.X + r.W - menuW, Y: r.Y, W: menuW, H: bh}
+		b.button("button Menu", "Menu", menu, false, b.h.Menu)
+		right = menu.X
+	}
+	help := layout.Rect{X: right - helpW - th.Px(6), Y: r.Y, W: helpW, H: bh}
 	b.button("button ?", "?", help, b.sc.Help, b.h.Help)
 	if b.poolLegend() {
 		w := b.buttonW("Legend")
 		help = layout.Rect{X: help.X - w - th.Px(6), Y: r.Y, W: w, H: bh}
 		b.button("button Legend", "Legend", help, b.sc.Legend, b.h.Legend)
+	}
+	for _, x := range []struct {
+		label string
+		act   func()
+	}{{"Link", b.h.Link}, {"Edit", b.h.Edit}} {
+		if x.act == nil {
+			continue
+		}
+		w := b.buttonW(x.label)
+		help = layout.Rect{X: help.X - w - th.Px(6), Y: r.Y, W: w, H: bh}
+		b.button("button "+x.label, x.label, help, false, x.act)
 	}
 	// On a short screen the tabs share the bar.
 	for i := len(tabs) - 1; i >= 0; i-- {

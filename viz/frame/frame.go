@@ -136,6 +136,12 @@ type Hooks struct {
 	Answer func(choice int)
 	// The end panel's ways on: the next lesson, the same again, the menu.
 	EndNext, EndReplay, EndMenu func()
+	// Link copies a link to where the student is (the browser); Edit
+	// opens the scenario being played in the sandbox's editor; Sandbox
+	// opens the sandbox from the menu. Nil (the desktop, or an embedded
+	// page for Menu): their buttons are not drawn. A nil Menu also hides
+	// the Menu button (an embedded lesson has no menu).
+	Link, Edit, Sandbox func()
 }
 
 // Screen is what is on screen: the menu (Player nil) or a lesson, and the

@@ -113,6 +113,10 @@ func (b *builder) menu(full layout.Rect) {
 		}
 	}
 	fl := layout.Wrap("bench pool --quick: a hit and a miss in ns, beside a dependent load and a stream", body, textW)
+	if b.h.Sandbox != nil {
+		sl := layout.Wrap("write a scenario of your own, see its errors as you type, run it; open a lesson or scenario file", body, textW)
+		card("sandbox", false, "Scenario sandbox (S)", sl, 0, b.h.Sandbox)
+	}
 	card("fast", false, "Fast mode: measure the pool on this machine (F2)", fl, 0, b.h.Fast)
 	b.l.Unclip()
 	s.menuMax = max(0, y+s.menuScroll-(r.Y+r.H))

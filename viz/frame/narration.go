@@ -133,7 +133,7 @@ func (b *builder) narrationOnce(r layout.Rect) (scrolled bool) {
 			// A button scrolled mostly out of the pane cannot be clicked
 			// until it is scrolled to (the part in view is too small a
 			// target).
-			if vis := intersect(bt.r, textR); vis.H >= min(bt.r.H, b.plan.MinTarget) {
+			if vis := intersect(bt.r, textR); bt.act != nil && vis.H >= min(bt.r.H, b.plan.MinTarget) {
 				b.l.Target(bt.role, bt.role, vis, bt.act)
 			}
 		}

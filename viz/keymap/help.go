@@ -22,14 +22,32 @@ type helpRow struct {
 // (then the others, muted, in the table's order). A button's row says
 // its label and, where a key does the same, the key.
 func helpRows(now Where) []helpRow {
+	// A button that does what a key does (its Keys are the binding's, in
+	// a place the binding applies) shares the binding's row: one line
+	// says both, and the help fits a phone. One button a binding.
+	shared := map[string]bool{}
+	with := map[string]string{} // a binding's keys → its buttons' labels
+	for _, b := range Bindings {
+		for _, bt := range Buttons {
+			k := b.Keys + "\x00" + b.Where.String()
+			// (A button labelled as its key, T, keeps its own row.)
+			if bt.Keys == b.Keys && bt.Label != b.Keys && bt.Where&b.Where != 0 && !shared[bt.Label] && with[k] == "" {
+				with[k] = "  [" + bt.Label + "]" // one: the keys' column is narrow
+				shared[bt.Label] = true
+			}
+		}
+	}
 	var here, other []helpRow
 	for _, s := range Sections() {
 		muted := s.Where&now == 0
 		rows := []helpRow{{title: true, does: s.Title, muted: muted}}
 		for _, b := range s.Bindings {
-			rows = append(rows, helpRow{keys: b.Keys, does: b.Does, muted: muted})
+			rows = append(rows, helpRow{keys: b.Keys + with[b.Keys+"\x00"+b.Where.String()], does: b.Does, muted: muted})
 		}
 		for _, b := range s.Buttons {
+			if shared[b.Label] {
+				continue
+			}
 			does := b.Does
 			if b.Keys != "" {
 				does += " (" + b.Keys + ")"

@@ -37,6 +37,8 @@ type LessonEnd struct {
 	// MinTarget is the smallest height of a button (0: its text's): 44 px
 	// on a touch screen.
 	MinTarget float64
+	// NoMenu leaves out the Menu button (an embedded lesson has no menu).
+	NoMenu bool
 }
 
 // NewLessonEnd is the end of lesson l for its progress record rec (nil:
@@ -135,10 +137,16 @@ func LayoutLessonEnd(l *layout.List, r layout.Rect, e LessonEnd, th *layout.Them
 		// Too narrow for a row: one under the other, the whole width.
 		ui.Replay.W, ui.Menu.X, ui.Menu.Y, ui.Menu.W = r.W, r.X, y+bh+pad*0.5, r.W
 	}
-	for _, b := range []struct {
+	buttons := []struct {
 		role, text string
 		box        layout.Rect
-	}{{"end replay", "Replay", ui.Replay}, {"end menu", "Menu", ui.Menu}} {
+	}{{"end replay", "Replay", ui.Replay}, {"end menu", "Menu", ui.Menu}}
+	last := ui.Menu // the keys' line goes beside or under the last button
+	if e.NoMenu {
+		ui.Replay.W = bw("Replay")
+		ui.Menu, last, buttons = layout.Rect{}, ui.Replay, buttons[:1]
+	}
+	for _, b := range buttons {
 		fill, edge := th.Panel, th.PanelEdge
 		if hover != nil && hover(b.box) {
 			fill, edge = th.Hover, th.Accent
@@ -150,15 +158,20 @@ func LayoutLessonEnd(l *layout.List, r layout.Rect, e LessonEnd, th *layout.Them
 	// The keys that do the same: beside the buttons when there is room,
 	// else under them.
 	keys := "Enter: next lesson · R: replay · Esc: menu"
-	if e.Next == "" {
+	switch {
+	case e.NoMenu && e.Next == "":
+		keys = "R: replay"
+	case e.NoMenu:
+		keys = "Enter: next lesson · R: replay"
+	case e.Next == "":
 		keys = "R: replay · Esc: menu"
 	}
 	kf := th.Font(layout.Italic, 12)
-	if kx := ui.Menu.X + ui.Menu.W + 2*pad; ui.Menu.Y == ui.Replay.Y && kx+layout.Width(keys, kf) <= r.X+r.W {
+	if kx := last.X + last.W + 2*pad; last.Y == ui.Replay.Y && kx+layout.Width(keys, kf) <= r.X+r.W {
 		l.Text("end keys", keys, kf, kx, y+(bh-layout.LineHeight(kf))/2, r.X+r.W-kx, th.Muted, layout.Left)
 		y += bh + pad*0.5
 	} else {
-		y = wrapped(l, "end keys", keys, kf, r.X, ui.Menu.Y+bh+pad*0.25, r.W, th.Muted)
+		y = wrapped(l, "end keys", keys, kf, r.X, last.Y+bh+pad*0.25, r.W, th.Muted)
 	}
 	y += pad * 0.75
 

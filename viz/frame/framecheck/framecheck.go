@@ -47,9 +47,11 @@ func (f *Frame) Name() string {
 }
 
 // noHooks are targets that do nothing: the frames are only measured.
+// They are the browser's, the fullest set: its Link button is in every
+// lesson's top bar (the phone is a browser).
 var noHooks = frame.Hooks{
 	OpenLesson: func(int) {}, Menu: func() {}, Help: func() {}, Fast: func() {}, Pacing: func() {},
-	Forward: func(f func()) { f() }, Dismiss: func() {},
+	Forward: func(f func()) { f() }, Dismiss: func() {}, Link: func() {}, Sandbox: func() {},
 }
 
 // Lessons lays out every step of each lesson at w×h, in presentation mode
