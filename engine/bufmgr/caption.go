@@ -643,50 +643,69 @@ func (c *captioner) lockName() string {
 func (c *captioner) lw() string {
 	e := c.e
 	lock := c.lockName()
-	mode := narrate.Mode(LWLockMode(e.Arg))
-	switch e.Kind {
-	case trace.KLWWait:
-		return fmt.Sprintf("%s must wait for %s: %s.", c.who, lock, narrate.HolderVerb(e.Before, c.actor))
-	case trace.KLWCondFail:
-		if e.Site == sAllocContentCond {
-			return fmt.Sprintf("%s does not wait for dirty %s's content lock (%s): it takes another victim.",
-				c.who, c.buf(), narrate.HolderVerb(e.Before, c.actor))
-		}
-		return fmt.Sprintf("%s does not get %s without waiting: %s.", c.who, lock, narrate.HolderVerb(e.Before, c.actor))
-	case trace.KLWRelease:
-		return c.lwRelease(lock)
+	if e.Kind == trace.KLWCondFail && e.Site == sAllocContentCond {
+		return fmt.Sprintf("%s does not wait for dirty %s's content lock (%s): it takes another victim.",
+			c.who, c.buf(), narrate.HolderVerb(e.Before, c.actor))
 	}
-	switch e.Site {
-	case sAllocLockShared:
-		if t, ok := c.readingTag(); ok {
-			return fmt.Sprintf("%s locks %s (shared) to look for %s.", c.who, lock, t)
+	if e.Kind == trace.KLWAcquire {
+		switch e.Site {
+		case sAllocLockShared:
+			if t, ok := c.readingTag(); ok {
+				return fmt.Sprintf("%s locks %s (shared) to look for %s.", c.who, lock, t)
+			}
+		case sInvalLockPart:
+			return fmt.Sprintf("%s locks %s exclusively to remove %s's entry.", c.who, lock, c.invalBuf())
+		case sAllocContentCond:
+			return fmt.Sprintf("%s gets dirty %s's content lock (shared) without waiting: it can write the page.", c.who, c.buf())
 		}
-		return fmt.Sprintf("%s locks %s (shared) to look its page up.", c.who, lock)
-	case sAllocLockFirst:
-		return fmt.Sprintf("%s locks %s exclusively: of the old and new pages' partitions, the lower first.", c.who, lock)
-	case sAllocLockSecond:
-		return fmt.Sprintf("%s locks %s exclusively, the higher of the two partitions.", c.who, lock)
-	case sAllocLockNew:
-		return fmt.Sprintf("%s locks %s exclusively to map its page to the victim.", c.who, lock)
-	case sLookupLock:
-		return fmt.Sprintf("%s locks %s (shared) to look up the next block to drop.", c.who, lock)
-	case sInvalLockPart:
-		return fmt.Sprintf("%s locks %s exclusively to remove %s's entry.", c.who, lock, c.invalBuf())
-	case sAllocContentCond:
-		return fmt.Sprintf("%s gets dirty %s's content lock (shared) without waiting: it can write the page.", c.who, c.buf())
-	case sLockBufferAcquire:
-		return fmt.Sprintf("%s takes %s exclusively to change the page.", c.who, lock)
-	case sCleanupContentLock:
-		return fmt.Sprintf("%s takes %s exclusively, as the cleanup lock requires.", c.who, lock)
-	case sInvalLockList:
-		return fmt.Sprintf("%s takes %s exclusively to unlink the buffer.", c.who, lock)
-	case sDListLock, sDListRelock:
-		return fmt.Sprintf("%s takes %s (shared) to read the next link.", c.who, lock)
-	case sDListAllocLock:
-		return fmt.Sprintf("%s takes %s exclusively to move its new buffer onto the list.", c.who, lock)
 	}
-	return fmt.Sprintf("%s takes %s %s.", c.who, lock, mode)
+	return lockWords.Caption(e, e.Site, c.who, lock, c.actor)
 }
+
+// lockWords are the pool's sentences for its LWLock events: the mapping
+// partitions', the content locks' and the buffer lists'.
+var lockWords = narrate.LockWords{
+	Take: map[trace.Site]string{
+		sAllocLockShared:    "%s locks %s (shared) to look its page up.",
+		sAllocLockFirst:     "%s locks %s exclusively: of the old and new pages' partitions, the lower first.",
+		sAllocLockSecond:    "%s locks %s exclusively, the higher of the two partitions.",
+		sAllocLockNew:       "%s locks %s exclusively to map its page to the victim.",
+		sLookupLock:         "%s locks %s (shared) to look up the next block to drop.",
+		sLockBufferAcquire:  "%s takes %s exclusively to change the page.",
+		sCleanupContentLock: "%s takes %s exclusively, as the cleanup lock requires.",
+		sInvalLockList:      "%s takes %s exclusively to unlink the buffer.",
+		sDListLock:          dlistRead,
+		sDListRelock:        dlistRead,
+		sDListAllocLock:     "%s takes %s exclusively to move its new buffer onto the list.",
+	},
+	Release: map[trace.Site]string{
+		sAllocMissUnlock:       "%s releases %s: the page is not in the pool, so it looks for a victim.",
+		sAllocHitUnlock:        "%s releases %s: it holds a pin on the page's buffer.",
+		sAllocCollideUnlockOld: oldPartition,
+		sAllocRecheckUnlockOld: oldPartition,
+		sAllocUnlockOld:        oldPartition,
+		sAllocCollideUnlockNew: "%s releases %s: it pinned the buffer another backend loaded the page into.",
+		sAllocRecheckUnlockNew: "%s releases %s and looks for another victim.",
+		sAllocUnlockNew:        "%s releases %s: the page is mapped to its buffer.",
+		sAllocContentRelease:   "%s releases %s: the page is written out.",
+		sCleanupMultiRelease:   otherPins,
+		sCleanupContentUnlock:  otherPins,
+		sInvalChangedRelease:   notInvalidated,
+		sInvalPinnedRelease:    notInvalidated,
+		sInvalRelease:          "%s releases %s: the buffer is invalidated, and goes on the freelist next.",
+		sInvalUnlink:           "%s releases %s: the buffer is off the list.",
+		sDListUnlock:           "%s releases %s while it checks the buffer.",
+		sDListDone:             "%s releases %s: the end of the list.",
+	},
+}
+
+// The sentences of lockWords that several sites say.
+const (
+	dlistRead      = "%s takes %s (shared) to read the next link."
+	oldPartition   = "%s releases %s, the old page's partition."
+	otherPins      = "%s releases %s so that the other pins can go."
+	notInvalidated = "%s releases %s without invalidating the buffer."
+)
 
 // invalBuf is the buffer InvalidateBuffer works on: this backend's latest
 // header event before the partition lock, within narrate.Window.
@@ -697,45 +716,6 @@ func (c *captioner) invalBuf() string {
 		return fmt.Sprintf("buffer %d", int32(o.Obj))
 	}
 	return "the buffer"
-}
-
-func (c *captioner) lwRelease(lock string) string {
-	e := c.e
-	switch e.Site {
-	case sAllocMissUnlock:
-		return fmt.Sprintf("%s releases %s: the page is not in the pool, so it looks for a victim.", c.who, lock)
-	case sAllocHitUnlock:
-		return fmt.Sprintf("%s releases %s: it holds a pin on the page's buffer.", c.who, lock)
-	case sAllocCollideUnlockOld, sAllocRecheckUnlockOld, sAllocUnlockOld:
-		return fmt.Sprintf("%s releases %s, the old page's partition.", c.who, lock)
-	case sAllocCollideUnlockNew:
-		return fmt.Sprintf("%s releases %s: it pinned the buffer another backend loaded the page into.", c.who, lock)
-	case sAllocRecheckUnlockNew:
-		return fmt.Sprintf("%s releases %s and looks for another victim.", c.who, lock)
-	case sAllocUnlockNew:
-		return fmt.Sprintf("%s releases %s: the page is mapped to its buffer.", c.who, lock)
-	case sAllocContentRelease:
-		return fmt.Sprintf("%s releases %s: the page is written out.", c.who, lock)
-	case sLockBufferUnlock:
-		return fmt.Sprintf("%s releases %s.", c.who, lock)
-	case sCleanupMultiRelease, sCleanupContentUnlock:
-		return fmt.Sprintf("%s releases %s so that the other pins can go.", c.who, lock)
-	case sLookupUnlock:
-		return fmt.Sprintf("%s releases %s.", c.who, lock)
-	case sInvalChangedRelease, sInvalPinnedRelease:
-		return fmt.Sprintf("%s releases %s without invalidating the buffer.", c.who, lock)
-	case sInvalRelease:
-		return fmt.Sprintf("%s releases %s: the buffer is invalidated, and goes on the freelist next.", c.who, lock)
-	case sInvalUnlink:
-		return fmt.Sprintf("%s releases %s: the buffer is off the list.", c.who, lock)
-	case sDListUnlock:
-		return fmt.Sprintf("%s releases %s while it checks the buffer.", c.who, lock)
-	case sDListDone:
-		return fmt.Sprintf("%s releases %s: the end of the list.", c.who, lock)
-	case sDListAllocUnlock:
-		return fmt.Sprintf("%s releases %s.", c.who, lock)
-	}
-	return fmt.Sprintf("%s releases %s.", c.who, lock)
 }
 
 func (c *captioner) strategyLock() string {
