@@ -76,49 +76,47 @@ func (c *captioner) readingTag() (string, bool) {
 	return c.tag(e.Arg), true
 }
 
+// byKind are the kinds whose captions are methods of their own, by site
+// or by the event's values; caption says each of the others in a
+// sentence.
+var byKind = [trace.NumKinds]func(*captioner) string{
+	trace.KOp:           (*captioner).op,
+	trace.KOpDone:       (*captioner).opDone,
+	trace.KLoad:         (*captioner).load,
+	trace.KCAS:          (*captioner).cas,
+	trace.KCASFail:      (*captioner).casFail,
+	trace.KDirty:        (*captioner).dirty,
+	trace.KLockHdr:      (*captioner).lockHdr,
+	trace.KUnlockHdr:    (*captioner).unlockHdr,
+	trace.KSpin:         (*captioner).spin,
+	trace.KLWAcquire:    (*captioner).lw,
+	trace.KLWWait:       (*captioner).lw,
+	trace.KLWRelease:    (*captioner).lw,
+	trace.KLWCondFail:   (*captioner).lw,
+	trace.KSpinAcquire:  (*captioner).strategyLock,
+	trace.KSpinRelease:  (*captioner).strategyLock,
+	trace.KMapLookup:    (*captioner).mapLookup,
+	trace.KMapInsert:    (*captioner).mapInsert,
+	trace.KMapDelete:    (*captioner).mapDelete,
+	trace.KFreelistPush: (*captioner).freelistPush,
+	trace.KVictim:       (*captioner).victim,
+	trace.KRetag:        (*captioner).retag,
+	trace.KPrivRef:      (*captioner).privRef,
+	trace.KError:        (*captioner).error,
+}
+
 func (c *captioner) caption() string {
 	e := c.e
+	if say := byKind[e.Kind]; say != nil {
+		return say(c)
+	}
 	switch e.Kind {
-	case trace.KOp:
-		return c.op()
-	case trace.KOpDone:
-		return c.opDone()
-	case trace.KLoad:
-		return c.load()
-	case trace.KCAS:
-		return c.cas()
-	case trace.KCASFail:
-		if e.Class == trace.OBuffer {
-			return c.casFail()
-		}
-		return fmt.Sprintf("%s's CAS to wrap the clock hand failed: another backend moved it to %d first. %s retries.",
-			c.who, e.After, c.who)
-	case trace.KDirty:
-		return c.dirty()
-	case trace.KLockHdr:
-		return c.lockHdr()
-	case trace.KUnlockHdr:
-		return c.unlockHdr()
-	case trace.KSpin:
-		return c.spin()
-	case trace.KLWAcquire, trace.KLWWait, trace.KLWRelease, trace.KLWCondFail:
-		return c.lw()
-	case trace.KSpinAcquire, trace.KSpinRelease:
-		return c.strategyLock()
-	case trace.KMapLookup:
-		return c.mapLookup()
-	case trace.KMapInsert:
-		return c.mapInsert()
-	case trace.KMapDelete:
-		return c.mapDelete()
 	case trace.KFreelistPop:
 		next := "the freelist is empty now"
 		if int64(e.After) >= 0 {
 			next = fmt.Sprintf("buffer %d is next", int64(e.After))
 		}
 		return fmt.Sprintf("%s takes %s off the head of the freelist: %s.", c.who, c.buf(), next)
-	case trace.KFreelistPush:
-		return c.freelistPush()
 	case trace.KClockTick:
 		return fmt.Sprintf("%s advances the clock hand past buffer %d, which it examines next (nextVictimBuffer %d).",
 			c.who, e.After, e.Before+1)
@@ -131,8 +129,6 @@ func (c *captioner) caption() string {
 	case trace.KSkipPinned:
 		return fmt.Sprintf("The clock hand passes %s: pinned (refcount %d), so %s cannot take it; %s left.",
 			c.buf(), StateRefcount(c.after()), c.who, narrate.Plural(e.Arg, "try"))
-	case trace.KVictim:
-		return c.victim()
 	case trace.KRingAdd:
 		return fmt.Sprintf("%s puts %s into its ring, slot %d, to reuse it on the ring's next turn.", c.who, c.buf(), e.Arg)
 	case trace.KRingReject:
@@ -145,8 +141,6 @@ func (c *captioner) caption() string {
 		return fmt.Sprintf("%s finds %s in %s: a hit, no read needed.", c.who, c.tag(e.Arg), c.buf())
 	case trace.KMiss:
 		return fmt.Sprintf("%s did not find %s in the pool (a miss): it reads the page into %s.", c.who, c.tag(e.Arg), c.buf())
-	case trace.KRetag:
-		return c.retag()
 	case trace.KIORead:
 		return fmt.Sprintf("%s reads %s from disk into %s (smgrread).", c.who, c.tag(e.Arg), c.buf())
 	case trace.KIOWrite:
@@ -160,10 +154,6 @@ func (c *captioner) caption() string {
 			return fmt.Sprintf("Buffer %d is pinned by another backend: %s waits for the pin to go, then retries.", int32(e.Obj), c.who)
 		}
 		return fmt.Sprintf("%s sleeps until the I/O on %s ends (WaitIO): another backend is doing it.", c.who, c.buf())
-	case trace.KPrivRef:
-		return c.privRef()
-	case trace.KError:
-		return c.error()
 	case trace.KWake:
 		w := c.actor(trace.Actor(e.Arg))
 		return fmt.Sprintf("%s wakes %s: only %s's pin is left on %s (ProcSendSignal).", c.who, w, w, c.buf())
@@ -399,8 +389,13 @@ func (c *captioner) cas() string {
 // header lock or unlock) of the same buffer's word by another actor in
 // between, within narrate.Window. Without that read in the window it names
 // the latest writer, and without any it says only that the word changed.
+// A failed CAS of the clock hand (not a buffer's) says so.
 func (c *captioner) casFail() string {
 	e := c.e
+	if e.Class != trace.OBuffer {
+		return fmt.Sprintf("%s's CAS to wrap the clock hand failed: another backend moved it to %d first. %s retries.",
+			c.who, e.After, c.who)
+	}
 	change := casChange(c.before(), c.after())
 	var writers []string // oldest first
 	seen := map[trace.Actor]bool{}
@@ -496,8 +491,45 @@ func (c *captioner) dirty() string {
 	return fmt.Sprintf("%s's CAS sets BM_DIRTY on %s: the page must be written before the buffer is reused.", c.who, c.buf())
 }
 
+// lockHdrWords and unlockHdrWords are the sentences of the header lock and
+// unlock sites that say only who and which buffer: each a format of the
+// backend and the buffer, in that order.
+var (
+	lockHdrWords = map[trace.Site]string{
+		sAllocRecheckLock: "%s locks victim %s's header: did anyone pin or dirty it meanwhile?",
+		sStartIOLock:      "%s locks %s's header to start I/O on it (StartBufferIO).",
+		sTermIOLock:       "%s locks %s's header to end its I/O (TerminateBufferIO).",
+		sFlushLock:        "%s locks dirty %s's header before writing it out (FlushBuffer).",
+		sWaitIOLock:       "%s locks %s's header to see whether its I/O is over (WaitIO).",
+		sUnpinWaiterLock:  "%s locks %s's header: a backend waits for the pins to go (BM_PIN_COUNT_WAITER).",
+		sDirty95Lock:      "%s takes %s's header spinlock to mark it dirty (9.5).",
+		sCleanupClearLock: "%s, woken, locks %s's header to clear its waiter flag if still set.",
+		sDropLock:         recheckTag,
+		sDropAllLock:      recheckTag,
+		sLookupHdrLock:    recheckTag,
+		sDListHdrLock:     recheckTag,
+	}
+	unlockHdrWords = map[trace.Site]string{
+		sStartIOSet:         "%s sets BM_IO_IN_PROGRESS on %s: the I/O is its to do.",
+		sFlushUnlock:        "%s clears BM_JUST_DIRTIED on %s: a change from now on will dirty it again.",
+		sSGBSweepUnlock:     "%s unlocks %s; the clock hand moves on.",
+		sSGBErrorUnlock:     "%s unlocks %s: every buffer was pinned for a whole round of the clock.",
+		sRingUnlock:         "%s unlocks ring %s and leaves it to others.",
+		sDirty95Unlock:      "%s sets BM_DIRTY on %s under the header spinlock and releases it.",
+		sCleanupClearUnlock: "%s unlocks %s and counts the pins again.",
+		sInvalUnlock:        "%s unlocks %s's header to take its mapping partition's lock (InvalidateBuffer).",
+		sInvalClear:         "%s clears %s's flags and usage count: it holds no valid page now.",
+	}
+)
+
+// recheckTag is the sentence of every drop's header lock.
+const recheckTag = "%s locks %s's header to check its tag again, now that nobody can change it."
+
 func (c *captioner) lockHdr() string {
 	e := c.e
+	if f, ok := lockHdrWords[e.Site]; ok {
+		return fmt.Sprintf(f, c.who, c.buf())
+	}
 	s := c.before()
 	rc, u := StateRefcount(s), StateUsagecount(s)
 	switch e.Site {
@@ -507,30 +539,12 @@ func (c *captioner) lockHdr() string {
 		return fmt.Sprintf("%s locks the header of %s under the clock hand: refcount %d, usage %d.", c.who, c.buf(), rc, u)
 	case sRingLock:
 		return fmt.Sprintf("%s locks ring %s's header: can the ring reuse it (refcount %d, usage %d)?", c.who, c.buf(), rc, u)
-	case sAllocRecheckLock:
-		return fmt.Sprintf("%s locks victim %s's header: did anyone pin or dirty it meanwhile?", c.who, c.buf())
-	case sStartIOLock:
-		return fmt.Sprintf("%s locks %s's header to start I/O on it (StartBufferIO).", c.who, c.buf())
-	case sTermIOLock:
-		return fmt.Sprintf("%s locks %s's header to end its I/O (TerminateBufferIO).", c.who, c.buf())
-	case sFlushLock:
-		return fmt.Sprintf("%s locks dirty %s's header before writing it out (FlushBuffer).", c.who, c.buf())
-	case sWaitIOLock:
-		return fmt.Sprintf("%s locks %s's header to see whether its I/O is over (WaitIO).", c.who, c.buf())
-	case sUnpinWaiterLock:
-		return fmt.Sprintf("%s locks %s's header: a backend waits for the pins to go (BM_PIN_COUNT_WAITER).", c.who, c.buf())
 	case sPin95Lock:
 		return fmt.Sprintf("%s takes %s's header spinlock to pin it (9.5): refcount %d, usage %d.", c.who, c.buf(), rc, u)
 	case sUnpin95Lock:
 		return fmt.Sprintf("%s takes %s's header spinlock to unpin it (9.5): refcount %d.", c.who, c.buf(), rc)
-	case sDirty95Lock:
-		return fmt.Sprintf("%s takes %s's header spinlock to mark it dirty (9.5).", c.who, c.buf())
 	case sCleanupHdrLock:
 		return fmt.Sprintf("%s locks %s's header to count its pins: refcount %d.", c.who, c.buf(), rc)
-	case sCleanupClearLock:
-		return fmt.Sprintf("%s, woken, locks %s's header to clear its waiter flag if still set.", c.who, c.buf())
-	case sDropLock, sDropAllLock, sLookupHdrLock, sDListHdrLock:
-		return fmt.Sprintf("%s locks %s's header to check its tag again, now that nobody can change it.", c.who, c.buf())
 	case sInvalRelock:
 		return fmt.Sprintf("%s relocks %s's header: still the same page, and unpinned (refcount %d)?", c.who, c.buf(), rc)
 	}
@@ -539,6 +553,9 @@ func (c *captioner) lockHdr() string {
 
 func (c *captioner) unlockHdr() string {
 	e := c.e
+	if f, ok := unlockHdrWords[e.Site]; ok {
+		return fmt.Sprintf(f, c.who, c.buf())
+	}
 	b, a := c.before(), c.after()
 	switch e.Site {
 	case sAllocRetag:
@@ -547,8 +564,6 @@ func (c *captioner) unlockHdr() string {
 	case sPinLockedUnlock:
 		return fmt.Sprintf("%s pins victim %s and unlocks its header in one store (PinBuffer_Locked): refcount %d.",
 			c.who, c.buf(), StateRefcount(a))
-	case sStartIOSet:
-		return fmt.Sprintf("%s sets BM_IO_IN_PROGRESS on %s: the I/O is its to do.", c.who, c.buf())
 	case sStartIODoneUnlock:
 		if a&BmValid != 0 {
 			return fmt.Sprintf("%s finds %s valid already: another backend read the page. No I/O for %s.", c.who, c.buf(), c.who)
@@ -558,8 +573,6 @@ func (c *captioner) unlockHdr() string {
 		return fmt.Sprintf("Buffer %d has I/O in progress: %s unlocks it and waits for that I/O (WaitIO).", int32(c.e.Obj), c.who)
 	case sTermIOUnlock:
 		return fmt.Sprintf("%s ends the I/O on %s: %s.", c.who, c.buf(), stateChange(b&^BmLocked, a))
-	case sFlushUnlock:
-		return fmt.Sprintf("%s clears BM_JUST_DIRTIED on %s: a change from now on will dirty it again.", c.who, c.buf())
 	case sWaitIOUnlock:
 		if a&BmIOInProgress != 0 {
 			return fmt.Sprintf("%s unlocks %s: its I/O is still in progress, so %s sleeps.", c.who, c.buf(), c.who)
@@ -567,12 +580,6 @@ func (c *captioner) unlockHdr() string {
 		return fmt.Sprintf("%s unlocks %s: its I/O is over.", c.who, c.buf())
 	case sSGBFreeUnlock:
 		return fmt.Sprintf("Buffer %d from the freelist is in use after all: %s unlocks it and tries again.", int32(c.e.Obj), c.who)
-	case sSGBSweepUnlock:
-		return fmt.Sprintf("%s unlocks %s; the clock hand moves on.", c.who, c.buf())
-	case sSGBErrorUnlock:
-		return fmt.Sprintf("%s unlocks %s: every buffer was pinned for a whole round of the clock.", c.who, c.buf())
-	case sRingUnlock:
-		return fmt.Sprintf("%s unlocks ring %s and leaves it to others.", c.who, c.buf())
 	case sAllocRecheckUnlock:
 		return fmt.Sprintf("Someone pinned or dirtied victim %s meanwhile: %s gives it up and starts over.", c.buf(), c.who)
 	case sUnpinWaiterUnlock, sUnpin95WaiterUnlock:
@@ -584,8 +591,6 @@ func (c *captioner) unlockHdr() string {
 		return fmt.Sprintf("%s pins %s under the header spinlock and releases it: %s.", c.who, c.buf(), stateChange(b&^BmLocked, a))
 	case sUnpin95Unlock:
 		return fmt.Sprintf("%s unpins %s under the header spinlock and releases it: %s.", c.who, c.buf(), stateChange(b&^BmLocked, a))
-	case sDirty95Unlock:
-		return fmt.Sprintf("%s sets BM_DIRTY on %s under the header spinlock and releases it.", c.who, c.buf())
 	case sCleanupGot:
 		return fmt.Sprintf("Only %s pins %s (refcount 1): %s unlocks the header with the cleanup lock held.", c.who, c.buf(), c.who)
 	case sCleanupMultiUnlock:
@@ -593,18 +598,12 @@ func (c *captioner) unlockHdr() string {
 	case sCleanupSetWaiter:
 		return fmt.Sprintf("%s sets BM_PIN_COUNT_WAITER on %s (refcount %d) and will sleep until its pin is the last.",
 			c.who, c.buf(), StateRefcount(a))
-	case sCleanupClearUnlock:
-		return fmt.Sprintf("%s unlocks %s and counts the pins again.", c.who, c.buf())
 	case sDropUnlock, sDropAllUnlock, sLookupHdrUnlock, sDListHdrUnlock:
 		return fmt.Sprintf("Buffer %d holds no block to drop: %s unlocks it and goes on.", int32(c.e.Obj), c.who)
-	case sInvalUnlock:
-		return fmt.Sprintf("%s unlocks %s's header to take its mapping partition's lock (InvalidateBuffer).", c.who, c.buf())
 	case sInvalChangedUnlock:
 		return fmt.Sprintf("Buffer %d holds another page by now: %s leaves it alone.", int32(c.e.Obj), c.who)
 	case sInvalPinnedUnlock:
 		return fmt.Sprintf("Buffer %d is pinned (refcount %d): %s unlocks it and will wait.", int32(c.e.Obj), StateRefcount(a), c.who)
-	case sInvalClear:
-		return fmt.Sprintf("%s clears %s's flags and usage count: it holds no valid page now.", c.who, c.buf())
 	}
 	return fmt.Sprintf("%s unlocks %s's header: %s.", c.who, c.buf(), stateChange(b&^BmLocked, a))
 }
@@ -643,50 +642,69 @@ func (c *captioner) lockName() string {
 func (c *captioner) lw() string {
 	e := c.e
 	lock := c.lockName()
-	mode := narrate.Mode(LWLockMode(e.Arg))
-	switch e.Kind {
-	case trace.KLWWait:
-		return fmt.Sprintf("%s must wait for %s: %s.", c.who, lock, narrate.HolderVerb(e.Before, c.actor))
-	case trace.KLWCondFail:
-		if e.Site == sAllocContentCond {
-			return fmt.Sprintf("%s does not wait for dirty %s's content lock (%s): it takes another victim.",
-				c.who, c.buf(), narrate.HolderVerb(e.Before, c.actor))
-		}
-		return fmt.Sprintf("%s does not get %s without waiting: %s.", c.who, lock, narrate.HolderVerb(e.Before, c.actor))
-	case trace.KLWRelease:
-		return c.lwRelease(lock)
+	if e.Kind == trace.KLWCondFail && e.Site == sAllocContentCond {
+		return fmt.Sprintf("%s does not wait for dirty %s's content lock (%s): it takes another victim.",
+			c.who, c.buf(), narrate.HolderVerb(e.Before, c.actor))
 	}
-	switch e.Site {
-	case sAllocLockShared:
-		if t, ok := c.readingTag(); ok {
-			return fmt.Sprintf("%s locks %s (shared) to look for %s.", c.who, lock, t)
+	if e.Kind == trace.KLWAcquire {
+		switch e.Site {
+		case sAllocLockShared:
+			if t, ok := c.readingTag(); ok {
+				return fmt.Sprintf("%s locks %s (shared) to look for %s.", c.who, lock, t)
+			}
+		case sInvalLockPart:
+			return fmt.Sprintf("%s locks %s exclusively to remove %s's entry.", c.who, lock, c.invalBuf())
+		case sAllocContentCond:
+			return fmt.Sprintf("%s gets dirty %s's content lock (shared) without waiting: it can write the page.", c.who, c.buf())
 		}
-		return fmt.Sprintf("%s locks %s (shared) to look its page up.", c.who, lock)
-	case sAllocLockFirst:
-		return fmt.Sprintf("%s locks %s exclusively: of the old and new pages' partitions, the lower first.", c.who, lock)
-	case sAllocLockSecond:
-		return fmt.Sprintf("%s locks %s exclusively, the higher of the two partitions.", c.who, lock)
-	case sAllocLockNew:
-		return fmt.Sprintf("%s locks %s exclusively to map its page to the victim.", c.who, lock)
-	case sLookupLock:
-		return fmt.Sprintf("%s locks %s (shared) to look up the next block to drop.", c.who, lock)
-	case sInvalLockPart:
-		return fmt.Sprintf("%s locks %s exclusively to remove %s's entry.", c.who, lock, c.invalBuf())
-	case sAllocContentCond:
-		return fmt.Sprintf("%s gets dirty %s's content lock (shared) without waiting: it can write the page.", c.who, c.buf())
-	case sLockBufferAcquire:
-		return fmt.Sprintf("%s takes %s exclusively to change the page.", c.who, lock)
-	case sCleanupContentLock:
-		return fmt.Sprintf("%s takes %s exclusively, as the cleanup lock requires.", c.who, lock)
-	case sInvalLockList:
-		return fmt.Sprintf("%s takes %s exclusively to unlink the buffer.", c.who, lock)
-	case sDListLock, sDListRelock:
-		return fmt.Sprintf("%s takes %s (shared) to read the next link.", c.who, lock)
-	case sDListAllocLock:
-		return fmt.Sprintf("%s takes %s exclusively to move its new buffer onto the list.", c.who, lock)
 	}
-	return fmt.Sprintf("%s takes %s %s.", c.who, lock, mode)
+	return lockWords.Caption(e, e.Site, c.who, lock, c.actor)
 }
+
+// lockWords are the pool's sentences for its LWLock events: the mapping
+// partitions', the content locks' and the buffer lists'.
+var lockWords = narrate.LockWords{
+	Take: map[trace.Site]string{
+		sAllocLockShared:    "%s locks %s (shared) to look its page up.",
+		sAllocLockFirst:     "%s locks %s exclusively: of the old and new pages' partitions, the lower first.",
+		sAllocLockSecond:    "%s locks %s exclusively, the higher of the two partitions.",
+		sAllocLockNew:       "%s locks %s exclusively to map its page to the victim.",
+		sLookupLock:         "%s locks %s (shared) to look up the next block to drop.",
+		sLockBufferAcquire:  "%s takes %s exclusively to change the page.",
+		sCleanupContentLock: "%s takes %s exclusively, as the cleanup lock requires.",
+		sInvalLockList:      "%s takes %s exclusively to unlink the buffer.",
+		sDListLock:          dlistRead,
+		sDListRelock:        dlistRead,
+		sDListAllocLock:     "%s takes %s exclusively to move its new buffer onto the list.",
+	},
+	Release: map[trace.Site]string{
+		sAllocMissUnlock:       "%s releases %s: the page is not in the pool, so it looks for a victim.",
+		sAllocHitUnlock:        "%s releases %s: it holds a pin on the page's buffer.",
+		sAllocCollideUnlockOld: oldPartition,
+		sAllocRecheckUnlockOld: oldPartition,
+		sAllocUnlockOld:        oldPartition,
+		sAllocCollideUnlockNew: "%s releases %s: it pinned the buffer another backend loaded the page into.",
+		sAllocRecheckUnlockNew: "%s releases %s and looks for another victim.",
+		sAllocUnlockNew:        "%s releases %s: the page is mapped to its buffer.",
+		sAllocContentRelease:   "%s releases %s: the page is written out.",
+		sCleanupMultiRelease:   otherPins,
+		sCleanupContentUnlock:  otherPins,
+		sInvalChangedRelease:   notInvalidated,
+		sInvalPinnedRelease:    notInvalidated,
+		sInvalRelease:          "%s releases %s: the buffer is invalidated, and goes on the freelist next.",
+		sInvalUnlink:           "%s releases %s: the buffer is off the list.",
+		sDListUnlock:           "%s releases %s while it checks the buffer.",
+		sDListDone:             "%s releases %s: the end of the list.",
+	},
+}
+
+// The sentences of lockWords that several sites say.
+const (
+	dlistRead      = "%s takes %s (shared) to read the next link."
+	oldPartition   = "%s releases %s, the old page's partition."
+	otherPins      = "%s releases %s so that the other pins can go."
+	notInvalidated = "%s releases %s without invalidating the buffer."
+)
 
 // invalBuf is the buffer InvalidateBuffer works on: this backend's latest
 // header event before the partition lock, within narrate.Window.
@@ -697,45 +715,6 @@ func (c *captioner) invalBuf() string {
 		return fmt.Sprintf("buffer %d", int32(o.Obj))
 	}
 	return "the buffer"
-}
-
-func (c *captioner) lwRelease(lock string) string {
-	e := c.e
-	switch e.Site {
-	case sAllocMissUnlock:
-		return fmt.Sprintf("%s releases %s: the page is not in the pool, so it looks for a victim.", c.who, lock)
-	case sAllocHitUnlock:
-		return fmt.Sprintf("%s releases %s: it holds a pin on the page's buffer.", c.who, lock)
-	case sAllocCollideUnlockOld, sAllocRecheckUnlockOld, sAllocUnlockOld:
-		return fmt.Sprintf("%s releases %s, the old page's partition.", c.who, lock)
-	case sAllocCollideUnlockNew:
-		return fmt.Sprintf("%s releases %s: it pinned the buffer another backend loaded the page into.", c.who, lock)
-	case sAllocRecheckUnlockNew:
-		return fmt.Sprintf("%s releases %s and looks for another victim.", c.who, lock)
-	case sAllocUnlockNew:
-		return fmt.Sprintf("%s releases %s: the page is mapped to its buffer.", c.who, lock)
-	case sAllocContentRelease:
-		return fmt.Sprintf("%s releases %s: the page is written out.", c.who, lock)
-	case sLockBufferUnlock:
-		return fmt.Sprintf("%s releases %s.", c.who, lock)
-	case sCleanupMultiRelease, sCleanupContentUnlock:
-		return fmt.Sprintf("%s releases %s so that the other pins can go.", c.who, lock)
-	case sLookupUnlock:
-		return fmt.Sprintf("%s releases %s.", c.who, lock)
-	case sInvalChangedRelease, sInvalPinnedRelease:
-		return fmt.Sprintf("%s releases %s without invalidating the buffer.", c.who, lock)
-	case sInvalRelease:
-		return fmt.Sprintf("%s releases %s: the buffer is invalidated, and goes on the freelist next.", c.who, lock)
-	case sInvalUnlink:
-		return fmt.Sprintf("%s releases %s: the buffer is off the list.", c.who, lock)
-	case sDListUnlock:
-		return fmt.Sprintf("%s releases %s while it checks the buffer.", c.who, lock)
-	case sDListDone:
-		return fmt.Sprintf("%s releases %s: the end of the list.", c.who, lock)
-	case sDListAllocUnlock:
-		return fmt.Sprintf("%s releases %s.", c.who, lock)
-	}
-	return fmt.Sprintf("%s releases %s.", c.who, lock)
 }
 
 func (c *captioner) strategyLock() string {

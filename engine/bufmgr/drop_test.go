@@ -243,11 +243,8 @@ func TestDropOwnPin(t *testing.T) {
 		be := testBackend(t, p, "A")
 		rel := testRel("t", 16384, 4)
 		dropReadAll(t, be, rel)
-		buf, _, err := be.ReadBuffer(rel, bufmgr.MainForkNum, 2, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		_, err = be.DropRelationBuffers(rel, nil, nil, st)
+		buf := pinBlock(t, be, rel, 2)
+		_, err := be.DropRelationBuffers(rel, nil, nil, st)
 		if errCodeOf(err) != bufmgr.ErrPinnedInInvalidate || !strings.Contains(err.Error(), "buffer is pinned in InvalidateBuffer") {
 			t.Fatalf("%v: dropping a buffer we pin: %v", st, err)
 		}
@@ -300,10 +297,7 @@ func TestDropWaitsForPin(t *testing.T) {
 			r := testBackend(t, p, "R")
 			rel := testRel("t", 16384, 4)
 			dropReadAll(t, d, rel)
-			pinned, _, err := r.ReadBuffer(rel, bufmgr.MainForkNum, 1, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
+			pinned := pinBlock(t, r, rel, 1)
 			id := int(pinned) - 1
 			s := sched.New(dropPolicy{d: d.Actor})
 			var res bufmgr.DropResult

@@ -299,10 +299,7 @@ func TestFastPathFallsBack(t *testing.T) {
 				a, _ := p.NewBackend("A")
 				b, _ := p.NewBackend("B")
 				for blk := uint32(0); blk < 4; blk++ {
-					buf, _, err := a.ReadBuffer(rel, bufmgr.MainForkNum, blk, nil)
-					if err != nil {
-						t.Fatal(err)
-					}
+					buf := pinBlock(t, a, rel, blk)
 					if blk != 1 {
 						if err := a.ReleaseBuffer(buf); err != nil {
 							t.Fatal(err)

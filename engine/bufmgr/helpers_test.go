@@ -53,6 +53,16 @@ func sizedPool(b *testing.B, size string, opt bufmgr.Options) (*bufmgr.Pool, *bu
 	return p, testBackend(b, p, "bench")
 }
 
+// pinBlock reads block blk of rel's main fork and keeps it pinned.
+func pinBlock(tb testing.TB, b *bufmgr.Backend, rel *bufmgr.Relation, blk uint32) bufmgr.Buffer {
+	tb.Helper()
+	buf, _, err := b.ReadBuffer(rel, bufmgr.MainForkNum, blk, nil)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return buf
+}
+
 // readRelease reads a block and releases it (optionally dirtying it).
 func readRelease(tb testing.TB, b *bufmgr.Backend, rel *bufmgr.Relation, f bufmgr.ForkNumber, blk uint32, dirty bool) {
 	tb.Helper()

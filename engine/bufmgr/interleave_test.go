@@ -304,10 +304,7 @@ func TestInterleaveConditionalContentLockFails(t *testing.T) {
 	rel := testRel("t", bufmgr.FirstNormalObjectId, 100)
 	A, B, H := dr.backend("A"), dr.backend("B"), dr.backend("H")
 	fillPool(t, H, rel, 16)
-	buf0, _, err := H.ReadBuffer(rel, bufmgr.MainForkNum, 0, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	buf0 := pinBlock(t, H, rel, 0)
 	if err := H.MarkBufferDirty(buf0); err != nil {
 		t.Fatal(err)
 	}
@@ -355,10 +352,7 @@ func TestContentLockWaiterBug(t *testing.T) {
 	dr := newDriver(t, 16)
 	rel := testRel("t", bufmgr.FirstNormalObjectId, 4)
 	A, B := dr.backend("A"), dr.backend("B")
-	buf, _, err := A.ReadBuffer(rel, bufmgr.MainForkNum, 0, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	buf := pinBlock(t, A, rel, 0)
 	if _, _, err := B.ReadBuffer(rel, bufmgr.MainForkNum, 0, nil); err != nil {
 		t.Fatal(err)
 	}

@@ -856,10 +856,7 @@ func TestFactUsageCountPerScan(t *testing.T) {
 		}
 	}
 	// Fact 15: a pinned block shows one pinning backend, 0 after release.
-	buf, _, err := be.ReadBuffer(rel, bufmgr.MainForkNum, 0, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	buf := pinBlock(t, be, rel, 0)
 	if _, _, err := be.ReadBuffer(rel, bufmgr.MainForkNum, 0, nil); err != nil {
 		t.Fatal(err)
 	}
@@ -884,10 +881,7 @@ func TestPrivateRefCountOverflow(t *testing.T) {
 	maxPinned := 0
 	for op := 0; op < 5000; op++ {
 		if rng.IntN(5) < 3 || len(want) == 0 {
-			buf, _, err := be.ReadBuffer(rel, bufmgr.MainForkNum, uint32(rng.IntN(40)), nil)
-			if err != nil {
-				t.Fatal(err)
-			}
+			buf := pinBlock(t, be, rel, uint32(rng.IntN(40)))
 			want[buf]++
 		} else {
 			keys := make([]bufmgr.Buffer, 0, len(want))

@@ -279,76 +279,61 @@ func (c *captioner) opDone() string {
 }
 
 func (c *captioner) lw() string {
-	e := c.e
-	lock := c.object()
-	switch e.Kind {
-	case trace.KLWWait:
-		return fmt.Sprintf("%s must wait for %s: %s.", c.who, lock, narrate.HolderVerb(e.Before, c.actor))
-	case trace.KLWCondFail:
-		if c.site == sWaitCond {
-			return fmt.Sprintf("%s cannot take %s at once: the I/O is still going on.", c.who, lock)
-		}
-		return fmt.Sprintf("%s does not get %s without waiting: %s.", c.who, lock, narrate.HolderVerb(e.Before, c.actor))
-	case trace.KLWRelease:
-		return c.lwRelease(lock)
+	if c.e.Kind == trace.KLWCondFail && c.site == sWaitCond {
+		return fmt.Sprintf("%s cannot take %s at once: the I/O is still going on.", c.who, c.object())
 	}
-	mode := narrate.Mode(LWLockMode(e.Arg))
-	switch c.site {
-	case roBanks.lock, roSingle.lock, roHash.lock:
-		return fmt.Sprintf("%s takes %s (shared) to look for its page.", c.who, lock)
-	case roBanks.relock, roSingle.relock, roHash.relock:
-		return fmt.Sprintf("%s takes %s exclusively to read the page in.", c.who, lock)
-	case sReadIOLock:
-		return fmt.Sprintf("%s takes %s exclusively: whoever needs the page waits for it.", c.who, lock)
-	case sReadRelock:
-		return fmt.Sprintf("%s takes %s again to finish the read.", c.who, lock)
-	case sWaitIOLock:
-		return fmt.Sprintf("%s gets %s (shared): the I/O it waited for is over.", c.who, lock)
-	case sWaitRelock:
-		return fmt.Sprintf("%s takes %s again and looks at the slot once more.", c.who, lock)
-	case sWaitCond:
-		return fmt.Sprintf("%s gets %s at once: nobody is doing the I/O, it failed without cleaning up.", c.who, lock)
-	case sWriteIOLock:
-		return fmt.Sprintf("%s takes %s exclusively for its write.", c.who, lock)
-	case sWriteRelock:
-		return fmt.Sprintf("%s takes %s again to finish the write.", c.who, lock)
-	case sWriteAllLock, sWriteAllLockNext:
-		return fmt.Sprintf("%s takes %s exclusively to write out the dirty pages it covers.", c.who, lock)
-	case sClogSetLock:
-		return fmt.Sprintf("%s takes %s exclusively to change a status.", c.who, lock)
-	case sExtendLock:
-		return fmt.Sprintf("%s takes %s exclusively to add a page.", c.who, lock)
-	case sBootLock:
-		return fmt.Sprintf("%s takes %s exclusively to create the first page.", c.who, lock)
-	}
-	return fmt.Sprintf("%s takes %s %s.", c.who, lock, mode)
+	return lockWords.Caption(c.e, c.site, c.who, c.object(), c.actor)
 }
 
-func (c *captioner) lwRelease(lock string) string {
-	switch c.site {
-	case roBanks.unlock, roSingle.unlock, roHash.unlock:
-		return fmt.Sprintf("Page not found, or not usable yet: %s releases %s to take it exclusively.", c.who, lock)
-	case sReadUnlock:
-		return fmt.Sprintf("%s releases %s: others can use it while the page is read.", c.who, lock)
-	case sReadIOUnlock:
-		return fmt.Sprintf("%s releases %s: the read is over, and any waiter wakes.", c.who, lock)
-	case sWaitUnlock:
-		return fmt.Sprintf("%s releases %s to wait for the slot's I/O (SimpleLruWaitIO).", c.who, lock)
-	case sWaitIOUnlock, sWaitCondUnlock:
-		return fmt.Sprintf("%s releases %s at once: it only waited for the I/O to end.", c.who, lock)
-	case sWriteUnlock:
-		return fmt.Sprintf("%s releases %s: others can use it while the page is written.", c.who, lock)
-	case sWriteIOUnlock:
-		return fmt.Sprintf("%s releases %s: the write is over, and any waiter wakes.", c.who, lock)
-	case sClogGetUnlock:
-		return fmt.Sprintf("%s releases %s: it has read the status.", c.who, lock)
-	case sClogSetUnlock:
-		return fmt.Sprintf("%s releases %s: the page is done with.", c.who, lock)
-	case sAbortRelease:
-		return fmt.Sprintf("%s's ERROR releases %s, as an abort releases every lock held.", c.who, lock)
-	}
-	return fmt.Sprintf("%s releases %s.", c.who, lock)
+// lockWords are the SLRU's sentences for its LWLock events: a bank's lock
+// (or PG 16's ControlLock) and a slot's I/O lock.
+var lockWords = narrate.LockWords{
+	Take: map[trace.Site]string{
+		roBanks.lock:      roLook,
+		roSingle.lock:     roLook,
+		roHash.lock:       roLook,
+		roBanks.relock:    roRead,
+		roSingle.relock:   roRead,
+		roHash.relock:     roRead,
+		sReadIOLock:       "%s takes %s exclusively: whoever needs the page waits for it.",
+		sReadRelock:       "%s takes %s again to finish the read.",
+		sWaitIOLock:       "%s gets %s (shared): the I/O it waited for is over.",
+		sWaitRelock:       "%s takes %s again and looks at the slot once more.",
+		sWaitCond:         "%s gets %s at once: nobody is doing the I/O, it failed without cleaning up.",
+		sWriteIOLock:      "%s takes %s exclusively for its write.",
+		sWriteRelock:      "%s takes %s again to finish the write.",
+		sWriteAllLock:     writeAll,
+		sWriteAllLockNext: writeAll,
+		sClogSetLock:      "%s takes %s exclusively to change a status.",
+		sExtendLock:       "%s takes %s exclusively to add a page.",
+		sBootLock:         "%s takes %s exclusively to create the first page.",
+	},
+	Release: map[trace.Site]string{
+		roBanks.unlock:  roUnlock,
+		roSingle.unlock: roUnlock,
+		roHash.unlock:   roUnlock,
+		sReadUnlock:     "%s releases %s: others can use it while the page is read.",
+		sReadIOUnlock:   "%s releases %s: the read is over, and any waiter wakes.",
+		sWaitUnlock:     "%s releases %s to wait for the slot's I/O (SimpleLruWaitIO).",
+		sWaitIOUnlock:   waitedOnly,
+		sWaitCondUnlock: waitedOnly,
+		sWriteUnlock:    "%s releases %s: others can use it while the page is written.",
+		sWriteIOUnlock:  "%s releases %s: the write is over, and any waiter wakes.",
+		sClogGetUnlock:  "%s releases %s: it has read the status.",
+		sClogSetUnlock:  "%s releases %s: the page is done with.",
+		sAbortRelease:   "%s's ERROR releases %s, as an abort releases every lock held.",
+	},
 }
+
+// The sentences of lockWords that several sites say: SimpleLruReadPage_ReadOnly's
+// in each variant, and others'.
+const (
+	roLook     = "%s takes %s (shared) to look for its page."
+	roRead     = "%s takes %s exclusively to read the page in."
+	roUnlock   = "Page not found, or not usable yet: %s releases %s to take it exclusively."
+	writeAll   = "%s takes %s exclusively to write out the dirty pages it covers."
+	waitedOnly = "%s releases %s at once: it only waited for the I/O to end."
+)
 
 func (c *captioner) slotScan() string {
 	e := c.e

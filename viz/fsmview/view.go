@@ -537,17 +537,10 @@ func (v *View) LaneName(a trace.Actor) string {
 // while its operation runs, and after it ends until the next operation
 // begins in the view, any backend's. Cost: a look at every lane.
 func (v *View) TrailShown(a trace.Actor) bool {
-	s := v.Lane(a).Search
-	if !s.HasOp {
-		return false
-	}
-	latest := uint64(0)
-	for b := range v.lanes {
-		if o := v.Lane(trace.Actor(b)).Search; o.HasOp {
-			latest = max(latest, o.OpSeq)
-		}
-	}
-	return viewkit.TrailShown(s.Phase == PhaseDone || s.Phase == PhaseError, s.EndSeq, latest)
+	return viewkit.LaneTrailShown(a, len(v.lanes), func(b trace.Actor) viewkit.Span {
+		s := v.Lane(b).Search
+		return viewkit.Span{Has: s.HasOp, Done: s.Phase == PhaseDone || s.Phase == PhaseError, Seq: s.OpSeq, End: s.EndSeq}
+	})
 }
 
 // LocalMap is a backend's small-skip local map.

@@ -5,7 +5,6 @@ import (
 
 	"bufferlab/engine/scenario"
 	"bufferlab/engine/trace"
-	"bufferlab/lessons"
 )
 
 // A side-by-side lesson's panes are padded with idle events so that their
@@ -13,20 +12,7 @@ import (
 // order, with "" for the padding (whose moment is none): the look back of
 // a caption skips the padding, and the renumbering does not matter.
 func TestNarratePaddedPanes(t *testing.T) {
-	ls, err := lessons.All()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var l *lessons.Lesson
-	for _, x := range ls {
-		if x.Name == "dropping" {
-			l = x
-		}
-	}
-	if l == nil {
-		t.Fatal("no lesson dropping")
-	}
-	p, err := FromLesson(l)
+	p, err := FromLessonName("dropping")
 	if err != nil {
 		t.Fatal(err)
 	}

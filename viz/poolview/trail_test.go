@@ -149,15 +149,6 @@ func isDrop(v *view.Pool, a trace.Actor) bool {
 	return s == "drop.begin" || s == "dropall.begin"
 }
 
-// replay is a fresh view of r's run after its first n events.
-func replay(r *scenario.Runner, n int) *view.Pool {
-	v := pooltest.NewView(r)
-	for _, e := range r.Log().Events()[:n] {
-		v.Apply(e)
-	}
-	return v
-}
-
 // marksString lists every mark a view's trails show, for comparisons.
 func marksString(v *view.Pool) string {
 	tr := v.Trails()
@@ -255,7 +246,7 @@ func TestTrailsUnapplyAndSeek(t *testing.T) {
 				} else {
 					tl.Seek(p)
 				}
-				if got, want := marksString(tl.Current()), marksString(replay(r, tl.Pos())); got != want {
+				if got, want := marksString(tl.Current()), marksString(pooltest.Replay(r, tl.Pos())); got != want {
 					t.Fatalf("at %d after a seek: trails\n%s\nwant a replay's\n%s", tl.Pos(), got, want)
 				}
 			}

@@ -226,13 +226,6 @@ func TestUnapplyMisuse(t *testing.T) {
 func TestCloneIndependence(t *testing.T) {
 	r := pooltest.Run(t, "c", pooltest.Contention(7))
 	evs := r.Log().Events()
-	fresh := func(n int) *view.Pool {
-		v := pooltest.NewView(r)
-		for _, e := range evs[:n] {
-			v.Apply(e)
-		}
-		return v
-	}
 	rng := rand.New(rand.NewPCG(1, 2))
 	v := pooltest.NewView(r)
 	var clones []*view.Pool
@@ -264,11 +257,11 @@ func TestCloneIndependence(t *testing.T) {
 		}
 	}
 	for k, c := range clones {
-		if d := c.Diff(fresh(at[k])); d != "" {
+		if d := c.Diff(pooltest.Replay(r, at[k])); d != "" {
 			t.Fatalf("clone %d at %d:\n%s", k, at[k], d)
 		}
 	}
-	if d := v.Diff(fresh(len(evs))); d != "" {
+	if d := v.Diff(pooltest.Replay(r, len(evs))); d != "" {
 		t.Fatalf("the original changed:\n%s", d)
 	}
 }

@@ -134,11 +134,7 @@ func PoolEncodings(th *layout.Theme) PoolStates {
 
 // Named lists the table's states, bases first.
 func (s PoolStates) Named() []NamedEncoding {
-	out := []NamedEncoding{{"free", false, s.Free}}
-	for u, e := range s.Usage {
-		out = append(out, NamedEncoding{fmt.Sprintf("usage %d", u), false, e})
-	}
-	return append(out, NamedEncoding{"pinned", true, s.Pinned}, NamedEncoding{"dirty", true, s.Dirty},
+	return append(usageNamed(s.Free, s.Usage), NamedEncoding{"pinned", true, s.Pinned}, NamedEncoding{"dirty", true, s.Dirty},
 		NamedEncoding{"I/O in progress", true, s.IO}, NamedEncoding{"locked", true, s.Locked},
 		NamedEncoding{"trail: examined", true, s.TrailExamined}, NamedEncoding{"trail: ring", true, s.TrailRing},
 		NamedEncoding{"trail: swept", true, s.TrailSwept}, NamedEncoding{"trail: victim", true, s.TrailEvicted},
@@ -171,10 +167,16 @@ func HeatEncodings(th *layout.Theme) HeatStates {
 
 // Named lists the table's states (all bases: one colour a descriptor).
 func (s HeatStates) Named() []NamedEncoding {
-	out := []NamedEncoding{{"free", false, s.Free}}
-	for u, e := range s.Usage {
+	return append(usageNamed(s.Free, s.Usage), NamedEncoding{"pinned", false, s.Pinned}, NamedEncoding{"dirty", false, s.Dirty},
+		NamedEncoding{"trail", false, s.Trail}, NamedEncoding{"trail: thrown out", false, s.Gone})
+}
+
+// usageNamed lists the bases a descriptor's usage count chooses among:
+// free, then each usage count.
+func usageNamed(free layout.Encoding, usage [6]layout.Encoding) []NamedEncoding {
+	out := []NamedEncoding{{"free", false, free}}
+	for u, e := range usage {
 		out = append(out, NamedEncoding{fmt.Sprintf("usage %d", u), false, e})
 	}
-	return append(out, NamedEncoding{"pinned", false, s.Pinned}, NamedEncoding{"dirty", false, s.Dirty},
-		NamedEncoding{"trail", false, s.Trail}, NamedEncoding{"trail: thrown out", false, s.Gone})
+	return out
 }

@@ -74,10 +74,7 @@ func frameSceneRects(t *testing.T, name string, pos int, w, h float64, pres bool
 	t.Helper()
 	p := fsmPlayer(t, name)
 	p.Seek(pos)
-	all, err := lessons.All()
-	if err != nil {
-		t.Fatal(err)
-	}
+	all := allLessons(t)
 	var st frame.State
 	sc := frame.Screen{Lessons: all, Player: p}
 	in := frame.Input{W: w, H: h, Presentation: pres}

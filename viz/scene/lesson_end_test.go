@@ -30,10 +30,7 @@ import (
 //
 // Regenerate with: go test ./viz/scene -run LessonEndGolden -rewrite
 func TestLessonEndGolden(t *testing.T) {
-	all, err := lessons.All()
-	if err != nil {
-		t.Fatal(err)
-	}
+	all := allLessons(t)
 	// end is a handler that lays out the end of the case's lesson with
 	// lay, in the rect its window= or rect= gives.
 	end := func(lay func(l *layout.List, r layout.Rect, e scene.LessonEnd, th *layout.Theme) string) goldentest.Handler {
@@ -60,6 +57,16 @@ func TestLessonEndGolden(t *testing.T) {
 			return fmt.Sprintf("bar %s\n", rectString(br)) + l.String()
 		}),
 	})
+}
+
+// allLessons is the embedded lessons (lessons.All).
+func allLessons(t *testing.T) []*lessons.Lesson {
+	t.Helper()
+	all, err := lessons.All()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return all
 }
 
 // lessonEnd is the end of lesson name after the answers spec (see
@@ -111,10 +118,7 @@ func lessonEnd(t *testing.T, all []*lessons.Lesson, name, answers string) scene.
 // phone), every item lies within the height it says it needs, and after
 // the last lesson there is no Next button.
 func TestLessonEndButtonsAndHeight(t *testing.T) {
-	all, err := lessons.All()
-	if err != nil {
-		t.Fatal(err)
-	}
+	all := allLessons(t)
 	e := lessonEnd(t, all, "pinning", "R,W,WR,S,R")
 	var marks []scene.EndMark
 	for _, s := range e.Steps {

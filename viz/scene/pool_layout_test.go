@@ -59,11 +59,11 @@ const presentationScale = 1.45
 func TestPoolLayoutGolden(t *testing.T) {
 	goldentest.RunFile(t, "testdata/pool_layout.txt", goldentest.Directives{
 		"pool": poolDirective(func(t *testing.T, c poolCase, l *layout.List) string {
-			layoutPoolScene(l, c)
+			layoutPool(l, c.rects.pool, c.v, c.th)
 			return fmt.Sprintf("pool rect %s\n", rectString(c.rects.pool)) + l.String()
 		}),
 		"heat": poolDirective(func(t *testing.T, c poolCase, l *layout.List) string {
-			layoutPoolScene(l, c)
+			layoutPool(l, c.rects.pool, c.v, c.th)
 			return heatString(l, c.rects.pool)
 		}),
 		"partitions": poolDirective(func(t *testing.T, c poolCase, l *layout.List) string {
@@ -223,6 +223,17 @@ func loadPlayer(t *testing.T, lesson, scn string) *player.Player {
 	return p
 }
 
+// scenarioPlayer plays scenario src, called name, headless
+// (player.FromScenario): a fresh player each call, not one of loadPlayer's.
+func scenarioPlayer(t *testing.T, name, src string) *player.Player {
+	t.Helper()
+	p, err := player.FromScenario(name, src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
 // loadStep is the player of lesson name (loadPlayer's) at the start of
 // step (0-based).
 func loadStep(t *testing.T, name string, step int) *player.Player {
@@ -318,18 +329,19 @@ func appRects(w, h float64, th *layout.Theme, panes int, drops bool, pane int) a
 // variantTitle), its pool, the mapping table and the drop counters.
 func layoutDropPane(l *layout.List, c poolCase) {
 	scene.LayoutPanel(l, c.rects.paneFrame, c.p.PaneVariant(c.pane).String(), c.th)
-	layoutPoolScene(l, c)
+	layoutPool(l, c.rects.pool, c.v, c.th)
 	scene.LayoutPanel(l, c.rects.partsFrame, "Mapping table: 128 partitions", c.th)
 	scene.LayoutPartitions(l, c.rects.parts, c.v, c.th)
 	scene.LayoutCounterRow(l, c.rects.counters, scene.DropCounters(c.v.Counters()), c.th)
 }
 
-// layoutPoolScene lays out the pool scene (PoolScene.Layout) of the case
-// in its pool rect.
-func layoutPoolScene(l *layout.List, c poolCase) {
+// layoutPool lays out v's pool scene in r, from a fresh scene
+// (PoolScene.Reset, then Layout), and returns the scene.
+func layoutPool(l *layout.List, r layout.Rect, v *view.Pool, th *layout.Theme) *scene.PoolScene {
 	var s scene.PoolScene
-	s.Reset(c.v.NBuffers())
-	s.Layout(l, c.rects.pool, c.v, c.th)
+	s.Reset(v.NBuffers())
+	s.Layout(l, r, v, th)
+	return &s
 }
 
 func rectString(r layout.Rect) string {

@@ -14,7 +14,6 @@ import (
 	"bufferlab/engine/trace"
 	"bufferlab/lessons"
 	"bufferlab/viz/layout"
-	"bufferlab/viz/player"
 	view "bufferlab/viz/poolview"
 	"bufferlab/viz/scene"
 )
@@ -53,37 +52,32 @@ var cellTrailRole = regexp.MustCompile(`^cell (\d+) trail$`)
 // those framed as examined (a stroke in Trail.Mark), and those crossed
 // out (lines in Trail.Gone).
 func trailCells(l *layout.List, th *layout.Theme) (examined, crossed map[int]bool) {
-	examined, crossed = map[int]bool{}, map[int]bool{}
+	examined = trailItems(l, func(it layout.Item) bool { return it.Kind == layout.KStroke && it.Color == th.Trail.Mark })
+	crossed = trailItems(l, func(it layout.Item) bool { return it.Kind == layout.KLine && it.Color == th.Trail.Gone })
+	return examined, crossed
+}
+
+// trailItems is the descriptors with a trail item (role "cell N trail")
+// that keep accepts.
+func trailItems(l *layout.List, keep func(layout.Item) bool) map[int]bool {
+	out := map[int]bool{}
 	for _, it := range l.Items {
-		m := cellTrailRole.FindStringSubmatch(it.Role)
-		if m == nil {
-			continue
-		}
-		id, _ := strconv.Atoi(m[1])
-		switch {
-		case it.Kind == layout.KStroke && it.Color == th.Trail.Mark:
-			examined[id] = true
-		case it.Kind == layout.KLine && it.Color == th.Trail.Gone:
-			crossed[id] = true
+		if m := cellTrailRole.FindStringSubmatch(it.Role); m != nil && keep(it) {
+			id, _ := strconv.Atoi(m[1])
+			out[id] = true
 		}
 	}
-	return examined, crossed
+	return out
 }
 
 // lessonScript is the scenario script of a lesson.
 func lessonScript(t *testing.T, name string) *scenario.Script {
 	t.Helper()
-	all, err := lessons.All()
+	l, err := lessons.Named(name)
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, l := range all {
-		if l.Name == name {
-			return l.Script
-		}
-	}
-	t.Fatalf("no lesson %s", name)
-	return nil
+	return l.Script
 }
 
 // The drop race of lesson 3 at the end of its race step (step 1, the
@@ -105,9 +99,7 @@ func TestDropRaceTrailCountsTheEngine(t *testing.T) {
 			v := p.PaneView(pane)
 			rects := appRects(1280, 720, th, p.Panes(), true, pane)
 			var l layout.List
-			var s scene.PoolScene
-			s.Reset(v.NBuffers())
-			s.Layout(&l, rects.pool, v, th)
+			layoutPool(&l, rects.pool, v, th)
 			ex, cr := trailCells(&l, th)
 			strategy := p.PaneVariant(pane).Name()
 			if uint64(len(ex)) != examined[0] || uint64(len(cr)) != invalidated[0] {
@@ -153,10 +145,7 @@ func heatTexels(l *layout.List, c color.RGBA) int {
 // descriptor the engine examined (16 384); the lookup's and the dlist's
 // are the three it examined, each also framed (a texel is a few pixels).
 func TestDropRaceTrailInHeatMap(t *testing.T) {
-	p, err := player.FromScenario("bigdrop.scn", bigDropSrc)
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := scenarioPlayer(t, "bigdrop.scn", bigDropSrc)
 	sc, err := scenario.Parse("bigdrop.scn", bigDropSrc)
 	if err != nil {
 		t.Fatal(err)
@@ -168,10 +157,7 @@ func TestDropRaceTrailInHeatMap(t *testing.T) {
 		examined, invalidated := engineDrops(t, sc, pane)
 		v := p.PaneView(pane)
 		var l layout.List
-		var s scene.PoolScene
-		s.Reset(v.NBuffers())
-		s.Layout(&l, appRects(1920, 1080, th, p.Panes(), true, pane).pool, v, th)
-		if !s.HeatShown() {
+		if !layoutPool(&l, appRects(1920, 1080, th, p.Panes(), true, pane).pool, v, th).HeatShown() {
 			t.Fatal("no heat map")
 		}
 		marked, gone := heatTexels(&l, enc.Trail.Fill), heatTexels(&l, enc.Gone.Fill)
@@ -270,9 +256,7 @@ func trailString(l *layout.List, th *layout.Theme, show int) string {
 // directive.
 func trailLayout(c poolCase) *layout.List {
 	var l layout.List
-	var s scene.PoolScene
-	s.Reset(c.v.NBuffers())
-	s.Layout(&l, c.rects.pool, c.v, c.th)
+	layoutPool(&l, c.rects.pool, c.v, c.th)
 	scene.LayoutPartitions(&l, c.rects.parts, c.v, c.th)
 	return &l
 }
@@ -293,16 +277,8 @@ func TestTrailItemsFollowTheView(t *testing.T) {
 		}
 		v := p.PaneView(c.pane)
 		var l layout.List
-		var s scene.PoolScene
-		s.Reset(v.NBuffers())
-		s.Layout(&l, layout.Rect{W: 1200, H: 700}, v, th)
-		drawn := map[int]bool{}
-		for _, it := range l.Items {
-			if m := cellTrailRole.FindStringSubmatch(it.Role); m != nil {
-				id, _ := strconv.Atoi(m[1])
-				drawn[id] = true
-			}
-		}
+		layoutPool(&l, layout.Rect{W: 1200, H: 700}, v, th)
+		drawn := trailItems(&l, func(layout.Item) bool { return true })
 		tr := v.Trails()
 		for id := 0; id < v.NBuffers(); id++ {
 			if want := tr.Cell(id).Marks != 0; drawn[id] != want {
@@ -341,17 +317,10 @@ func TestLessonOneRingTrail(t *testing.T) {
 		p.Seek(pos)
 		v := p.View()
 		var l layout.List
-		var s scene.PoolScene
-		s.Reset(v.NBuffers())
-		s.Layout(&l, layout.Rect{W: 1200, H: 700}, v, th)
-		out := map[int]bool{}
-		for _, it := range l.Items {
-			if m := cellTrailRole.FindStringSubmatch(it.Role); m != nil && it.Kind == layout.KStroke && it.Color == th.Trail.Mark && it.Dash != [2]float64{} {
-				id, _ := strconv.Atoi(m[1])
-				out[id] = true
-			}
-		}
-		return out
+		layoutPool(&l, layout.Rect{W: 1200, H: 700}, v, th)
+		return trailItems(&l, func(it layout.Item) bool {
+			return it.Kind == layout.KStroke && it.Color == th.Trail.Mark && it.Dash != [2]float64{}
+		})
 	}
 	ring := ringed(done + 1)
 	if want := int(evs[init].Arg); want == 0 || len(ring) != want {

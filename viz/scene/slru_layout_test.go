@@ -235,16 +235,10 @@ run
 // the window is laid out.
 func TestSLRUBankWindowDeterministic(t *testing.T) {
 	for _, src := range []string{hugeSLRU, bigSingle} {
-		p, err := player.FromScenario("huge", src)
-		if err != nil {
-			t.Fatal(err)
-		}
+		p := scenarioPlayer(t, "huge", src)
 		// A second player, sought in the other order: its views are
 		// reached from other keyframes and other histories.
-		fp, err := player.FromScenario("huge", src)
-		if err != nil {
-			t.Fatal(err)
-		}
+		fp := scenarioPlayer(t, "huge", src)
 		checkWindowStable(t, p, fp, []int{p.Len() / 8, p.Len() / 3, p.Len() / 2, p.Len()})
 	}
 }

@@ -11,7 +11,6 @@ import (
 	"bufferlab/engine/trace"
 	"bufferlab/internal/goldentest"
 	"bufferlab/viz/layout"
-	"bufferlab/viz/player"
 	view "bufferlab/viz/poolview"
 	"bufferlab/viz/scene"
 )
@@ -95,10 +94,7 @@ func TestTooltipGolden(t *testing.T) {
 // waitState is the pool in the partitionWait scenario at partitionWaitAt.
 func waitState(t *testing.T) *view.Pool {
 	t.Helper()
-	p, err := player.FromScenario("wait", partitionWait)
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := scenarioPlayer(t, "wait", partitionWait)
 	p.Seek(partitionWaitAt)
 	return p.View()
 }

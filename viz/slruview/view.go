@@ -324,17 +324,10 @@ func (v *View) Lane(a trace.Actor) Lane {
 // while its operation runs, and after it ends until the next operation
 // begins in the view, any backend's. Cost: a look at every lane.
 func (v *View) TrailShown(a trace.Actor) bool {
-	l := v.Lane(a).Lookup
-	if !l.HasOp {
-		return false
-	}
-	latest := uint64(0)
-	for b := range v.lanes {
-		if o := v.Lane(trace.Actor(b)).Lookup; o.HasOp {
-			latest = max(latest, o.OpSeq)
-		}
-	}
-	return viewkit.TrailShown(l.Phase == PhaseDone || l.Phase == PhaseError, l.EndSeq, latest)
+	return viewkit.LaneTrailShown(a, len(v.lanes), func(b trace.Actor) viewkit.Span {
+		l := v.Lane(b).Lookup
+		return viewkit.Span{Has: l.HasOp, Done: l.Phase == PhaseDone || l.Phase == PhaseError, Seq: l.OpSeq, End: l.EndSeq}
+	})
 }
 
 // LaneName is actor a's name ("sys" for 0, "A", … for unnamed ones).

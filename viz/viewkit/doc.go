@@ -29,7 +29,8 @@
 // counts events by the site that logged them; Name is the String of a
 // view's small enumerations; TrailShown is the rule every view's trails
 // follow (what an operation went through, shown while it runs and until
-// the next operation begins in the view).
+// the next operation begins in the view), LaneTrailShown that rule for
+// one lane's operation among all lanes'.
 //
 // Apply and Unapply stay concrete: a view's hot path (one Apply per event
 // while playing) makes no interface call; Push and Pop are small methods

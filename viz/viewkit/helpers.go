@@ -164,3 +164,27 @@ func Name[T ~uint8](names []string, x T, kind string) string {
 // trail stays on screen until someone starts something else, and the
 // trails of operations that overlap are all shown while they run.
 func TrailShown(done bool, end, latest uint64) bool { return !done || end > latest }
+
+// Span is what TrailShown reads of a lane's latest operation.
+type Span struct {
+	Has      bool   // the lane has an operation, running or ended
+	Done     bool   // it has ended
+	Seq, End uint64 // the Seq of its first event, and of its end
+}
+
+// LaneTrailShown is TrailShown for lane a's operation, of the n lanes
+// whose operations span gives: latest is the start of the latest of
+// theirs. Cost: n+1 calls of span.
+func LaneTrailShown(a trace.Actor, n int, span func(trace.Actor) Span) bool {
+	s := span(a)
+	if !s.Has {
+		return false
+	}
+	latest := uint64(0)
+	for b := range n {
+		if o := span(trace.Actor(b)); o.Has {
+			latest = max(latest, o.Seq)
+		}
+	}
+	return TrailShown(s.Done, s.End, latest)
+}

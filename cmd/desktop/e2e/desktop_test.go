@@ -253,16 +253,22 @@ func mustRead(t *testing.T, p string) []byte {
 	return b
 }
 
-func hasDarkText(img image.Image, r image.Rectangle) error {
-	dark := 0
+// countPixels counts the pixels of r that is accepts, by their colour's
+// 16-bit channels.
+func countPixels(img image.Image, r image.Rectangle, is func(cr, cg, cb uint32) bool) int {
+	n := 0
 	for y := r.Min.Y; y < r.Max.Y; y++ {
 		for x := r.Min.X; x < r.Max.X; x++ {
-			cr, cg, cb, _ := img.At(x, y).RGBA()
-			if cr < 0x5000 && cg < 0x5000 && cb < 0x5000 {
-				dark++
+			if cr, cg, cb, _ := img.At(x, y).RGBA(); is(cr, cg, cb) {
+				n++
 			}
 		}
 	}
+	return n
+}
+
+func hasDarkText(img image.Image, r image.Rectangle) error {
+	dark := countPixels(img, r, func(cr, cg, cb uint32) bool { return cr < 0x5000 && cg < 0x5000 && cb < 0x5000 })
 	if dark < r.Dx()*r.Dy()/200 {
 		return fmt.Errorf("only %d dark (text) pixels in %v", dark, r)
 	}
@@ -272,15 +278,7 @@ func hasDarkText(img image.Image, r image.Rectangle) error {
 // hasLightText is hasDarkText for the dark theme: light pixels (text)
 // in r.
 func hasLightText(img image.Image, r image.Rectangle) error {
-	light := 0
-	for y := r.Min.Y; y < r.Max.Y; y++ {
-		for x := r.Min.X; x < r.Max.X; x++ {
-			cr, cg, cb, _ := img.At(x, y).RGBA()
-			if cr > 0xb000 && cg > 0xb000 && cb > 0xb000 {
-				light++
-			}
-		}
-	}
+	light := countPixels(img, r, func(cr, cg, cb uint32) bool { return cr > 0xb000 && cg > 0xb000 && cb > 0xb000 })
 	if light < r.Dx()*r.Dy()/200 {
 		return fmt.Errorf("only %d light (text) pixels in %v", light, r)
 	}
@@ -290,15 +288,7 @@ func hasLightText(img image.Image, r image.Rectangle) error {
 // mostlyDark checks that at least four fifths of r is dark (each channel
 // under 0x60): a dark-theme frame with no light panel left over.
 func mostlyDark(img image.Image, r image.Rectangle) error {
-	dark := 0
-	for y := r.Min.Y; y < r.Max.Y; y++ {
-		for x := r.Min.X; x < r.Max.X; x++ {
-			cr, cg, cb, _ := img.At(x, y).RGBA()
-			if cr < 0x6000 && cg < 0x6000 && cb < 0x6000 {
-				dark++
-			}
-		}
-	}
+	dark := countPixels(img, r, func(cr, cg, cb uint32) bool { return cr < 0x6000 && cg < 0x6000 && cb < 0x6000 })
 	if dark*5 < r.Dx()*r.Dy()*4 {
 		return fmt.Errorf("only %d of %d pixels dark in %v", dark, r.Dx()*r.Dy(), r)
 	}
@@ -315,15 +305,7 @@ func hasBlueCells(img image.Image, r image.Rectangle) error {
 // hasBlue checks that at least a twentieth of r is blue (usage-count fills,
 // chart bars).
 func hasBlue(img image.Image, r image.Rectangle) error {
-	blue := 0
-	for y := r.Min.Y; y < r.Max.Y; y++ {
-		for x := r.Min.X; x < r.Max.X; x++ {
-			cr, cg, cb, _ := img.At(x, y).RGBA()
-			if cb > cr+0x1000 && cb > cg {
-				blue++
-			}
-		}
-	}
+	blue := countPixels(img, r, func(cr, cg, cb uint32) bool { return cb > cr+0x1000 && cb > cg })
 	if blue < r.Dx()*r.Dy()/20 {
 		return fmt.Errorf("only %d blue pixels in %v", blue, r)
 	}

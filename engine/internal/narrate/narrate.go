@@ -121,6 +121,38 @@ func Plural(n uint64, noun string) string {
 	return fmt.Sprintf("%d %ss", n, noun)
 }
 
+// LockWords are an engine package's sentences for its LWLock events, by
+// site: each a format of the backend and the lock's name, in that order
+// ("%s takes %s exclusively to add a page."). A site with none says the
+// plain sentence ("A takes bank 2's lock shared.", "A releases bank 2's
+// lock.").
+type LockWords struct {
+	Take    map[trace.Site]string // sites that take the lock (lw-acquire)
+	Release map[trace.Site]string // sites that release it
+}
+
+// Caption says LWLock event e (the lock taken, waited for, not taken
+// without waiting, or released) at site by who, of the lock called lock:
+// a wait and a failure to take it at once name its holders (HolderVerb),
+// the others say the site's sentence. O(1).
+func (w LockWords) Caption(e trace.Event, site trace.Site, who, lock string, actor func(trace.Actor) string) string {
+	switch e.Kind {
+	case trace.KLWWait:
+		return fmt.Sprintf("%s must wait for %s: %s.", who, lock, HolderVerb(e.Before, actor))
+	case trace.KLWCondFail:
+		return fmt.Sprintf("%s does not get %s without waiting: %s.", who, lock, HolderVerb(e.Before, actor))
+	case trace.KLWRelease:
+		if f, ok := w.Release[site]; ok {
+			return fmt.Sprintf(f, who, lock)
+		}
+		return fmt.Sprintf("%s releases %s.", who, lock)
+	}
+	if f, ok := w.Take[site]; ok {
+		return fmt.Sprintf(f, who, lock)
+	}
+	return fmt.Sprintf("%s takes %s %s.", who, lock, Mode(lwlock.Mode(e.Arg)))
+}
+
 // Mode is a lock mode as an adverb: "shared", "exclusively".
 func Mode(m lwlock.Mode) string {
 	if m == lwlock.Exclusive {

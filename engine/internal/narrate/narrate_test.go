@@ -127,3 +127,28 @@ func TestNarrateCheck(t *testing.T) {
 		t.Errorf("CheckWords rejects a generic caption in words: %v", err)
 	}
 }
+
+// LockWords says a site's own sentence where it has one and the plain
+// sentence elsewhere; a wait and a failure to take the lock at once name
+// its holders.
+func TestNarrateLockWords(t *testing.T) {
+	name := func(a trace.Actor) string { return string(rune('A' + a - 1)) }
+	var x lwlock.Lock
+	x.TryAcquire(2, lwlock.Exclusive)
+	w := LockWords{Take: map[trace.Site]string{1: "%s takes %s to look."}, Release: map[trace.Site]string{2: "%s lets go of %s."}}
+	for _, c := range []struct {
+		e    trace.Event
+		want string
+	}{
+		{trace.Event{Kind: trace.KLWAcquire, Site: 1}, "A takes L to look."},
+		{trace.Event{Kind: trace.KLWAcquire, Site: 2, Arg: uint64(lwlock.Exclusive)}, "A takes L exclusively."},
+		{trace.Event{Kind: trace.KLWRelease, Site: 2}, "A lets go of L."},
+		{trace.Event{Kind: trace.KLWRelease, Site: 1}, "A releases L."},
+		{trace.Event{Kind: trace.KLWWait, Site: 1, Before: x.HolderWord()}, "A must wait for L: B holds it exclusively."},
+		{trace.Event{Kind: trace.KLWCondFail, Site: 1, Before: x.HolderWord()}, "A does not get L without waiting: B holds it exclusively."},
+	} {
+		if got := w.Caption(c.e, c.e.Site, "A", "L", name); got != c.want {
+			t.Errorf("%s at %d: %q, want %q", c.e.Kind, c.e.Site, got, c.want)
+		}
+	}
+}

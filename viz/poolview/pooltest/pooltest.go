@@ -50,3 +50,12 @@ func NewView(r *scenario.Runner) *poolview.Pool {
 	}
 	return poolview.New(r.Pool().NBuffers, names, r.BackendNames())
 }
+
+// Replay is a fresh view of r's run (NewView's) after its first n events.
+func Replay(r *scenario.Runner, n int) *poolview.Pool {
+	v := NewView(r)
+	for _, e := range r.Log().Events()[:n] {
+		v.Apply(e)
+	}
+	return v
+}
