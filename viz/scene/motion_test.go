@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"bufferlab/engine/trace"
-	"bufferlab/lessons"
 	"bufferlab/viz/layout"
 	"bufferlab/viz/player"
 	"bufferlab/viz/scene"
@@ -17,20 +16,9 @@ import (
 // still ring, the same at every spin. Lesson 2's lock-holder step, in
 // its spinlock pane, has B and C spinning.
 func TestSpinnerUnderReducedMotion(t *testing.T) {
-	all, err := lessons.All()
+	p, err := player.FromLessonName("pinning")
 	if err != nil {
 		t.Fatal(err)
-	}
-	var p *player.Player
-	for _, l := range all {
-		if l.Name == "pinning" {
-			if p, err = player.FromLesson(l); err != nil {
-				t.Fatal(err)
-			}
-		}
-	}
-	if p == nil {
-		t.Fatal("no lesson pinning")
 	}
 	const k, pane = 3, 1
 	spinners := func(pos int, reduced bool) string {
