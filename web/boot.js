@@ -75,12 +75,21 @@
     noticeBox.hidden = false;
   }
   document.getElementById("notice-close").addEventListener("click", () => { noticeBox.hidden = true; });
+  let replaceTimer = 0, replaceFrag = "", replaceFrom = ""; // see _follow
   // A new address: the last link's notice no longer applies (cmd/wasm's
   // own listener, added later, may show a new one). A navigation (Back,
   // Forward, a pasted link) is noted: the app's move that follows it
   // replaces the history entry instead of pushing a new one.
-  let navigatedAt = 0;
-  window.addEventListener("hashchange", () => { noticeBox.hidden = true; navigatedAt = performance.now(); });
+  window.addEventListener("hashchange", () => {
+    noticeBox.hidden = true;
+    // A navigation supersedes a replacement still waiting (below).
+    clearTimeout(replaceTimer);
+    replaceTimer = 0;
+  });
+  // The app's next move is the result of a navigation (cmd/wasm's
+  // openFromHash says so): it replaces the history entry, never pushes.
+  let navigating = false;
+  api._navigated = () => { navigating = true; };
 
   // Events for the host page: on(name, fn) for "step" ({lesson, scenario,
   // step, event, link}), "move" (a new position within a step, paused)
@@ -111,13 +120,14 @@
   // (Back goes to the previous step), a move within a step replaces the
   // entry, at most four times a second (browsers refuse floods of
   // history calls). The fragment is what internal/permalink writes.
-  let replaceTimer = 0, replaceFrag = "";
   api._follow = (frag, newStep, detail) => {
     const hash = "#" + frag;
     detail.link = location.href.split("#")[0] + hash;
     api._emit(newStep ? "step" : "move", detail);
+    const fromNavigation = navigating;
+    navigating = false;
     if (location.hash === hash) return;
-    if (newStep && performance.now() - navigatedAt > 1000) {
+    if (newStep && !fromNavigation) {
       clearTimeout(replaceTimer);
       replaceTimer = 0;
       history.pushState(null, "", hash);
@@ -125,9 +135,14 @@
     }
     replaceFrag = hash;
     if (!replaceTimer) {
+      // The entry to replace is the one shown now: if a navigation
+      // (Back, Forward, a link) moves to another before the timer fires,
+      // the replacement is dropped (popstate comes before hashchange, and
+      // a late timer can fire between them).
+      replaceFrom = location.hash;
       replaceTimer = setTimeout(() => {
         replaceTimer = 0;
-        if (location.hash !== replaceFrag) history.replaceState(null, "", replaceFrag);
+        if (location.hash === replaceFrom && location.hash !== replaceFrag) history.replaceState(null, "", replaceFrag);
       }, 250);
     }
   };

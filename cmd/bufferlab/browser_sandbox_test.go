@@ -6,6 +6,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"net/url"
 	"strings"
 	"testing"
@@ -13,6 +16,30 @@ import (
 
 	"github.com/chromedp/chromedp"
 )
+
+// TestBrowserSandbox: the scenario sandbox, a teacher's own files, the
+// address that follows the student (Back and Forward), and an embed on a
+// page of another site that hears the student's answers, in headless
+// Chromium.
+func TestBrowserSandbox(t *testing.T) {
+	bs := newBrowserSession(t, 12*time.Minute, nil)
+	host := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		io.WriteString(w, embedHost)
+	})) // another port: another origin
+	defer host.Close()
+	bs.allow(host.URL)
+	open := func(hash string) { bs.open("/#" + hash) }
+	open("lesson=pinning")
+	sandboxChecks(t, bs.ctx, bs.ctx, bs.srv.URL, open, bs.eval)
+	bs.check("the sandbox")
+	lessonDropChecks(t, bs.eval)
+	bs.check("a teacher's file dropped")
+	historyChecks(t, bs.ctx, open, bs.eval)
+	bs.check("Back and Forward")
+	embedChecks(t, bs.ctx, host.URL, bs.srv.URL, bs.eval)
+	bs.check("an embed on another site")
+}
 
 // sandboxChecks drives the scenario sandbox (web/sandbox.js, cmd/wasm's
 // sandbox calls) as a student would: #sandbox opens the editor; a scenario
@@ -35,7 +62,9 @@ func sandboxChecks(t *testing.T, ctx, bctx context.Context, base string, open fu
 		time.Sleep(50 * time.Millisecond)
 	}
 	if !visible {
-		t.Fatal("#sandbox: the editor is not open with the text focused")
+		var why any
+		eval(`({hidden: document.getElementById("sandbox").hidden, active: document.activeElement && (document.activeElement.id || document.activeElement.tagName), hash: location.hash})`, &why)
+		t.Fatalf("#sandbox: the editor is not open with the text focused: %v", why)
 	}
 	// Type it: "tuch" is not an operation (line 2, column 12).
 	typed := "relation t blocks=4\nbackend A: tuch t 0..3\nbackend B: touch t 0..3\nrun\n"
@@ -336,14 +365,14 @@ func embedChecks(t *testing.T, ctx context.Context, hostURL, appURL string, eval
 		t.Fatalf("the step message: %+v", st)
 	}
 	eval(`window.call("step", 100000)`, nil) // to the question's stop
-	eval(`window.call("answer", 0)`, nil)
+	eval(`window.call("answer", 1)`, nil) // choices count from 1, as answer() takes them
 	an := waitMsg("answer", "an answer in the frame")
 	if an.Detail["lesson"] != "pinning" || an.Detail["step"] != float64(3) || an.Detail["choice"] != float64(1) {
 		t.Fatalf("the answer message: %+v", an)
 	}
 	// No menu in an embed: the frame's state has a lesson, and its
 	// targets no Menu button.
-	eval(`window.got = []; window.call("state")`, nil)
+	eval(`(window.got = [], window.call("state"))`, nil)
 	rep := waitMsg("reply", "state() by message")
 	if s, _ := rep.Value.(map[string]any); s == nil || s["lesson"] != "pinning" {
 		t.Fatalf("state() by message: %+v", rep)

@@ -138,11 +138,13 @@ func openFromHash(a *app.App) {
 	// the lesson anew and forget its answers).
 	if here := a.Link(); here.Step > 0 && !plan.Sandbox && here.Lesson == plan.Lesson && here.Markdown == plan.Markdown && here.Scenario == plan.Scenario {
 		if here.Step != plan.Step+1 || here.Event != plan.Event {
+			api.Call("_navigated") // the move replaces the entry
 			a.GotoStep(plan.Step)
 			a.Step(plan.Event)
 		}
 		return
 	}
+	api.Call("_navigated") // what opens replaces the entry
 	switch {
 	case plan.Scenario != "" && plan.Sandbox:
 		a.Menu()
