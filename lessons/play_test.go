@@ -477,9 +477,11 @@ func TestPlayStopErrors(t *testing.T) {
 	}
 }
 
-// In every embedded lesson each question names its moment (at: none only
-// where the step runs nothing), and Play finds it once, as a question
-// stop, at an event of that moment in its step.
+// In every embedded lesson each question names its moment, and Play finds
+// it once, as a question stop, at an event of that moment in its step. No
+// embedded lesson uses at: none: every question is preceded by a stop at
+// the moment it asks about (at: none stays for lessons written elsewhere;
+// TestPlayStops and TestPlayStopErrors cover it).
 func TestEmbeddedQuestionsHaveMoments(t *testing.T) {
 	all, err := All()
 	if err != nil {
@@ -500,9 +502,7 @@ func TestEmbeddedQuestionsHaveMoments(t *testing.T) {
 				}
 			}
 			if q.At == nil {
-				if len(found) != 0 || p.StepEnd[k] != p.StepStart[k] {
-					t.Errorf("%s step %d: at: none, stops %+v, events [%d, %d)", l.Name, k+1, found, p.StepStart[k], p.StepEnd[k])
-				}
+				t.Errorf("%s:%d: step %d (%s): at: none; an embedded lesson's question must be asked at a stop before the moment it is about", l.File, q.AtLine, k+1, s.Title)
 				continue
 			}
 			if len(found) != 1 {

@@ -26,8 +26,9 @@ func playUntilPaused(t *testing.T, p *Player, limit int) int {
 // playing the step from its start, the player stops at the position whose
 // next event (in the pane the question names) is the question's moment,
 // and the question is asked and gated there and not before; answering and
-// going on applies the moment's event. A question at: none is asked as its
-// step (which runs nothing) opens. Playing stops at every stop in turn.
+// going on applies the moment's event. No embedded lesson has a question
+// at: none (asked as its step, which runs nothing, opens): each is preceded
+// by a stop at its moment. Playing stops at every stop in turn.
 func TestEveryQuestionStopsAtItsMoment(t *testing.T) {
 	all, err := lessons.All()
 	if err != nil {
@@ -53,9 +54,7 @@ func TestEveryQuestionStopsAtItsMoment(t *testing.T) {
 				t.Fatalf("%s: no question position", name)
 			}
 			if q.At == nil {
-				if qpos != p.StepStart[k] || !p.Gated() || p.Question() != q || p.StepEnd[k] != p.StepStart[k] {
-					t.Errorf("%s: at: none is not asked as the step opens", name)
-				}
+				t.Errorf("%s: at: none: the question is not preceded by a stop at the moment it is about", name)
 				continue
 			}
 			// Before the stop: neither asked nor gated, wherever a move
@@ -111,6 +110,38 @@ func TestEveryQuestionStopsAtItsMoment(t *testing.T) {
 	}
 	if questions < 40 {
 		t.Fatalf("checked %d questions", questions)
+	}
+}
+
+// A question at: none, in a step that runs nothing (a lesson written
+// elsewhere: the embedded ones have none), is asked and gated as its step
+// opens; answered, the lesson goes on to the next step.
+func TestAtNoneAskedAsStepOpens(t *testing.T) {
+	src := []byte("---\ntitle: T\n---\n## Fill\n```scenario\nrelation t blocks=2\nbackend A: touch t 0..1\nrun\n```\n" +
+		"## Think\n```predict\nquestion: Why?\nchoices:\n- a\n- b\nanswer: 2\nat: none\nexplain: E.\n```\n" +
+		"## Again\n```scenario\nbackend A: touch t 0\nrun\n```\n")
+	l, err := lessons.Parse("none.md", src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := FromLesson(l)
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := p.Steps[1].Predict
+	if q == nil || q.At != nil {
+		t.Fatalf("step 2's question: %+v", q)
+	}
+	p.GotoStep(1)
+	qpos, ok := p.QuestionPos(1)
+	if !ok || qpos != p.StepStart[1] || p.StepEnd[1] != p.StepStart[1] || p.Pos() != qpos || !p.Gated() || p.Question() != q {
+		t.Fatalf("at %d: question at %d (%v), step [%d, %d), gated %v", p.Pos(), qpos, ok, p.StepStart[1], p.StepEnd[1], p.Gated())
+	}
+	if _, err := p.Answer(q.Answer); err != nil {
+		t.Fatal(err)
+	}
+	if p.Gated() {
+		t.Fatal("still gated after the answer")
 	}
 }
 

@@ -324,8 +324,8 @@ func TestFSMTreeEveryDepthDrawnOrElided(t *testing.T) {
 		pos, pane int
 	}{
 		{"free-space-map", 310, 0},    // the end of A's VACUUM: fsm_set_avail's path, leaf to root
-		{"free-space-map", 362, 0},    // B's search climbs in the leaf page
-		{"free-space-map", 5152, 0},   // the end: 205 < 206
+		{"free-space-map", 672, 0},    // B's search climbs in the leaf page
+		{"free-space-map", 5462, 0},   // B's last insert: 205 < 206
 		{"small-table-skip", 4266, 0}, // fsm=always beside small-skip
 		{"small-table-skip", 7384, 0}, // the end of lesson 6: the root page's tree
 	}
@@ -381,7 +381,7 @@ func TestFSMTreeEveryDepthDrawnOrElided(t *testing.T) {
 // (the heap's columns, its line, or the tree's leaves).
 func TestFSMNotEnoughShows206(t *testing.T) {
 	for _, vp := range fsmViewports() {
-		l, r, _, _ := layoutIn(t, "free-space-map", 5152, 0, vp)
+		l, r, _, _ := layoutIn(t, "free-space-map", 5462, 0, vp)
 		seen206 := false
 		for _, it := range l.Texts("") {
 			i := strings.Index(it.Text, "≥ 206")
@@ -440,7 +440,7 @@ func TestFSMSmallSkipPaneAndDeterminism(t *testing.T) {
 		for _, st := range []struct {
 			lesson    string
 			pos, pane int
-		}{{"free-space-map", 362, 0}, {"free-space-map", 5152, 0}, {"small-table-skip", 4266, 1}} {
+		}{{"free-space-map", 672, 0}, {"free-space-map", 5462, 0}, {"small-table-skip", 4266, 1}} {
 			a, _, _, _ := layoutIn(t, st.lesson, st.pos, st.pane, vp)
 			_, th := frameSceneRects(t, st.lesson, st.pos, vp.w, vp.h, vp.pres, frame.TabScene)
 			if m := a.MinTextSize(); m < th.MinPx {

@@ -178,7 +178,7 @@ func slruStates(t *testing.T) map[string]*slruview.View {
 	l7 := lessonPlayer(t, "slru-side-by-side")
 	return map[string]*slruview.View{
 		"lesson 4 compare": slruAt(t, l4, 446, 0).Clone(),
-		"lesson 4 victim":  slruAt(t, l4, 999, 0).Clone(),
+		"lesson 4 victim":  slruAt(t, l4, 1063, 0).Clone(),
 		"lesson 7 single":  slruAt(t, l7, 3484, 0).Clone(),
 		"lesson 7 hash":    slruAt(t, l7, 3132, 2).Clone(),
 	}

@@ -68,7 +68,7 @@ func darkLayouts(t *testing.T) map[string]*layout.List {
 	for _, c := range []struct {
 		lesson    string
 		pos, pane int
-	}{{"free-space-map", 2600, 0}, {"small-table-skip", 2500, 0}, {"small-table-skip", 2500, 1}} {
+	}{{"free-space-map", 2910, 0}, {"small-table-skip", 2500, 0}, {"small-table-skip", 2500, 1}} {
 		v, rel, _ := fsmState(t, c.lesson, c.pos, c.pane)
 		var l layout.List
 		scene.LayoutFSMScene(&l, layout.Rect{W: 1280, H: 720}, v, rel, th)

@@ -268,11 +268,11 @@ func TestSLRUSlotTooltipFromHitRegions(t *testing.T) {
 	}
 }
 
-// The FSM tree records a region per node box; in lesson 5 (event 362)
+// The FSM tree records a region per node box; in lesson 5 (event 672)
 // each node's tooltip gives its depth and value, and the value in bytes as
 // fsm_space_cat_to_avail reads it; the root is the most of the leaves.
 func TestFSMNodeTooltipFromHitRegions(t *testing.T) {
-	v, rel, _ := fsmState(t, "free-space-map", 362, 0)
+	v, rel, _ := fsmState(t, "free-space-map", 672, 0)
 	var l layout.List
 	scene.LayoutFSMScene(&l, layout.Rect{W: 1280, H: 800}, v, rel, layout.Light(1))
 	phys, ok := scene.FSMTreePage(v, rel)

@@ -134,9 +134,9 @@ func TestDesktopShots(t *testing.T) {
 			{"code", image.Rect(800, 440, 1265, 650), hasLightText},
 		}},
 		// Lesson 5 draws the heap, the FSM pages and one FSM page's tree
-		// in the middle of B's inserts (event 2600); the counters, two
+		// in the middle of B's inserts (event 2910); the counters, two
 		// rows of boxes, fill the scene's foot.
-		{"lesson5-fsm", []string{"--lesson", "free-space-map", "--step", "3", "--event", "2600"}, "", []region{
+		{"lesson5-fsm", []string{"--lesson", "free-space-map", "--step", "3", "--event", "2910"}, "", []region{
 			{"heap", image.Rect(20, 75, 455, 275), nil},
 			{"FSM pages", image.Rect(465, 75, 805, 275), nil},
 			{"tree", image.Rect(20, 290, 565, 575), nil},
