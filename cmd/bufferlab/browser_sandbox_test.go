@@ -365,7 +365,7 @@ func embedChecks(t *testing.T, ctx context.Context, hostURL, appURL string, eval
 		t.Fatalf("the step message: %+v", st)
 	}
 	eval(`window.call("step", 100000)`, nil) // to the question's stop
-	eval(`window.call("answer", 1)`, nil) // choices count from 1, as answer() takes them
+	eval(`window.call("answer", 1)`, nil)    // choices count from 1, as answer() takes them
 	an := waitMsg("answer", "an answer in the frame")
 	if an.Detail["lesson"] != "pinning" || an.Detail["step"] != float64(3) || an.Detail["choice"] != float64(1) {
 		t.Fatalf("the answer message: %+v", an)
