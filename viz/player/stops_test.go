@@ -120,14 +120,7 @@ func TestAtNoneAskedAsStepOpens(t *testing.T) {
 	src := []byte("---\ntitle: T\n---\n## Fill\n```scenario\nrelation t blocks=2\nbackend A: touch t 0..1\nrun\n```\n" +
 		"## Think\n```predict\nquestion: Why?\nchoices:\n- a\n- b\nanswer: 2\nat: none\nexplain: E.\n```\n" +
 		"## Again\n```scenario\nbackend A: touch t 0\nrun\n```\n")
-	l, err := lessons.Parse("none.md", src)
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, err := FromLesson(l)
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := lessonFrom(t, "none.md", src)
 	q := p.Steps[1].Predict
 	if q == nil || q.At != nil {
 		t.Fatalf("step 2's question: %+v", q)
@@ -148,14 +141,7 @@ func TestAtNoneAskedAsStepOpens(t *testing.T) {
 // Named stops (a ```stops block) stop playing too, and → or Space goes on.
 func TestNamedStops(t *testing.T) {
 	src := []byte("---\ntitle: T\n---\n## Fill\n```stops\nvictim nth=2\nlookup-miss nth=3\n```\n```scenario\nrelation t blocks=4\nbackend A: touch t 0..3\nrun\n```\n")
-	l, err := lessons.Parse("t.md", src)
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, err := FromLesson(l)
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := lessonFrom(t, "t.md", src)
 	stops := p.Stops()
 	if len(stops) != 2 || stops[0].Moment != trace.MomentVictim || stops[1].Moment != trace.MomentLookupMiss || stops[0].Pos >= stops[1].Pos {
 		t.Fatalf("stops %+v", stops)
@@ -341,4 +327,18 @@ func TestStopsFollowPacing(t *testing.T) {
 	}
 	p.PaceByEvents()
 	check("by events again")
+}
+
+// lessonFrom plays a lesson written in a test (file names it in errors).
+func lessonFrom(t *testing.T, file string, src []byte) *Player {
+	t.Helper()
+	l, err := lessons.Parse(file, src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := FromLesson(l)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
 }
