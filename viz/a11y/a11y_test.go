@@ -105,6 +105,7 @@ func casFail(t *testing.T, p *player.Player, k int) int {
 func TestBuildLesson(t *testing.T) {
 	p := pinning(t)
 	p.GotoStep(2)
+	p.Forward(1 << 20) // to the question's stop, just before C's CAS fails
 	d := Build(Input{Player: p})
 	if d.Mode != "lesson" || d.Title != "Pinning a buffer with one atomic" || d.Heading != "Step 3 of 7: Two backends, one word: the CAS that fails" {
 		t.Fatalf("head: %q %q %q", d.Mode, d.Title, d.Heading)
@@ -124,9 +125,9 @@ func TestBuildLesson(t *testing.T) {
 		t.Errorf("a verdict before the reveal: %q", q.Verdict())
 	}
 	if c := *d.Controls; c != (Controls{Gated: true, PrevStep: true, Back: true, NextStep: true}) {
-		t.Errorf("controls at a gated step start: %+v", c)
+		t.Errorf("controls at the question's stop: %+v", c)
 	}
-	if want := fmt.Sprintf("Event %d of %d, speed 1×. Answer the question to go on.", p.StepStart[2], p.Len()); d.Status != want {
+	if want := fmt.Sprintf("Event %d of %d, speed 1×. Answer the question to go on.", p.Pos(), p.Len()); d.Status != want {
 		t.Errorf("status: %q", d.Status)
 	}
 	if len(d.Captions) != 2 || d.Captions[0].Pane != "atomic" || d.Captions[1].Pane != "spinlock" {
@@ -164,7 +165,7 @@ func TestBuildLesson(t *testing.T) {
 	p.Seek(casFail(t, p, 2))
 	d3 := Build(Input{Player: p})
 	got := d3.Captions[0].Text
-	if !strings.HasPrefix(got, "C's CAS failed: B changed buffer 0's state word first") || !strings.Contains(got, "C reloads the word and retries") {
+	if !strings.HasPrefix(got, "C's CAS failed: B changed buffer 0's state word first") || !strings.Contains(got, "C retries") {
 		t.Errorf("caption at the failed CAS: %q", got)
 	}
 	if txt := CaptionText(d3.Captions); !strings.HasPrefix(txt, "atomic pane: "+got) {
