@@ -623,9 +623,13 @@ func (b *builder) dropRuleLines(w, h float64) []string {
 	default:
 		why = fmt.Sprintf("%d ≥ NBuffers/32 = %d", probe, thr)
 	}
-	text1 := fmt.Sprintf("auto (PG 15): %d blocks to drop, NBuffers = %d, in recovery: %s  →  %s (%s)", probe, nbuf, yesNo(rec), choice, why)
+	toDrop := fmt.Sprintf("%d blocks", probe)
+	if probe == 1 {
+		toDrop = "1 block"
+	}
+	text1 := fmt.Sprintf("auto (PG 15): %s to drop, NBuffers = %d, in recovery: %s  →  %s (%s)", toDrop, nbuf, yesNo(rec), choice, why)
 	pace := "Paced by events (T: by time): every pane takes one event per tick, so a pane that finishes early idles."
-	short := fmt.Sprintf("auto: %d blocks → %s (%s)", probe, choice, why)
+	short := fmt.Sprintf("auto: %s → %s (%s)", toDrop, choice, why)
 	shortPace := "Paced by events (T: by time)."
 	if p.Pacing() == "time" && b.sc.PacingLine != "" {
 		pace = "Paced by native times (T: by events): " + b.sc.PacingLine + "."

@@ -172,7 +172,7 @@ func (p Prose) LayoutQuestion(l *layout.List, r layout.Rect, y float64, q *lesso
 	var ui QuestionUI
 	title := th.Font(layout.Bold, p.Size)
 	l.Fill("question", layout.Rect{X: r.X - 4, Y: y - 2, W: r.W + 8, H: layout.LineHeight(title) + 4}, th.HighlightFill)
-	l.Text("question", "Predict before you run it", title, r.X, y, r.W, th.Text, layout.Left)
+	l.Text("question", "Predict what happens next", title, r.X, y, r.W, th.Text, layout.Left)
 	y += layout.LineHeight(title) + 4
 	ws, h := p.layoutSpans(q.PromptSpans, th, r.X, r.W)
 	for _, w := range ws {
