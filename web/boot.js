@@ -10,6 +10,11 @@
   const errorBox = document.getElementById("error");
   const errorText = document.getElementById("error-text");
 
+  // The page's colours follow the app's theme (style.css, sandbox.css):
+  // the system's choice until the app says which it uses.
+  const root = document.documentElement;
+  root.classList.toggle("dark", !!(window.matchMedia && matchMedia("(prefers-color-scheme: dark)").matches));
+
   let resolveReady, rejectReady;
   const api = {
     ready: new Promise((res, rej) => { resolveReady = res; rejectReady = rej; }),
@@ -31,6 +36,7 @@
   // A notice (a permalink past the last step, fullscreen refused, a lesson
   // that does not play): shown above the canvas, and the app goes on.
   api._notice = (msg) => showNotice(String(msg));
+  api._theme = (name) => root.classList.toggle("dark", name === "dark");
   // F asks for fullscreen (cmd/wasm, once document.fullscreenEnabled says a
   // frame allows it); a refusal is a notice, not an unhandled rejection.
   api._fullscreen = () => {
@@ -57,10 +63,47 @@
     };
     for (const name of ["lessons", "state", "menu", "open", "goto", "step", "seek", "answer", "fast", "pace", "layout", "targets", "presentation", "progress", "resetProgress", "theme", "continue", "autoslow",
       "mirror", "motion", "reducedMotion",
-      "check", "openScenario", "scenario", "gallery", "grammar", "whatIf", "link", "openLessonText"]) {
+      "check", "scenario", "gallery", "grammar", "whatIf", "link", "cancelRun"]) {
       api[name] = call(name);
     }
+    // The calls that run a scenario return a Promise: the run gives the
+    // page its turns (cmd/wasm's busy_js.go).
+    for (const name of ["openScenario", "openLessonText"]) {
+      api[name] = (...args) => g[name](...args).then((r) => {
+        if (r.error !== undefined) throw new Error(r.error);
+        return r.value;
+      });
+    }
   };
+  // A run from text that takes a while: its progress, and Cancel (the
+  // button, or Escape). text "" hides the bar. It shows only once a run
+  // has gone on for a moment: Go calls it at its first turn of the page.
+  const busy = document.getElementById("busy");
+  const busyBar = document.getElementById("busy-bar");
+  api._busy = (text, events, max) => {
+    if (!text) {
+      busy.hidden = true;
+      return;
+    }
+    document.getElementById("busy-text").textContent = text;
+    busyBar.max = max;
+    busyBar.value = events;
+    busy.hidden = false;
+  };
+  // The page's turn during a run: call back once the next frame is
+  // painted (a requestAnimationFrame, then a task after it), or after
+  // 50 ms where no frame comes (a hidden tab), whichever is first.
+  api._turn = (cb) => {
+    let done = false;
+    const go = () => { if (!done) { done = true; cb(); } };
+    requestAnimationFrame(() => setTimeout(go, 0));
+    setTimeout(go, 50);
+  };
+  const cancelRun = () => { if (api.cancelRun) api.cancelRun(); };
+  document.getElementById("busy-cancel").addEventListener("click", cancelRun);
+  window.addEventListener("keydown", (ev) => {
+    if (ev.key === "Escape" && !busy.hidden) { ev.preventDefault(); ev.stopPropagation(); cancelRun(); }
+  }, true);
 
   function showError(msg, fatal = true) {
     errorText.textContent = msg;
@@ -174,7 +217,7 @@
   // from the parent page only; the reply is {source: "bufferlab", type:
   // "reply", id, value} or {…, error}. Only the calls below, which change
   // nothing outside this page.
-  const hostCalls = ["state", "lessons", "open", "goto", "step", "seek", "answer", "continue", "link", "scenario", "openScenario"];
+  const hostCalls = ["state", "lessons", "open", "goto", "step", "seek", "answer", "continue", "link", "scenario", "openScenario", "layout"];
   window.addEventListener("message", (ev) => {
     if (window.parent === window || ev.source !== window.parent) return;
     const m = ev.data;
@@ -186,7 +229,8 @@
     }
     api.ready.then(() => {
       try {
-        reply({ value: api[m.bufferlab](...(Array.isArray(m.args) ? m.args : [])) });
+        Promise.resolve(api[m.bufferlab](...(Array.isArray(m.args) ? m.args : [])))
+          .then((value) => reply({ value }), (e) => reply({ error: String(e && e.message || e) }));
       } catch (e) {
         reply({ error: String(e && e.message || e) });
       }

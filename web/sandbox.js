@@ -216,12 +216,21 @@
     }
   }
 
-  function runIt() {
+  // runIt runs the text and plays it (the editor closes), or shows where
+  // it fails. A long run shows its progress and Cancel over the page
+  // (boot.js's #busy); Run waits for it.
+  async function runIt() {
+    if (run.disabled) return false;
+    run.disabled = true;
+    status.textContent = "Running…";
+    status.className = "sb-status";
     let errs;
     try {
-      errs = api.openScenario(text.value) || [];
+      errs = await api.openScenario(text.value) || [];
     } catch (e) {
       errs = [{ line: 1, col: 1, message: String(e && e.message || e) }];
+    } finally {
+      run.disabled = false;
     }
     if (errs.length) {
       diags = errs;
@@ -293,7 +302,7 @@
     if (/\.md$/i.test(f.name)) {
       let err;
       try {
-        err = api.openLessonText(f.name, body);
+        err = await api.openLessonText(f.name, body);
       } catch (e) {
         err = String(e && e.message || e);
       }

@@ -10,10 +10,13 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/chromedp"
 )
 
@@ -33,6 +36,8 @@ func TestBrowserSandbox(t *testing.T) {
 	open("lesson=pinning")
 	sandboxChecks(t, bs.ctx, bs.ctx, bs.srv.URL, open, bs.eval)
 	bs.check("the sandbox")
+	longRunChecks(t, bs.ctx, bs.eval)
+	bs.check("a long run, cancelled")
 	lessonDropChecks(t, bs.eval)
 	bs.check("a teacher's file dropped")
 	historyChecks(t, bs.ctx, open, bs.eval)
@@ -124,9 +129,14 @@ func sandboxChecks(t *testing.T, ctx, bctx context.Context, base string, open fu
 		Events int
 		Event  int
 	}
-	eval(`window.bufferlab.state()`, &st)
 	var editor bool
-	eval(`!document.getElementById("sandbox").hidden`, &editor)
+	for range 100 { // Run's run is a Promise: the editor closes when it is done
+		eval(`window.bufferlab.state()`, &st)
+		if eval(`!document.getElementById("sandbox").hidden`, &editor); !editor {
+			break
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
 	if st.Mode != "lesson" || st.Events == 0 || editor {
 		t.Fatalf("after Run: state %+v, editor shown %v", st, editor)
 	}
@@ -142,7 +152,20 @@ func sandboxChecks(t *testing.T, ctx, bctx context.Context, base string, open fu
 	if edit.W == 0 {
 		t.Fatal("after Run: no Edit button in the player's top bar")
 	}
-	if err := chromedp.Do(ctx, chromedp.MouseClickXY(edit.X+edit.W/2, edit.Y+edit.H/2)); err != nil {
+	// Hold the button down over two frames: the app reads the mouse once
+	// a tick, and a loaded machine draws a few frames a second.
+	var frames struct{ Frames int }
+	eval(`window.bufferlab.state()`, &frames)
+	before := frames.Frames
+	x, y := edit.X+edit.W/2, edit.Y+edit.H/2
+	if err := chromedp.Do(ctx, chromedp.MouseEvent(input.DispatchMouseEventTypeMousePressed, x, y, chromedp.ButtonLeft)); err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 400 && frames.Frames < before+2; i++ {
+		time.Sleep(20 * time.Millisecond)
+		eval(`window.bufferlab.state()`, &frames)
+	}
+	if err := chromedp.Do(ctx, chromedp.MouseEvent(input.DispatchMouseEventTypeMouseReleased, x, y, chromedp.ButtonLeft)); err != nil {
 		t.Fatal(err)
 	}
 	for range 100 {
@@ -152,7 +175,9 @@ func sandboxChecks(t *testing.T, ctx, bctx context.Context, base string, open fu
 		time.Sleep(50 * time.Millisecond)
 	}
 	if !editor {
-		t.Fatal("the Edit button did not open the editor with the scenario's text")
+		var why any
+		eval(`({state: window.bufferlab.state(), hidden: document.getElementById("sandbox").hidden, text: document.getElementById("sb-text").value, targets: window.bufferlab.targets().map(t => t.role)})`, &why)
+		t.Fatalf("the Edit button did not open the editor with the scenario's text: %v", why)
 	}
 	eval(`window.bufferlab.sandbox.hide()`, nil)
 	eval(`window.bufferlab.step(25)`, nil)
@@ -186,6 +211,65 @@ func sandboxChecks(t *testing.T, ctx, bctx context.Context, base string, open fu
 	if string(here) != string(there) {
 		t.Fatalf("the link's state differs in a fresh browser:\n here  %s\n there %s", here, there)
 	}
+}
+
+// longRunChecks: a scenario that runs for a long time (a million events,
+// the browser's cap) never freezes the tab. While it runs the page answers
+// (an eval is the page's event loop at work: it can only run in one of
+// the run's pauses), the progress bar shows how far it is, the app's
+// state() answers, and Cancel stops the run: its error shows in the
+// editor at the run statement, with the events it got to. The eval that
+// sees the run going clicks Cancel itself, so the run cannot end first
+// on a slow machine.
+func longRunChecks(t *testing.T, ctx context.Context, eval func(string, any)) {
+	t.Helper()
+	eval(`window.bufferlab.sandbox.show("# Long\nconfig shared_buffers=128MB\nrelation t blocks=100000\nbackend A: touch t 0..99999\nrun\n")`, nil)
+	if err := chromedp.Do(ctx, chromedp.Click(chromedp.ID("sb-run"))); err != nil {
+		t.Fatal(err)
+	}
+	var seen struct {
+		Shown      bool
+		Text       string
+		Value, Max float64
+		RunOff     bool
+		Mode       string
+	}
+	for range 800 {
+		eval(`(() => {
+			const shown = !document.getElementById("busy").hidden, bar = document.getElementById("busy-bar");
+			const seen = {Shown: shown, Text: document.getElementById("busy-text").textContent, Value: bar.value, Max: bar.max,
+				RunOff: document.getElementById("sb-run").disabled, Mode: window.bufferlab.state().mode};
+			if (shown && bar.value > 0) document.getElementById("busy-cancel").click();
+			return seen;
+		})()`, &seen)
+		if seen.Shown && seen.Value > 0 {
+			break
+		}
+		time.Sleep(25 * time.Millisecond)
+	}
+	if !seen.Shown || !strings.HasPrefix(seen.Text, "Running: ") || seen.Max != 1048576 || !seen.RunOff || seen.Mode == "" {
+		t.Fatalf("a long run: no progress shown, or the page or app not answering: %+v", seen)
+	}
+	var end struct {
+		Busy, RunOff, Hidden bool
+		Line, Text           string
+	}
+	for range 400 {
+		eval(`({Busy: !document.getElementById("busy").hidden, RunOff: document.getElementById("sb-run").disabled,
+			Hidden: document.getElementById("sb-marker").hidden, Line: document.getElementById("sb-marker").dataset.line || "",
+			Text: document.getElementById("sb-marker").textContent})`, &end)
+		if !end.Busy && !end.Hidden {
+			break
+		}
+		time.Sleep(25 * time.Millisecond)
+	}
+	var events float64
+	if _, err := fmt.Sscanf(end.Text[strings.Index(end.Text, " steps (")+1:], "steps (%g events): cancelled", &events); err != nil ||
+		end.Busy || end.RunOff || end.Hidden || end.Line != "5" || !strings.HasPrefix(end.Text, "Line 5, column 1: run stopped after ") ||
+		!strings.HasSuffix(end.Text, " events): cancelled") || events < seen.Value || events >= seen.Max {
+		t.Fatalf("after Cancel at %.0f events: %+v (%v)", seen.Value, end, err)
+	}
+	eval(`window.bufferlab.sandbox.hide()`, nil)
 }
 
 // teacherLesson is a small lesson of a teacher's own, as a file dropped on
@@ -380,5 +464,38 @@ func embedChecks(t *testing.T, ctx context.Context, hostURL, appURL string, eval
 	rep := waitMsg("reply", "state() by message")
 	if s, _ := rep.Value.(map[string]any); s == nil || s["lesson"] != "pinning" {
 		t.Fatalf("state() by message: %+v", rep)
+	}
+	// The embed fits the frames a course page gives it, from a phone's
+	// column to a slide: the frame's layout() (by message) has nothing
+	// cut, and the app lays out at the frame's size (at least 320 each
+	// way, the app's floor: a 560×315 player frame is laid out at 560×320
+	// and scaled by the browser).
+	for _, sz := range [][2]int{{360, 640}, {560, 315}, {640, 360}, {800, 450}, {1000, 700}} {
+		want := [2]int{max(sz[0], 320), max(sz[1], 320)}
+		eval(fmt.Sprintf(`(() => { const f = document.getElementById("f"); f.width = %d; f.height = %d; window.got = []; })()`, sz[0], sz[1]), nil)
+		var lay pageLayout
+		for range 100 {
+			eval(`window.call("layout")`, nil)
+			rep := waitMsg("reply", "layout() by message")
+			b, _ := json.Marshal(rep.Value)
+			json.Unmarshal(b, &lay)
+			if lay.Viewport == want {
+				break
+			}
+			eval(`window.got = []`, nil)
+			time.Sleep(50 * time.Millisecond)
+		}
+		if lay.Viewport != want || lay.Overflow != 0 || lay.MinTextPx < 13.99 {
+			t.Errorf("an embed in a %dx%d frame: layout() = %+v", sz[0], sz[1], lay)
+		}
+		if dir := os.Getenv("BUFFERLAB_EMBED_SHOTS"); dir != "" { // to look at them
+			shot, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
+			if err == nil {
+				err = os.WriteFile(filepath.Join(dir, fmt.Sprintf("embed-%dx%d.png", sz[0], sz[1])), shot, 0o644)
+			}
+			if err != nil {
+				t.Error(err)
+			}
+		}
 	}
 }

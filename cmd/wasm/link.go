@@ -40,14 +40,17 @@ func planLink(hash string, all []linkLesson) linkPlan {
 	plan := linkPlan{Markdown: l.Markdown, Scenario: l.Scenario, Sandbox: l.Sandbox, Embed: l.Embed,
 		Step: max(l.Step-1, 0), Event: l.Event, Notices: notices}
 	if l.Lesson == "" {
-		if hash != "" && l.Markdown == "" && l.Scenario == "" && !l.Sandbox && len(notices) == 0 {
+		switch {
+		case hash == "" || l.Markdown != "" || l.Scenario != "" || l.Sandbox || len(notices) > 0:
+		case l.Embed:
+			// An embed's page author wrote this address: say what it lacks.
+			plan.Notices = append(plan.Notices, fmt.Sprintf("This embed names nothing to show (expected #embed&lesson=NAME, with NAME one of %s, or #embed& in front of a lesson's or scenario's link): showing the lesson list.", strings.Join(lessonNames(all), ", ")))
+		default:
 			plan.Notices = append(plan.Notices, fmt.Sprintf("The link #%s names nothing to open (expected #lesson=NAME&step=N): choose a lesson from the list.", hash))
 		}
 		return plan
 	}
-	var names []string
 	for _, x := range all {
-		names = append(names, x.name)
 		if x.name != l.Lesson {
 			continue
 		}
@@ -60,6 +63,14 @@ func planLink(hash string, all []linkLesson) linkPlan {
 		return plan
 	}
 	plan.Step, plan.Event = 0, 0
-	plan.Notices = append(plan.Notices, fmt.Sprintf("The link asked for lesson %q, which does not exist: choose one from the list (%s).", l.Lesson, strings.Join(names, ", ")))
+	plan.Notices = append(plan.Notices, fmt.Sprintf("The link asked for lesson %q, which does not exist: choose one from the list (%s).", l.Lesson, strings.Join(lessonNames(all), ", ")))
 	return plan
+}
+
+func lessonNames(all []linkLesson) []string {
+	var names []string
+	for _, x := range all {
+		names = append(names, x.name)
+	}
+	return names
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/hajimehoshi/ebiten/v2"
 
+	"bufferlab/engine/scenario"
 	"bufferlab/internal/permalink"
 	"bufferlab/viz/a11y"
 	"bufferlab/viz/app"
@@ -45,6 +46,7 @@ func main() {
 		return
 	}
 	api.Call("_mark", "goStart")
+	scenario.DefaultBudget = browserBudget // budget.go: a tab's memory and thread
 	// The screen-reader mirror (mirror_js.go) is made once the app is:
 	// until then its hooks have nothing to write to.
 	var mirror *domMirror
@@ -74,6 +76,8 @@ func main() {
 		CopyLink: func(frag string) {
 			api.Call("_copyLink", frag, permalink.Advice(len(js.Global().Get("location").Get("origin").String())+len(js.Global().Get("location").Get("pathname").String())+1+len(frag)))
 		},
+		ThemeChanged: func(name string) { api.Call("_theme", name) },
+		Yield:        gate.yield, // runs from text: progress, the page's turns, Cancel
 		Follow: &app.Follow{
 			Moved: func(at permalink.Link, newStep bool) {
 				api.Call("_follow", permalink.Encode(at), newStep, toJS(map[string]any{
@@ -94,7 +98,7 @@ func main() {
 	register(a, motion)
 	openFromHash(a)
 	js.Global().Get("window").Call("addEventListener", "hashchange", js.FuncOf(func(js.Value, []js.Value) any {
-		openFromHash(a)
+		go openFromHash(a) // it may run a scenario: never in the handler (busy_js.go)
 		return nil
 	}))
 	ebiten.SetWindowTitle("BufferLab")
@@ -151,14 +155,14 @@ func openFromHash(a *app.App) {
 		api.Call("_sandbox", plan.Scenario)
 		return
 	case plan.Scenario != "":
-		if err := a.OpenScenario(sandboxFile, plan.Scenario, plan.Event); err != nil {
+		if err := gated(func() error { return a.OpenScenario(sandboxFile, plan.Scenario, plan.Event) }); err != nil {
 			a.Menu()
 			api.Call("_sandbox", plan.Scenario) // the editor shows where it fails
 			notice("The scenario in the link does not run: " + err.Error())
 			return
 		}
 	case plan.Markdown != "":
-		if err := a.OpenLessonSource("link.md", []byte(plan.Markdown), plan.Step); err != nil {
+		if err := gated(func() error { return a.OpenLessonSource("link.md", []byte(plan.Markdown), plan.Step) }); err != nil {
 			a.Menu()
 			a.ShowError("The lesson in the link does not play:\n" + err.Error())
 			return
@@ -221,21 +225,24 @@ func intArg(args []js.Value, i int, what string) (int, string) {
 	return int(f), ""
 }
 
+// result is what a call of the Go half returns: {value: v}, or {error:
+// msg} when msg is set.
+func result(v any, msg string) js.Value {
+	res := js.Global().Get("Object").New()
+	if msg != "" {
+		res.Set("error", msg)
+	} else {
+		res.Set("value", toJS(v))
+	}
+	return res
+}
+
 // register installs the Go half of window.bufferlab. Each Go function
 // returns {value} or {error}; boot.js turns an error into a thrown Error.
 func register(a *app.App, motion *motionPref) {
 	goAPI := js.Global().Get("Object").New()
 	wrap := func(f func(args []js.Value) (any, string)) js.Func {
-		return js.FuncOf(func(_ js.Value, args []js.Value) any {
-			v, msg := f(args)
-			res := js.Global().Get("Object").New()
-			if msg != "" {
-				res.Set("error", msg)
-			} else {
-				res.Set("value", toJS(v))
-			}
-			return res
-		})
+		return js.FuncOf(func(_ js.Value, args []js.Value) any { return result(f(args)) })
 	}
 	goAPI.Set("lessons", wrap(func([]js.Value) (any, string) { return a.Lessons(), "" }))
 	goAPI.Set("state", wrap(func([]js.Value) (any, string) { return a.State(), "" }))

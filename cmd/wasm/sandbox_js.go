@@ -15,13 +15,17 @@ import (
 // (web/sandbox.js is their user):
 //
 //	check(text)               the parser's diagnostics: [{line, col, message}], [] when none
-//	openScenario(text)        run it and play it; its diagnostics ([] when it plays)
+//	openScenario(text)        run it and play it: a Promise of its diagnostics ([] when it plays)
+//	cancelRun()               stop the run going on (true), if one is (false when none)
 //	scenario()                the text of the scenario playing, or null
 //	gallery()                 the embedded scenarios: [{name, title, text}]
 //	grammar()                 the scenario language on one card
 //	whatIf(text, key, value)  text with config key=value (value "": removed)
 //	link()                    the fragment of a link to where the app is
-//	openLessonText(name, md)  play a lesson from its Markdown; its errors ("" when it plays)
+//	openLessonText(name, md)  play a lesson from its Markdown: a Promise of its errors ("" when it plays)
+//
+// The two that run (openScenario, openLessonText) run through the gate
+// (busy_js.go): one at a time, with a progress bar and Cancel.
 func registerSandbox(goAPI js.Value, a *app.App, wrap func(func([]js.Value) (any, string)) js.Func) {
 	str := func(args []js.Value, i int) (string, bool) {
 		if len(args) <= i || args[i].Type() != js.TypeString {
@@ -36,7 +40,7 @@ func registerSandbox(goAPI js.Value, a *app.App, wrap func(func([]js.Value) (any
 		}
 		return orEmpty(diagnose(text)), ""
 	}))
-	goAPI.Set("openScenario", wrap(func(args []js.Value) (any, string) {
+	goAPI.Set("openScenario", openAsync(func(args []js.Value) (any, string) {
 		text, ok := str(args, 0)
 		if !ok {
 			return nil, "openScenario: expected the scenario's text"
@@ -44,11 +48,12 @@ func registerSandbox(goAPI js.Value, a *app.App, wrap func(func([]js.Value) (any
 		if d := diagnose(text); d != nil {
 			return d, ""
 		}
-		if err := a.OpenScenario(sandboxFile, text, 0); err != nil {
+		if err := gated(func() error { return a.OpenScenario(sandboxFile, text, 0) }); err != nil {
 			return diagsOf(text, err), ""
 		}
 		return []diag{}, ""
 	}))
+	goAPI.Set("cancelRun", wrap(func([]js.Value) (any, string) { return gate.stop(), "" }))
 	goAPI.Set("scenario", wrap(func([]js.Value) (any, string) {
 		if s := a.ScenarioSource(); s != "" {
 			return s, ""
@@ -76,7 +81,7 @@ func registerSandbox(goAPI js.Value, a *app.App, wrap func(func([]js.Value) (any
 		}
 		return out, ""
 	}))
-	goAPI.Set("openLessonText", wrap(func(args []js.Value) (any, string) {
+	goAPI.Set("openLessonText", openAsync(func(args []js.Value) (any, string) {
 		name, ok1 := str(args, 0)
 		md, ok2 := str(args, 1)
 		if !ok1 || !ok2 {
@@ -85,7 +90,7 @@ func registerSandbox(goAPI js.Value, a *app.App, wrap func(func([]js.Value) (any
 		if len(md) > permalink.MaxText {
 			return fmt.Sprintf("%s: %d bytes, more than the %d a lesson may have", name, len(md), permalink.MaxText), ""
 		}
-		if err := a.OpenLessonSource(name, []byte(md), 0); err != nil {
+		if err := gated(func() error { return a.OpenLessonSource(name, []byte(md), 0) }); err != nil {
 			return err.Error(), ""
 		}
 		return "", ""

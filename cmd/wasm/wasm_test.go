@@ -4,14 +4,17 @@ package main
 // (planLink) and the sandbox's diagnostics and gallery.
 
 import (
+	"errors"
 	"fmt"
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	"bufferlab/engine/scenario"
 	"bufferlab/internal/goldentest"
 	"bufferlab/internal/permalink"
+	"bufferlab/lessons"
 )
 
 // TestPlanLink: what the app opens for a link, and the notices.
@@ -35,6 +38,7 @@ func TestPlanLink(t *testing.T) {
 			Notices: []string{`The link asked for lesson "nope", which does not exist: choose one from the list (shared-buffers, pinning).`}}},
 		{"step=2", linkPlan{Step: 1, Notices: []string{"The link #step=2 names nothing to open (expected #lesson=NAME&step=N): choose a lesson from the list."}}},
 		{"sandbox", linkPlan{Sandbox: true}},
+		{"embed", linkPlan{Embed: true, Notices: []string{"This embed names nothing to show (expected #embed&lesson=NAME, with NAME one of shared-buffers, pinning, or #embed& in front of a lesson's or scenario's link): showing the lesson list."}}},
 		{"embed&" + permalink.Encode(permalink.Link{Scenario: scn, Step: 1, Event: 9}), linkPlan{Embed: true, Scenario: scn, Event: 9}},
 	} {
 		if got := planLink(c.hash, all); !reflect.DeepEqual(got, c.want) {
@@ -84,5 +88,85 @@ func TestGalleryRuns(t *testing.T) {
 		if _, _, err := scenario.Run(e.Name, e.Text, false); err != nil {
 			t.Errorf("%s: %v", e.Name, err)
 		}
+	}
+}
+
+// TestBrowserBudget: every embedded lesson and gallery scenario plays
+// within the browser's budget (a student never meets the cap in what
+// BufferLab ships), and a run past it stops at its run statement with an
+// error that names the cap.
+func TestBrowserBudget(t *testing.T) {
+	saved := scenario.DefaultBudget
+	scenario.DefaultBudget = browserBudget
+	t.Cleanup(func() { scenario.DefaultBudget = saved })
+	all, err := lessons.All()
+	if err != nil || len(all) < 7 {
+		t.Fatalf("%d lessons: %v", len(all), err)
+	}
+	for _, l := range all {
+		if _, err := lessons.Play(l); err != nil {
+			t.Errorf("lesson %s: %v", l.Name, err)
+		}
+	}
+	g, err := gallery()
+	if err != nil || len(g) < 5 {
+		t.Fatalf("%d gallery scenarios: %v", len(g), err)
+	}
+	for _, e := range g {
+		if testing.Short() && e.Name == "big-pool" {
+			continue // 576,147 events, the largest: a few seconds
+		}
+		if _, _, err := scenario.Run(e.Name+".scn", e.Text, true); err != nil {
+			t.Errorf("gallery %s: %v", e.Name, err)
+		}
+	}
+	huge := "config shared_buffers=128MB\nrelation t blocks=100000\nbackend A: touch t 0..99999\nrun\n"
+	_, _, err = scenario.Run(sandboxFile, huge, true)
+	if err == nil || !strings.HasPrefix(err.Error(), sandboxFile+":4:1: run stopped after ") ||
+		!strings.Contains(err.Error(), "budget of 1048576 events (128 MiB at 128 B per event, a browser tab's cap; `bufferlab run` takes larger runs)") {
+		t.Errorf("a run past the browser's budget: %v", err)
+	}
+}
+
+// TestRunGate: one run at a time; the page gets its turn once per slice
+// of work, not at every Yield; Cancel stops the run at its next Yield.
+func TestRunGate(t *testing.T) {
+	clock := time.Unix(0, 0)
+	var paused []int
+	g := &runGate{slice: 100 * time.Millisecond, now: func() time.Time { return clock },
+		pause: func(events int) { paused = append(paused, events) }}
+	if g.stop() {
+		t.Error("stop with no run going: reported one stopped")
+	}
+	if err := g.begin(); err != nil {
+		t.Fatal(err)
+	}
+	if err := g.begin(); err == nil {
+		t.Error("a second run began while one runs")
+	}
+	for i, ms := range []int{30, 30, 50, 10, 100} { // the page's turn at 110 ms and 210 ms
+		clock = clock.Add(time.Duration(ms) * time.Millisecond)
+		if err := g.yield(1000 * (i + 1)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if !reflect.DeepEqual(paused, []int{3000, 5000}) {
+		t.Errorf("the page's turns came at events %v, want [3000 5000]", paused)
+	}
+	if !g.stop() {
+		t.Error("stop during a run: reported none")
+	}
+	if err := g.yield(6000); !errors.Is(err, errCancelled) {
+		t.Errorf("after Cancel, yield = %v", err)
+	}
+	g.end()
+	if err := g.begin(); err != nil {
+		t.Fatalf("after the run ended: %v", err)
+	}
+	if err := g.yield(1); err != nil {
+		t.Errorf("a new run starts uncancelled: %v", err)
+	}
+	if got := progressText(412000, browserBudget); got != "Running: 412,000 events so far (the browser allows 1,048,576)." {
+		t.Errorf("progress: %q", got)
 	}
 }

@@ -78,3 +78,22 @@ func (r *Runner) budgetErr(st *RunStmt, steps int) error {
 	return r.errf(st.Pos, "run stopped after %d steps: its event log reached this run's memory budget of %s; expected a smaller run (fewer blocks or operations, a lower max_steps)",
 		steps, r.budget)
 }
+
+// YieldEvery is how many scheduler steps go between calls of a Script's
+// Yield: a step logs a few dozen events at most, so the hook costs one
+// call per tens of thousands of events.
+//
+// Yield, when set, is called by every run with the number of events its
+// log holds (0 untraced); an error it returns stops the run there, as the
+// budget does, with that error in the message. It is for a program that
+// has one thread and must stay responsive while a run goes on: the
+// browser's tab (cmd/wasm) sets it on the scripts it runs off its app's
+// lock, to show the run's progress, let the page breathe and offer a
+// Cancel. A run's result never depends on it: it can only stop a run,
+// never change one.
+const YieldEvery = 4096
+
+// yieldErr is the error of a run that Yield stopped.
+func (r *Runner) yieldErr(st *RunStmt, steps int, err error) error {
+	return r.errf(st.Pos, "run stopped after %d steps (%d events): %v", steps, r.log.Len(), err)
+}

@@ -1,6 +1,8 @@
 package scenario
 
 import (
+	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -186,6 +188,46 @@ func TestBudget(t *testing.T) {
 	}
 	if _, err := r.RunAll(); err != nil {
 		t.Errorf("untraced: %v", err)
+	}
+}
+
+// A script's Yield is called every YieldEvery steps with the events logged so far,
+// and the error it returns stops the run at its run statement; a run it
+// lets go on is the run without it, event for event.
+func TestYield(t *testing.T) {
+	src := "relation t blocks=20000\nbackend A: touch t 0..19999\nrun\n"
+	_, plain, err := Run("y.scn", src, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var seen []int
+	s := mustParse(t, src)
+	s.Yield = func(events int) error {
+		seen = append(seen, events)
+		return nil
+	}
+	_, watched, err := RunScript(s, true)
+	if err != nil || watched != plain {
+		t.Fatalf("a run with a Yield that lets it go on differs from one without (err %v)", err)
+	}
+	if len(seen) < 2 || seen[0] <= 0 || seen[1] <= seen[0] {
+		t.Fatalf("Yield saw %v: want growing event counts, one per %d steps", seen, YieldEvery)
+	}
+	calls := 0
+	s.Yield = func(events int) error {
+		if calls++; calls == 2 {
+			return errors.New("cancelled")
+		}
+		return nil
+	}
+	r, err := NewRunner(s, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = r.RunAll()
+	want := fmt.Sprintf("drop.scn:3:1: run stopped after %d steps (%d events): cancelled", 2*YieldEvery, r.Log().Len())
+	if err == nil || err.Error() != want {
+		t.Fatalf("stopped by Yield: %v, want %q", err, want)
 	}
 }
 

@@ -15,6 +15,11 @@ import (
 type Script struct {
 	File  string
 	Stmts []Stmt
+	// Yield, when set, is called by every run of the script's runners
+	// every YieldEvery scheduler steps (budget.go), with the events their
+	// log holds. It is not parsed: the program that runs the script sets
+	// it.
+	Yield func(events int) error
 }
 
 // Stmt is one statement.

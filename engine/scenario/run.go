@@ -233,6 +233,11 @@ func Run(name, src string, traced bool) (*Runner, string, error) {
 	if err != nil {
 		return nil, "", err
 	}
+	return RunScript(s, traced)
+}
+
+// RunScript is Run of a parsed script.
+func RunScript(s *Script, traced bool) (*Runner, string, error) {
 	r, err := NewRunner(s, traced)
 	if err != nil {
 		return nil, "", err
@@ -396,6 +401,12 @@ func (r *Runner) run(st *RunStmt) (string, error) {
 		if r.log.Dropped() > 0 {
 			runErr = r.budgetErr(st, steps)
 			break
+		}
+		if r.script.Yield != nil && steps%YieldEvery == 0 {
+			if err := r.script.Yield(r.log.Len()); err != nil {
+				runErr = r.yieldErr(st, steps, err)
+				break
+			}
 		}
 	}
 	r.schedules[len(r.schedules)-1] = r.sched.Record()

@@ -10,6 +10,7 @@ import (
 	"github.com/hajimehoshi/ebiten/v2"
 
 	"bufferlab/engine/bufmgr"
+	"bufferlab/engine/scenario"
 	"bufferlab/fastmode/exp/drop"
 	"bufferlab/lessons"
 	"bufferlab/lessons/progress"
@@ -34,6 +35,15 @@ type Options struct {
 	// CopyLink, when set (the browser), copies a link's fragment (the
 	// player's Link button and C key).
 	CopyLink func(fragment string)
+	// ThemeChanged, when set (the browser), hears the theme's name each
+	// time it changes (D, SetTheme, the start): the page around the
+	// canvas (the sandbox, its dialogs, notices) takes the same colours.
+	// It is called with the app's lock held: it must not call the app.
+	ThemeChanged func(name string)
+	// Yield, when set (the browser), is the scenario.Script Yield of
+	// what is opened from text (OpenScenario, OpenLessonSource): those
+	// run off the app's lock, so Yield may hand the thread to the page.
+	Yield func(events int) error
 	// Embed shows one lesson or scenario without the menu (an iframe):
 	// no Menu button, Esc closes overlays only, the end panel offers no
 	// menu, and links keep saying embed.
@@ -210,13 +220,20 @@ func (a *App) openLesson(name string, step int) error {
 
 // OpenScenario plays a scenario file as a one-step lesson, at event step
 // (0 when negative).
+// It runs the scenario off the app's lock (the app goes on drawing what
+// it showed until the run is done).
 func (a *App) OpenScenario(name, src string, event int) error {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	p, err := player.FromScenario(name, src)
+	s, err := scenario.Parse(name, src)
 	if err != nil {
 		return err
 	}
+	s.Yield = a.opts.Yield
+	p, err := player.FromScript(name, src, s)
+	if err != nil {
+		return err
+	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
 	a.show(p, 0)
 	a.source = src
 	if event > 0 {

@@ -63,6 +63,9 @@ func (a *App) OpenLessonSource(file string, md []byte, step int) error {
 	if err != nil {
 		return err
 	}
+	if l.Script != nil {
+		l.Script.Yield = a.opts.Yield
+	}
 	p, err := player.FromLesson(l)
 	if err != nil {
 		return err

@@ -22,7 +22,11 @@ func (a *App) useTheme(name string) error {
 	if err != nil {
 		return err
 	}
+	changed := name != a.themeName
 	a.themeName, a.th = name, th
+	if changed && a.opts.ThemeChanged != nil {
+		a.opts.ThemeChanged(name)
+	}
 	return nil
 }
 

@@ -28,13 +28,30 @@ func lessonFrames(t *testing.T, w, h float64, presentation bool) []framecheck.Fr
 	return fs
 }
 
+// embedFrames is lessonFrames as an embed lays them out (no Menu).
+func embedFrames(t *testing.T, w, h float64) []framecheck.Frame {
+	t.Helper()
+	all, err := lessons.All()
+	if err != nil {
+		t.Fatal(err)
+	}
+	fs, err := framecheck.Embedded(all, w, h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return fs
+}
+
 // TestHoldsGolden runs testdata/holds.txt: for a viewport and a mode, the
 // start of every step of every lesson laid out, summarised: how many
 // steps have text that does not fit, how many runs, the smallest text and
 // the smallest target, and the roles that overflow most. It records where
 // the frame stands; TestFramesHold asserts what must already hold.
 //
-//	holds size=WxH [presentation]
+//	holds size=WxH [presentation | embed]
+//
+// (embed: laid out as #embed shows them, with no Menu; with an example of
+// each role that overflows.)
 //
 // Regenerate with: go test ./viz/frame -run HoldsGolden -rewrite
 func TestHoldsGolden(t *testing.T) {
@@ -43,6 +60,9 @@ func TestHoldsGolden(t *testing.T) {
 	}
 	goldentest.RunFile(t, "testdata/holds.txt", goldentest.Directives{"holds": func(t *testing.T, d *goldentest.Case) (string, error) {
 		w, h := goldentest.Size(t, d, "size")
+		if d.HasArg("embed") {
+			return framecheck.Report(embedFrames(t, w, h), 12, true), nil
+		}
 		return framecheck.Report(lessonFrames(t, w, h, d.HasArg("presentation")), 12, false), nil
 	}})
 }
@@ -108,30 +128,40 @@ func TestOpenQuestionInView(t *testing.T) {
 // its tabs, at the six viewports in both modes, no text run is cut (none
 // too wide or too tall for its box, none cut by its panel), no text is
 // smaller than the floor, and no target is smaller than the plan's
-// smallest (44 px on a touch screen).
+// smallest (44 px on a touch screen). The same holds in an embed (no
+// Menu) at the embed sizes that hold today, 800×450 and 1000×700 (the
+// README's snippet); holds.txt records the smaller ones.
 func TestFramesHold(t *testing.T) {
 	for _, vp := range framecheck.Viewports {
 		for _, pres := range []bool{false, true} {
 			if testing.Short() && vp != [2]float64{1280, 800} && vp != [2]float64{390, 844} {
 				continue
 			}
-			for _, f := range lessonFrames(t, vp[0], vp[1], pres) {
-				m := f.List.Metrics()
-				name := fmt.Sprintf("%s at %.0fx%.0f %s", f.Name(), vp[0], vp[1], f.Plan.Mode())
-				if m.Overflow > 0 {
-					for _, o := range append(f.List.Overflows, f.List.Clipped()...) {
-						if o.Axis != layout.Scrolls {
-							t.Errorf("%s: %s %q does not fit (%s: needs %.1f, has %.1f)", name, o.Role, o.Text, o.Axis, o.Need, o.Have)
-						}
-					}
-				}
-				if m.MinTextPx < f.Plan.Theme.MinPx-0.01 {
-					t.Errorf("%s: text of %.1f px, under the floor %.1f", name, m.MinTextPx, f.Plan.Theme.MinPx)
-				}
-				if m.MinTargetPx < f.Plan.MinTarget-0.01 {
-					t.Errorf("%s: a target of %.1f px, under %.1f", name, m.MinTargetPx, f.Plan.MinTarget)
+			framesHold(t, lessonFrames(t, vp[0], vp[1], pres), vp)
+		}
+	}
+	for _, vp := range [][2]float64{{800, 450}, {1000, 700}} {
+		framesHold(t, embedFrames(t, vp[0], vp[1]), vp)
+	}
+}
+
+func framesHold(t *testing.T, fs []framecheck.Frame, vp [2]float64) {
+	t.Helper()
+	for _, f := range fs {
+		m := f.List.Metrics()
+		name := fmt.Sprintf("%s at %.0fx%.0f %s", f.Name(), vp[0], vp[1], f.Plan.Mode())
+		if m.Overflow > 0 {
+			for _, o := range append(f.List.Overflows, f.List.Clipped()...) {
+				if o.Axis != layout.Scrolls {
+					t.Errorf("%s: %s %q does not fit (%s: needs %.1f, has %.1f)", name, o.Role, o.Text, o.Axis, o.Need, o.Have)
 				}
 			}
+		}
+		if m.MinTextPx < f.Plan.Theme.MinPx-0.01 {
+			t.Errorf("%s: text of %.1f px, under the floor %.1f", name, m.MinTextPx, f.Plan.Theme.MinPx)
+		}
+		if m.MinTargetPx < f.Plan.MinTarget-0.01 {
+			t.Errorf("%s: a target of %.1f px, under %.1f", name, m.MinTargetPx, f.Plan.MinTarget)
 		}
 	}
 }

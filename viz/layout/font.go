@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"strings"
 	"sync"
+	"unicode"
 
 	"github.com/go-text/typesetting/di"
 	"github.com/go-text/typesetting/font"
@@ -176,6 +177,39 @@ func Wrap(s string, f Font, w float64) []string {
 		lines = append(lines, cur)
 	}
 	return lines
+}
+
+// BreakWord cuts a word wider than w into pieces, each as long as fits,
+// at the places where a reader still sees its parts: after '_', '-',
+// '/', '.' or ',', or before a capital that follows a small letter
+// (BM_PIN_COUNT_ | WAITER, DropRelFileNodes | AllBuffers). It never cuts
+// elsewhere: a piece with no such place that fits stays whole (wider than
+// w), and a word with none at all is returned whole. For an identifier in
+// a narrow column, which would otherwise be cut at the column's edge.
+func BreakWord(wd string, f Font, w float64) []string {
+	rs := []rune(wd)
+	var cuts []int // the places a piece may end, in order
+	for i := 1; i < len(rs); i++ {
+		if strings.ContainsRune("_-/.,", rs[i-1]) || unicode.IsUpper(rs[i]) && unicode.IsLower(rs[i-1]) {
+			cuts = append(cuts, i)
+		}
+	}
+	var out []string
+	start := 0
+	for k := 0; k < len(cuts); {
+		// The last cut whose piece fits, or the first one if none does.
+		end := -1
+		for ; k < len(cuts) && (end < 0 || Width(string(rs[start:cuts[k]]), f) <= w); k++ {
+			end = cuts[k]
+		}
+		if k < len(cuts) || Width(string(rs[start:]), f) > w {
+			out = append(out, string(rs[start:end]))
+			start = end
+		} else {
+			break
+		}
+	}
+	return append(out, string(rs[start:]))
 }
 
 // Fit shortens s, a rune at a time, until it fits in width w with f,

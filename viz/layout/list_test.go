@@ -1,6 +1,7 @@
 package layout
 
 import (
+	"slices"
 	"strings"
 	"testing"
 )
@@ -154,5 +155,29 @@ func TestHitAtFindsTheTopRegion(t *testing.T) {
 	}
 	if s := l.String(); s != "" {
 		t.Errorf("regions are not drawn, yet the golden form is %q", s)
+	}
+}
+
+// BreakWord cuts an identifier too wide for its column where a reader
+// still sees its parts, each piece as long as fits, and nowhere else.
+func TestBreakWord(t *testing.T) {
+	f := Font{Style: Regular, Size: 14}
+	wide := func(s string) float64 { return Width(s, f) + 0.5 }
+	for _, c := range []struct {
+		word string
+		w    float64
+		want []string
+	}{
+		{"BM_PIN_COUNT_WAITER", wide("BM_PIN_COUNT_"), []string{"BM_PIN_COUNT_", "WAITER"}},
+		{"BM_PIN_COUNT_WAITER", wide("BM_PIN_"), []string{"BM_PIN_", "COUNT_", "WAITER"}},
+		{"DropRelFileNodesAllBuffers", wide("DropRelFileNodes"), []string{"DropRelFileNodes", "AllBuffers"}},
+		{"DropRelFileNodesAllBuffers", wide("DropRelFileNodesAllBuffers"), []string{"DropRelFileNodesAllBuffers"}},
+		{"none", wide("n"), []string{"none"}},                     // no place to cut: whole
+		{"LockBufHdr", wide("L"), []string{"Lock", "Buf", "Hdr"}}, // pieces wider than w, never letters
+		{"src/backend/storage", wide("src/backend/"), []string{"src/backend/", "storage"}},
+	} {
+		if got := BreakWord(c.word, f, c.w); !slices.Equal(got, c.want) {
+			t.Errorf("BreakWord(%q, %.1f) = %q, want %q", c.word, c.w, got, c.want)
+		}
 	}
 }

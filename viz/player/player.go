@@ -307,12 +307,22 @@ func (p *Player) AltView() *view.Pool {
 // FromScenario runs a scenario and prepares a one-step player over it
 // (with a second pane when its config names two pin variants).
 func FromScenario(name, src string) (*Player, error) {
-	r, _, err := scenario.Run(name, src, true)
+	s, err := scenario.Parse(name, src)
+	if err != nil {
+		return nil, err
+	}
+	return FromScript(name, src, s)
+}
+
+// FromScript is FromScenario of a scenario already parsed (s, from src):
+// its runs call s.Yield.
+func FromScript(name, src string, s *scenario.Script) (*Player, error) {
+	r, _, err := scenario.RunScript(s, true)
 	if err != nil {
 		return nil, err
 	}
 	var alts []*scenario.Runner
-	if s, _ := scenario.Parse(name, src); len(scenario.Variants(s)) > 1 {
+	if len(scenario.Variants(s)) > 1 {
 		for v := 1; v < len(scenario.Variants(s)); v++ {
 			alt, err := scenario.NewVariantRunner(s, true, v)
 			if err == nil {

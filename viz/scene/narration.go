@@ -39,8 +39,8 @@ type word struct {
 }
 
 // layoutSpans wraps spans into width w starting at x0; it returns the words
-// placed (y relative to 0) and the height used. A word wider than w stays
-// whole on its own line (the caller records it).
+// placed (y relative to 0) and the height used. A word wider than w by
+// itself goes on lines of its own, broken where layout.BreakWord breaks it.
 func (p Prose) layoutSpans(spans []lessons.Span, th *layout.Theme, x0, w float64) ([]word, float64) {
 	var out []word
 	body := th.Font(layout.Regular, p.Size)
@@ -64,6 +64,20 @@ func (p Prose) layoutSpans(spans []lessons.Span, th *layout.Theme, x0, w float64
 					continue
 				}
 				ww := layout.Width(part, f)
+				if ww > w { // an identifier wider than the column: in pieces, one a line
+					if x > x0 {
+						x, y = x0, y+lh
+					}
+					pieces := layout.BreakWord(part, f, w)
+					for k, piece := range pieces {
+						pw := layout.Width(piece, f)
+						out = append(out, word{text: piece, font: f, code: code, x: x, y: y, width: pw})
+						if x += pw; k < len(pieces)-1 {
+							x, y = x0, y+lh
+						}
+					}
+					continue
+				}
 				if x+ww > x0+w && x > x0 {
 					x, y = x0, y+lh
 				}
@@ -243,7 +257,14 @@ func (p Prose) LayoutQuestion(l *layout.List, r layout.Rect, y float64, q *lesso
 	if revealed {
 		y = p.LayoutBlocks(l, r, y+4, q.Explain, th)
 	} else {
-		l.Text("question hint", fmt.Sprintf("Press 1–%d or click a choice; Enter skips.", len(q.Choices)), th.Font(layout.Italic, p.Size*0.9), r.X, y+2, r.W, th.Muted, layout.Left)
+		hf := th.Font(layout.Italic, p.Size*0.9)
+		hint := layout.Wrap(fmt.Sprintf("Press 1–%d or click a choice; Enter skips.", len(q.Choices)), hf, r.W)
+		for k, ln := range hint { // one line, but two in a narrow column
+			l.Text("question hint", ln, hf, r.X, y+2, r.W, th.Muted, layout.Left)
+			if k < len(hint)-1 {
+				y += layout.LineHeight(hf)
+			}
+		}
 		y += layout.LineHeight(face) + 4
 	}
 	return y, ui

@@ -60,6 +60,23 @@ var noHooks = frame.Hooks{
 // a question's stop the question open, then answered; where the frame
 // has tabs, each tab is laid out too.
 func Lessons(all []*lessons.Lesson, w, h float64, presentation bool) ([]Frame, error) {
+	return lessonFrames(all, w, h, presentation, noHooks)
+}
+
+// EmbedViewports are the frame sizes an embed (#embed: an iframe on a
+// course page) must hold at, beside the screens': a phone's column, the
+// 16:9 players' common sizes (560×315, YouTube's default, is laid out at
+// the app's floor of 320 high and scaled by the browser) and a slide.
+var EmbedViewports = [][2]float64{{360, 640}, {560, 320}, {640, 360}, {800, 450}, {1000, 700}}
+
+// Embedded is Lessons as an embed lays them out: no Menu, no Sandbox.
+func Embedded(all []*lessons.Lesson, w, h float64) ([]Frame, error) {
+	hooks := noHooks
+	hooks.Menu, hooks.Sandbox = nil, nil
+	return lessonFrames(all, w, h, false, hooks)
+}
+
+func lessonFrames(all []*lessons.Lesson, w, h float64, presentation bool, hooks frame.Hooks) ([]Frame, error) {
 	var out []Frame
 	for _, ls := range all {
 		p, err := player.FromLesson(ls)
@@ -84,7 +101,7 @@ func Lessons(all []*lessons.Lesson, w, h float64, presentation bool) ([]Frame, e
 					e := scene.NewLessonEnd(ls, nil, next)
 					sc.End = &e
 				}
-				f.Plan = frame.Build(&f.List, &st, &sc, frame.Input{W: w, H: h, Presentation: presentation}, noHooks)
+				f.Plan = frame.Build(&f.List, &st, &sc, frame.Input{W: w, H: h, Presentation: presentation}, hooks)
 				if st.Tab != tab {
 					continue // the frame has no such tab: it showed the lesson
 				}
