@@ -11,7 +11,7 @@
   const errorText = document.getElementById("error-text");
 
   // The page's colours follow the app's theme (style.css, sandbox.css):
-  // the system's choice until the app says which it uses.
+  // the system's choice until the app says which it uses (_look).
   const root = document.documentElement;
   root.classList.toggle("dark", !!(window.matchMedia && matchMedia("(prefers-color-scheme: dark)").matches));
 
@@ -36,7 +36,13 @@
   // A notice (a permalink past the last step, fullscreen refused, a lesson
   // that does not play): shown above the canvas, and the app goes on.
   api._notice = (msg) => showNotice(String(msg));
-  api._theme = (name) => root.classList.toggle("dark", name === "dark");
+  // The app's look: its theme, and presentation mode (large type for a
+  // projector: the sandbox and notices grow with the canvas's text).
+  api._look = (theme, presentation) => {
+    root.classList.toggle("dark", theme === "dark");
+    root.classList.toggle("presentation", !!presentation);
+    window.dispatchEvent(new Event("bufferlab:look")); // sandbox.js re-places its marker
+  };
   // F asks for fullscreen (cmd/wasm, once document.fullscreenEnabled says a
   // frame allows it); a refusal is a notice, not an unhandled rejection.
   api._fullscreen = () => {
@@ -199,12 +205,18 @@
   api._copyLink = (frag, advice) => {
     const url = location.href.split("#")[0] + "#" + frag;
     const done = () => showNotice("Link copied: " + url.length + " characters." + (advice ? " " + advice : ""));
+    // By hand: the link alone in a field, focused and selected, so that
+    // Ctrl+C (or a long press) copies the link and nothing else.
     const byHand = () => {
-      showNotice("Copy this link: " + url + (advice ? " — " + advice : ""));
-      const sel = window.getSelection(), r = document.createRange();
-      r.selectNodeContents(document.getElementById("notice-text"));
-      sel.removeAllRanges();
-      sel.addRange(r);
+      showNotice((advice ? advice + " " : "") + "Copy this link: ");
+      const field = document.createElement("input");
+      field.id = "notice-link";
+      field.readOnly = true;
+      field.value = url;
+      field.setAttribute("aria-label", "The link, selected: copy it");
+      document.getElementById("notice-text").append(field);
+      field.focus();
+      field.select();
     };
     setTimeout(() => {
       if (navigator.clipboard && window.isSecureContext) navigator.clipboard.writeText(url).then(done, byHand);

@@ -163,14 +163,21 @@
     status.className = "sb-status bad";
   }
 
-  let charW = 0;
+  // The width of a character of the editor's font, measured once per
+  // font (presentation mode and a large screen change its size).
+  let charW = 0, charFont = "";
   function charWidth(cs) {
-    if (charW) return charW;
+    if (charW && charFont === cs.font) return charW;
     const c = document.createElement("canvas").getContext("2d");
-    c.font = cs.font;
+    c.font = charFont = cs.font;
     charW = c.measureText("0000000000").width / 10 || 8;
     return charW;
   }
+  // The type's size changes with the window (a large screen) and with
+  // the app's presentation mode (boot.js's _look): the message moves with
+  // its line.
+  window.addEventListener("resize", () => { if (!panel.hidden) placeMarker(); });
+  window.addEventListener("bufferlab:look", () => { if (!panel.hidden) placeMarker(); });
 
   let timer = 0;
   function check() {

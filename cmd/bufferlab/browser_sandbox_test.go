@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/browser"
 	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/chromedp"
 )
@@ -38,6 +39,10 @@ func TestBrowserSandbox(t *testing.T) {
 	bs.check("the sandbox")
 	longRunChecks(t, bs.ctx, bs.eval)
 	bs.check("a long run, cancelled")
+	whatIfChecks(t, bs.eval)
+	bs.check("the what-if controls")
+	linkButtonChecks(t, bs.ctx, bs.eval)
+	bs.check("the Link button")
 	lessonDropChecks(t, bs.eval)
 	bs.check("a teacher's file dropped")
 	historyChecks(t, bs.ctx, open, bs.eval)
@@ -87,8 +92,7 @@ func sandboxChecks(t *testing.T, ctx, bctx context.Context, base string, open fu
 		LineHeight float64
 	}
 	var m marker
-	for range 100 {
-		eval(`(() => {
+	const readMarker = `(() => {
 			const mk = document.getElementById("sb-marker"), ta = document.getElementById("sb-text");
 			const cs = getComputedStyle(ta), lh = parseFloat(cs.lineHeight);
 			const top = ta.getBoundingClientRect().top + parseFloat(cs.paddingTop);
@@ -96,7 +100,9 @@ func sandboxChecks(t *testing.T, ctx, bctx context.Context, base string, open fu
 				Status: document.getElementById("sb-status").textContent,
 				BadGutter: [...document.querySelectorAll(".sb-gutter .bad")].map(e => e.textContent),
 				MarkerTop: mk.getBoundingClientRect().top, LineTop: top + lh, LineHeight: lh};
-		})()`, &m)
+		})()`
+	for range 100 {
+		eval(readMarker, &m)
 		if !m.Hidden && m.Line != "" {
 			break
 		}
@@ -111,6 +117,20 @@ func sandboxChecks(t *testing.T, ctx, bctx context.Context, base string, open fu
 	if m.MarkerTop < m.LineTop+m.LineHeight-2 || m.MarkerTop > m.LineTop+2*m.LineHeight+2 {
 		t.Errorf("the error's message is at y=%.0f, not under line 2 (which ends at y=%.0f)", m.MarkerTop, m.LineTop+m.LineHeight)
 	}
+	// In presentation mode (P) the editor's type grows for a projector,
+	// and the message moves with its line.
+	eval(`window.bufferlab.presentation(true)`, nil)
+	var big marker
+	for range 100 {
+		if eval(readMarker, &big); big.LineHeight > m.LineHeight && big.MarkerTop >= big.LineTop+big.LineHeight-2 {
+			break
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	if big.LineHeight < 1.4*m.LineHeight || big.MarkerTop < big.LineTop+big.LineHeight-2 || big.MarkerTop > big.LineTop+2*big.LineHeight+2 {
+		t.Errorf("in presentation mode: lines %.0f px high (%.0f before), the message at y=%.0f, line 2 ends at y=%.0f", big.LineHeight, m.LineHeight, big.MarkerTop, big.LineTop+big.LineHeight)
+	}
+	eval(`window.bufferlab.presentation(false)`, nil)
 	// Fix it and Run.
 	eval(`window.bufferlab.sandbox.setText(document.getElementById("sb-text").value.replace("tuch", "touch"))`, nil)
 	var diags []any
@@ -141,33 +161,7 @@ func sandboxChecks(t *testing.T, ctx, bctx context.Context, base string, open fu
 		t.Fatalf("after Run: state %+v, editor shown %v", st, editor)
 	}
 	// The player's Edit button brings the text back: a click on it.
-	var edit struct{ X, Y, W, H float64 }
-	for range 100 {
-		eval(`(window.bufferlab.targets().find(t => t.role === "button Edit") || {})`, &edit)
-		if edit.W > 0 {
-			break
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
-	if edit.W == 0 {
-		t.Fatal("after Run: no Edit button in the player's top bar")
-	}
-	// Hold the button down over two frames: the app reads the mouse once
-	// a tick, and a loaded machine draws a few frames a second.
-	var frames struct{ Frames int }
-	eval(`window.bufferlab.state()`, &frames)
-	before := frames.Frames
-	x, y := edit.X+edit.W/2, edit.Y+edit.H/2
-	if err := chromedp.Do(ctx, chromedp.MouseEvent(input.DispatchMouseEventTypeMousePressed, x, y, chromedp.ButtonLeft)); err != nil {
-		t.Fatal(err)
-	}
-	for i := 0; i < 400 && frames.Frames < before+2; i++ {
-		time.Sleep(20 * time.Millisecond)
-		eval(`window.bufferlab.state()`, &frames)
-	}
-	if err := chromedp.Do(ctx, chromedp.MouseEvent(input.DispatchMouseEventTypeMouseReleased, x, y, chromedp.ButtonLeft)); err != nil {
-		t.Fatal(err)
-	}
+	clickTarget(t, ctx, eval, "button Edit")
 	for range 100 {
 		if eval(`!document.getElementById("sandbox").hidden && document.getElementById("sb-text").value.includes("touch t 0..3")`, &editor); editor {
 			break
@@ -270,6 +264,123 @@ func longRunChecks(t *testing.T, ctx context.Context, eval func(string, any)) {
 		t.Fatalf("after Cancel at %.0f events: %+v (%v)", seen.Value, end, err)
 	}
 	eval(`window.bufferlab.sandbox.hide()`, nil)
+}
+
+// clickTarget clicks the canvas's target role (one of targets()), holding
+// the button down over two frames: the app reads the mouse once a tick,
+// and a loaded machine draws a few frames a second.
+func clickTarget(t *testing.T, ctx context.Context, eval func(string, any), role string) {
+	t.Helper()
+	var tg struct{ X, Y, W, H float64 }
+	for range 100 {
+		eval(fmt.Sprintf(`(window.bufferlab.targets().find(t => t.role === %q) || {})`, role), &tg)
+		if tg.W > 0 {
+			break
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	if tg.W == 0 {
+		t.Fatalf("no %q on the canvas", role)
+	}
+	var frames struct{ Frames int }
+	eval(`window.bufferlab.state()`, &frames)
+	before := frames.Frames
+	x, y := tg.X+tg.W/2, tg.Y+tg.H/2
+	if err := chromedp.Do(ctx, chromedp.MouseEvent(input.DispatchMouseEventTypeMousePressed, x, y, chromedp.ButtonLeft)); err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 400 && frames.Frames < before+2; i++ {
+		time.Sleep(20 * time.Millisecond)
+		eval(`window.bufferlab.state()`, &frames)
+	}
+	if err := chromedp.Do(ctx, chromedp.MouseEvent(input.DispatchMouseEventTypeMouseReleased, x, y, chromedp.ButtonLeft)); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// whatIfChecks: a what-if control rewrites its one key in the text and
+// runs it again: pins=atomic,spinlock plays two panes side by side, and
+// shared_buffers=1MB a pool of 128 buffers.
+func whatIfChecks(t *testing.T, eval func(string, any)) {
+	t.Helper()
+	eval(`window.bufferlab.sandbox.show("relation t blocks=4\nbackend A: touch t 0..3\nbackend B: touch t 0..3\nrun\n")`, nil)
+	for _, c := range []struct {
+		id, value, line string
+		check           string // a JS expression on s, the state, true when it holds
+	}{
+		{"sb-w-pins", "atomic,spinlock", "config pins=atomic,spinlock", `s.panes && s.panes.length === 2`},
+		{"sb-w-shared_buffers", "1MB", "shared_buffers=1MB", `s.nbuffers === 128`},
+	} {
+		eval(fmt.Sprintf(`(() => { const e = document.getElementById(%q); e.value = %q; e.dispatchEvent(new Event("change")); })()`, c.id, c.value), nil)
+		var got struct {
+			Text   string
+			Editor bool
+			Holds  bool
+			State  any
+		}
+		for range 200 {
+			eval(fmt.Sprintf(`(() => { const s = window.bufferlab.state(); return {Text: document.getElementById("sb-text").value,
+				Editor: !document.getElementById("sandbox").hidden, Holds: !!(%s), State: s}; })()`, c.check), &got)
+			if !got.Editor && got.Holds {
+				break
+			}
+			time.Sleep(50 * time.Millisecond)
+		}
+		if got.Editor || !got.Holds || !strings.Contains(got.Text, c.line) {
+			t.Fatalf("what if %s=%s: the text %q, the editor shown %v, %s %v: state %v", c.id, c.value, got.Text, got.Editor, c.check, got.Holds, got.State)
+		}
+		eval(`window.bufferlab.sandbox.show()`, nil)
+	}
+	eval(`window.bufferlab.sandbox.hide()`, nil)
+}
+
+// linkButtonChecks: the Link button copies the address of where the
+// student is. Where the page may write the clipboard, the clipboard holds
+// it and a notice says so; where it may not, the notice shows the link in
+// a field, selected, to copy by hand (the field holds the link alone).
+func linkButtonChecks(t *testing.T, ctx context.Context, eval func(string, any)) {
+	t.Helper()
+	var want string
+	eval(`location.href.split("#")[0] + "#" + window.bufferlab.link()`, &want)
+	for _, allowed := range []bool{true, false} {
+		setting := browser.PermissionSettingGranted
+		if !allowed {
+			setting = browser.PermissionSettingDenied
+		}
+		for _, name := range []string{"clipboard-write", "clipboard-read"} {
+			if _, err := chromedp.Call(ctx, browser.SetPermission, browser.SetPermissionParams{Permission: &browser.PermissionDescriptor{Name: name}, Setting: setting}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		eval(`document.getElementById("notice").hidden = true`, nil)
+		clickTarget(t, ctx, eval, "button Link")
+		var got struct {
+			Shown             bool
+			Text, Field       string
+			Selected, Focused bool
+		}
+		for range 200 {
+			eval(`(() => { const f = document.getElementById("notice-link");
+				return {Shown: !document.getElementById("notice").hidden, Text: document.getElementById("notice-text").textContent,
+					Field: f ? f.value : "", Focused: !!f && document.activeElement === f,
+					Selected: !!f && f.selectionStart === 0 && f.selectionEnd === f.value.length}; })()`, &got)
+			if got.Shown {
+				break
+			}
+			time.Sleep(50 * time.Millisecond)
+		}
+		if allowed {
+			clip, err := chromedp.Run(ctx, chromedp.Evaluate[string](`navigator.clipboard.readText()`, chromedp.EvalAwaitPromise))
+			if err != nil || clip != want || !strings.HasPrefix(got.Text, fmt.Sprintf("Link copied: %d characters.", len(want))) {
+				t.Fatalf("Link with the clipboard allowed: clipboard %q (%v), notice %+v; want %q", clip, err, got, want)
+			}
+			continue
+		}
+		if !got.Shown || !strings.HasSuffix(got.Text, "Copy this link: ") || got.Field != want || !got.Selected || !got.Focused {
+			t.Fatalf("Link with the clipboard refused: notice %+v; want the field to hold %q, focused and selected", got, want)
+		}
+	}
+	eval(`document.getElementById("notice").hidden = true`, nil)
 }
 
 // teacherLesson is a small lesson of a teacher's own, as a file dropped on

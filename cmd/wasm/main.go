@@ -76,8 +76,8 @@ func main() {
 		CopyLink: func(frag string) {
 			api.Call("_copyLink", frag, permalink.Advice(len(js.Global().Get("location").Get("origin").String())+len(js.Global().Get("location").Get("pathname").String())+1+len(frag)))
 		},
-		ThemeChanged: func(name string) { api.Call("_theme", name) },
-		Yield:        gate.yield, // runs from text: progress, the page's turns, Cancel
+		Look:  func(theme string, presentation bool) { api.Call("_look", theme, presentation) },
+		Yield: gate.yield, // runs from text: progress, the page's turns, Cancel
 		Follow: &app.Follow{
 			Moved: func(at permalink.Link, newStep bool) {
 				api.Call("_follow", permalink.Encode(at), newStep, toJS(map[string]any{

@@ -35,11 +35,13 @@ type Options struct {
 	// CopyLink, when set (the browser), copies a link's fragment (the
 	// player's Link button and C key).
 	CopyLink func(fragment string)
-	// ThemeChanged, when set (the browser), hears the theme's name each
-	// time it changes (D, SetTheme, the start): the page around the
-	// canvas (the sandbox, its dialogs, notices) takes the same colours.
-	// It is called with the app's lock held: it must not call the app.
-	ThemeChanged func(name string)
+	// Look, when set (the browser), hears the theme's name and whether
+	// presentation mode is on, at the start and each time either changes
+	// (D, P, SetTheme, SetPresentation): the page around the canvas (the
+	// sandbox, its dialogs, notices) takes the same colours and, for a
+	// projector, the same large type. It is called with the app's lock
+	// held: it must not call the app.
+	Look func(theme string, presentation bool)
 	// Yield, when set (the browser), is the scenario.Script Yield of
 	// what is opened from text (OpenScenario, OpenLessonSource): those
 	// run off the app's lock, so Yield may hand the thread to the page.
@@ -87,6 +89,7 @@ type App struct {
 	th   *render.Theme
 	// themeName is th's name (theme.go).
 	themeName string
+	told      pageLook // what Options.Look was last told
 
 	lessons []*lessons.Lesson
 	loadErr error

@@ -22,10 +22,10 @@ func (a *App) useTheme(name string) error {
 	if err != nil {
 		return err
 	}
-	changed := name != a.themeName
 	a.themeName, a.th = name, th
-	if changed && a.opts.ThemeChanged != nil {
-		a.opts.ThemeChanged(name)
+	if look := (pageLook{name, a.presentation}); look != a.told && a.opts.Look != nil {
+		a.told = look
+		a.opts.Look(name, a.presentation)
 	}
 	return nil
 }
@@ -37,6 +37,12 @@ func (a *App) themeScale() float64 {
 		return 1.45
 	}
 	return 1
+}
+
+// pageLook is what Options.Look was last told.
+type pageLook struct {
+	theme        string
+	presentation bool
 }
 
 // setTheme makes the theme again for the current mode (after P).
