@@ -276,21 +276,34 @@ func (b *builder) poolScene(r layout.Rect) {
 // mechScene lays out a registered mechanism's main scene (the commit
 // log's SLRU, the free space map) in a titled panel, with its counter
 // row below when it has one.
+//
+// In a short frame (an embed 320 px high) the scene may not fit above
+// its counters: then it is laid out again without them, as the scene is
+// what the step is about (the status line still says each event).
 func (b *builder) mechScene(r layout.Rect, m *mech.Mechanism, state any) {
 	sc := m.Scene
-	var counters layout.Rect
-	if sc.Counters != nil {
-		h := b.th.Px(44)
-		if sc.CountersH != nil {
-			h = sc.CountersH(state, b.th, r.W-4) + 4
-		}
-		r, counters = r.SplitBottom(h)
+	scenePanel := func(r layout.Rect) {
+		sr := b.panel(r, title(m.Name, state))
+		b.from(state, func() { b.clipped(sr, func() { sc.Layout(b.l, sr, state, b.th) }) })
 	}
-	sr := b.panel(r, title(m.Name, state))
-	b.from(state, func() { b.clipped(sr, func() { sc.Layout(b.l, sr, state, b.th) }) })
-	if sc.Counters != nil {
-		sc.Counters(b.l, counters.Inset(2), state, b.th)
+	if sc.Counters == nil {
+		scenePanel(r)
+		return
 	}
+	h := b.th.Px(44)
+	if sc.CountersH != nil {
+		h = sc.CountersH(state, b.th, r.W-4) + 4
+	}
+	mark, states := b.l.Here(), len(b.hitStates)
+	above, counters := r.SplitBottom(h)
+	scenePanel(above)
+	if b.l.OverflowsSince(mark) {
+		b.l.Rollback(mark)
+		b.hitStates = b.hitStates[:states]
+		scenePanel(r)
+		return
+	}
+	sc.Counters(b.l, counters.Inset(2), state, b.th)
 }
 
 // codeRegion lays out the registered side panels (a one-pane run) over

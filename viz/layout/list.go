@@ -90,6 +90,22 @@ type List struct {
 	Hits      []Hit
 }
 
+// Place is where a List stands: what Rollback goes back to.
+type Place struct{ items, overflows, targets, hits int }
+
+// Here records where l stands, to try a layout and take it back.
+func (l *List) Here() Place {
+	return Place{len(l.Items), len(l.Overflows), len(l.Targets), len(l.Hits)}
+}
+
+// Rollback removes everything added since m.
+func (l *List) Rollback(m Place) {
+	l.Items, l.Overflows, l.Targets, l.Hits = l.Items[:m.items], l.Overflows[:m.overflows], l.Targets[:m.targets], l.Hits[:m.hits]
+}
+
+// OverflowsSince reports whether anything added since m does not fit.
+func (l *List) OverflowsSince(m Place) bool { return len(l.Overflows) > m.overflows }
+
 // Clip starts a clipped group: what is added until the matching Unclip is
 // drawn only inside r (a panel's content cannot spill over its
 // neighbours). Groups nest; the painter intersects them.
