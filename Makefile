@@ -10,11 +10,17 @@ BENCHTIME ?= 1s
 
 ADDR ?= 127.0.0.1:8080
 
-.PHONY: run demo wasm desktop test test-race race lessons-check check-deps check-desktop-deps fmt-check vet test-native test-short test-wasm fuzz bench hooks-cost build
+.PHONY: run class demo wasm desktop test test-race race lessons-check check-deps check-desktop-deps fmt-check vet test-native test-short test-wasm fuzz bench hooks-cost build
 
 run: wasm
 	@echo "Starting bufferlab serve on $(ADDR) (go run compiles it first: a minute or more the first time, longer on a busy machine)"
 	$(GO) run ./cmd/bufferlab serve --addr $(ADDR) --dir web
+
+# A class: the lessons and the classroom on this machine's local-network
+# address (docs/classroom.md); CLASS_FLAGS for more (--save results.csv).
+class: wasm
+	@echo "Starting bufferlab serve --classroom --lan (go run compiles it first)"
+	$(GO) run ./cmd/bufferlab serve --classroom --lan --addr $(ADDR) --dir web $(CLASS_FLAGS)
 
 # The narrated demo in the terminal.
 demo:

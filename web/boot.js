@@ -69,7 +69,8 @@
     };
     for (const name of ["lessons", "state", "menu", "open", "goto", "step", "seek", "answer", "fast", "pace", "layout", "targets", "presentation", "progress", "resetProgress", "theme", "continue", "autoslow",
       "mirror", "motion", "reducedMotion",
-      "check", "scenario", "gallery", "grammar", "whatIf", "link", "cancelRun"]) {
+      "check", "scenario", "gallery", "grammar", "whatIf", "link", "cancelRun",
+      "play", "classHold", "classReveal", "classReask"]) {
       api[name] = call(name);
     }
     // The calls that run a scenario return a Promise: the run gives the

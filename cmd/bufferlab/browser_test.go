@@ -336,7 +336,8 @@ type browserSession struct {
 	problems []string
 	// hosts are the origins besides the app's that pages may load from
 	// (a host page of another site that embeds the app).
-	hosts []string
+	hosts  []string
+	origin *url.URL // the app's
 }
 
 // allow lets pages load from another origin (its URL's host).
@@ -352,9 +353,16 @@ func (s *browserSession) allow(origin string) {
 // bound. Everything stops when the test ends.
 func newBrowserSession(t *testing.T, bound time.Duration, extra func(mux *http.ServeMux)) *browserSession {
 	t.Helper()
+	return newBrowserSessionWith(t, bound, webConfig{}, extra)
+}
+
+// newBrowserSessionWith is newBrowserSession with the web handler's
+// configuration (its Content-Security-Policy: a class's adds img-src).
+func newBrowserSessionWith(t *testing.T, bound time.Duration, cfg webConfig, extra func(mux *http.ServeMux)) *browserSession {
+	t.Helper()
 	chromium := chromiumPath(t)
 	dir := buildWeb(t)
-	h, err := newWarmWebHandler(dir, webConfig{}) // as `bufferlab serve` does
+	h, err := newWarmWebHandler(dir, cfg) // as `bufferlab serve` does
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -391,8 +399,15 @@ func newBrowserSession(t *testing.T, bound time.Duration, extra func(mux *http.S
 	}
 	ctx, cancel := context.WithTimeout(bctx, bound)
 	t.Cleanup(cancel)
-	s := &browserSession{t: t, srv: srv, ctx: ctx}
+	s := &browserSession{t: t, srv: srv, ctx: ctx, origin: origin}
+	s.watch(bctx)
+	return s
+}
 
+// watch keeps the problems of the page in ctx's target (a tab, or a
+// tab of another browser context) for check.
+func (s *browserSession) watch(bctx context.Context) {
+	origin := s.origin
 	chromedp.Listen(bctx, func(ev any) {
 		s.mu.Lock()
 		defer s.mu.Unlock()
@@ -421,7 +436,6 @@ func newBrowserSession(t *testing.T, bound time.Duration, extra func(mux *http.S
 			}
 		}
 	})
-	return s
 }
 
 // check fails the test with the problems seen so far, if any.
@@ -438,13 +452,19 @@ func (s *browserSession) check(when string) {
 // decodes its JSON value into out (nil: ignore it).
 func (s *browserSession) eval(expr string, out any) {
 	s.t.Helper()
-	raw, err := chromedp.Run(s.ctx, chromedp.Evaluate[json.RawMessage]("Promise.resolve("+expr+").then(v => v === undefined ? null : v)", chromedp.EvalAwaitPromise))
+	evalIn(s.t, s.ctx, expr, out)
+}
+
+// evalIn is eval in the tab of ctx.
+func evalIn(t *testing.T, ctx context.Context, expr string, out any) {
+	t.Helper()
+	raw, err := chromedp.Run(ctx, chromedp.Evaluate[json.RawMessage]("Promise.resolve("+expr+").then(v => v === undefined ? null : v)", chromedp.EvalAwaitPromise))
 	if err != nil {
-		s.t.Fatalf("%s: %v", expr, err)
+		t.Fatalf("%s: %v", expr, err)
 	}
 	if out != nil {
 		if err := json.Unmarshal(raw, out); err != nil {
-			s.t.Fatalf("%s: %v (%s)", expr, err, raw)
+			t.Fatalf("%s: %v (%s)", expr, err, raw)
 		}
 	}
 }

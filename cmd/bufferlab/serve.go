@@ -24,6 +24,7 @@ import (
 )
 
 const serveUsage = `usage: bufferlab serve [--addr 127.0.0.1:8080] [--dir web] [--frame-ancestors SOURCES]
+       bufferlab serve --classroom [--lan] [--max-students 500] [--save FILE [--save-names]] [...]
 
 Serves the browser build in --dir (index.html, style.css, boot.js,
 sandbox.css, sandbox.js, and bufferlab.wasm and wasm_exec.js from 'make
@@ -45,6 +46,16 @@ so any page may show BufferLab in an <iframe> (a course page, slides).
 adds "frame-ancestors 'self' https://course.example.org" to the policy, and
 --frame-ancestors "'none'" forbids embedding.
 
+--classroom runs a class beside the lessons (docs/classroom.md): it prints
+the teacher's link (with a secret token: keep it to yourself) and the
+students' join link with its room code; the teacher's page shows the join
+link and a QR code on the projector. --lan listens on this machine's
+local-network address instead of 127.0.0.1, so that students' laptops
+and phones on the same network can join, and says what that exposes.
+--save FILE writes the answer counts per question and round when the
+server stops; --save-names adds each student's answers by nickname.
+Nothing else is kept.
+
 Files are sent with Cache-Control: no-cache and an ETag made from their
 content (one per encoding, with Vary: Accept-Encoding), so a reload gets
 304 Not Modified, and a new build is never served stale. 'make wasm'
@@ -64,6 +75,7 @@ func cmdServe(args []string, stdout, stderr io.Writer) int {
 	addr := fs.String("addr", "127.0.0.1:8080", "address to listen on (host:port); a host of 0.0.0.0, :: or none serves every interface")
 	dir := fs.String("dir", "web", "directory with index.html, bufferlab.wasm and wasm_exec.js")
 	frameAnc := fs.String("frame-ancestors", "", "the pages that may embed BufferLab in an iframe, as CSP sources (e.g. \"'self' https://course.example.org\"; \"'none'\": no page); default: any page")
+	co := addClassFlags(fs) // class.go
 	fs.Usage = func() {
 		fmt.Fprint(fs.Output(), serveUsage)
 		fs.PrintDefaults()
@@ -88,6 +100,22 @@ func cmdServe(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "bufferlab serve: --frame-ancestors %q: %v\n", *frameAnc, err)
 		return exitBadInput
 	}
+	if err := co.check(); err != nil {
+		fmt.Fprintf(stderr, "bufferlab serve: %v\n", err)
+		return exitBadInput
+	}
+	if co.on {
+		csp += "; img-src 'self'" // the join link's QR code
+	}
+	if co.lan {
+		ip, err := lanIP(localInterfaces())
+		if err != nil {
+			fmt.Fprintf(stderr, "bufferlab serve: %v\n", err)
+			return exitBadInput
+		}
+		_, port, _ := net.SplitHostPort(*addr)
+		*addr = net.JoinHostPort(ip.String(), port)
+	}
 	for _, f := range webFiles {
 		if _, err := os.Stat(filepath.Join(*dir, f)); err != nil {
 			fmt.Fprintf(stderr, "bufferlab serve: %s is missing in %s: build the browser version first with 'make wasm' (or run 'make run')\n", f, *dir)
@@ -104,14 +132,25 @@ func cmdServe(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "bufferlab serve: %v\n", err)
 		return exitBadInput
 	}
-	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
 	bound := ln.Addr().(*net.TCPAddr)
 	url := "http://" + ln.Addr().String() + "/"
 	if bound.IP.IsUnspecified() {
 		url = fmt.Sprintf("http://127.0.0.1:%d/", bound.Port)
 	}
+	var handler http.Handler = h
+	var cl *class
+	if co.on {
+		if cl, err = newClass(co, url); err != nil {
+			ln.Close()
+			fmt.Fprintf(stderr, "bufferlab serve: %v\n", err)
+			return exitBadInput
+		}
+		handler = cl.handler(h)
+		cl.banner(stdout, url, co.lan)
+	}
+	srv := &http.Server{Handler: handler, ReadHeaderTimeout: 10 * time.Second}
 	fmt.Fprintf(stdout, "BufferLab lessons: %s  (Ctrl-C to stop)\n", url)
-	if msg := exposureWarning(*addr, bound, localInterfaces(), *dir); msg != "" {
+	if msg := exposureWarning(*addr, bound, localInterfaces(), *dir); msg != "" && !co.lan {
 		fmt.Fprint(stderr, msg)
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
@@ -125,6 +164,12 @@ func cmdServe(args []string, stdout, stderr io.Writer) int {
 	if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
 		fmt.Fprintf(stderr, "bufferlab serve: %v\n", err)
 		return exitBadInput
+	}
+	if cl != nil {
+		if err := cl.finish(); err != nil {
+			fmt.Fprintf(stderr, "bufferlab serve: %v\n", err)
+			return exitBadInput
+		}
 	}
 	return exitOK
 }
@@ -326,7 +371,7 @@ func newWebHandler(dir string, cfg webConfig) (*webHandler, error) {
 }
 
 // webFiles are the files of the browser build.
-var webFiles = []string{"index.html", "style.css", "boot.js", "sandbox.css", "sandbox.js", "bufferlab.wasm", "wasm_exec.js"}
+var webFiles = []string{"index.html", "style.css", "boot.js", "sandbox.css", "sandbox.js", "classroom.css", "classroom.js", "bufferlab.wasm", "wasm_exec.js"}
 
 // newWarmWebHandler returns a handler with every file of the browser build
 // already read and compressed, so that no request waits for compression.

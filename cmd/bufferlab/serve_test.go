@@ -28,7 +28,7 @@ import (
 func serveDir(t *testing.T) string {
 	t.Helper()
 	dir := t.TempDir()
-	for _, f := range []string{"index.html", "style.css", "boot.js", "sandbox.css", "sandbox.js"} {
+	for _, f := range []string{"index.html", "style.css", "boot.js", "sandbox.css", "sandbox.js", "classroom.css", "classroom.js"} {
 		b, err := os.ReadFile(filepath.Join("../../web", f))
 		if err != nil {
 			t.Fatal(err)

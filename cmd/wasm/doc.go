@@ -27,6 +27,12 @@
 //	             desk, with -presentation), laid out for the state now
 //	targets()    the frame's clickable regions: [{role, label, x, y, w, h}]
 //	presentation(on)  presentation mode on (true) or off (false)
+//	play(on)     start (true) or stop (false) playing, as Space does
+//	classHold(on)  a student in a class: answers are held, not revealed,
+//	             until classReveal(); Enter does not skip
+//	classReveal()  reveal the current step's question (the held answer
+//	             marked beside the right one)
+//	classReask()   open the current step's question again, unanswered
 //	theme(name)  switch to the light or dark theme (state().theme names the
 //	             one in use); the app starts in the one the system's
 //	             prefers-color-scheme asks for, and D switches it too

@@ -300,6 +300,20 @@ func register(a *app.App, motion *motionPref) {
 		return a.State(), ""
 	}))
 	goAPI.Set("continue", wrap(func([]js.Value) (any, string) { return state(a.Continue()) }))
+	// A class (web/classroom.js; viz/app/class.go).
+	goAPI.Set("classReveal", wrap(func([]js.Value) (any, string) { return state(a.ClassReveal()) }))
+	goAPI.Set("classReask", wrap(func([]js.Value) (any, string) { return state(a.ClassReask()) }))
+	for name, f := range map[string]func(bool) error{
+		"classHold": func(on bool) error { a.SetClassHold(on); return nil },
+		"play":      a.Play,
+	} {
+		goAPI.Set(name, wrap(func(args []js.Value) (any, string) {
+			if len(args) < 1 || args[0].Type() != js.TypeBoolean {
+				return nil, name + ": expected true or false"
+			}
+			return state(f(args[0].Bool()))
+		}))
+	}
 	goAPI.Set("autoslow", wrap(func(args []js.Value) (any, string) {
 		if len(args) < 1 || args[0].Type() != js.TypeBoolean {
 			return nil, "autoslow: expected true or false"

@@ -90,6 +90,7 @@ type App struct {
 	// themeName is th's name (theme.go).
 	themeName string
 	told      pageLook // what Options.Look was last told
+	classHold bool     // class.go: answers wait for the teacher's reveal
 
 	lessons []*lessons.Lesson
 	loadErr error
@@ -396,6 +397,10 @@ type State struct {
 	StepTitle string `json:"stepTitle,omitempty"`
 	Event     int    `json:"event"`
 	Events    int    `json:"events"`
+	// StepStart and StepEnd are the step's first and end positions (as
+	// Event counts them).
+	StepStart int    `json:"stepStart"`
+	StepEnd   int    `json:"stepEnd"`
 	Playing   bool   `json:"playing"`
 	Speed     string `json:"speed,omitempty"`
 	Question  bool   `json:"question"`
@@ -520,6 +525,7 @@ func (a *App) State() State {
 	s.Mode, s.Lesson, s.Title = "lesson", p.Name, p.Title
 	s.Step, s.Steps, s.StepTitle = p.Step(), len(p.Steps), p.Steps[p.Step()].Title
 	s.Event, s.Events, s.Playing, s.Speed = p.Pos(), p.Len(), p.Playing(), p.SpeedLabel()
+	s.StepStart, s.StepEnd = p.StepStart[p.Step()], p.StepEnd[p.Step()]
 	s.Question, s.Gated, s.AutoSlow = p.Question() != nil, p.Gated(), p.AutoSlow()
 	if st, ok := p.AtStop(); ok {
 		s.Stop = &StopState{Moment: st.Moment.String(), Title: player.MomentTitle(st.Moment), Pane: st.Pane, Question: st.Question}

@@ -240,7 +240,9 @@ func (a *App) playerKeys() {
 	case inpututil.IsKeyJustPressed(ebiten.KeyT) && p.Panes() > 1 && p.Variant.Key() == "drop":
 		a.togglePacing()
 	case inpututil.IsKeyJustPressed(ebiten.KeyEnter):
-		if p.Gated() {
+		if p.Gated() && a.classHold {
+			a.flash, a.flashTicks = "In class, the teacher reveals the answer.", 120
+		} else if p.Gated() {
 			p.Reveal()
 		} else {
 			p.Forward(1)

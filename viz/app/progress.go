@@ -109,6 +109,16 @@ func (a *App) trackProgress() {
 // API) goes through here.
 func (a *App) answer(choice int) (bool, error) {
 	p := a.p
+	if a.classHold { // class.go: the teacher reveals
+		if err := p.Hold(choice); err != nil {
+			return false, err
+		}
+		q := p.StepQuestion()
+		if f := a.opts.Follow; f != nil && f.Answered != nil {
+			f.Answered(p.Name, p.Step()+1, choice+1, choice == q.Answer)
+		}
+		return choice == q.Answer, nil
+	}
 	ok, err := p.Answer(choice)
 	if err == nil && p.Lesson != nil {
 		a.prog.p.Answer(p.Name, p.Step(), choice+1, ok, time.Now())

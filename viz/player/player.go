@@ -448,6 +448,30 @@ func (p *Player) Answer(choice int) (bool, error) {
 	return choice == q.Answer, nil
 }
 
+// Hold records a guess for the current step's question without revealing
+// the explanation (a class: the teacher reveals, for everyone at once).
+// The question stays open and the player gated; a later Hold replaces the
+// guess, Reveal shows the explanation with it.
+func (p *Player) Hold(choice int) error {
+	q := p.StepQuestion()
+	if q == nil {
+		return fmt.Errorf("step %d has no question", p.step)
+	}
+	if choice < 0 || choice >= len(q.Choices) {
+		return fmt.Errorf("choice %d out of range 1..%d", choice+1, len(q.Choices))
+	}
+	p.answers[p.step] = choice
+	return nil
+}
+
+// Reask forgets the current step's guess and hides its explanation: the
+// question is open again (a class's second round, after discussion).
+func (p *Player) Reask() {
+	if p.StepQuestion() != nil {
+		p.answers[p.step], p.revealed[p.step] = -1, false
+	}
+}
+
 // Reveal shows the explanation without a guess (skips the question).
 func (p *Player) Reveal() {
 	if p.StepQuestion() != nil {

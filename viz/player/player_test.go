@@ -135,6 +135,54 @@ func TestGatingAndAnswers(t *testing.T) {
 	}
 }
 
+// In a class an answer is held for the teacher's reveal: the question
+// stays open and the step gated, a second answer replaces the first,
+// Reveal shows the explanation with the held guess, and Reask opens the
+// question again with none.
+func TestHoldRevealReask(t *testing.T) {
+	p := lesson1(t)
+	k := -1
+	for s, st := range p.Steps {
+		if st.Predict != nil {
+			k = s
+			break
+		}
+	}
+	p.GotoStep(k)
+	qpos, _ := p.QuestionPos(k)
+	p.Seek(qpos)
+	q := p.Question()
+	if q == nil || !p.Gated() {
+		t.Fatalf("at the question's stop: question %v, gated %v", q != nil, p.Gated())
+	}
+	wrong := (q.Answer + 1) % len(q.Choices)
+	for _, c := range []int{q.Answer, wrong} {
+		if err := p.Hold(c); err != nil {
+			t.Fatal(err)
+		}
+		if got, rev := p.Answered(); got != c || rev || !p.Gated() || p.Question() == nil {
+			t.Fatalf("held %d: answered %d, revealed %v, gated %v", c, got, rev, p.Gated())
+		}
+	}
+	if err := p.Hold(len(q.Choices)); err == nil {
+		t.Fatal("an out-of-range answer was held")
+	}
+	p.Reveal()
+	if got, rev := p.Answered(); got != wrong || !rev || p.Gated() {
+		t.Fatalf("after Reveal: answered %d, revealed %v, gated %v", got, rev, p.Gated())
+	}
+	p.Reask()
+	if got, rev := p.Answered(); got != -1 || rev || !p.Gated() || p.Question() == nil {
+		t.Fatalf("after Reask: answered %d, revealed %v, gated %v", got, rev, p.Gated())
+	}
+	p.GotoStep(k + 1)
+	if p.StepQuestion() == nil {
+		if err := p.Hold(0); err == nil {
+			t.Error("Hold on a step with no question")
+		}
+	}
+}
+
 func TestPlayStopsAtStepEnd(t *testing.T) {
 	p := lesson1(t)
 	p.SetAutoSlow(false)

@@ -196,8 +196,11 @@ func (p Prose) LayoutQuestion(l *layout.List, r layout.Rect, y float64, q *lesso
 	face := th.Font(layout.Regular, p.Size*0.95)
 	markF := th.Font(layout.Bold, p.Size*0.9)
 	// Once revealed, the words keep room at the right for the mark.
+	// A guess held for the teacher's reveal (a class: chosen but not
+	// revealed) is marked SENT.
+	held := !revealed && chosen >= 0
 	markW := 0.0
-	if revealed {
+	if revealed || held {
 		markW = layout.Width("YOUR GUESS", markF) + 10
 	}
 	// Choices side by side, two a row, where the panel is wide enough
@@ -235,13 +238,13 @@ func (p Prose) LayoutQuestion(l *layout.List, r layout.Rect, y float64, q *lesso
 			l.Fill(role, box, fill)
 			edge, width := th.PanelEdge, 1.0
 			mark := ""
-			if revealed {
-				switch {
-				case i == q.Answer:
-					edge, width, mark = th.Good, 3, "RIGHT"
-				case i == chosen:
-					edge, width, mark = th.Error, 3, "YOUR GUESS"
-				}
+			switch {
+			case revealed && i == q.Answer:
+				edge, width, mark = th.Good, 3, "RIGHT"
+			case revealed && i == chosen:
+				edge, width, mark = th.Error, 3, "YOUR GUESS"
+			case held && i == chosen:
+				edge, width, mark = th.Accent, 3, "SENT"
 			}
 			l.Stroke(role, box, width, edge)
 			for _, w := range c.ws {
@@ -258,7 +261,11 @@ func (p Prose) LayoutQuestion(l *layout.List, r layout.Rect, y float64, q *lesso
 		y = p.LayoutBlocks(l, r, y+4, q.Explain, th)
 	} else {
 		hf := th.Font(layout.Italic, p.Size*0.9)
-		hint := layout.Wrap(fmt.Sprintf("Press 1–%d or click a choice; Enter skips.", len(q.Choices)), hf, r.W)
+		hintText := fmt.Sprintf("Press 1–%d or click a choice; Enter skips.", len(q.Choices))
+		if held {
+			hintText = "Sent. The teacher reveals the answer; until then you may change yours."
+		}
+		hint := layout.Wrap(hintText, hf, r.W)
 		for k, ln := range hint { // one line, but two in a narrow column
 			l.Text("question hint", ln, hf, r.X, y+2, r.W, th.Muted, layout.Left)
 			if k < len(hint)-1 {
