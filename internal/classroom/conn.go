@@ -273,6 +273,7 @@ func (s *Server) apply(c *conn, msg []byte, lim *bucket) (end bool) {
 		if w, ok := rep.(*Welcome); ok && w.Role == RoleTeacher {
 			lim.rate *= TeacherRateFactor
 			lim.burst *= TeacherRateFactor
+			lim.tokens = lim.burst
 		}
 		c.send(rep)
 	}

@@ -241,6 +241,7 @@ func TestOversized(t *testing.T) {
 	if len(ok) != classroom.MaxMessage {
 		t.Fatalf("test message is %d bytes", len(ok))
 	}
+	k.waitStats(t, func(s classroom.Stats) bool { return s.Students == 1 }) // the server has forgotten big
 	k.send(t, tc, ok)
 	k.settled(t, tc, other)
 	if st := other.State(); st.Step != 1 || st.Students != 1 {
@@ -292,6 +293,7 @@ func TestFlood(t *testing.T) {
 	if s.RateDropped < 400 || s.Answers > 40+20*6 {
 		t.Fatalf("stats %+v: want hundreds of messages dropped, at most a burst and 6 s of refill counted", s)
 	}
+	k.waitStats(t, func(s classroom.Stats) bool { return s.Students == 1 }) // the server has forgotten the flood
 	k.send(t, calm, `{"t":"answer","step":1,"round":1,"choice":2}`)
 	k.settled(t, tc, calm)
 	if st := calm.State(); *st.Mine != 2 || st.Students != 1 {
