@@ -11,10 +11,11 @@ import (
 	"bufferlab/fastmode/chart"
 	"bufferlab/fastmode/exp"
 	_ "bufferlab/fastmode/exp/all" // registers every experiment
+	"bufferlab/fastmode/exp/classroom"
 	"bufferlab/fastmode/exp/pin"
 )
 
-const benchUsage = "usage: bufferlab bench [--json] [--plot FILE.png|FILE.svg] [--quick] [--shared-buffers 128MB,1GB,20GB] [--workers N (pin)] [--full (drop)] EXPERIMENT\n" +
+const benchUsage = "usage: bufferlab bench [--json] [--plot FILE.png|FILE.svg] [--quick] [--shared-buffers 128MB,1GB,20GB] [--workers N (pin)] [--full (drop)] [--students N (classroom)] EXPERIMENT\n" +
 	"  --full (drop): time every drop of every cell instead of timing a sample of a cell that would take over a minute and\n" +
 	"                 extrapolating (such cells are marked); at 20GB and 50GB the full scans take hours\n"
 
@@ -29,6 +30,7 @@ func cmdBench(args []string, stdout, stderr io.Writer) int {
 	sizesFlag := fs.String("shared-buffers", "", "comma-separated shared_buffers `sizes` (default: the experiment's set)")
 	workers := fs.Int("workers", 0, "pin only: the largest worker count, 1..1024 (default 2×GOMAXPROCS; --quick 4)")
 	full := fs.Bool("full", false, "drop only: time every drop; never sample a long cell and extrapolate")
+	students := fs.Int("students", classroom.DefaultStudents, fmt.Sprintf("classroom only: simulated students, 1..%d", classroom.MaxStudents))
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		fmt.Fprint(stderr, benchUsage)
@@ -49,18 +51,24 @@ func cmdBench(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "bufferlab bench: --plot %s: %v\n", *plotFile, err)
 			return exitBadInput
 		}
+		if _, ok := chart.Lookup(e.Name); !ok {
+			fmt.Fprintf(stderr, "bufferlab bench: --plot: experiment %s has no chart (its report is the table or --json)\n", e.Name)
+			return exitBadInput
+		}
 	}
-	workersSet := false
-	fs.Visit(func(f *flag.Flag) { workersSet = workersSet || f.Name == "workers" })
-	if workersSet {
-		if !e.TakesWorkers {
-			fmt.Fprintf(stderr, "bufferlab bench: --workers: experiment %s takes no worker count\n", e.Name)
-			return exitBadInput
-		}
-		if *workers < 1 || *workers > pin.MaxPinWorkers {
-			fmt.Fprintf(stderr, "bufferlab bench: --workers %d: want 1..%d\n", *workers, pin.MaxPinWorkers)
-			return exitBadInput
-		}
+	workersSet, studentsSet := false, false
+	fs.Visit(func(f *flag.Flag) {
+		workersSet = workersSet || f.Name == "workers"
+		studentsSet = studentsSet || f.Name == "students"
+	})
+	if workersSet && badCount(stderr, e, "workers", e.TakesWorkers, "worker count", *workers, pin.MaxPinWorkers) {
+		return exitBadInput
+	}
+	if studentsSet && badCount(stderr, e, "students", e.TakesStudents, "class size (--students applies to classroom)", *students, classroom.MaxStudents) {
+		return exitBadInput
+	}
+	if !e.TakesStudents {
+		*students = 0
 	}
 	if *full && !e.TakesFull {
 		var takes []string
@@ -94,7 +102,7 @@ func cmdBench(args []string, stdout, stderr io.Writer) int {
 			sizes = append(sizes, s)
 		}
 	}
-	rep, err := e.Run(exp.Options{Sizes: sizes, Quick: *quick, Progress: benchProgress, Workers: *workers, Full: *full})
+	rep, err := e.Run(exp.Options{Sizes: sizes, Quick: *quick, Progress: benchProgress, Workers: *workers, Full: *full, Students: *students})
 	if err != nil {
 		fmt.Fprintf(stderr, "bufferlab bench %s: %v\n", e.Name, err)
 		return exitCheck
@@ -114,6 +122,21 @@ func cmdBench(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	return exitOK
+}
+
+// badCount reports (on stderr) whether count flag --name, given to
+// experiment e, is refused: e does not take it (takes false; what names
+// what it would set), or its value v is outside 1..most.
+func badCount(stderr io.Writer, e *exp.Experiment, name string, takes bool, what string, v, most int) bool {
+	if !takes {
+		fmt.Fprintf(stderr, "bufferlab bench: --%s: experiment %s takes no %s\n", name, e.Name, what)
+		return true
+	}
+	if v < 1 || v > most {
+		fmt.Fprintf(stderr, "bufferlab bench: --%s %d: want 1..%d\n", name, v, most)
+		return true
+	}
+	return false
 }
 
 // memTotal is the machine's memory (a variable so that a test can pretend

@@ -200,20 +200,42 @@ func TestBenchPinTable(t *testing.T) {
 	}
 }
 
-func TestBenchPinBadWorkers(t *testing.T) {
+// Bad --workers and --students values, and either given to an
+// experiment that takes none, exit 2 with a message naming the flag.
+func TestBenchBadCounts(t *testing.T) {
 	for _, args := range [][]string{
 		{"pin", "--workers", "0"},
 		{"pin", "--workers", "5000"},
 		{"pin", "--workers", "-3"},
 		{"limits", "--workers", "4"},
+		{"classroom", "--students", "0"},
+		{"classroom", "--students", "5001"},
+		{"pin", "--students", "10"},
+		{"classroom", "--plot", "x.png"},
 	} {
 		code, out, errs := runBench(t, args...)
-		if code != exitBadInput || !strings.Contains(errs, "--workers") {
-			t.Errorf("bench %v: exit %d, stderr %q; want exit 2 and a message naming --workers", args, code, errs)
+		if code != exitBadInput || !strings.Contains(errs, args[1]) {
+			t.Errorf("bench %v: exit %d, stderr %q; want exit 2 and a message naming %s", args, code, errs, args[1])
 		}
 		if out != "" {
 			t.Errorf("bench %v: wrote to stdout: %q", args, out)
 		}
+	}
+}
+
+// bench classroom --students 10 --json: a class over loopback sockets,
+// nothing lost.
+func TestBenchClassroom(t *testing.T) {
+	code, out, errs := runBench(t, "classroom", "--students", "10", "--json")
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	var r benchReport
+	if err := json.Unmarshal([]byte(out), &r); err != nil {
+		t.Fatal(err)
+	}
+	if r.Summary["students"] != 10 || r.Summary["lost_updates"] != 0 || r.Summary["answers_counted"] != r.Summary["answers_sent"] || !(r.Summary["step_to_all_p99_ms"] > 0) {
+		t.Fatalf("summary %v: want 10 students, none lost, every answer counted", r.Summary)
 	}
 }
 

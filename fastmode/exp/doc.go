@@ -31,7 +31,11 @@
 //     workload;
 //   - fsm: the free space map and the reverted small-table skip (seed
 //     002): pages read and time per table, and the FSM search against a
-//     linear scan of the leaf level.
+//     linear scan of the leaf level;
+//   - classroom: the classroom server on loopback with N simulated
+//     students (--students): goto fan-out latency, lost updates, answers
+//     counted, heap. It opens sockets, so fastmode/exp/all (which the app
+//     and the browser build link) leaves it out: cmd/bufferlab imports it.
 //
 // Each experiment returns a Report (JSON-ready) and has a testing.B twin in
 // its package's tests for go test -bench and benchstat (exptest holds

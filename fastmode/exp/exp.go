@@ -31,6 +31,9 @@ type Options struct {
 	// Full makes an experiment that samples long cells and extrapolates
 	// (drop) time every operation instead (--full).
 	Full bool
+	// Students is the simulated class size of an experiment that takes one
+	// (classroom, --students); 0: the experiment's default.
+	Students int
 }
 
 // Fill sets what o leaves zero to e's defaults: the clock, the harness
@@ -91,9 +94,11 @@ type Experiment struct {
 	TakesSizes   bool
 	TakesWorkers bool // Options.Workers applies (--workers)
 	TakesFull    bool // Options.Full applies (--full)
-	DefaultSizes []string
-	QuickSizes   []string
-	SummaryKeys  []string
+	// TakesStudents: Options.Students applies (--students).
+	TakesStudents bool
+	DefaultSizes  []string
+	QuickSizes    []string
+	SummaryKeys   []string
 	// SignedKeys are the summary keys that may be zero or negative (a
 	// percentage change); every other key is a positive measurement.
 	SignedKeys []string
