@@ -138,15 +138,13 @@ func cmdServe(args []string, stdout, stderr io.Writer) int {
 		url = fmt.Sprintf("http://127.0.0.1:%d/", bound.Port)
 	}
 	var handler http.Handler = h
-	var cl *class
+	var finish func() error
 	if co.on {
-		if cl, err = newClass(co, url); err != nil {
+		if handler, finish, err = serveClass(co, url, h, stdout); err != nil { // class.go
 			ln.Close()
 			fmt.Fprintf(stderr, "bufferlab serve: %v\n", err)
 			return exitBadInput
 		}
-		handler = cl.handler(h)
-		cl.banner(stdout, url, co.lan)
 	}
 	srv := &http.Server{Handler: handler, ReadHeaderTimeout: 10 * time.Second}
 	fmt.Fprintf(stdout, "BufferLab lessons: %s  (Ctrl-C to stop)\n", url)
@@ -165,8 +163,8 @@ func cmdServe(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "bufferlab serve: %v\n", err)
 		return exitBadInput
 	}
-	if cl != nil {
-		if err := cl.finish(); err != nil {
+	if finish != nil {
+		if err := finish(); err != nil {
 			fmt.Fprintf(stderr, "bufferlab serve: %v\n", err)
 			return exitBadInput
 		}

@@ -5,6 +5,7 @@ package main
 import (
 	"bytes"
 	"compress/gzip"
+	"encoding/json"
 	"fmt"
 	"io"
 	"net"
@@ -419,5 +420,112 @@ func TestMakeWasmPrecompresses(t *testing.T) {
 		if err := cmd.Run(); err != nil {
 			t.Errorf("git does not ignore %s (%v)", f, err)
 		}
+	}
+}
+
+// serve's classroom flags: a flag without --classroom, a cap out of
+// range, names without a file, a file in no folder: each a clear error,
+// exit 2, before anything listens.
+func TestServeClassFlags(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--lan"}, "bufferlab serve: --lan, --max-students, --save and --save-names are classroom flags: add --classroom\n"},
+		{[]string{"--save", "r.csv"}, "bufferlab serve: --lan, --max-students, --save and --save-names are classroom flags: add --classroom\n"},
+		{[]string{"--classroom", "--max-students", "0"}, "bufferlab serve: --max-students 0: expected 1..5000\n"},
+		{[]string{"--classroom", "--max-students", "5001"}, "bufferlab serve: --max-students 5001: expected 1..5000\n"},
+		{[]string{"--classroom", "--save-names"}, "bufferlab serve: --save-names: expected --save FILE too (where the answers go)\n"},
+		{[]string{"--classroom", "--save", "/no/such/folder/r.csv"}, "bufferlab serve: --save /no/such/folder/r.csv: the folder /no/such/folder does not exist\n"},
+	} {
+		code, out, errOut := cli(t, "", append([]string{"serve"}, c.args...)...)
+		if code != exitBadInput || out != "" || errOut != c.want {
+			t.Errorf("serve %v: exit %d, stdout %q, stderr %q; want exit 2 and %q", c.args, code, out, errOut, c.want)
+		}
+	}
+}
+
+// --lan listens where students' devices reach this machine: a private
+// IPv4 address first, never the loopback or a link-local one.
+func TestLanIP(t *testing.T) {
+	ips := func(ss ...string) []net.IP {
+		var out []net.IP
+		for _, s := range ss {
+			out = append(out, net.ParseIP(s))
+		}
+		return out
+	}
+	for _, c := range []struct {
+		ifaces []ifaceAddrs
+		want   string
+	}{
+		{[]ifaceAddrs{{"lo", ips("127.0.0.1", "::1")}, {"eth0", ips("fe80::1", "203.0.113.7", "192.168.1.5")}}, "192.168.1.5"},
+		{[]ifaceAddrs{{"lo", ips("127.0.0.1")}, {"wlan0", ips("169.254.3.3", "203.0.113.7")}}, "203.0.113.7"},
+		{[]ifaceAddrs{{"lo", ips("127.0.0.1")}}, ""},
+	} {
+		ip, err := lanIP(c.ifaces)
+		if c.want == "" {
+			if err == nil || !strings.Contains(err.Error(), "no network address but the loopback") {
+				t.Errorf("%v: %v, %v; want an error", c.ifaces, ip, err)
+			}
+			continue
+		}
+		if err != nil || ip.String() != c.want {
+			t.Errorf("%v: %v, %v; want %s", c.ifaces, ip, err, c.want)
+		}
+	}
+}
+
+// What a class serves beside the lessons: the join link and its QR code,
+// never the teacher's token; the banner says where each goes and what is
+// exposed; --save writes the results when the server stops.
+func TestClassServes(t *testing.T) {
+	save := filepath.Join(t.TempDir(), "results.csv")
+	o := &classOpts{on: true, max: 30, save: save}
+	web := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, "the lessons") })
+	var banner bytes.Buffer
+	h, finish, err := serveClass(o, "http://192.168.1.5:8080/", web, &banner)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(h)
+	defer srv.Close()
+	get := func(path string) (string, string) {
+		t.Helper()
+		res, err := http.Get(srv.URL + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer res.Body.Close()
+		b, _ := io.ReadAll(res.Body)
+		return string(b), res.Header.Get("Content-Type")
+	}
+	var info struct{ Room, Join string }
+	body, _ := get("/class/info")
+	if err := json.Unmarshal([]byte(body), &info); err != nil || len(info.Room) != 6 || info.Join != "http://192.168.1.5:8080/#join="+info.Room {
+		t.Fatalf("/class/info: %s (%v)", body, err)
+	}
+	b := banner.String()
+	token := b[strings.Index(b, "#teach=")+len("#teach=") : strings.Index(b, "#teach=")+len("#teach=")+32]
+	if strings.Contains(body, token) {
+		t.Fatal("/class/info gives the teacher's token away")
+	}
+	for _, want := range []string{"room " + info.Room, "Teacher (keep this link to yourself): http://192.168.1.5:8080/#teach=" + token,
+		"Students join at:                     " + info.Join, "Only this machine can join: run with --lan", "go to " + save} {
+		if !strings.Contains(b, want) {
+			t.Errorf("the banner lacks %q:\n%s", want, b)
+		}
+	}
+	if png, typ := get("/class/qr.png"); typ != "image/png" || !strings.HasPrefix(png, "\x89PNG") {
+		t.Errorf("/class/qr.png: %s, %d bytes", typ, len(png))
+	}
+	if page, _ := get("/"); page != "the lessons" {
+		t.Errorf("/ serves %q", page)
+	}
+	if err := finish(); err != nil {
+		t.Fatal(err)
+	}
+	if csv, err := os.ReadFile(save); err != nil || !strings.HasPrefix(string(csv), "lesson,step,question,round,choice,count,right") {
+		t.Fatalf("--save: %q, %v", csv, err)
 	}
 }
