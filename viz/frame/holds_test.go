@@ -129,8 +129,10 @@ func TestOpenQuestionInView(t *testing.T) {
 // too wide or too tall for its box, none cut by its panel), no text is
 // smaller than the floor, and no target is smaller than the plan's
 // smallest (44 px on a touch screen). The same holds in an embed (no
-// Menu) at the embed sizes that hold today, 800×450 and 1000×700 (the
-// README's snippet); holds.txt records the smaller ones.
+// Menu) at every embed size (framecheck.EmbedViewports: a phone's column,
+// the 16:9 players' 560×320, 640×360 and 800×450, and the README's
+// 1000×700), where the smallest leave out counters, a legend or paddings
+// to fit.
 func TestFramesHold(t *testing.T) {
 	for _, vp := range framecheck.Viewports {
 		for _, pres := range []bool{false, true} {
@@ -140,7 +142,7 @@ func TestFramesHold(t *testing.T) {
 			framesHold(t, lessonFrames(t, vp[0], vp[1], pres), vp)
 		}
 	}
-	for _, vp := range [][2]float64{{800, 450}, {1000, 700}} {
+	for _, vp := range framecheck.EmbedViewports {
 		framesHold(t, embedFrames(t, vp[0], vp[1]), vp)
 	}
 }

@@ -318,16 +318,21 @@ func (b *builder) codeRegion(r layout.Rect) {
 		}
 		for i := 0; i < n; i++ {
 			c := layout.Rect{X: r.X, Y: r.Y + float64(i)*ch, W: r.W, H: ch}
-			cr := b.panel(c, "Code, "+p.PaneVariant(i).String())
-			if pd != nil && pd.OwnCode {
-				if m, _ := mech.Lookup(p.Variant.Key()); m != nil {
-					if t := p.PaneTrack(i, m.Name); t != nil {
-						b.mechCode(cr, m, t.State())
-						continue
-					}
-				}
+			// A pane whose code is cut in the usual panel, or that shows
+			// nothing in it (three panes in an embed 320 px high: a line
+			// each, or less), is laid out again in a compact one, 8 px
+			// more for the line, where that shows its line whole.
+			name := "Code, " + p.PaneVariant(i).String()
+			mark := b.l.Here()
+			if b.paneCode(scene.LayoutPanel(b.l, c.Inset(2), name, b.th), i, pd, mark) {
+				continue
 			}
-			b.clipped(cr, func() { scene.LayoutCode(b.l, cr, p.PaneView(i), b.th) })
+			b.l.Rollback(mark)
+			if b.paneCode(scene.LayoutPanelCompact(b.l, c.Inset(2), name, b.th), i, pd, mark) {
+				continue
+			}
+			b.l.Rollback(mark)
+			b.paneCode(scene.LayoutPanel(b.l, c.Inset(2), name, b.th), i, pd, mark)
 		}
 		return
 	}
@@ -345,6 +350,29 @@ func (b *builder) codeRegion(r layout.Rect) {
 		return
 	}
 	b.clipped(cr, func() { scene.LayoutCode(b.l, cr, p.View(), b.th) })
+}
+
+// paneCode lays out pane i's code in cr: its mechanism's (pd.OwnCode),
+// else the pool's at that pane's position. It reports whether the pane
+// shows its code whole: some text in cr, none of what was laid out since
+// mark (its panel too) cut.
+func (b *builder) paneCode(cr layout.Rect, i int, pd *mech.Panes, mark layout.Place) bool {
+	p := b.sc.Player
+	inside := len(b.l.Items)
+	code := func() { b.clipped(cr, func() { scene.LayoutCode(b.l, cr, p.PaneView(i), b.th) }) }
+	if pd != nil && pd.OwnCode {
+		if m, _ := mech.Lookup(p.Variant.Key()); m != nil {
+			if t := p.PaneTrack(i, m.Name); t != nil {
+				code = func() { b.mechCode(cr, m, t.State()) }
+			}
+		}
+	}
+	code()
+	shown := false
+	for _, it := range b.l.Items[inside:] {
+		shown = shown || it.Kind == layout.KText
+	}
+	return shown && !b.l.CutSince(mark)
 }
 
 // mechCode lays out the code of the modelled function at the event the
@@ -447,11 +475,43 @@ func (b *builder) compare(r layout.Rect) {
 // mechPanes lays out the panes of a mechanism that registers them: its
 // legend line, then a titled panel a pane, side by side or stacked, over
 // each pane's counter line.
+//
+// In a short frame (an embed 320 or 360 px high, a question's answer
+// under the scene) a pane's scene may not fit: then the panes are laid
+// out again without their counter lines, then without the legend too,
+// as the slots are what the step is about (each slot's tooltip says its
+// state, the code panel what the step costs). Each try is a layout of
+// the panes, taken back (layout.List Rollback) when text is cut.
 func (b *builder) mechPanes(r layout.Rect, m *mech.Mechanism) {
+	pd := m.Scene.Panes
+	mark, states := b.l.Here(), len(b.hitStates)
+	type parts struct{ counters, legend bool }
+	tries := []parts{{true, true}}
+	if pd.CounterLine != nil {
+		tries = append(tries, parts{false, true})
+	}
+	if pd.Legend != nil {
+		tries = append(tries, parts{false, false})
+	}
+	for k, t := range tries {
+		if k > 0 {
+			b.l.Rollback(mark)
+			b.hitStates = b.hitStates[:states]
+		}
+		b.layoutPanes(r, m, t.counters, t.legend)
+		if !b.l.CutSince(mark) {
+			return
+		}
+	}
+}
+
+// layoutPanes is mechPanes with or without the panes' counter lines and
+// the legend.
+func (b *builder) layoutPanes(r layout.Rect, m *mech.Mechanism, withCounters, withLegend bool) {
 	p, th := b.sc.Player, b.th
 	pd := m.Scene.Panes
 	n := p.Panes()
-	if pd.Legend != nil {
+	if pd.Legend != nil && withLegend {
 		var legend layout.Rect
 		legend, r = r.SplitTop(pd.LegendH(th))
 		pd.Legend(b.l, legend.Inset(2), th)
@@ -505,7 +565,7 @@ func (b *builder) mechPanes(r layout.Rect, m *mech.Mechanism) {
 			name = variantTitle(p.PaneVariant(i), bold, pr.W-20-layout.Width(suffix, bold)) + suffix
 		}
 		inner := b.panel(pr, name)
-		if pd.CounterLine != nil {
+		if pd.CounterLine != nil && withCounters {
 			var counters layout.Rect
 			inner, counters = inner.SplitBottom(pd.CounterLineH(th))
 			pd.CounterLine(b.l, counters.Inset(1), state, th)

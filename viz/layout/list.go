@@ -106,6 +106,18 @@ func (l *List) Rollback(m Place) {
 // OverflowsSince reports whether anything added since m does not fit.
 func (l *List) OverflowsSince(m Place) bool { return len(l.Overflows) > m.overflows }
 
+// CutSince reports whether text added since m is cut: a run that did not
+// fit its box (not a region that scrolls by design) or one cut by its
+// clip (Clipped). It costs a pass over the list's items.
+func (l *List) CutSince(m Place) bool {
+	for _, o := range l.Overflows[m.overflows:] {
+		if o.Axis != Scrolls {
+			return true
+		}
+	}
+	return len(l.clipped(m.items)) > 0
+}
+
 // Clip starts a clipped group: what is added until the matching Unclip is
 // drawn only inside r (a panel's content cannot spill over its
 // neighbours). Groups nest; the painter intersects them.
@@ -211,14 +223,18 @@ func (l *List) HitAt(x, y float64) (Hit, bool) {
 // (by more than half a pixel): the painter cuts them. A run wholly
 // outside its group (a line of a scrolled text above or below its panel)
 // is not drawn at all and is not counted: the region scrolls.
-func (l *List) Clipped() []Overflow {
+func (l *List) Clipped() []Overflow { return l.clipped(0) }
+
+// clipped is Clipped for the runs from item from on (the clips before it
+// still count).
+func (l *List) clipped(from int) []Overflow {
 	var out []Overflow
 	type group struct {
 		r      Rect
 		scroll bool
 	}
 	var clips []group
-	for _, it := range l.Items {
+	for k, it := range l.Items {
 		switch it.Kind {
 		case KClip:
 			g := group{it.Rect, it.Role == "clip scroll"}
@@ -232,7 +248,7 @@ func (l *List) Clipped() []Overflow {
 				clips = clips[:len(clips)-1]
 			}
 		case KText:
-			if len(clips) == 0 {
+			if len(clips) == 0 || k < from {
 				continue
 			}
 			g, t := clips[len(clips)-1], it.Rect

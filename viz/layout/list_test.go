@@ -55,6 +55,31 @@ func TestOverflowIsRecordedNotCut(t *testing.T) {
 	}
 }
 
+// CutSince sees what was laid out since its mark: a run too wide or cut
+// by its clip (inside a clip opened before the mark too), not a region
+// that scrolls by design, nor what was cut before the mark.
+func TestCutSince(t *testing.T) {
+	f := Font{Regular, 12}
+	var l List
+	l.Text("before", "descriptors", f, 0, 0, 20, Black, Left) // cut, before the mark
+	l.Clip(Rect{0, 0, 100, 10})
+	m := l.Here()
+	l.Overflows = append(l.Overflows, Overflow{Role: "lines", Axis: Scrolls})
+	l.Text("fits", "ok", f, 0, 20, 0, Black, Left) // wholly below the clip: not drawn
+	if l.CutSince(m) {
+		t.Fatalf("cut since the mark: %v, %v", l.Overflows, l.Clipped())
+	}
+	l.Text("half", "ok", f, 0, 0, 0, Black, Left) // taller than the clip
+	if !l.CutSince(m) {
+		t.Fatal("a run cut by its clip after the mark is not seen")
+	}
+	l.Rollback(m)
+	l.Text("wide", "descriptors", f, 0, -40, 20, Black, Left)
+	if !l.CutSince(m) {
+		t.Fatal("a run too wide after the mark is not seen")
+	}
+}
+
 func TestAlignedRunsRecordTheirLeftEdge(t *testing.T) {
 	var l List
 	f := Font{Bold, 14}

@@ -114,12 +114,26 @@ func fsmBottomLive(v *fsmview.View, rel, phys uint32, bottom fsmBottom) bool {
 	return false
 }
 
+// fsmResort is how far planFSMScene goes to fit a short scene: the usual
+// plans, then the heap and the FSM pages as a line each, then without the
+// counters and the backends' line.
+type fsmResort uint8
+
+const (
+	fsmPlans fsmResort = iota
+	fsmLastResort
+	fsmBare
+)
+
 // fsmScene is the scene's plan: what it shows in its rectangle and the
 // height of each band.
 type fsmScene struct {
-	top                         fsmTop
-	bottom                      fsmBottom
-	showBottom, steps           bool
+	top               fsmTop
+	bottom            fsmBottom
+	showBottom, steps bool
+	// noCounters and noLanes: the counters, and the backends' lines, are
+	// left out (the last plans, in a frame too short for the least).
+	noCounters, noLanes         bool
 	heapW                       float64 // the heap's width, side by side
 	short                       float64 // how much higher the least plan is than the scene
 	topH, bottomH, lanesH, cntH float64
@@ -138,14 +152,20 @@ type fsmScene struct {
 //  5. where the operation is in the tree or the local map: the heap as a
 //     line too, so that the tree keeps the room;
 //  6. no tree, with 1–3 again, and the FSM pages as a line;
-//  7. last (lastResort), the heap and the FSM pages as a line each.
+//  7. (resort ≥ fsmLastResort) the heap and the FSM pages as a line each;
+//  8. (resort fsmBare) the same without the counters (the code panel and
+//     the status line say what the step costs), then without the
+//     backends' line either (the lesson's prose says who acts).
+//
+// The caller goes to a further resort only when the plans before it
+// leave the scene short: a frame that fits is laid out as it always was.
 //
 // The room left goes first to two small lines of the heap's bars, then to
 // the tree up to 13 comfortable rows (the counters giving up their boxes
 // for rows of numbers beside their labels if the tree is still short),
 // then to the heap's bars. A plan's short is how much it needs past r
 // when none fits.
-func planFSMScene(r layout.Rect, v *fsmview.View, rel, phys uint32, bottom fsmBottom, lastResort bool, t *fsmType) fsmScene {
+func planFSMScene(r layout.Rect, v *fsmview.View, rel, phys uint32, bottom fsmBottom, resort fsmResort, t *fsmType) fsmScene {
 	items := fsmCounters(v, rel)
 	cPref, cCompact, cLeast := fsmCountersHeight(items, r.W, t)
 	lPref, lLeast := fsmLanesHeight(v, t, false), fsmLanesHeight(v, t, true)
@@ -225,8 +245,14 @@ func planFSMScene(r layout.Rect, v *fsmview.View, rel, phys uint32, bottom fsmBo
 		cand{natural, false, true, true}, cand{natural, false, false, true}, cand{natural, false, false, false},
 		cand{fsmTopLine, false, false, false},
 	)
-	if lastResort {
-		cands = append(cands, cand{fsmTopLines, false, false, false})
+	if resort >= fsmLastResort {
+		cands = append(cands, cand{top: fsmTopLines})
+	}
+	// The bare plans (8) are the last candidates, the counters left out
+	// in the first, the backends' line too in the second.
+	bare := len(cands)
+	if resort >= fsmBare {
+		cands = append(cands, cand{top: fsmTopLines}, cand{top: fsmTopLines})
 	}
 	for i, c := range cands {
 		tl, tp := topH(c.top)
@@ -237,6 +263,12 @@ func planFSMScene(r layout.Rect, v *fsmview.View, rel, phys uint32, bottom fsmBo
 		}
 		if c.cpref {
 			sc.cntH = cPref
+		}
+		if i >= bare {
+			sc.noCounters, sc.cntH = true, 0
+		}
+		if i > bare {
+			sc.noLanes, sc.lanesH = true, 0
 		}
 		if c.bottom {
 			sc.bottomH = bLeast
@@ -252,7 +284,7 @@ func planFSMScene(r layout.Rect, v *fsmview.View, rel, phys uint32, bottom fsmBo
 			sc.short = -extra
 		}
 		extra = max(extra, 0)
-		if !c.bottom {
+		if !c.bottom && !sc.noCounters {
 			// No tree to give the room to: every backend and the
 			// counters' rows first, where they fit now.
 			if g := lPref - sc.lanesH; g > 0 && g <= extra {
@@ -326,13 +358,15 @@ func LayoutFSMScene(l *layout.List, r layout.Rect, v *fsmview.View, rel uint32, 
 		layoutFSMLandscape(l, r, v, rel, t)
 		return
 	}
-	sc := planFSMScene(r, v, rel, phys, bottom, false, t)
+	sc := planFSMScene(r, v, rel, phys, bottom, fsmPlans, t)
 	if sc.short > 0 && land {
 		layoutFSMLandscape(l, r, v, rel, t)
 		return
 	}
-	if sc.short > 0 {
-		sc = planFSMScene(r, v, rel, phys, bottom, true, t)
+	for _, resort := range []fsmResort{fsmLastResort, fsmBare} {
+		if sc.short > 0 {
+			sc = planFSMScene(r, v, rel, phys, bottom, resort, t)
+		}
 	}
 	if sc.short > 0 {
 		l.Overflows = append(l.Overflows, layout.Overflow{Role: "scene", Text: "the heap, the FSM pages, the backends and the counters", Axis: "h", Need: r.H + sc.short, Have: r.H})
@@ -392,8 +426,13 @@ func LayoutFSMScene(l *layout.List, r layout.Rect, v *fsmview.View, rel uint32, 
 			LayoutFSMSteps(l, steps.Inset(pad), v, rel, th)
 		}
 	}
-	lanes := layout.Rect{X: r.X, Y: y + pad, W: r.W, H: sc.lanesH - pad}
-	layoutFSMLanes(l, lanes, v, rel, t)
+	if !sc.noLanes {
+		lanes := layout.Rect{X: r.X, Y: y + pad, W: r.W, H: sc.lanesH - pad}
+		layoutFSMLanes(l, lanes, v, rel, t)
+	}
+	if sc.noCounters {
+		return
+	}
 	// The counters: their rows, and any room the plan left over (where
 	// there is no tree), in which more of them fit.
 	y += sc.lanesH

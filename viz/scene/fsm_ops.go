@@ -248,18 +248,36 @@ func LayoutLocalMap(l *layout.List, r layout.Rect, v *fsmview.View, rel uint32, 
 		checked[c.Block] = i + 1
 	}
 	cols, _, bw, bh, list := lc.localBoxes(in.W, t)
+	// entry is block b's fill and word.
+	entry := func(b int) (color.RGBA, string) {
+		switch {
+		case lm.NBlocks == 0 && !lc.building:
+			return th.FSM.Skipped, "—"
+		case b < len(lm.Entries) && lm.Entries[b] == 1:
+			return th.FSM.Avail, "AVAIL"
+		}
+		return th.Panel, "NOT_AVAIL"
+	}
+	// A list row gives the block's number alone where "blk N" would cut a
+	// row's word (a phone's narrow pane, a badge "#7" at its right): the
+	// word is the one the code panel and the lesson use, kept whole.
+	rowBlk, rowEntry := localRowW(t)
+	blkForm := "blk %d"
+	for b := 0; list && b < lc.n; b++ {
+		room := bw - t.gap/2 - t.gap - rowBlk
+		if n, ok := checked[uint32(b)]; ok {
+			room -= badgeW(fmt.Sprintf("#%d", n), t.small)
+		}
+		if _, lbl := entry(b); layout.Width(lbl, t.small) > room+0.5 {
+			blkForm, rowBlk = "%d", layout.Width(fmt.Sprint(lc.n-1), t.bold)+2*t.gap
+			break
+		}
+	}
 	for b := 0; b < lc.n; b++ {
 		role := fmt.Sprintf("local blk %d", b)
 		box := layout.Rect{X: in.X + float64(b%cols)*(bw+t.gap), Y: y + float64(b/cols)*(bh+t.gap), W: bw, H: bh}
 		fsmOutside(l, role, fmt.Sprintf("blk %d", b), box, in)
-		avail := b < len(lm.Entries) && lm.Entries[b] == 1
-		fill, lbl := th.Panel, "NOT_AVAIL"
-		if avail {
-			fill, lbl = th.FSM.Avail, "AVAIL"
-		}
-		if lm.NBlocks == 0 && !lc.building {
-			fill, lbl = th.FSM.Skipped, "—"
-		}
+		fill, lbl := entry(b)
 		l.Fill(role, box, fill)
 		l.Stroke(role, box, 1, th.PanelEdge)
 		n, looked := checked[uint32(b)]
@@ -269,10 +287,10 @@ func LayoutLocalMap(l *layout.List, r layout.Rect, v *fsmview.View, rel uint32, 
 		look := []string{fmt.Sprintf("look %d", n), fmt.Sprintf("#%d", n)}
 		if list {
 			// One line: the block, its entry, the look badge at the right.
-			bw, ew := localRowW(t)
-			ib := layout.Rect{X: box.X + t.gap, Y: box.Y + t.gap/2, W: bw, H: t.blh}
-			l.TextIn(role, fmt.Sprintf("blk %d", b), t.bold, ib, th.Text, layout.Left)
-			ib.X += bw
+			ew := rowEntry
+			ib := layout.Rect{X: box.X + t.gap, Y: box.Y + t.gap/2, W: rowBlk, H: t.blh}
+			l.TextIn(role, fmt.Sprintf(blkForm, b), t.bold, ib, th.Text, layout.Left)
+			ib.X += rowBlk
 			room := box.X + box.W - t.gap/2 - ib.X
 			if looked {
 				s := look[len(look)-1]
