@@ -391,8 +391,8 @@ func heatString(l *layout.List, r layout.Rect) string {
 }
 
 // proseString lays out the step's prose and question in the narration
-// rect, unrevealed and then revealed with the first choice taken, and
-// prints each line of words as one line.
+// rect, unrevealed, revealed with the first choice taken, and held (a
+// class), and prints each line of words as one line.
 func proseString(t *testing.T, c poolCase) string {
 	t.Helper()
 	st := c.p.Steps[c.p.Step()]
@@ -400,15 +400,21 @@ func proseString(t *testing.T, c poolCase) string {
 	r := c.rects.narr
 	var b strings.Builder
 	fmt.Fprintf(&b, "narration rect %s\n", rectString(r))
-	for _, revealed := range []bool{false, true} {
+	// Open, revealed with the first choice taken, and (a class) the first
+	// choice held for the teacher's reveal.
+	for _, at := range []struct {
+		chosen   int
+		revealed bool
+		name     string
+	}{{-1, false, "revealed=false"}, {0, true, "revealed=true"}, {0, false, "held (a class)"}} {
 		var l layout.List
 		// Below the step's title, which drawNarration draws itself.
 		y := pr.LayoutBlocks(&l, r, r.Y+layout.LineHeight(c.th.Font(layout.Bold, 15))+4, st.Prose, c.th)
 		var ui scene.QuestionUI
 		if q := st.Predict; q != nil {
-			y, ui = pr.LayoutQuestion(&l, r, y+4, q, 0, revealed, c.th, nil)
+			y, ui = pr.LayoutQuestion(&l, r, y+4, q, at.chosen, at.revealed, c.th, nil)
 		}
-		fmt.Fprintf(&b, "revealed=%v: ends at y %.1f, %d choice boxes\n", revealed, y, len(ui.Choices))
+		fmt.Fprintf(&b, "%s: ends at y %.1f, %d choice boxes\n", at.name, y, len(ui.Choices))
 		b.WriteString(linesString(&l))
 		if st.Predict == nil {
 			break
