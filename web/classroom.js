@@ -98,27 +98,39 @@
     const qr = el("img", { id: "class-qr", class: "class-qr", alt: "QR code of the join link", src: "/class/qr.png" });
     const join = el("div", { id: "class-join", class: "class-join" });
     fetch("/class/info").then((r) => r.json()).then((info) => {
-      join.replaceChildren(el("span", { textContent: "Join: " }), el("strong", { textContent: info.join }),
-        el("span", { textContent: " · room " }), el("strong", { id: "class-code", textContent: info.room }));
+      join.replaceChildren(el("span", { textContent: "Join the class: scan the code, or open" }),
+        el("div", { class: "class-url", textContent: info.join }),
+        el("span", { textContent: "Room" }), el("strong", { id: "class-code", textContent: info.room }));
     }).catch(() => { join.textContent = "The join link is printed where the server runs."; });
     const controls = el("div", { class: "class-controls" },
       button("class-lock", "Lock", "Stop taking answers (Shift+L)", () => send({ t: last && last.q && last.q.locked ? "unlock" : "lock" })),
       button("class-reveal", "Reveal", "Show the answers and the right one (Shift+R; PageDown at a question)", reveal),
       button("class-reask", "Re-ask", "Ask again after discussion: a new round (Shift+A)", reask),
-      button("class-hide", "Hide join", "Show or hide the join link and QR code (Shift+J)", () => panel.classList.toggle("nojoin")),
+      button("class-hide", "Hide join", "Show or hide the join link and QR code (Shift+J)", () => showJoin(joinHidden)),
       button("class-end", "End class", "End the class (Shift+E)", () => { if (confirm("End the class for everyone?")) send({ t: "end" }); }));
-    panel.append(join, qr, counts, bars, controls);
+    // The most used first: the line, the controls, the count or the
+    // distribution; the join link and its QR code last, shown while the
+    // class gathers and hidden once it starts (Shift+J brings them back).
+    const joinBox = el("div", { class: "class-joinbox" }, join, qr);
+    panel.append(controls, counts, bars, joinBox);
     say("Class starting…");
     // Where the teacher's player is, the class is: sent on every change,
     // at most four times a second while playing.
-    let sent = "";
+    let sent = "", firstStep = null;
     setInterval(() => {
       let s;
       try { s = api.state(); } catch (e) { return; }
       if (s.mode !== "lesson" || !s.lesson) return;
       const where = { t: "goto", lesson: s.lesson, step: s.step, pos: s.event, playing: !!s.playing };
       const k = JSON.stringify(where);
-      if (k !== sent) { sent = k; send(where); }
+      if (k !== sent) {
+        // The class starts when the teacher first plays or changes step:
+        // the join link makes room for the lesson (Shift+J brings it back).
+        if (firstStep === null) firstStep = s.step;
+        else if (s.step !== firstStep || s.playing) hideJoin();
+        sent = k;
+        send(where);
+      }
     }, 250);
     // A presentation clicker sends PageDown and PageUp: PageDown plays
     // the step, reveals the question at its stop, goes on, and opens the
@@ -132,12 +144,20 @@
       else if (ev.shiftKey && k === "R") reveal();
       else if (ev.shiftKey && k === "A") reask();
       else if (ev.shiftKey && k === "L") document.getElementById("class-lock").click();
-      else if (ev.shiftKey && k === "J") panel.classList.toggle("nojoin");
+      else if (ev.shiftKey && k === "J") showJoin(joinHidden);
       else if (ev.shiftKey && k === "E") document.getElementById("class-end").click();
       else done = false;
       if (done) { ev.preventDefault(); ev.stopPropagation(); }
     }, true);
   }
+  let joinHidden = false;
+  function showJoin(on) {
+    joinHidden = !on;
+    panel.classList.toggle("nojoin", joinHidden);
+    const b = document.getElementById("class-hide");
+    if (b) b.textContent = joinHidden ? "Show join" : "Hide join";
+  }
+  function hideJoin() { if (!joinHidden) showJoin(false); }
   function reveal() {
     if (!last || !last.q) return;
     send({ t: "reveal" });
@@ -149,6 +169,7 @@
     try { api.classReask(); } catch (e) { /* not at the question's step */ }
   }
   function next() {
+    hideJoin();
     const s = api.state();
     if (s.gated && last && last.q && !last.q.revealed) { reveal(); return; }
     if (s.stop) { try { api.continue(); } catch (e) { /* gated */ } return; }
@@ -165,8 +186,11 @@
       t += ` · ${st.q.answered} answered` + (st.q.round > 1 ? ` (round ${st.q.round})` : "") + (st.q.locked ? " · locked" : "");
       counts.textContent = `${st.q.answered} of ${st.students} answered`;
       document.getElementById("class-lock").textContent = st.q.locked ? "Unlock" : "Lock";
-      if (st.q.revealed) drawBars(st.q);
+      document.getElementById("class-lock").disabled = st.q.revealed; // re-ask instead
+      document.getElementById("class-reveal").disabled = st.q.revealed;
+      if (st.q.revealed) { counts.textContent = ""; drawBars(st.q); }
     }
+    panel.classList.toggle("noq", !st.q);
     say(t);
   }
   // The distribution, beside the right answer: one bar per choice, its

@@ -19,8 +19,9 @@ import (
 // --classroom`'s handlers: the teacher's page drives, two students join
 // (one with a nickname), follow the teacher to a question, answer on
 // their own pages (held: nothing revealed), see the teacher's reveal with
-// the distribution on the teacher's panel; one roams back a step, does
-// not follow while roaming, and snaps back to where the class is.
+// the distribution on the teacher's panel, answer again when the teacher
+// re-asks (both rounds shown); one roams back a step, does not follow
+// while roaming, and snaps back to where the class is.
 func TestBrowserClassroom(t *testing.T) {
 	var cl *class
 	bs := newBrowserSessionWith(t, 10*time.Minute, webConfig{CSP: baseCSP + "; img-src 'self'"}, func(mux *http.ServeMux) {
@@ -132,6 +133,26 @@ func TestBrowserClassroom(t *testing.T) {
 	}
 	if total != 2 || !strings.Contains(strings.Join(rows, "|"), "✓ right") {
 		t.Fatalf("the distribution: %q", rows)
+	}
+
+	// Peer instruction: after discussion the teacher asks again; the
+	// students' questions open again with no answer, they answer, and the
+	// reveal shows both rounds side by side.
+	eval(teacher, `document.getElementById("class-reask").click()`, nil)
+	for _, s := range students {
+		until(s.ctx, "asked again", `window.bufferlab.state().gated`)
+	}
+	until(teacher, "round 2", `document.getElementById("class-line").textContent.includes("(round 2)")`)
+	for _, s := range students {
+		eval(s.ctx, `window.bufferlab.answer(1)`, nil)
+	}
+	until(teacher, "two answers in round 2", `document.getElementById("class-counts").textContent === "2 of 2 answered"`)
+	eval(teacher, `document.getElementById("class-reveal").click()`, nil)
+	until(teacher, "both rounds", `[...document.querySelectorAll("#class-bars .class-round-title")].map(e => e.textContent).join() === "Round 1,Round 2"`)
+	var second []string
+	eval(teacher, `[...[...document.querySelectorAll("#class-bars .class-round")][1].querySelectorAll(".class-n")].map(e => e.textContent)`, &second)
+	if len(second) != n || !strings.HasPrefix(second[0], "2 (100%)") {
+		t.Fatalf("round 2's distribution: %q, want both on choice 1", second)
 	}
 
 	// Roaming: Ada steps back; the class moves on without her; Back to

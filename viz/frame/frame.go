@@ -168,6 +168,9 @@ type Screen struct {
 	// End is the end panel of a lesson at its end (nil: not at the end),
 	// laid out after the last step's text.
 	End *scene.LessonEnd
+	// Class says that answers are held for a teacher's reveal (a student
+	// in a class): the question's hint says so, not "Enter skips".
+	Class bool
 }
 
 // Reset is the menu's button that forgets all progress: its label (what a

@@ -170,4 +170,6 @@ func (b *builder) narrationOnce(r layout.Rect) (scrolled bool) {
 
 // prose is how the lesson's text is laid out: 14 pt body, choices at
 // least a target high.
-func (b *builder) prose() scene.Prose { return scene.Prose{Size: 14, MinTarget: b.plan.MinTarget} }
+func (b *builder) prose() scene.Prose {
+	return scene.Prose{Size: 14, MinTarget: b.plan.MinTarget, Class: b.sc.Class}
+}

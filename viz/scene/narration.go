@@ -15,6 +15,8 @@ type Prose struct {
 	// MinTarget is the smallest height of a choice's box (0: its text's):
 	// 44 px on a touch screen.
 	MinTarget float64
+	// Class: answers are held for a teacher's reveal (the hint says so).
+	Class bool
 }
 
 func (p Prose) font(th *layout.Theme, st lessons.Style, code bool) layout.Font {
@@ -262,6 +264,9 @@ func (p Prose) LayoutQuestion(l *layout.List, r layout.Rect, y float64, q *lesso
 	} else {
 		hf := th.Font(layout.Italic, p.Size*0.9)
 		hintText := fmt.Sprintf("Press 1–%d or click a choice; Enter skips.", len(q.Choices))
+		if p.Class {
+			hintText = fmt.Sprintf("Press 1–%d or click a choice: it goes to the teacher, who reveals the answer.", len(q.Choices))
+		}
 		if held {
 			hintText = "Sent. The teacher reveals the answer; until then you may change yours."
 		}
