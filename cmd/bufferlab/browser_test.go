@@ -57,23 +57,41 @@ func chromiumPath(t *testing.T) string {
 }
 
 // buildWeb builds the WebAssembly player and lays out the page beside it,
-// as `make wasm` does, in a temporary directory.
+// as `make wasm` does, once for the test binary (a minute of linking the
+// browser tests would otherwise pay each), in a directory TestMain
+// removes. The tests only read it.
 func buildWeb(t *testing.T) string {
 	t.Helper()
-	dir := t.TempDir()
+	web.once.Do(func() { web.dir, web.err = layOutWeb() })
+	if web.err != nil {
+		t.Fatal(web.err)
+	}
+	return web.dir
+}
+
+// web is the page buildWeb laid out.
+var web struct {
+	once sync.Once
+	dir  string
+	err  error
+}
+
+func layOutWeb() (string, error) {
+	dir, err := os.MkdirTemp("", "bufferlab-web-")
+	if err != nil {
+		return "", err
+	}
 	cmd := exec.Command("go", "build", "-trimpath", "-ldflags=-s -w", "-o", filepath.Join(dir, "bufferlab.wasm"), "bufferlab/cmd/wasm")
 	cmd.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
 	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("building the wasm: %v\n%s", err, out)
+		return dir, fmt.Errorf("building the wasm: %v\n%s", err, out)
 	}
-	copyFile := func(src, dst string) {
+	copyFile := func(src, dst string) error {
 		b, err := os.ReadFile(src)
-		if err != nil {
-			t.Fatal(err)
+		if err == nil {
+			err = os.WriteFile(filepath.Join(dir, dst), b, 0o644)
 		}
-		if err := os.WriteFile(filepath.Join(dir, dst), b, 0o644); err != nil {
-			t.Fatal(err)
-		}
+		return err
 	}
 	// The page's own files: every .html, .css and .js in web/ (wasm_exec.js,
 	// Go's, is not the project's: it comes from GOROOT below).
@@ -81,12 +99,13 @@ func buildWeb(t *testing.T) string {
 		files, _ := filepath.Glob(filepath.Join("../../web", pat))
 		for _, f := range files {
 			if filepath.Base(f) != "wasm_exec.js" {
-				copyFile(f, filepath.Base(f))
+				if err := copyFile(f, filepath.Base(f)); err != nil {
+					return dir, err
+				}
 			}
 		}
 	}
-	copyFile(filepath.Join(runtime.GOROOT(), "lib", "wasm", "wasm_exec.js"), "wasm_exec.js")
-	return dir
+	return dir, copyFile(filepath.Join(runtime.GOROOT(), "lib", "wasm", "wasm_exec.js"), "wasm_exec.js")
 }
 
 // pageState is window.bufferlab.state() as JSON.

@@ -321,12 +321,17 @@ func TestVerifyInterrupted(t *testing.T) {
 
 // TestMain runs the test binary as TestVerifyInterrupted's child (a plain
 // `bufferlab verify`) when that test starts it with BUFFERLAB_VERIFY_CHILD
-// set, and the tests otherwise.
+// set, and the tests otherwise (and then removes the page the browser
+// tests built).
 func TestMain(m *testing.M) {
 	if os.Getenv("BUFFERLAB_VERIFY_CHILD") != "" {
 		os.Exit(run([]string{"verify"}, strings.NewReader(""), os.Stdout, os.Stderr))
 	}
-	os.Exit(m.Run())
+	code := m.Run()
+	if web.dir != "" {
+		os.RemoveAll(web.dir) // browser_test.go's buildWeb
+	}
+	os.Exit(code)
 }
 
 // --mechanism takes the checks a mechanism claims in the registry: the
