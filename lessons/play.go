@@ -86,6 +86,7 @@ func playVariant(l *Lesson, variant int) (*Played, error) {
 	if err != nil {
 		return nil, errorf(l.File, 1, 1, "%v", err)
 	}
+	r.SetEventText(false) // a run's events are kept, never printed
 	n := len(l.Steps)
 	p := &Played{Lesson: l, Runner: r, NBuffers: r.Pool().NBuffers, RelNames: map[uint32]string{}, Variant: r.Variant(),
 		StepStart: make([]int, n), StepEnd: make([]int, n), Outputs: make([][]scenario.Output, n)}

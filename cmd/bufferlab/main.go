@@ -181,6 +181,9 @@ func cmdRun(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return report(*asJSON, name, nil, nil, err, stdout, stderr)
 		}
 		r.SetBudget(runBudget(*asJSON, nv))
+		if !*asJSON && (*summary || *noEvents) {
+			r.SetEventText(false) // the runs' events are summarised or left out, never printed
+		}
 		if nv > 1 && !*asJSON {
 			fmt.Fprintf(stdout, "== %s ==\n", r.Variant())
 		}
@@ -194,9 +197,9 @@ func cmdRun(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			}
 			if !*asJSON {
 				switch {
-				case o.Text == "":
 				case isRun(o.Stmt) && *summary:
 					fmt.Fprint(stdout, r.Summarize(r.Log().Events()[mark:]))
+				case o.Text == "":
 				case isRun(o.Stmt) && *noEvents:
 				default:
 					fmt.Fprint(stdout, o.Text)

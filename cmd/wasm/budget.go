@@ -11,9 +11,10 @@ import (
 
 // browserBudget bounds one run in the browser: 1,048,576 events, half the
 // engine's default. A tab has one thread and, on a phone, well under a
-// gigabyte: a run at this bound takes about 700 MB of the tab's memory and
-// ten seconds or so of its thread (measured in Node's WebAssembly on this
-// project's machine), with the progress bar and Cancel of runGate. Every
+// gigabyte: a run that reaches this bound takes about 170 MB of the tab's
+// memory and two seconds of its thread (measured in Node's WebAssembly on
+// this project's machine, the player's runs printing no event text), with
+// the progress bar and Cancel of runGate. Every
 // embedded lesson and scenario fits (TestBrowserBudget); the largest, the
 // 128MB pool warming up, logs 576,147 events. A larger run stops with the
 // budget's error, at its run statement, naming this cap.

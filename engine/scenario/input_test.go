@@ -231,6 +231,47 @@ func TestYield(t *testing.T) {
 	}
 }
 
+// With its event text off a runner logs the same events (the same hash)
+// and prints the same for every statement but a run, which prints
+// nothing: its events are described when asked.
+func TestEventTextOff(t *testing.T) {
+	src := "config shared_buffers=1MB\nrelation t blocks=4\nbackend A: touch t 0..3\nrun\nshow pool\nexpect pool misses=4\n"
+	outs := func(text bool) ([]Output, uint64) {
+		r, err := NewRunner(mustParse(t, src), true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r.SetEventText(text)
+		o, err := r.RunAll()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return o, r.Log().Hash()
+	}
+	on, hashOn := outs(true)
+	off, hashOff := outs(false)
+	if hashOn != hashOff {
+		t.Fatalf("the trace differs with the text off: %x, %x", hashOn, hashOff)
+	}
+	var runs int
+	for _, o := range on {
+		if _, ok := o.Stmt.(*RunStmt); ok {
+			runs++
+			if !strings.Contains(o.Text, "touch") && !strings.Contains(o.Text, "t/3") {
+				t.Errorf("with the text on, the run prints %q", o.Text)
+			}
+		}
+	}
+	if runs != 1 || len(off) != len(on)-1 {
+		t.Fatalf("%d outputs with the text on (%d runs), %d off", len(on), runs, len(off))
+	}
+	for i, o := range off {
+		if _, ok := o.Stmt.(*RunStmt); ok || o.Text != on[i+1].Text {
+			t.Errorf("output %d with the text off: %q, want %q", i, o.Text, on[i+1].Text)
+		}
+	}
+}
+
 // Every step of a run logs at least one event, which the max_steps check
 // of the budget counts on: checked over every embedded scenario.
 func TestEveryStepLogsAnEvent(t *testing.T) {

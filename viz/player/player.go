@@ -317,23 +317,21 @@ func FromScenario(name, src string) (*Player, error) {
 // FromScript is FromScenario of a scenario already parsed (s, from src):
 // its runs call s.Yield.
 func FromScript(name, src string, s *scenario.Script) (*Player, error) {
-	r, _, err := scenario.RunScript(s, true)
-	if err != nil {
-		return nil, err
-	}
-	var alts []*scenario.Runner
-	if len(scenario.Variants(s)) > 1 {
-		for v := 1; v < len(scenario.Variants(s)); v++ {
-			alt, err := scenario.NewVariantRunner(s, true, v)
-			if err == nil {
-				_, err = alt.RunAll()
-			}
-			if err != nil {
-				return nil, err
-			}
-			alts = append(alts, alt)
+	// Every variant runs traced, its events kept and described only when
+	// shown (SetEventText off); each checks its expects.
+	var runs []*scenario.Runner
+	for v := range scenario.Variants(s) {
+		r, err := scenario.NewVariantRunner(s, true, v)
+		if err == nil {
+			r.SetEventText(false)
+			_, err = r.RunAll()
 		}
+		if err != nil {
+			return nil, err
+		}
+		runs = append(runs, r)
 	}
+	r, alts := runs[0], runs[1:]
 	rels := map[uint32]string{}
 	for i := uint32(0); ; i++ {
 		n := uint32(16384) + i
