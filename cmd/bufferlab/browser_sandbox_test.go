@@ -457,6 +457,13 @@ func lessonDropChecks(t *testing.T, eval func(string, any)) {
 	if !strings.HasPrefix(link, "md=") {
 		t.Fatalf("link() of a dropped lesson = %q, want it to carry the Markdown (md=…)", link)
 	}
+	// Played to its end, it leaves no progress behind: the next start
+	// would not know the lesson (and would say it dropped it).
+	eval(`window.bufferlab.seek(window.bufferlab.state().events)`, nil)
+	var kept bool
+	if eval(`(l => "mine" in l || "My own lesson" in l)(window.bufferlab.progress().lessons || {})`, &kept); kept {
+		t.Fatal("a dropped lesson's progress was kept")
+	}
 }
 
 // historyChecks: the address follows the student. Each step pushes a

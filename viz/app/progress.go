@@ -78,6 +78,14 @@ func (a *App) saveProgress() {
 	}
 }
 
+// keepsProgress says whether the open player's progress is kept: a
+// lesson of the app's own. A lesson opened from its text (a dropped file,
+// a link) is not: the next start would find a lesson it does not know
+// and drop it with a notice.
+func (a *App) keepsProgress() bool {
+	return a.p != nil && a.p.Lesson != nil && a.lessonSource == "" && a.prog.p != nil
+}
+
 // trackProgress records the step the open lesson shows and, at its end,
 // its completion, and saves when either changed. It runs after every
 // Update and every call of the JavaScript API that moves a lesson, so
@@ -91,7 +99,7 @@ func (a *App) trackProgress() {
 	a.prog.resetArmed = max(0, a.prog.resetArmed-1)
 	a.prog.resetDone = max(0, a.prog.resetDone-1)
 	p := a.p
-	if p == nil || p.Lesson == nil || a.prog.p == nil {
+	if !a.keepsProgress() {
 		return
 	}
 	now := time.Now()
@@ -120,7 +128,7 @@ func (a *App) answer(choice int) (bool, error) {
 		return choice == q.Answer, nil
 	}
 	ok, err := p.Answer(choice)
-	if err == nil && p.Lesson != nil {
+	if err == nil && a.keepsProgress() {
 		a.prog.p.Answer(p.Name, p.Step(), choice+1, ok, time.Now())
 		a.saveProgress()
 	}
