@@ -243,17 +243,21 @@
     }, true);
     // Moving away from where the class is (a step back, a replay) is
     // roaming: the page stops following until Back to class.
-    setInterval(() => {
-      if (roaming || !applied || !last || last.ended) return;
-      let s;
-      try { s = api.state(); } catch (e) { return; }
-      if (s.lesson !== applied.lesson || s.step !== applied.step || s.event !== applied.pos) {
-        roaming = true;
-        panel.classList.add("roaming");
-        say("You are exploring on your own. Back to class (B) follows the teacher again.");
-      }
-    }, 400);
+    setInterval(() => { if (!roaming && last && !last.ended && movedOnOwn()) roam(); }, 400);
     say(`Joining class ${me.room}…`);
+  }
+  // movedOnOwn says whether the student's player is no longer where the
+  // class last put it: the student moved (only follow moves it else).
+  function movedOnOwn() {
+    if (!applied) return false;
+    let s;
+    try { s = api.state(); } catch (e) { return false; }
+    return s.lesson !== applied.lesson || s.step !== applied.step || s.event !== applied.pos;
+  }
+  function roam() {
+    roaming = true;
+    panel.classList.add("roaming");
+    say("You are exploring on your own. Back to class (B) follows the teacher again.");
   }
   let seenRound = {}; // step → the round last applied, and whether revealed
   function follow(st) {
@@ -277,6 +281,10 @@
       api.classHold(false);
       return;
     }
+    // A move of the student's own since the class last placed the player
+    // is roaming, even if the class's next message comes before the
+    // check above sees it.
+    if (!roaming && !st.ended && movedOnOwn()) roam();
     if (!roaming && st.lesson) follow(st);
     let t = roaming ? "You are exploring on your own. Back to class (B) follows the teacher again." : `Class ${me.room}: following the teacher`;
     if (st.q && !roaming) {
