@@ -13,6 +13,7 @@ import (
 	_ "bufferlab/fastmode/exp/all" // registers every experiment
 	"bufferlab/fastmode/exp/classroom"
 	"bufferlab/fastmode/exp/pin"
+	_ "bufferlab/fastmode/exp/step" // bench step: linked here only (it writes a temporary file)
 )
 
 const benchUsage = "usage: bufferlab bench [--json] [--plot FILE.png|FILE.svg] [--quick] [--shared-buffers 128MB,1GB,20GB] [--workers N (pin)] [--full (drop)] [--students N (classroom)] EXPERIMENT\n" +

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"bufferlab/engine/scenario"
+	"bufferlab/engine/trace"
 )
 
 // The memory budget of `bufferlab run` (issue 14.6). The engine bounds a
@@ -23,14 +24,52 @@ import (
 // cost depends on the output: measured peak resident memory per event
 // over big scans (a 48-byte event in the log, its text line, and for
 // --json its event object and encoded bytes), rounded up.
+//
+// A run whose events are summarised or left out (--summary, --no-events)
+// keeps them compact and spills them to a temporary file (trace.Storage):
+// its memory stays flat, a million-read run included, and its bound is the
+// file's size, maxSpillBytes at spillEventBytes an event. Without a
+// temporary directory it keeps them compact in memory.
 const (
-	maxRunMemory   = 512 << 20
-	textEventBytes = 600  // text, --summary and --no-events: about 530 measured
-	jsonEventBytes = 2400 // --json: about 2200 measured
+	maxRunMemory      = 512 << 20
+	textEventBytes    = 600  // printed text: about 530 measured
+	jsonEventBytes    = 2400 // --json: about 2200 measured
+	compactEventBytes = 24   // compact in memory: 14-16 measured, and the GC's share
+	maxSpillBytes     = 2 << 30
+	spillEventBytes   = 16 // compact on disk: 14-16 measured
 )
 
+// outputMode is what a run makes of its events.
+type outputMode int
+
+const (
+	printEvents outputMode = iota // the text of every event
+	jsonEvents                    // --json: every event an object
+	quietEvents                   // --summary, --no-events: none printed
+)
+
+// runStorage is how a run of that mode keeps its events.
+func runStorage(mode outputMode) trace.Storage {
+	if mode != quietEvents {
+		return trace.Storage{}
+	}
+	return scenario.QuietStorage
+}
+
 // runBudget is the budget of each of the variants runners of one run.
-func runBudget(asJSON bool, variants int) scenario.Budget {
+func runBudget(mode outputMode, variants int) scenario.Budget {
+	if mode == quietEvents {
+		if f, err := os.CreateTemp("", "bufferlab-probe-*"); err == nil {
+			f.Close()
+			os.Remove(f.Name())
+			b := scenario.Budget{Bytes: maxSpillBytes, EventBytes: spillEventBytes, Source: "the cap of one bufferlab run's events spilled to disk"}
+			if variants > 1 {
+				b.Bytes /= int64(variants)
+				b.Source += fmt.Sprintf(", shared by %d variants", variants)
+			}
+			return b
+		}
+	}
 	bytes, source := int64(maxRunMemory), "the cap of one bufferlab run"
 	if m, from := processMemory(); m > 0 {
 		if m/2 < bytes {
@@ -40,9 +79,13 @@ func runBudget(asJSON bool, variants int) scenario.Budget {
 		}
 	}
 	b := scenario.Budget{Bytes: bytes, EventBytes: textEventBytes, Source: source}
-	if asJSON {
+	switch mode {
+	case jsonEvents:
 		b.EventBytes = jsonEventBytes
 		b.Source += ", for --json"
+	case quietEvents:
+		b.EventBytes = compactEventBytes
+		b.Source += ", no temporary file for its events"
 	}
 	if variants > 1 {
 		// Every variant's run is kept until the end.

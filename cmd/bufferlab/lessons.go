@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufferlab/engine/trace"
 	"errors"
 	"fmt"
 	"io"
@@ -264,7 +265,7 @@ func printStops(w io.Writer, p *lessons.Played, k int) {
 			pane = ", pane " + pp.Variant.Name()
 		}
 		fmt.Fprintf(w, "  ‖ %s at %s: before event %d of the step%s: %s\n", what, st.Stop, st.Offset, pane,
-			scenario.Caption(pp.Events, st.Event, pp.Runner.Names()))
+			scenario.Caption(trace.Slice(pp.Events), st.Event, pp.Runner.Names()))
 	}
 }
 

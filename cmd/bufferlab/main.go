@@ -167,7 +167,7 @@ func cmdRun(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return report(*asJSON, name, nil, nil, err, stdout, stderr)
 	}
 	if *narrate {
-		return narrateRuns(script, func(nv int) scenario.Budget { return runBudget(false, nv) }, stdout, stderr)
+		return narrateRuns(script, func(nv int) scenario.Budget { return runBudget(printEvents, nv) }, stdout, stderr)
 	}
 	// A config naming several variants (pins=atomic,spinlock,
 	// drop=scan,lookup,dlist) runs the same statements once per variant,
@@ -180,10 +180,17 @@ func cmdRun(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		if err != nil {
 			return report(*asJSON, name, nil, nil, err, stdout, stderr)
 		}
-		r.SetBudget(runBudget(*asJSON, nv))
-		if !*asJSON && (*summary || *noEvents) {
+		mode := printEvents
+		switch {
+		case *asJSON:
+			mode = jsonEvents
+		case *summary || *noEvents:
+			mode = quietEvents
 			r.SetEventText(false) // the runs' events are summarised or left out, never printed
 		}
+		r.Log().SetStorage(runStorage(mode))
+		defer r.Log().Close()
+		r.SetBudget(runBudget(mode, nv))
 		if nv > 1 && !*asJSON {
 			fmt.Fprintf(stdout, "== %s ==\n", r.Variant())
 		}
@@ -198,7 +205,7 @@ func cmdRun(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			if !*asJSON {
 				switch {
 				case isRun(o.Stmt) && *summary:
-					fmt.Fprint(stdout, r.Summarize(r.Log().Events()[mark:]))
+					fmt.Fprint(stdout, r.SummarizeLog(mark))
 				case o.Text == "":
 				case isRun(o.Stmt) && *noEvents:
 				default:
@@ -374,7 +381,7 @@ func jsonReport(name string, r *scenario.Runner, outs []scenario.Output, err err
 		j.Config = &jsonConfig{SharedBuffers: c.SharedBuffers, NBuffers: c.NBuffers, Schedule: c.Policy, Seed: c.Seed}
 		names := r.BackendNames()
 		j.Backends = names[1:]
-		for _, e := range r.Log().Events() {
+		for e := range r.Log().Range(0, r.Log().Len()) {
 			info := e.Site.Info()
 			fn := ""
 			if info.Func != nil {
@@ -531,7 +538,7 @@ func playDemo(name, src string, step, events bool, stdin io.Reader, stdout, stde
 			if events {
 				fmt.Fprint(stdout, o.Text)
 			} else {
-				fmt.Fprint(stdout, r.Summarize(r.Log().Events()[mark:]))
+				fmt.Fprint(stdout, r.SummarizeLog(mark))
 			}
 			if step {
 				fmt.Fprint(stdout, "  [Enter to continue] ")

@@ -1,8 +1,10 @@
 package main
 
 import (
+	"bufferlab/engine/scenario"
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"runtime/debug"
@@ -307,15 +309,15 @@ func TestRunJSONScheduleRoundTrip(t *testing.T) {
 func TestRunMemoryBudget(t *testing.T) {
 	old := debug.SetMemoryLimit(64 << 20)
 	defer debug.SetMemoryLimit(old)
-	b := runBudget(false, 1)
+	b := runBudget(printEvents, 1)
 	if b.Bytes != 32<<20 || b.EventBytes != textEventBytes || b.MaxEvents() != 55924 {
 		t.Fatalf("budget %+v", b)
 	}
-	if j := runBudget(true, 2); j.Bytes != 16<<20 || j.EventBytes != jsonEventBytes || !strings.HasSuffix(j.Source, "for --json, shared by 2 variants") {
+	if j := runBudget(jsonEvents, 2); j.Bytes != 16<<20 || j.EventBytes != jsonEventBytes || !strings.HasSuffix(j.Source, "for --json, shared by 2 variants") {
 		t.Fatalf("JSON budget of 2 variants: %+v", j)
 	}
 	huge := "relation t blocks=1073741824\nbackend A: scan t\nrun\n"
-	code, _, errOut := cli(t, huge, "run", "--summary", "-")
+	code, _, errOut := cli(t, huge, "run", "-")
 	if code != 2 || !strings.HasPrefix(errOut, "<stdin>:3:1: run stopped after ") ||
 		!strings.Contains(errOut, " steps: its event log reached this run's memory budget of 55924 events (32 MiB at 600 B per event, half of GOMEMLIMIT (64 MiB))") {
 		t.Errorf("huge scan: exit %d, %q", code, errOut)
@@ -325,7 +327,51 @@ func TestRunMemoryBudget(t *testing.T) {
 		t.Errorf("max_steps: exit %d, %q", code, errOut)
 	}
 	debug.SetMemoryLimit(old)
-	if m, from := processMemory(); m > 0 && runBudget(false, 1).Bytes > maxRunMemory {
+	if m, from := processMemory(); m > 0 && runBudget(printEvents, 1).Bytes > maxRunMemory {
 		t.Errorf("budget over the cap with %d bytes from %s", m, from)
+	}
+}
+
+// A run whose events are not printed (--summary, --no-events) keeps them
+// compact and spills them to a temporary file: its budget is the file's
+// cap, not memory, so that a run ten times the memory budget above runs
+// to its end (issue 20.3), with the same trace hash as a run that keeps
+// every event in memory.
+func TestRunSpillsQuietEvents(t *testing.T) {
+	q := runBudget(quietEvents, 1)
+	if q.Bytes != maxSpillBytes || q.EventBytes != spillEventBytes || !strings.Contains(q.Source, "spilled to disk") {
+		t.Fatalf("quiet budget %+v", q)
+	}
+	src := "config shared_buffers=1MB\nrelation t blocks=60000\nbackend A: touch t 0..59999\nrun\n"
+	// The same run with every event in memory, plain (the engine's
+	// default storage; a budget that holds it).
+	script, err := scenario.Parse("-", src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ref, err := scenario.NewRunner(script, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ref.SetBudget(scenario.Budget{Bytes: 1 << 30, EventBytes: 64, Source: "test"})
+	if _, err := ref.RunAll(); err != nil {
+		t.Fatal(err)
+	}
+	want := fmt.Sprintf("-- trace: %d events, hash %016x --\n", ref.Log().Len(), ref.Log().Hash())
+	old := debug.SetMemoryLimit(64 << 20) // the printed run's budget: 55924 events
+	defer debug.SetMemoryLimit(old)
+	for _, flag := range []string{"--summary", "--no-events"} {
+		code, out, errOut := cli(t, src, "run", flag, "-")
+		i := strings.LastIndex(out, "-- trace: ")
+		if code != 0 || errOut != "" || i < 0 {
+			t.Fatalf("%s: exit %d, stderr %q, stdout ends %q", flag, code, errOut, out[max(0, len(out)-200):])
+		}
+		if out[i:] != want {
+			t.Errorf("%s: %q, want the hash of the run kept in memory, %q", flag, out[i:], want)
+		}
+		var n int
+		if _, err := fmt.Sscanf(out[i:], "-- trace: %d events", &n); err != nil || n < 10*55924 {
+			t.Errorf("%s: %d events (%v): want over ten times the printed run's budget", flag, n, err)
+		}
 	}
 }

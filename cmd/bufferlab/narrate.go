@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"bufferlab/engine/scenario"
+	"bufferlab/engine/trace"
 )
 
 // narrateRuns prints the narration of a scenario: every variant its config
@@ -41,11 +42,20 @@ func narrateRuns(script *scenario.Script, budget func(variants int) scenario.Bud
 		}
 		names := r.Names()
 		printed := 0
+		// win holds the latest events, at least the narrate.Window a
+		// caption may look back through: the narration costs O(events),
+		// whatever the length of the run.
+		var win []trace.Event
 		for !r.Done() {
 			_, err := r.Step()
-			evs := r.Log().Events()
-			for ; printed < len(evs); printed++ {
-				fmt.Fprintf(stdout, "%s%05d %s\n", pane, evs[printed].Seq, scenario.Caption(evs, printed, names))
+			log := r.Log()
+			for ; printed < log.Len(); printed++ {
+				e := log.At(printed)
+				if len(win) >= 2*scenario.CaptionWindow {
+					win = append(win[:0], win[len(win)-scenario.CaptionWindow:]...)
+				}
+				win = append(win, e)
+				fmt.Fprintf(stdout, "%s%05d %s\n", pane, e.Seq, scenario.Caption(trace.Slice(win), len(win)-1, names))
 			}
 			if err != nil {
 				fmt.Fprintln(stderr, err)

@@ -249,7 +249,7 @@ func allNarrated(t *testing.T) []narrated {
 				}
 				n.caps = make([]string, len(n.events))
 				for i := range n.events {
-					n.caps[i] = scenario.Caption(n.events, i, n.names)
+					n.caps[i] = scenario.Caption(trace.Slice(n.events), i, n.names)
 				}
 				allNarratedRuns = append(allNarratedRuns, n)
 			}

@@ -47,6 +47,7 @@ func main() {
 	}
 	api.Call("_mark", "goStart")
 	scenario.DefaultBudget = browserBudget // budget.go: a tab's memory and thread
+	scenario.PlayerBudget = browserBudget  // the runs the player opens from text too
 	// The screen-reader mirror (mirror_js.go) is made once the app is:
 	// until then its hooks have nothing to write to.
 	var mirror *domMirror

@@ -1,6 +1,10 @@
 package scenario
 
-import "fmt"
+import (
+	"fmt"
+
+	"bufferlab/engine/trace"
+)
 
 // Budget bounds the memory of one traced Runner: its event log and what
 // its caller makes of each event (a run's text, `run --json`'s events).
@@ -97,3 +101,17 @@ const YieldEvery = 4096
 func (r *Runner) yieldErr(st *RunStmt, steps int, err error) error {
 	return r.errf(st.Pos, "run stopped after %d steps (%d events): %v", steps, r.log.Len(), err)
 }
+
+// QuietStorage is how a run whose events are summarised or left out, not
+// printed (`bufferlab run --summary`, `--no-events`, `bench step`), keeps
+// them: compact (about 15 bytes an event) and, past 32 MiB of them,
+// spilled to an unlinked temporary file, so that its memory stays flat
+// however long it runs (trace.Storage).
+var QuietStorage = trace.Storage{Compact: true, SpillAfter: 32 << 20}
+
+// PlayerBudget is the budget of a run the player (viz/player) opens from a
+// scenario: its events kept compact (QuietStorage without the spill: a
+// player seeks back and forth) at about 15 bytes, its timelines'
+// keyframes and the decode cache, 64 bytes an event in all at most:
+// 4,194,304 events, a 100k-row insert (2.9M) among them.
+var PlayerBudget = Budget{Bytes: 256 << 20, EventBytes: 64, Source: "the player's, events kept compact"}

@@ -17,6 +17,11 @@ type Names struct {
 // Names is the runner's names: its relations' and its backends'.
 func (r *Runner) Names() Names { return Names{Rel: r.relName, Actor: r.actorName} }
 
+// CaptionWindow is how far back a caption may look (narrate.Window): a
+// caption of the last event of any slice holding at least this many
+// events before it is the caption of that event in the whole run.
+const CaptionWindow = narrate.Window
+
 // Caption says event i of evs in plain English, in one line, by the
 // mechanism that owns its class: what happened, to what, and why it
 // matters ("A's CAS failed: B changed buffer 0's state word first
@@ -38,10 +43,17 @@ func (r *Runner) Names() Names { return Names{Rel: r.relName, Actor: r.actorName
 //     the same costs.
 //
 // So a caption costs O(narrate.Window) at worst, whatever the length of
-// the run, and a narration of n events O(n · narrate.Window).
-func Caption(evs []trace.Event, i int, n Names) string {
-	if i < 0 || i >= len(evs) || evs[i].Kind == trace.KNone {
+// the run, and a narration of n events O(n · narrate.Window). Over a Log
+// (not a Slice) it first copies the window's events out of it: 4096
+// events, a few microseconds.
+func Caption(es trace.Events, i int, n Names) string {
+	if i < 0 || i >= es.Len() || es.At(i).Kind == trace.KNone {
 		return ""
+	}
+	evs, ok := es.(trace.Slice)
+	if !ok {
+		from := max(0, i-narrate.Window)
+		evs, i = trace.Collect(es, from, i+1), i-from
 	}
 	if n.Rel == nil {
 		n.Rel = func(rel uint32) string { return fmt.Sprint(rel) }

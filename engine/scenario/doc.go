@@ -20,7 +20,7 @@
 //	                            shared_buffers (128kB, 1MB, … or a number of
 //	                            8kB buffers; default 128kB), schedule
 //	                            (rr | random; default rr), seed (for random),
-//	                            max_steps (bound on one run, default 2000000;
+//	                            max_steps (bound on one run, default 30000000;
 //	                            a traced run also has a memory budget, see
 //	                            budget.go, which max_steps may not exceed),
 //	                            pins (atomic: PG 9.6+ CAS on the state word,

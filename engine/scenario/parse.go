@@ -176,7 +176,7 @@ const (
 	MaxRelBlocks     = 1 << 30     // blocks per fork (8TB; event tags pack 30 bits of block number)
 	MaxOpBlocks      = 1 << 20     // blocks in one operation's range
 	MaxScheduleSteps = MaxMaxSteps // steps the schedule lines before one run name
-	DefaultMaxSteps  = 2_000_000
+	DefaultMaxSteps  = 30_000_000  // a million-block touch (MaxOpBlocks) takes about 20 a block; natively ~5 s of a livelock
 	MaxMaxSteps      = 50_000_000
 )
 

@@ -474,8 +474,7 @@ func (r *Runner) describe(from int) string {
 		return ""
 	}
 	var b strings.Builder
-	evs := r.log.Events()
-	for _, e := range evs[from:] {
+	for e := range r.log.Range(from, r.log.Len()) {
 		b.WriteString(r.DescribeEvent(e))
 		b.WriteByte('\n')
 	}

@@ -2,6 +2,8 @@ package scenario
 
 import (
 	"fmt"
+	"iter"
+	"slices"
 	"strings"
 
 	"bufferlab/engine/bufmgr"
@@ -143,6 +145,16 @@ func (s *slruSummary) add(e trace.Event) {
 // per dirty-victim write and per error: what a person wants to see first,
 // before the individual shared-memory operations.
 func (r *Runner) Summarize(events []trace.Event) string {
+	return r.summarize(slices.Values(events))
+}
+
+// SummarizeLog is Summarize of the runner's events from event from on,
+// read from its log in order (however the log keeps them).
+func (r *Runner) SummarizeLog(from int) string {
+	return r.summarize(r.log.Range(from, r.log.Len()))
+}
+
+func (r *Runner) summarize(events iter.Seq[trace.Event]) string {
 	var b strings.Builder
 	acc := map[trace.Actor]*opSummary{}
 	get := func(a trace.Actor) *opSummary {
@@ -158,7 +170,7 @@ func (r *Runner) Summarize(events []trace.Event) string {
 		}
 		return trace.ActorName(a)
 	}
-	for _, e := range events {
+	for e := range events {
 		s := get(e.Actor)
 		if e.Class.IsSLRU() {
 			// The commit log's SLRU: one line per finished clog

@@ -79,6 +79,7 @@ type Scheduler struct {
 	procs    []*Proc
 	policy   Policy
 	record   []trace.Actor
+	live     []*Proc // Step's list of live backends, reused: no allocation a step
 	steps    int
 	epoch    int // bumped by every step that makes progress
 	MaxSteps int // 0 means DefaultMaxSteps
@@ -152,7 +153,13 @@ func (s *Scheduler) Steps() int { return s.steps }
 // Step resumes one backend chosen by the policy. It returns false when no
 // backend is live.
 func (s *Scheduler) Step() (bool, error) {
-	live := s.Live()
+	live := s.live[:0]
+	for _, p := range s.procs {
+		if !p.done {
+			live = append(live, p)
+		}
+	}
+	s.live = live
 	if len(live) == 0 {
 		return false, nil
 	}

@@ -250,77 +250,10 @@ func (e Event) String() string {
 	return b.String()
 }
 
-// Log is an append-only event log. The nil *Log discards everything.
-type Log struct {
-	events []Event
-	// limit, when > 0, is the most events kept; dropped counts the
-	// events appended past it (SetLimit).
-	limit   int
-	dropped int
-	// OnAppend, when set, is called with every event just after it is
-	// recorded; tests use it to check invariants after every event.
-	OnAppend func(Event)
-}
-
-// NewLog returns an empty log.
-func NewLog() *Log { return &Log{} }
-
-// Enabled reports whether appending records anything.
-func (l *Log) Enabled() bool { return l != nil }
-
-// Append records e, setting its sequence number. On a nil log it does nothing.
-func (l *Log) Append(e Event) {
-	if l == nil {
-		return
-	}
-	if l.limit > 0 && len(l.events) >= l.limit {
-		l.dropped++
-		return
-	}
-	e.Seq = uint64(len(l.events))
-	l.events = append(l.events, e)
-	if l.OnAppend != nil {
-		l.OnAppend(e)
-	}
-}
-
-// SetLimit makes the log keep at most n events (0: no limit), so that a
-// runaway run cannot take the memory its log would need: events past the
-// limit are counted (Dropped), not kept, and the caller that set the limit
-// stops the run when it sees them.
-func (l *Log) SetLimit(n int) { l.limit = n }
-
-// Dropped is the number of events appended past the limit.
-func (l *Log) Dropped() int {
-	if l == nil {
-		return 0
-	}
-	return l.dropped
-}
-
-// Len is the number of events recorded (0 for a nil log).
-func (l *Log) Len() int {
-	if l == nil {
-		return 0
-	}
-	return len(l.events)
-}
-
-// At returns event i.
-func (l *Log) At(i int) Event { return l.events[i] }
-
-// Events returns the recorded events; the slice must not be modified.
-func (l *Log) Events() []Event {
-	if l == nil {
-		return nil
-	}
-	return l.events
-}
-
 // String is the golden text of the whole log, one event per line.
 func (l *Log) String() string {
 	var b strings.Builder
-	for _, e := range l.Events() {
+	for e := range l.Range(0, l.Len()) {
 		b.WriteString(e.String())
 		b.WriteByte('\n')
 	}
@@ -334,7 +267,7 @@ func (l *Log) String() string {
 func (l *Log) Hash() uint64 {
 	h := fnv.New64a()
 	var buf [40]byte
-	for _, e := range l.Events() {
+	for e := range l.Range(0, l.Len()) {
 		binary.LittleEndian.PutUint64(buf[0:], e.Seq)
 		binary.LittleEndian.PutUint64(buf[8:], e.Before)
 		binary.LittleEndian.PutUint64(buf[16:], e.After)

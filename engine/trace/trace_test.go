@@ -78,7 +78,7 @@ func TestLogAndHash(t *testing.T) {
 		func(e *Event) { e.After = 9 }, func(e *Event) { e.Arg = 9 },
 	} {
 		c := mk()
-		mut(&c.events[1])
+		mut(&c.open[1])
 		if c.Hash() == a.Hash() {
 			t.Errorf("mutation %d does not change the hash", i)
 		}

@@ -1,6 +1,7 @@
 package iostat_test
 
 import (
+	"bufferlab/engine/trace"
 	"testing"
 
 	"bufferlab/engine/scenario"
@@ -73,7 +74,7 @@ func TestPanelFollowsThePlayer(t *testing.T) {
 	if p.Track(iostat.Name) == nil {
 		t.Fatal("no io_stats track with io_stats=on")
 	}
-	evs := p.TL.Events()
+	evs := trace.Collect(p.TL.Events(), 0, p.TL.Len())
 	for _, pos := range []int{len(evs), 7, len(evs) / 2, 0, len(evs) - 3, len(evs) / 3} {
 		p.TL.Seek(pos)
 		got := p.Track(iostat.Name).State().(*iostat.View).Rows()

@@ -26,7 +26,7 @@ type Track interface {
 // run side by side) and its backends' names by actor.
 type Run struct {
 	Runner   *scenario.Runner
-	Events   []trace.Event
+	Events   trace.Events
 	Backends []string
 }
 
@@ -265,7 +265,7 @@ func Open(r Run) map[string]Track {
 // spaced by KeyframeEvery for a view whose copies cost size (slots,
 // pages; 0: the default spacing).
 func NewTimeline[S timeline.State[S]](r Run, initial S, size int) *timeline.Of[S] {
-	return timeline.NewOf(r.Events, initial, KeyframeEvery(len(r.Events), size))
+	return timeline.NewOf(r.Events, initial, KeyframeEvery(r.Events.Len(), size))
 }
 
 // KeyframeBudget bounds what a timeline's keyframes copy: keyframes × the

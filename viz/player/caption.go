@@ -23,7 +23,7 @@ func (p *Player) Names() scenario.Names {
 
 // paneEvents is pane i's padded events (the main pane for an i out of
 // range).
-func (p *Player) paneEvents(i int) []trace.Event {
+func (p *Player) paneEvents(i int) trace.Events {
 	if i > 0 && i <= len(p.Alts) {
 		return p.Alts[i-1].TL.Events()
 	}
@@ -44,10 +44,10 @@ func (p *Player) Caption(pane int) string { return p.CaptionAt(pane, p.TL.Pos()-
 // for most events, for padding and out of range).
 func (p *Player) MomentAt(pane, pos int) trace.Moment {
 	evs := p.paneEvents(pane)
-	if pos < 0 || pos >= len(evs) {
+	if pos < 0 || pos >= evs.Len() {
 		return trace.MomentNone
 	}
-	return scenario.MomentOf(evs[pos])
+	return scenario.MomentOf(evs.At(pos))
 }
 
 // momentTitles say what each key moment is, in a few words, for the

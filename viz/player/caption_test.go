@@ -21,7 +21,7 @@ func TestNarratePaddedPanes(t *testing.T) {
 	}
 	names := p.Names()
 	for pane, src := range p.sources {
-		padded := p.paneEvents(pane)
+		padded := trace.All(p.paneEvents(pane))
 		j, idle := 0, 0
 		for pos, e := range padded {
 			got := p.CaptionAt(pane, pos)
@@ -32,7 +32,7 @@ func TestNarratePaddedPanes(t *testing.T) {
 				}
 				continue
 			}
-			want := scenario.Caption(src.events, j, names)
+			want := scenario.Caption(trace.Slice(src.events), j, names)
 			if got != want {
 				t.Fatalf("pane %d, event %d (padded %d):\n got %s\nwant %s", pane, j, pos, got, want)
 			}

@@ -121,7 +121,7 @@ func TestCompareLessonPanes(t *testing.T) {
 		}
 	}
 	// Padding is idle: applying it changes no state.
-	for i, e := range alt.Events() {
+	for i, e := range trace.All(alt.Events()) {
 		if uint64(i) != e.Seq {
 			t.Fatalf("event %d numbered %d", i, e.Seq)
 		}
@@ -140,12 +140,12 @@ func TestCompareLessonPanes(t *testing.T) {
 	// The race step: the atomic pane shows a failed CAS, the spinlock pane a spin.
 	k := 1
 	fails, spins := 0, 0
-	for _, e := range p.TL.Events()[p.StepStart[k]:p.StepEnd[k]] {
+	for _, e := range trace.All(p.TL.Events())[p.StepStart[k]:p.StepEnd[k]] {
 		if e.Kind == trace.KCASFail && e.Class == trace.OBuffer {
 			fails++
 		}
 	}
-	for _, e := range alt.Events()[p.StepStart[k]:p.StepEnd[k]] {
+	for _, e := range trace.All(alt.Events())[p.StepStart[k]:p.StepEnd[k]] {
 		if e.Kind == trace.KSpin && e.Class == trace.OBuffer {
 			spins++
 		}
@@ -252,7 +252,7 @@ expect scan: pool in_use=10
 	// The scan takes the most events: the others end with idle padding.
 	idle := func(i int) int {
 		n := 0
-		for _, e := range p.PaneTimeline(i).Events() {
+		for _, e := range trace.All(p.PaneTimeline(i).Events()) {
 			if e.Kind == trace.KNone {
 				n++
 			}
@@ -295,7 +295,7 @@ run
 	// cumulative cost.
 	for i := 0; i < 2; i++ {
 		at, total := 0, 0.0
-		for k, e := range p.PaneTimeline(i).Events() {
+		for k, e := range trace.All(p.PaneTimeline(i).Events()) {
 			if e.Kind == trace.KNone {
 				continue
 			}

@@ -63,7 +63,7 @@ func (p *Player) realign(padded [][]trace.Event, start, end []int) {
 		frac = float64(p.TL.Pos()-p.StepStart[k]) / float64(n)
 	}
 	mk := func(evs []trace.Event, v *view.Pool) *timeline.Timeline {
-		return timeline.New(evs, v, timeline.DefaultKeyframeEvery)
+		return timeline.New(trace.Slice(evs), v, timeline.DefaultKeyframeEvery)
 	}
 	p.TL = mk(padded[0], p.TL.Initial())
 	p.TL.SetMarks(start)

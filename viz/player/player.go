@@ -169,7 +169,7 @@ func FromLesson(l *lessons.Lesson) (*Player, error) {
 		p.StepStart, p.StepEnd = []int{0}, []int{len(pl.Events)}
 	}
 	p.Variant, p.Config = pl.Variant, pl.Runner.Config()
-	events := pl.Events
+	var events trace.Events = trace.Slice(pl.Events)
 	if len(pl.Alts) > 0 {
 		runs := []run{{pl.Events, p.StepStart, p.StepEnd}}
 		for _, a := range pl.Alts {
@@ -181,10 +181,11 @@ func FromLesson(l *lessons.Lesson) (*Player, error) {
 		}
 		p.sources = runs
 		padded, start, end := AlignN(runs)
-		events, p.StepStart, p.StepEnd = padded[0], start, end
+		events, p.StepStart, p.StepEnd = trace.Slice(padded[0]), start, end
 		for i, a := range pl.Alts {
-			p.Alts = append(p.Alts, newAlt(a.Variant, timeline.New(padded[i+1], view.New(a.NBuffers, a.RelNames, a.Backends), timeline.DefaultKeyframeEvery),
-				mech.Run{Runner: a.Runner, Events: padded[i+1], Backends: a.Backends}))
+			pane := trace.Slice(padded[i+1])
+			p.Alts = append(p.Alts, newAlt(a.Variant, timeline.New(pane, view.New(a.NBuffers, a.RelNames, a.Backends), timeline.DefaultKeyframeEvery),
+				mech.Run{Runner: a.Runner, Events: pane, Backends: a.Backends}))
 		}
 	}
 	p.init(events, pl.NBuffers, pl.RelNames)
@@ -323,6 +324,11 @@ func FromScript(name, src string, s *scenario.Script) (*Player, error) {
 	for v := range scenario.Variants(s) {
 		r, err := scenario.NewVariantRunner(s, true, v)
 		if err == nil {
+			// Compact chunks: about 14 bytes an event, not 48 (a 3M-event
+			// run keeps 40 MB, not 140); a seek decodes a chunk of 4096
+			// events in tens of microseconds.
+			r.Log().SetStorage(trace.Storage{Compact: true})
+			r.SetBudget(scenario.PlayerBudget)
 			r.SetEventText(false)
 			_, err = r.RunAll()
 		}
@@ -341,25 +347,29 @@ func FromScript(name, src string, s *scenario.Script) (*Player, error) {
 		}
 		rels[n] = name
 	}
-	evs := r.Log().Events()
+	// One pane plays the run's log itself (however it keeps its events);
+	// side by side, each pane plays a padded copy of its run's.
+	var evs trace.Events = r.Log()
 	title, prose := scenarioProse(src)
 	if title == "" {
 		title = name
 	}
 	p := &Player{Name: name, Title: title, Steps: []lessons.Step{{Title: title, Prose: prose}},
-		StepStart: []int{0}, StepEnd: []int{len(evs)}, Backends: r.BackendNames(), Variant: r.Variant(), Config: r.Config()}
+		StepStart: []int{0}, StepEnd: []int{evs.Len()}, Backends: r.BackendNames(), Variant: r.Variant(), Config: r.Config()}
 	if len(alts) > 0 {
-		runs := []run{{evs, []int{0}, []int{len(evs)}}}
+		main := r.Log().Events()
+		runs := []run{{main, []int{0}, []int{len(main)}}}
 		for _, a := range alts {
 			aev := a.Log().Events()
 			runs = append(runs, run{aev, []int{0}, []int{len(aev)}})
 		}
 		p.sources = runs
 		padded, start, end := AlignN(runs)
-		evs, p.StepStart, p.StepEnd = padded[0], start, end
+		evs, p.StepStart, p.StepEnd = trace.Slice(padded[0]), start, end
 		for i, a := range alts {
-			p.Alts = append(p.Alts, newAlt(a.Variant(), timeline.New(padded[i+1], view.New(a.Pool().NBuffers, rels, a.BackendNames()), timeline.DefaultKeyframeEvery),
-				mech.Run{Runner: a, Events: padded[i+1], Backends: a.BackendNames()}))
+			pane := trace.Slice(padded[i+1])
+			p.Alts = append(p.Alts, newAlt(a.Variant(), timeline.New(pane, view.New(a.Pool().NBuffers, rels, a.BackendNames()), timeline.DefaultKeyframeEvery),
+				mech.Run{Runner: a, Events: pane, Backends: a.BackendNames()}))
 		}
 	}
 	p.init(evs, r.Pool().NBuffers, rels)
@@ -367,7 +377,7 @@ func FromScript(name, src string, s *scenario.Script) (*Player, error) {
 	return p, nil
 }
 
-func (p *Player) init(events []trace.Event, nbuffers int, rels map[uint32]string) {
+func (p *Player) init(events trace.Events, nbuffers int, rels map[uint32]string) {
 	p.rels = rels
 	initial := view.New(nbuffers, rels, p.Backends)
 	p.TL = timeline.New(events, initial, timeline.DefaultKeyframeEvery)

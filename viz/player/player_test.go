@@ -1,6 +1,7 @@
 package player
 
 import (
+	"bufferlab/engine/trace"
 	"testing"
 
 	view "bufferlab/viz/poolview"
@@ -18,7 +19,7 @@ func lesson1(t *testing.T) *Player {
 // fresh replays the lesson's events to position i on a new view.
 func fresh(p *Player, i int) *view.Pool {
 	v := view.New(p.View().NBuffers(), nil, p.Backends)
-	for _, e := range p.TL.Events()[:i] {
+	for _, e := range trace.All(p.TL.Events())[:i] {
 		v.Apply(e)
 	}
 	return v

@@ -40,7 +40,7 @@ func (p *Player) placeStops() {
 		evs := p.paneEvents(sa.Pane)
 		pos, n := -1, 0
 		for j := p.StepStart[sa.Step]; j < p.StepEnd[sa.Step]; j++ {
-			if idle(evs[j]) {
+			if idle(evs.At(j)) {
 				continue
 			}
 			if n == sa.Offset {
@@ -186,8 +186,9 @@ func (p *Player) momentPositions() []int {
 	}
 	var ms []int
 	for i := 0; i < p.Panes(); i++ {
-		for j, e := range p.paneEvents(i) {
-			if !idle(e) && scenario.MomentOf(e) != trace.MomentNone {
+		evs := p.paneEvents(i)
+		for j := range evs.Len() {
+			if e := evs.At(j); !idle(e) && scenario.MomentOf(e) != trace.MomentNone {
 				ms = append(ms, j)
 			}
 		}

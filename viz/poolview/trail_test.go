@@ -237,7 +237,7 @@ func TestTrailsUnapplyAndSeek(t *testing.T) {
 			}
 			// A timeline over the log: wherever it seeks, the trails are a
 			// fresh replay's.
-			tl := timeline.New(evs, pooltest.NewView(r), 16)
+			tl := timeline.New(trace.Slice(evs), pooltest.NewView(r), 16)
 			rng := rand.New(rand.NewPCG(3, uint64(len(evs))))
 			for k := 0; k < 60; k++ {
 				p := rng.IntN(len(evs) + 1)

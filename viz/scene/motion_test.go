@@ -38,7 +38,7 @@ func TestSpinnerUnderReducedMotion(t *testing.T) {
 	// Two positions where the same backend spins, its count different.
 	var at []int
 	var who trace.Actor
-	evs := p.PaneTimeline(pane).Events()
+	evs := trace.All(p.PaneTimeline(pane).Events())
 	for i := p.StepStart[k]; i < p.StepEnd[k] && len(at) < 2; i++ {
 		if e := evs[i]; e.Kind == trace.KSpin && e.Class == trace.OBuffer && (len(at) == 0 || e.Actor == who) {
 			who = e.Actor

@@ -131,7 +131,7 @@ func parseCase(t *testing.T, d *goldentest.Case) poolCase {
 	}
 	c.pane = goldentest.Int(t, d, "pane", 0)
 	if k := args["at"]; k != "" {
-		i := firstOfKind(c.p.PaneTimeline(c.pane).Events(), k)
+		i := firstOfKind(trace.All(c.p.PaneTimeline(c.pane).Events()), k)
 		if i < 0 {
 			t.Fatalf("%s: no event of kind %q", d.Pos, k)
 		}

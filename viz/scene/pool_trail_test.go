@@ -300,7 +300,7 @@ func TestLessonOneRingTrail(t *testing.T) {
 	p := loadPlayer(t, "shared-buffers", "")
 	th := layout.Light(1)
 	start, end := p.StepStart[12], p.StepEnd[12]
-	evs := p.PaneTimeline(0).Events()
+	evs := trace.All(p.PaneTimeline(0).Events())
 	init, done := -1, -1
 	for i := start; i < end && done < 0; i++ {
 		switch e := evs[i]; {

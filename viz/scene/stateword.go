@@ -22,10 +22,10 @@ func IsStateWordEvent(e trace.Event) bool {
 
 // LastStateWordEvent finds the last state-word event among the first pos
 // events, looking back at most limit events.
-func LastStateWordEvent(events []trace.Event, pos, limit int) (trace.Event, bool) {
+func LastStateWordEvent(events trace.Events, pos, limit int) (trace.Event, bool) {
 	for i := pos - 1; i >= 0 && i >= pos-limit; i-- {
-		if IsStateWordEvent(events[i]) {
-			return events[i], true
+		if e := events.At(i); IsStateWordEvent(e) {
+			return e, true
 		}
 	}
 	return trace.Event{}, false

@@ -96,7 +96,7 @@ func TestTrails(t *testing.T) {
 			if scans == 0 {
 				t.Fatal("no slot compared or probed")
 			}
-			tl := timeline.NewOf(evs, slruview.New(g, names(w.backends)), 32)
+			tl := timeline.NewOf(trace.Slice(evs), slruview.New(g, names(w.backends)), 32)
 			for k := 0; k < 40; k++ {
 				p := (k * 7919) % (len(evs) + 1)
 				tl.Seek(p)

@@ -1,10 +1,16 @@
 // Package timeline is the player over an event log (DESIGN §4): it holds
 // the view (package viz/poolview) at a position p, the number of events
-// applied, 0 ≤ p ≤ Len, and moves it by stepping, seeking and playing.
+// applied, 0 ≤ p ≤ Len, and moves it by stepping, seeking and playing. It
+// reads its events through trace.Events: a trace.Log however it keeps
+// them (plain, compact, spilled), or a trace.Slice.
 //
 // Seeking restores the nearest keyframe at or before the target and applies
 // the events in between; keyframes are view snapshots taken every K events
-// (256 by default) while New applies the whole log once. A seek near the
+// (256 by default), made the first time the timeline passes their place
+// (by playing, stepping or seeking past the last one made; BuildKeyframes
+// makes them all). New costs one snapshot: a 2.9M-event log opens in the
+// time its run takes, and the events are applied once to make the
+// keyframes only when the student first goes that far. A seek near the
 // current position applies forward, or unapplies backward with the view's
 // history, when that is cheaper. Snapshots share unchanged buffer chunks
 // (copy-on-write), so a keyframe costs what changed in its K events: about
@@ -26,13 +32,16 @@
 //   - Current() after any sequence of moves equals a fresh replay of the
 //     first Pos() events on the initial view (tests compare fingerprints
 //     after random seeks, steps and ticks).
-//   - One move applies or unapplies at most K+16 events (LastSeek reports
-//     it), so seeking anywhere in a million-event log fits in a frame.
+//   - One move within the keyframes made applies or unapplies at most
+//     K+16 events (LastSeek reports it), so seeking anywhere in a
+//     million-event log fits in a frame; the first move past the last
+//     keyframe made applies the events from it and makes the keyframes on
+//     the way (Keyframes counts those made).
 //   - The live view's undo history is trimmed to at most 2K events.
 //
 // Usage:
 //
-//	tl := timeline.New(r.Log().Events(), view.New(n, rels, names), 0)
+//	tl := timeline.New(r.Log(), view.New(n, rels, names), 0)
 //	tl.Play()
 //	// each frame:
 //	tl.Tick()

@@ -63,7 +63,8 @@ type Timeline = Of[*view.Pool]
 // events applied) and moves it by stepping, seeking and playing. See the
 // package comment.
 type Of[S State[S]] struct {
-	events []trace.Event
+	events trace.Events
+	n      int // events.Len()
 	k      int
 	keys   []S // keys[j]: snapshot after j*k events
 	cur    S
@@ -83,30 +84,56 @@ type Of[S State[S]] struct {
 // New builds a timeline over events, starting from initial (the view of the
 // pool before the first event; it is not modified, except that cloning it
 // renews its copy-on-write ownership), with a keyframe every keyframeEvery
-// events (0: DefaultKeyframeEvery). It applies every event once to build
-// the keyframes, and starts at position 0, paused, at 1×.
-func New(events []trace.Event, initial *view.Pool, keyframeEvery int) *Timeline {
+// events (0: DefaultKeyframeEvery). It starts at position 0, paused, at 1×.
+//
+// Keyframes are made as the timeline first passes them, not up front: a
+// new timeline costs one snapshot whatever the length of its events, and
+// the first move past the last keyframe made applies the events between
+// (what an up-front build would have applied once anyway), snapshotting at
+// each multiple of K on the way. A 3M-event log then opens in the time its
+// run takes, and a student who never goes to the end never pays for it.
+// BuildKeyframes makes them all at once.
+func New(events trace.Events, initial *view.Pool, keyframeEvery int) *Timeline {
 	return NewOf(events, initial, keyframeEvery)
 }
 
 // NewOf is New for any State: a timeline over another view of the events.
-func NewOf[S State[S]](events []trace.Event, initial S, keyframeEvery int) *Of[S] {
+func NewOf[S State[S]](events trace.Events, initial S, keyframeEvery int) *Of[S] {
 	if keyframeEvery <= 0 {
 		keyframeEvery = DefaultKeyframeEvery
 	}
-	t := &Of[S]{events: events, k: keyframeEvery, speed: speed1x, stopAt: -1}
-	w := initial.Snapshot()
-	t.keys = make([]S, 0, len(events)/keyframeEvery+1)
-	t.keys = append(t.keys, w.Snapshot())
-	for i, e := range events {
-		w.Apply(e)
-		if (i+1)%keyframeEvery == 0 {
-			t.keys = append(t.keys, w.Snapshot())
-			w.TrimHistory(0)
-		}
-	}
+	n := events.Len()
+	t := &Of[S]{events: events, n: n, k: keyframeEvery, speed: speed1x, stopAt: -1}
+	t.keys = append(make([]S, 0, 16), initial.Snapshot())
 	t.cur = t.keys[0].Clone()
 	return t
+}
+
+// BuildKeyframes makes every keyframe not yet made (applying the events
+// past the last one once), leaving the position where it is.
+func (t *Of[S]) BuildKeyframes() {
+	last := (len(t.keys) - 1) * t.k
+	if last+t.k > t.n {
+		return
+	}
+	w := t.keys[len(t.keys)-1].Clone()
+	for i := last; i < t.n; i++ {
+		w.Apply(t.events.At(i))
+		t.passed(w, i+1)
+	}
+}
+
+// passed records that view w (a working copy, never a keyframe) has
+// reached position pos: the next keyframe when pos is its place and it is
+// not made yet. It keeps w's undo history short.
+func (t *Of[S]) passed(w S, pos int) {
+	if pos%t.k != 0 || pos/t.k != len(t.keys) {
+		return
+	}
+	t.keys = append(t.keys, w.Snapshot())
+	if w.HistoryLen() > 2*t.k {
+		w.TrimHistory(t.k)
+	}
 }
 
 // Initial is the view before the first event (a snapshot: a timeline over
@@ -114,7 +141,7 @@ func NewOf[S State[S]](events []trace.Event, initial S, keyframeEvery int) *Of[S
 func (t *Of[S]) Initial() S { return t.keys[0].Snapshot() }
 
 // Len is the number of events.
-func (t *Of[S]) Len() int { return len(t.events) }
+func (t *Of[S]) Len() int { return t.n }
 
 // Pos is the position: the number of events applied.
 func (t *Of[S]) Pos() int { return t.pos }
@@ -128,24 +155,26 @@ func (t *Of[S]) Event() (e trace.Event, ok bool) {
 	if t.pos == 0 {
 		return trace.Event{}, false
 	}
-	return t.events[t.pos-1], true
+	return t.events.At(t.pos - 1), true
 }
 
 // Next is the event the next step applies; ok is false at the end.
 func (t *Of[S]) Next() (e trace.Event, ok bool) {
-	if t.pos >= len(t.events) {
+	if t.pos >= t.n {
 		return trace.Event{}, false
 	}
-	return t.events[t.pos], true
+	return t.events.At(t.pos), true
 }
 
-// Events returns the log; the slice must not be modified.
-func (t *Of[S]) Events() []trace.Event { return t.events }
+// Events is the events the timeline plays.
+func (t *Of[S]) Events() trace.Events { return t.events }
 
 // KeyframeEvery is K.
 func (t *Of[S]) KeyframeEvery() int { return t.k }
 
-// Keyframes is the number of keyframes held (len/K + 1).
+// Keyframes is the number of keyframes made so far: 1 for a new timeline,
+// up to Len/K + 1 once the timeline has been to its end (or
+// BuildKeyframes has run).
 func (t *Of[S]) Keyframes() int { return len(t.keys) }
 
 // LastSeek reports the work done by the last move: events applied and
@@ -155,7 +184,7 @@ func (t *Of[S]) LastSeek() (applied, unapplied int, keyframe bool) {
 	return t.seekApplied, t.seekUnapplied, t.seekKeyframe
 }
 
-func (t *Of[S]) clamp(p int) int { return min(max(p, 0), len(t.events)) }
+func (t *Of[S]) clamp(p int) int { return min(max(p, 0), t.n) }
 
 // Seek moves to position p (clamped to [0, Len]) by the cheapest of:
 // applying forward from the current position, unapplying back to it (while
@@ -181,13 +210,23 @@ func (t *Of[S]) seek(p int) {
 	case p < t.pos && t.pos-p <= t.cur.HistoryLen() && t.pos-p <= fromKey+nearSteps:
 		for t.pos > p {
 			t.pos--
-			t.cur.Unapply(t.events[t.pos])
+			t.cur.Unapply(t.events.At(t.pos))
 			t.seekUnapplied++
 		}
-	default:
+	case p/t.k < len(t.keys):
 		t.cur = t.keys[p/t.k].Clone()
 		t.pos = p - fromKey
 		t.seekKeyframe = true
+		t.forward(p)
+	default:
+		// Past the last keyframe made: go on from the current position
+		// when it is past that keyframe too, else from that keyframe, and
+		// make the keyframes between on the way.
+		if last := (len(t.keys) - 1) * t.k; t.pos < last {
+			t.cur = t.keys[len(t.keys)-1].Clone()
+			t.pos = last
+			t.seekKeyframe = true
+		}
 		t.forward(p)
 	}
 	// Keep the undo history short: stepping back further restores a
@@ -199,9 +238,10 @@ func (t *Of[S]) seek(p int) {
 
 func (t *Of[S]) forward(p int) {
 	for t.pos < p {
-		t.cur.Apply(t.events[t.pos])
+		t.cur.Apply(t.events.At(t.pos))
 		t.pos++
 		t.seekApplied++
+		t.passed(t.cur, t.pos)
 	}
 }
 
@@ -218,10 +258,10 @@ func (t *Of[S]) StepBack() { t.Step(-1) }
 func (t *Of[S]) Start() { t.Seek(0) }
 
 // End moves to the end of the log.
-func (t *Of[S]) End() { t.Seek(len(t.events)) }
+func (t *Of[S]) End() { t.Seek(t.n) }
 
 // AtEnd reports whether every event is applied.
-func (t *Of[S]) AtEnd() bool { return t.pos == len(t.events) }
+func (t *Of[S]) AtEnd() bool { return t.pos == t.n }
 
 // --- Playing ---
 
@@ -231,7 +271,7 @@ func (t *Of[S]) Play() {
 	if t.AtEnd() {
 		t.Start()
 	}
-	t.playing = len(t.events) > 0
+	t.playing = t.n > 0
 	t.acc = 0
 }
 
@@ -308,8 +348,8 @@ func (t *Of[S]) Tick() int {
 		target = t.stopAt
 		t.playing, t.stopAt = false, -1
 	}
-	if target >= len(t.events) {
-		target = len(t.events)
+	if target >= t.n {
+		target = t.n
 		t.playing, t.stopAt = false, -1
 	}
 	from := t.pos
@@ -327,21 +367,21 @@ func (t *Of[S]) Tick() int {
 // the backend's next KOp), OpEnd is the end of that next operation. At
 // position 0 the backend is the one that performs the first event.
 func (t *Of[S]) OpEnd() int {
-	if len(t.events) == 0 || t.AtEnd() {
+	if t.n == 0 || t.AtEnd() {
 		return t.pos
 	}
 	var a trace.Actor
 	if t.pos > 0 {
-		a = t.events[t.pos-1].Actor
+		a = t.events.At(t.pos - 1).Actor
 	} else {
-		a = t.events[0].Actor
+		a = t.events.At(0).Actor
 	}
-	for j := t.pos + 1; j < len(t.events); j++ {
-		if e := t.events[j]; e.Kind == trace.KOp && e.Actor == a {
+	for j := t.pos + 1; j < t.n; j++ {
+		if e := t.events.At(j); e.Kind == trace.KOp && e.Actor == a {
 			return j
 		}
 	}
-	return len(t.events)
+	return t.n
 }
 
 // PlayToOpEnd plays at the current speed until OpEnd, then pauses. It
@@ -364,7 +404,7 @@ func (t *Of[S]) ToOpEnd() { t.Seek(t.OpEnd()) }
 func (t *Of[S]) NextOp() bool {
 	from := t.pos
 	j := t.pos + 1
-	for j < len(t.events) && t.events[j].Kind != trace.KOp {
+	for j < t.n && t.events.At(j).Kind != trace.KOp {
 		j++
 	}
 	t.Seek(j)
@@ -376,7 +416,7 @@ func (t *Of[S]) NextOp() bool {
 func (t *Of[S]) PrevOp() bool {
 	from := t.pos
 	j := t.pos - 1
-	for j > 0 && t.events[j].Kind != trace.KOp {
+	for j > 0 && t.events.At(j).Kind != trace.KOp {
 		j--
 	}
 	t.Seek(j)

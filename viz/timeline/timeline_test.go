@@ -54,7 +54,23 @@ func (l logRun) replay(p int) *view.Pool {
 
 func checkAt(t *testing.T, tl *timeline.Timeline, l logRun, fps []uint64, what string) {
 	t.Helper()
+	checkSeek(t, tl, l, fps, what, tl.Keyframes())
+}
+
+// checkSeek is checkAt after a seek that began with made keyframes: one
+// that made more applied the events from the last one made, at most.
+func checkSeek(t *testing.T, tl *timeline.Timeline, l logRun, fps []uint64, what string, made int) {
+	t.Helper()
 	p := tl.Pos()
+	if tl.Keyframes() > made {
+		if a, u, _ := tl.LastSeek(); u != 0 || a > p-(made-1)*tl.KeyframeEvery() {
+			t.Fatalf("%s: a seek to %d that made keyframes %d.. applied %d and unapplied %d events", what, p, made, a, u)
+		}
+		if tl.Keyframes() != p/tl.KeyframeEvery()+1 {
+			t.Fatalf("%s: a seek to %d made keyframes up to %d", what, p, tl.Keyframes()-1)
+		}
+		tl.Seek(p) // (a no-op) so that the bound below holds
+	}
 	if got := tl.Current().Fingerprint(); got != fps[p] {
 		t.Fatalf("%s: at %d the view differs from a fresh replay:\n%s", what, p, tl.Current().Diff(l.replay(p)))
 	}
@@ -77,38 +93,51 @@ func TestSeekEqualsReplay(t *testing.T) {
 	for name, l := range logs {
 		fps := l.fingerprints()
 		for _, k := range []int{0, 1, 7, 100} {
-			t.Run(fmt.Sprintf("%s/K=%d", name, k), func(t *testing.T) {
-				tl := timeline.New(l.events, l.initial(), k)
-				if tl.Len() != len(l.events) || tl.Pos() != 0 {
-					t.Fatal("new timeline")
-				}
-				wantK := k
-				if k == 0 {
-					wantK = timeline.DefaultKeyframeEvery
-				}
-				if tl.KeyframeEvery() != wantK || tl.Keyframes() != len(l.events)/wantK+1 {
-					t.Fatalf("K %d, %d keyframes", tl.KeyframeEvery(), tl.Keyframes())
-				}
-				checkAt(t, tl, l, fps, "start")
-				rng := rand.New(rand.NewPCG(uint64(k), 99))
-				n := len(l.events)
-				for i := 0; i < 400; i++ {
-					var p int
-					switch rng.IntN(4) {
-					case 0: // near: a few events either way
-						p = tl.Pos() + rng.IntN(41) - 20
-					case 1: // anywhere, including out of range
-						p = rng.IntN(n+20) - 10
-					default:
-						p = rng.IntN(n + 1)
+			// Keyframes made up front, or as the seeks pass them.
+			for _, built := range []bool{false, true} {
+				t.Run(fmt.Sprintf("%s/K=%d/built=%v", name, k, built), func(t *testing.T) {
+					tl := timeline.New(trace.Slice(l.events), l.initial(), k)
+					if tl.Len() != len(l.events) || tl.Pos() != 0 || tl.Keyframes() != 1 {
+						t.Fatalf("new timeline: %d events, at %d, %d keyframes", tl.Len(), tl.Pos(), tl.Keyframes())
 					}
-					tl.Seek(p)
-					if want := min(max(p, 0), n); tl.Pos() != want {
-						t.Fatalf("Seek(%d) to %d", p, tl.Pos())
+					wantK := k
+					if k == 0 {
+						wantK = timeline.DefaultKeyframeEvery
 					}
-					checkAt(t, tl, l, fps, fmt.Sprintf("seek %d", i))
-				}
-			})
+					if built {
+						tl.BuildKeyframes()
+					}
+					if tl.KeyframeEvery() != wantK || built && tl.Keyframes() != len(l.events)/wantK+1 {
+						t.Fatalf("K %d, %d keyframes", tl.KeyframeEvery(), tl.Keyframes())
+					}
+					checkAt(t, tl, l, fps, "start")
+					rng := rand.New(rand.NewPCG(uint64(k), 99))
+					n := len(l.events)
+					for i := 0; i < 400; i++ {
+						var p int
+						switch rng.IntN(4) {
+						case 0: // near: a few events either way
+							p = tl.Pos() + rng.IntN(41) - 20
+						case 1: // anywhere, including out of range
+							p = rng.IntN(n+20) - 10
+						default:
+							p = rng.IntN(n + 1)
+						}
+						made := tl.Keyframes()
+						tl.Seek(p)
+						if want := min(max(p, 0), n); tl.Pos() != want {
+							t.Fatalf("Seek(%d) to %d", p, tl.Pos())
+						}
+						checkSeek(t, tl, l, fps, fmt.Sprintf("seek %d", i), made)
+					}
+					made := tl.Keyframes()
+					tl.End()
+					checkSeek(t, tl, l, fps, "end", made)
+					if tl.Keyframes() != len(l.events)/wantK+1 {
+						t.Fatalf("at the end: %d keyframes, want %d", tl.Keyframes(), len(l.events)/wantK+1)
+					}
+				})
+			}
 		}
 	}
 }
@@ -117,7 +146,7 @@ func TestStepping(t *testing.T) {
 	l := run(t, "contention", pooltest.Contention(11))
 	fps := l.fingerprints()
 	n := len(l.events)
-	tl := timeline.New(l.events, l.initial(), 64)
+	tl := timeline.New(trace.Slice(l.events), l.initial(), 64)
 	if _, ok := tl.Event(); ok {
 		t.Fatal("an event at position 0")
 	}
@@ -185,8 +214,8 @@ func TestStepping(t *testing.T) {
 func TestUnapplyAndKeyframePathsAgree(t *testing.T) {
 	l := run(t, "contention", pooltest.Contention(13))
 	n := len(l.events)
-	a := timeline.New(l.events, l.initial(), 32)
-	b := timeline.New(l.events, l.initial(), 32)
+	a := timeline.New(trace.Slice(l.events), l.initial(), 32)
+	b := timeline.New(trace.Slice(l.events), l.initial(), 32)
 	sawUnapply, sawKey := false, false
 	for p := 1; p < n; p += 37 {
 		a.Seek(p - 1) // make sure a has history up to p
@@ -214,7 +243,7 @@ func TestUnapplyAndKeyframePathsAgree(t *testing.T) {
 func TestTickSpeeds(t *testing.T) {
 	l := run(t, "clock-sweep", lesson(t, "clock-sweep.scn"))
 	n := len(l.events)
-	tl := timeline.New(l.events, l.initial(), 0)
+	tl := timeline.New(trace.Slice(l.events), l.initial(), 0)
 	if tl.Speed() != 1 || tl.EventsPerSecond() != 60 || tl.SpeedLabel() != "1×" || tl.Playing() {
 		t.Fatal("defaults")
 	}
@@ -342,7 +371,7 @@ func TestPlayToOpEnd(t *testing.T) {
 	evs := l.events
 	n := len(evs)
 	fps := l.fingerprints()
-	tl := timeline.New(evs, l.initial(), 0)
+	tl := timeline.New(trace.Slice(evs), l.initial(), 0)
 	rng := rand.New(rand.NewPCG(7, 7))
 	multi := 0
 	for i := 0; i < 300; i++ {
@@ -421,7 +450,7 @@ func TestNextPrevOp(t *testing.T) {
 			bounds = append(bounds, i)
 		}
 	}
-	tl := timeline.New(evs, l.initial(), 0)
+	tl := timeline.New(trace.Slice(evs), l.initial(), 0)
 	var got []int
 	for tl.NextOp() {
 		got = append(got, tl.Pos())
@@ -453,7 +482,7 @@ func TestNextPrevOp(t *testing.T) {
 func TestMarks(t *testing.T) {
 	l := run(t, "seventeen", lesson(t, "seventeen-blocks.scn"))
 	n := len(l.events)
-	tl := timeline.New(l.events, l.initial(), 0)
+	tl := timeline.New(trace.Slice(l.events), l.initial(), 0)
 	tl.SetMarks([]int{50, 10, 30, n + 100, -4})
 	ms := tl.Marks()
 	var ps []int
@@ -496,7 +525,7 @@ func TestMarks(t *testing.T) {
 }
 
 func TestEmptyLog(t *testing.T) {
-	tl := timeline.New(nil, view.New(16, nil, nil), 0)
+	tl := timeline.New(trace.Slice(nil), view.New(16, nil, nil), 0)
 	tl.Play()
 	tl.StepForward()
 	tl.StepBack()
@@ -527,7 +556,8 @@ run
 	var m0, m1 runtime.MemStats
 	runtime.GC()
 	runtime.ReadMemStats(&m0)
-	tl := timeline.New(l.events, l.initial(), 0)
+	tl := timeline.New(trace.Slice(l.events), l.initial(), 0)
+	tl.BuildKeyframes()
 	runtime.GC()
 	runtime.ReadMemStats(&m1)
 	t.Logf("%d events, %d keyframes, heap +%d MB", n, tl.Keyframes(), (int64(m1.HeapAlloc)-int64(m0.HeapAlloc))>>20)
@@ -601,7 +631,7 @@ run
 // Moving by hand while playing to an operation's end cancels the target.
 func TestSeekCancelsOpEnd(t *testing.T) {
 	l := run(t, "contention", pooltest.Contention(3))
-	tl := timeline.New(l.events, l.initial(), 0)
+	tl := timeline.New(trace.Slice(l.events), l.initial(), 0)
 	target := tl.PlayToOpEnd()
 	tl.Seek(target + 50)
 	tl.SetSpeed(60)

@@ -114,6 +114,7 @@ func RunStep(script *scenario.Script) (int, error) {
 	if err != nil {
 		return 0, err
 	}
+	r.SetEventText(false)
 	for !r.Done() {
 		if _, err := r.Step(); err != nil {
 			return 0, err

@@ -142,5 +142,5 @@ func Benchmarks[S View[S]](b *testing.B, fresh func() S, evs []trace.Event) {
 			}
 		})
 	})
-	b.Run("Timeline", func(b *testing.B) { PerEvent(b, len(evs), func() { timeline.NewOf(evs, fresh(), 64) }) })
+	b.Run("Timeline", func(b *testing.B) { PerEvent(b, len(evs), func() { timeline.NewOf(trace.Slice(evs), fresh(), 64) }) })
 }

@@ -334,7 +334,7 @@ func seek[S View[S]](t *testing.T, p *played[S], k int) {
 		k = 16
 	}
 	n := len(p.events)
-	tl := timeline.NewOf(p.events, p.init, k)
+	tl := timeline.NewOf(trace.Slice(p.events), p.init, k)
 	if !tl.Initial().Equal(p.init) || tl.Current().Fingerprint() != p.fps[0] {
 		t.Fatal("a new timeline does not start at the initial view")
 	}

@@ -127,7 +127,7 @@ func GoldenCaptions(t *testing.T, run func(t *testing.T, file string, d *datadri
 			evs, names := run(t, f, d)
 			for i := range evs {
 				events++
-				c := scenario.Caption(evs, i, names)
+				c := scenario.Caption(trace.Slice(evs), i, names)
 				tpl := strings.Map(func(r rune) rune {
 					if r >= '1' && r <= '9' {
 						return '0'
