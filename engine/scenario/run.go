@@ -421,7 +421,13 @@ func (r *Runner) run(st *RunStmt) (string, error) {
 			}
 		}
 	}
-	r.schedules[len(r.schedules)-1] = r.sched.Record()
+	// The schedule so far: what this run statement added to what a paused
+	// run's earlier statements took (TakeRecord: no copy of 25M steps).
+	if last := &r.schedules[len(r.schedules)-1]; *last == nil {
+		*last = r.sched.TakeRecord()
+	} else {
+		*last = append(*last, r.sched.TakeRecord()...)
+	}
 	out := r.describe(firstEvent)
 	if runErr == nil {
 		for _, p := range r.sched.Procs() {
