@@ -91,7 +91,7 @@ func codeSectionOverhead(t *testing.T, wasm []byte) int64 {
 // every package under it.
 var mustStayOut = []struct{ pkg, why string }{
 	{"net", "sockets: the page talks to the server with fetch and WebSocket through syscall/js"},
-	{"net/http", "an HTTP server or client (bufferlab serve's, the classroom's)"},
+	{"net/http/...", "an HTTP server or client (bufferlab serve's, the classroom's)"},
 	{"os/exec", "processes"},
 	{"database/sql", "databases"},
 	{"testing", "the test framework"},
@@ -103,6 +103,7 @@ var mustStayOut = []struct{ pkg, why string }{
 	{"github.com/skip2/go-qrcode/...", "the classroom's QR code, drawn by the server"},
 	{"bufferlab/internal/precompress", "the brotli encoder of bufferlab serve"},
 	{"github.com/andybalholm/brotli/...", "the brotli encoder of bufferlab serve"},
+	{"bufferlab/fastmode/chart", "bench's charts, drawn natively with gonum"},
 	{"gonum.org/v1/plot/...", "bench's plots"},
 	{"github.com/ebitengine/purego/...", "the desktop's native library loader"},
 	{"github.com/yuin/goldmark", "goldmark's Markdown type, whose init builds the HTML renderer: lessons uses goldmark/parser alone"},
