@@ -5,8 +5,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
+	gmparser "github.com/yuin/goldmark/parser"
 	"github.com/yuin/goldmark/text"
 	"github.com/yuin/goldmark/util"
 )
@@ -159,12 +159,22 @@ func isDisplayLang(lang string) bool {
 	return false
 }
 
-// markdown is the CommonMark parser (no extensions) used for prose.
-var markdown = goldmark.New()
+// markdown is the CommonMark parser (no extensions) used for prose: the
+// parser goldmark.New() would build (goldmark.DefaultParser, the same
+// three option lists), made here without importing the goldmark package.
+// That package's init builds a default Markdown with the HTML renderer,
+// which nothing here uses: it cost the browser build 200 KB raw, 28 KB
+// brotli (renderer/html and the code it keeps alive; docs/wasm-size.md).
+// TestMarkdownParserIsGoldmarks checks the two parse alike.
+var markdown = gmparser.NewParser(
+	gmparser.WithBlockParsers(gmparser.DefaultBlockParsers()...),
+	gmparser.WithInlineParsers(gmparser.DefaultInlineParsers()...),
+	gmparser.WithParagraphTransformers(gmparser.DefaultParagraphTransformers()...),
+)
 
 // parseMarkdown parses src into goldmark's AST.
 func parseMarkdown(src []byte) ast.Node {
-	return markdown.Parser().Parse(text.NewReader(src))
+	return markdown.Parse(text.NewReader(src))
 }
 
 // checkNesting rejects c.src if it nests lists and block quotes deeper than

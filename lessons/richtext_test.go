@@ -1,8 +1,16 @@
 package lessons
 
 import (
+	"fmt"
+	"io/fs"
 	"strings"
 	"testing"
+
+	"github.com/yuin/goldmark"
+	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/text"
+
+	"bufferlab/internal/linediff"
 )
 
 // prose parses body lines as a lesson's introduction and returns its blocks.
@@ -95,4 +103,64 @@ func TestDisplayLanguages(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "r.md:6:1: expected ```predict, ```scenario, ```expect, ```stops or a block of code to show") || !strings.Contains(err.Error(), "found ```python") {
 		t.Errorf("%v", err)
 	}
+}
+
+// TestMarkdownParserIsGoldmarks checks that markdown, built from goldmark's
+// parser package alone (so that the browser build does not link goldmark's
+// HTML renderer), parses as goldmark.New's parser does: the same tree of
+// node kinds, each with the same source lines, for every embedded lesson
+// file and a few shapes the lessons do not use.
+func TestMarkdownParserIsGoldmarks(t *testing.T) {
+	ref := goldmark.New().Parser()
+	srcs := map[string][]byte{
+		"shapes": []byte("# H\n\n> quote *em* **strong** `code` [link](http://x) <http://auto>\n\n" +
+			"1. one\n   - two\n\n     para\n\n```sql\nSELECT 1;\n```\n\n    indented\n\n---\n\n" +
+			"| a | b |\n|---|---|\n| no tables: a paragraph |\n\n~~no strikethrough~~ www.no-linkify.org\n\n<div>html</div>\n\n[ref]: http://r\n\n[ref] and ![img](x.png) &amp; \\* hard  \nbreak\n"),
+	}
+	names, err := fs.Glob(Files, "*.md")
+	if err != nil || len(names) == 0 {
+		t.Fatalf("the embedded lessons: %v %v", names, err)
+	}
+	for _, n := range names {
+		b, err := fs.ReadFile(Files, n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		srcs[n] = b
+	}
+	for name, src := range srcs {
+		want := dumpTree(ref.Parse(text.NewReader(src)), src)
+		if got := dumpTree(parseMarkdown(src), src); got != want {
+			for line, d := range linediff.Differing(want, got) {
+				t.Errorf("%s parses differently, line %d of the dump: goldmark.New %q, markdown %q", name, line, d[0], d[1])
+				break
+			}
+		}
+	}
+}
+
+// dumpTree writes a goldmark tree as one line per node: its depth, kind,
+// and its source lines (block nodes) or its text (inline ones).
+func dumpTree(doc ast.Node, src []byte) string {
+	var b strings.Builder
+	depth := 0
+	ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+		if !entering {
+			depth--
+			return ast.WalkContinue, nil
+		}
+		fmt.Fprintf(&b, "%*s%s", 2*depth, "", n.Kind())
+		if n.Type() == ast.TypeBlock {
+			for i := 0; i < n.Lines().Len(); i++ {
+				s := n.Lines().At(i)
+				fmt.Fprintf(&b, " [%d,%d)", s.Start, s.Stop)
+			}
+		} else if tx, ok := n.(*ast.Text); ok {
+			fmt.Fprintf(&b, " %q", tx.Segment.Value(src))
+		}
+		b.WriteByte('\n')
+		depth++
+		return ast.WalkContinue, nil
+	})
+	return b.String()
 }
