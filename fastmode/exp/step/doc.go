@@ -19,8 +19,9 @@
 //     advancing 64 events a frame as `desktop --measure` does; the GPU's
 //     texture upload and draw are not in it (desktop --measure times
 //     those under Xvfb);
-//   - wasm_br_bytes: the size of web/bufferlab.wasm.br, what `bufferlab
-//     serve` sends a browser (0 when `make wasm` has not made it).
+//   - wasm_br_bytes: web/bufferlab.wasm's size as `bufferlab serve` sends
+//     it to a browser that takes brotli (internal/wasmsize; 0 when `make
+//     wasm` has not built it). docs/wasm-size.md says where its bytes go.
 //
 // Medians over the harness's samples (step_event_ns) or over 3 runs (1
 // with --quick); single measurements where one run is the point

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
-	"os"
 	"runtime"
 	"runtime/metrics"
 	"time"
@@ -15,6 +14,7 @@ import (
 	"bufferlab/fastmode/exp"
 	"bufferlab/fastmode/exp/pool"
 	"bufferlab/fastmode/harness"
+	"bufferlab/internal/wasmsize"
 	"bufferlab/viz/layout"
 	"bufferlab/viz/player"
 	"bufferlab/viz/scene"
@@ -56,10 +56,9 @@ func init() {
 	})
 }
 
-// WasmPath is the browser build; its brotli copy (WasmPath + ".br", made
-// by `make wasm`) is what is served. The path is relative to the working
-// directory: the repository's root, as `make` runs. Without the copy
-// wasm_br_bytes is 0 and its row says why.
+// WasmPath is the browser build, relative to the working directory (the
+// repository's root, as `make` runs); wasm_br_bytes is its size as served
+// (wasmsize.WasmBrotliBytes), 0 without a build, its row saying why.
 var WasmPath = "web/bufferlab.wasm"
 
 func measure(o exp.Options, r *exp.Report) error {
@@ -152,12 +151,10 @@ func measure(o exp.Options, r *exp.Report) error {
 	}
 
 	p.Step("the browser's download")
-	var br int64
-	note := WasmPath + ".br, what bufferlab serve sends a browser that takes brotli"
-	if fi, err := os.Stat(WasmPath + ".br"); err != nil {
-		note = fmt.Sprintf("not measured: %v (make wasm builds it)", err)
-	} else {
-		br = fi.Size()
+	note := WasmPath + " as served to a browser that takes brotli (its .br copy when up to date)"
+	br, err := wasmsize.WasmBrotliBytes(WasmPath)
+	if err != nil {
+		br, note = 0, fmt.Sprintf("not measured: %v (make wasm builds it)", err)
 	}
 	add("wasm_br_bytes", "wasm_br", "bytes", note, harness.Summarise([]float64{float64(br)}))
 	return nil
