@@ -311,7 +311,8 @@ func (p *Pool) mutate(e trace.Event, undo bool) {
 	case trace.KLWAcquire, trace.KLWRelease:
 		switch e.Class {
 		case trace.OPartition:
-			p.parts[p.part(e)].holders = v
+			g, j := p.wgroup(p.part(e))
+			g.holders[j] = v
 		case trace.OContent:
 			p.setContent(p.buf(e), v)
 		}
@@ -323,25 +324,25 @@ func (p *Pool) mutate(e trace.Event, undo bool) {
 		}
 		m := p.wpart(p.part(e))
 		if undo {
-			delete(m, e.Arg)
+			m.del(p.tok, e.Arg)
 		} else {
-			m[e.Arg] = int32(int64(e.Before))
+			m.put(p.tok, e.Arg, int32(int64(e.Before)))
 		}
 	case trace.KMapDelete:
 		m := p.wpart(p.part(e))
 		if undo {
-			m[e.Arg] = int32(int64(e.Before))
+			m.put(p.tok, e.Arg, int32(int64(e.Before)))
 		} else {
-			delete(m, e.Arg)
+			m.del(p.tok, e.Arg)
 		}
 	case trace.KPrivRef:
 		i := p.buf(e)
 		p.lane(e.Actor)
 		m := p.wpins(e.Actor)
 		if v == 0 {
-			delete(m, int32(i))
+			m.del(p.tok, uint64(i))
 		} else {
-			m[int32(i)] = int32(v)
+			m.put(p.tok, uint64(i), int32(v))
 		}
 	}
 }
@@ -469,7 +470,7 @@ func (p *Pool) Check(e trace.Event) error {
 			if err := partOK(); err != nil {
 				return err
 			}
-			if h := p.parts[e.Obj].holders; h != e.Before {
+			if h := p.PartitionHolders(int(e.Obj)); h != e.Before {
 				return bad(fmt.Sprintf("partition %d's lock holders", e.Obj), h, e.Before)
 			}
 		case trace.OContent:

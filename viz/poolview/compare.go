@@ -2,7 +2,6 @@ package poolview
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 
 	"bufferlab/engine/bufmgr"
@@ -44,27 +43,37 @@ func (p *Pool) Diff(o *Pool) string {
 		return fmt.Sprintf("NBuffers %d vs %d", p.n, o.n)
 	}
 	var d viewkit.Diffs
-	for c := range p.chunks {
-		a, b := p.chunks[c], o.chunks[c]
-		if a == b {
+	// Blocks and chunks that are the same pointer (shared since a clone)
+	// are equal: a Diff of a pool with its recent snapshot reads what
+	// changed since.
+	for bi := range p.blocks {
+		ba, bb := p.blocks[bi], o.blocks[bi]
+		if ba == bb {
 			continue
 		}
-		for j := 0; j < chunkSize && c*chunkSize+j < p.n && !d.Full(); j++ {
-			i := c*chunkSize + j
-			if a.state[j] != b.state[j] {
-				d.Add("buffer %d state %s vs %s", i, bufmgr.StateString(a.state[j]), bufmgr.StateString(b.state[j]))
+		for ci := range ba.chunks {
+			a, b := ba.chunks[ci], bb.chunks[ci]
+			if a == b {
+				continue
 			}
-			if a.tag[j] != b.tag[j] {
-				d.Add("buffer %d tag %s vs %s", i, p.TagString(a.tag[j]), p.TagString(b.tag[j]))
-			}
-			if a.freeNext[j] != b.freeNext[j] {
-				d.Add("buffer %d freeNext %d vs %d", i, a.freeNext[j], b.freeNext[j])
-			}
-			if a.content[j] != b.content[j] {
-				d.Add("buffer %d content lock %s vs %s", i, HoldersString(a.content[j]), HoldersString(b.content[j]))
-			}
-			if a.mark[j] != b.mark[j] {
-				d.Add("buffer %d trail %s vs %s", i, markDiff(a.mark[j], cellMarkNames[:]), markDiff(b.mark[j], cellMarkNames[:]))
+			c := bi<<blockBits + ci
+			for j := 0; j < chunkSize && c*chunkSize+j < p.n && !d.Full(); j++ {
+				i := c*chunkSize + j
+				if a.state[j] != b.state[j] {
+					d.Add("buffer %d state %s vs %s", i, bufmgr.StateString(a.state[j]), bufmgr.StateString(b.state[j]))
+				}
+				if a.tag[j] != b.tag[j] {
+					d.Add("buffer %d tag %s vs %s", i, p.TagString(a.tag[j]), p.TagString(b.tag[j]))
+				}
+				if a.freeNext[j] != b.freeNext[j] {
+					d.Add("buffer %d freeNext %d vs %d", i, a.freeNext[j], b.freeNext[j])
+				}
+				if a.content[j] != b.content[j] {
+					d.Add("buffer %d content lock %s vs %s", i, HoldersString(a.content[j]), HoldersString(b.content[j]))
+				}
+				if a.mark[j] != b.mark[j] {
+					d.Add("buffer %d trail %s vs %s", i, markDiff(a.mark[j], cellMarkNames[:]), markDiff(b.mark[j], cellMarkNames[:]))
+				}
 			}
 		}
 	}
@@ -83,14 +92,19 @@ func (p *Pool) Diff(o *Pool) string {
 	if p.strategyHolder != o.strategyHolder {
 		d.Add("buffer_strategy_lock holder %s vs %s", trace.ActorName(p.strategyHolder), trace.ActorName(o.strategyHolder))
 	}
-	for i := 0; i < len(p.parts) && !d.Full(); i++ {
-		if p.parts[i].holders != o.parts[i].holders {
-			d.Add("partition %d lock %s vs %s", i, HoldersString(p.parts[i].holders), HoldersString(o.parts[i].holders))
+	for i := 0; i < NumPartitions && !d.Full(); i++ {
+		ga, j := p.group(i)
+		gb, _ := o.group(i)
+		if ga == gb {
+			continue
 		}
-		if p.parts[i].mark != o.parts[i].mark {
-			d.Add("partition %d trail %s vs %s", i, markDiff(p.parts[i].mark, partMarkNames[:]), markDiff(o.parts[i].mark, partMarkNames[:]))
+		if ga.holders[j] != gb.holders[j] {
+			d.Add("partition %d lock %s vs %s", i, HoldersString(ga.holders[j]), HoldersString(gb.holders[j]))
 		}
-		if p.parts[i].entries == o.parts[i].entries {
+		if ga.mark[j] != gb.mark[j] {
+			d.Add("partition %d trail %s vs %s", i, markDiff(ga.mark[j], partMarkNames[:]), markDiff(gb.mark[j], partMarkNames[:]))
+		}
+		if ga.entries[j] == gb.entries[j] {
 			continue
 		}
 		if a, b := fmt.Sprint(p.PartitionEntries(i)), fmt.Sprint(o.PartitionEntries(i)); a != b {
@@ -125,7 +139,7 @@ func (p *Pool) Fingerprint() uint64 {
 	}
 	w(uint64(p.n))
 	for i := 0; i < p.n; i++ {
-		c, j := p.chunks[i>>chunkBits], i&chunkMask
+		c, j := p.chunkOf(i), i&chunkMask
 		w(uint64(c.state[j])<<32 | uint64(uint32(c.freeNext[j])))
 		w(c.tag[j])
 		w(c.content[j])
@@ -134,24 +148,15 @@ func (p *Pool) Fingerprint() uint64 {
 	w(uint64(uint32(p.firstFree)))
 	w(uint64(p.counter)<<32 | uint64(p.passes))
 	w(uint64(p.allocs)<<16 | uint64(p.strategyHolder))
-	var tags []uint64
-	for i := range p.parts {
-		w(p.parts[i].holders)
-		w(p.parts[i].mark)
-		pm := p.parts[i].entries
-		if pm == nil || len(pm.m) == 0 {
-			w(0)
-			continue
-		}
-		tags = tags[:0]
-		for t := range pm.m {
-			tags = append(tags, t)
-		}
-		slices.Sort(tags)
-		w(uint64(len(tags)))
-		for _, t := range tags {
-			w(t)
-			w(uint64(uint32(pm.m[t])))
+	for i := 0; i < NumPartitions; i++ {
+		g, j := p.group(i)
+		w(g.holders[j])
+		w(g.mark[j])
+		es := g.entries[j].sorted()
+		w(uint64(len(es)))
+		for _, e := range es {
+			w(e.key)
+			w(uint64(uint32(e.val)))
 		}
 	}
 	nl := p.significantLanes()
@@ -265,8 +270,8 @@ func (p *Pool) String() string {
 		b.WriteByte('\n')
 	}
 	var locked []string
-	for i := range p.parts {
-		if h := p.parts[i].holders; h != 0 {
+	for i := 0; i < NumPartitions; i++ {
+		if h := p.PartitionHolders(i); h != 0 {
 			locked = append(locked, fmt.Sprintf("%d:%s", i, HoldersString(h)))
 		}
 	}

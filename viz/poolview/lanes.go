@@ -2,7 +2,6 @@ package poolview
 
 import (
 	"fmt"
-	"sort"
 
 	"bufferlab/engine/bufmgr"
 	"bufferlab/engine/trace"
@@ -201,21 +200,21 @@ func (p *Pool) Pins(a trace.Actor) []Pin {
 	if int(a) >= len(p.lanes) || p.lanes[a].pins == nil {
 		return nil
 	}
-	m := p.lanes[a].pins.m
-	out := make([]Pin, 0, len(m))
-	for b, c := range m {
-		out = append(out, Pin{Buf: b, Count: c})
+	es := p.lanes[a].pins.sorted()
+	out := make([]Pin, len(es))
+	for i, e := range es {
+		out[i] = Pin{Buf: int32(e.key), Count: e.val}
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Buf < out[j].Buf })
 	return out
 }
 
 // PinCount is actor a's private pin count on buffer buf.
 func (p *Pool) PinCount(a trace.Actor, buf int) int {
-	if int(a) >= len(p.lanes) || p.lanes[a].pins == nil {
+	if int(a) >= len(p.lanes) || buf < 0 {
 		return 0
 	}
-	return int(p.lanes[a].pins.m[int32(buf)])
+	c, _ := p.lanes[a].pins.get(uint64(buf))
+	return int(c)
 }
 
 // OpLabel describes actor a's current operation for a lane header:

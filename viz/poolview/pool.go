@@ -20,21 +20,51 @@ const NoObj = ^uint32(0)
 // NumPartitions is NUM_BUFFER_PARTITIONS.
 const NumPartitions = bufmgr.NumBufferPartitions
 
-// Buffers are stored in chunks of chunkSize descriptors, shared between
-// clones and copied on the first write (copy-on-write), so that a keyframe
-// costs the chunks that changed since the previous one, not the whole pool.
+// Storage: everything a Clone shares is copy-on-write, in pieces small
+// enough that a keyframe (Snapshot) costs what changed since the last, not
+// what the pool holds. Each piece carries the token of the pool that
+// exclusively owns it; a pool writes a piece in place when it owns it and
+// copies it first otherwise. Clone gives both pools fresh tokens, so each
+// copies what it writes next.
+//
+//	Pool.blocks   directory: one pointer per block (nbuffers/2048; copied by Clone)
+//	  block       64 chunk pointers (528 B, 576 allocated; copied on the first write to any of its chunks)
+//	    chunk     32 descriptors' words (1,024 B; copied on the first write to one of them)
+//	Pool.parts    16 group pointers (inline in Pool, so copied with it)
+//	  partGroup   8 partitions' lock and mark words and mapping tables (200 B)
+//	    cowMap    a partition's entries in buckets by hash (cowmap.go)
+//	Pool.lanes    one lane per backend (name, pin map: a cowMap; copied by Clone)
+//	Pool.relNames shared by every clone, never written after New
+//
+// So Clone allocates the Pool, the directory (64 pointers at 131,072
+// buffers, 8 at 16,384), the lanes and the history's per-backend tops;
+// the first write after it to a descriptor copies its block and chunk (1.5
+// kB), to a partition's words its group, to a mapping entry or a pin count
+// one bucket and its map's header. Reads cost a pointer more than a flat
+// array: Buffer(i) is blocks[i>>11].chunks[i>>5&63].state[i&31].
 const (
-	chunkBits = 5
-	chunkSize = 1 << chunkBits
-	chunkMask = chunkSize - 1
+	chunkBits  = 5
+	chunkSize  = 1 << chunkBits
+	chunkMask  = chunkSize - 1
+	blockBits  = 6 // chunks per block, in bits
+	blockSize  = 1 << blockBits
+	blockMask  = blockSize - 1
+	blockShift = chunkBits + blockBits // buffers per block, in bits: 2,048
+
+	groupBits = 3 // partitions per group, in bits
+	groupSize = 1 << groupBits
+	groupMask = groupSize - 1
+	numGroups = NumPartitions / groupSize
 )
 
-// token identifies the pool that exclusively owns a chunk or map; it is not
-// zero-sized so that every new(token) is a distinct pointer.
+// token identifies the pool that exclusively owns a piece of storage; it
+// is not zero-sized so that every new(token) is a distinct pointer.
 type token struct{ _ byte }
 
+// chunk is chunkSize descriptors' words: 1,024 bytes, a size class of the
+// allocator. It has no owner token (with one it took 1,152 bytes): its
+// block says which of its chunks are its owner's (block.owned).
 type chunk struct {
-	owner    *token
 	state    [chunkSize]uint32
 	freeNext [chunkSize]int32
 	tag      [chunkSize]uint64
@@ -42,39 +72,44 @@ type chunk struct {
 	mark     [chunkSize]uint64 // the trail's mark words (trail.go)
 }
 
-// partMap holds one mapping partition's entries: packed tag → buffer id.
-type partMap struct {
-	owner *token
-	m     map[uint64]int32
+// block is blockSize chunks (the last block of a pool whose size is not a
+// multiple of 2,048 has nil chunks past its end). Bit c of owned says that
+// chunks[c] belongs to the block's owner: made or copied by it through this
+// block, and referenced by no other block. A block copied for a new owner
+// starts with no chunk of its own.
+type block struct {
+	owner  *token
+	owned  uint64
+	chunks [blockSize]*chunk
 }
 
-type partition struct {
-	holders uint64   // LWLock holder word: exclusive actor << 48 | shared mask
-	entries *partMap // nil while empty and never written
-	mark    uint64   // the trail's mark word (trail.go)
-}
+// block.owned has one bit per chunk.
+var _ [64 - blockSize]struct{}
+var _ [blockSize - 64]struct{}
 
-// pinMap is one backend's private pin counts: buffer id → count.
-type pinMap struct {
-	owner *token
-	m     map[int32]int32
+// partGroup is groupSize mapping partitions.
+type partGroup struct {
+	owner   *token
+	holders [groupSize]uint64  // LWLock holder words: exclusive actor << 48 | shared mask
+	mark    [groupSize]uint64  // the trail's mark words (trail.go)
+	entries [groupSize]*cowMap // packed tag → buffer id; nil while empty and never written
 }
 
 type lane struct {
 	name string
-	pins *pinMap
+	pins *cowMap // buffer id → private count; nil while never written
 }
 
 // Holds reports whether the backend pins a buffer: its lane then takes
 // part in comparisons even without events.
-func (l lane) Holds() bool { return l.pins != nil && len(l.pins.m) > 0 }
+func (l lane) Holds() bool { return l.pins.len() > 0 }
 
 // Pool is the view model of the shared buffer pool: everything the pool
 // scene draws, derived from trace events only. See the package comment.
 type Pool struct {
 	n      int
 	tok    *token
-	chunks []*chunk
+	blocks []*block
 
 	firstFree      int32
 	counter        uint32 // nextVictimBuffer, the raw counter
@@ -82,11 +117,11 @@ type Pool struct {
 	allocs         uint32 // numBufferAllocs
 	strategyHolder trace.Actor
 
-	parts [NumPartitions]partition
+	parts [numGroups]*partGroup
 
 	lanes    []lane
-	nInitial int // lanes given to New; later ones appear when an event names them
-	relNames map[uint32]string
+	nInitial int               // lanes given to New; later ones appear when an event names them
+	relNames map[uint32]string // shared by every clone: never written after New
 
 	counters Counters
 
@@ -119,30 +154,39 @@ func New(nbuffers int, relNames map[uint32]string, backendNames []string) *Pool 
 	for k, v := range relNames {
 		p.relNames[k] = v
 	}
-	p.chunks = make([]*chunk, (nbuffers+chunkSize-1)/chunkSize)
-	for c := range p.chunks {
-		ch := &chunk{owner: p.tok}
+	p.blocks = make([]*block, (nbuffers+1<<blockShift-1)>>blockShift)
+	for b := range p.blocks {
+		p.blocks[b] = &block{owner: p.tok, owned: ^uint64(0)}
+	}
+	for c := 0; c < (nbuffers+chunkSize-1)/chunkSize; c++ {
+		ch := &chunk{}
 		for j := 0; j < chunkSize; j++ {
 			i := c*chunkSize + j
 			ch.freeNext[j] = int32(i + 1)
 			ch.tag[j] = NoTag
 		}
-		p.chunks[c] = ch
+		p.blocks[c>>blockBits].chunks[c&blockMask] = ch
 	}
-	p.chunks[(nbuffers-1)>>chunkBits].freeNext[(nbuffers-1)&chunkMask] = bufmgr.FreeNextEndOfList
+	p.chunkOf(nbuffers - 1).freeNext[(nbuffers-1)&chunkMask] = bufmgr.FreeNextEndOfList
+	for g := range p.parts {
+		p.parts[g] = &partGroup{owner: p.tok}
+	}
 	p.lanes = viewkit.NewLanes(backendNames, newLane)
 	p.nInitial = len(p.lanes)
 	return p
 }
 
 // Clone returns an independent deep copy of p, history included (both can
-// Unapply the events applied so far). It is cheap: buffer chunks, mapping
-// partitions, pin maps and history are shared and copied on the next write
-// by either pool, which is why Clone also gives p a fresh ownership token.
+// Unapply the events applied so far). It is cheap: it copies the Pool, its
+// directory of buffer blocks (one pointer per 2,048 buffers), its lanes and
+// the history's tops; everything else (blocks, chunks, partition groups,
+// mapping and pin buckets, history) is shared and copied on the next write
+// by either pool, piece by piece (see Storage above), which is why Clone
+// also gives p a fresh ownership token.
 func (p *Pool) Clone() *Pool {
 	c := *p
 	p.tok, c.tok = new(token), new(token)
-	c.chunks = append([]*chunk(nil), p.chunks...)
+	c.blocks = append([]*block(nil), p.blocks...)
 	c.lanes = append([]lane(nil), p.lanes...)
 	c.h = p.h.Clone()
 	return &c
@@ -155,13 +199,26 @@ func (p *Pool) Snapshot() *Pool { return viewkit.Snapshot(p) }
 
 // --- Writes (copy-on-write) ---
 
+// chunkOf is buffer i's chunk, for reading (i must be in range).
+func (p *Pool) chunkOf(i int) *chunk { return p.blocks[i>>blockShift].chunks[i>>chunkBits&blockMask] }
+
+// wchunk is buffer i's chunk, owned by p, and i's index in it: the first
+// write after a clone copies the block (528 B) and the chunk (1,024 B).
 func (p *Pool) wchunk(i int) (*chunk, int) {
-	c := p.chunks[i>>chunkBits]
-	if c.owner != p.tok {
+	b := p.blocks[i>>blockShift]
+	if b.owner != p.tok {
+		nb := *b
+		nb.owner, nb.owned = p.tok, 0
+		b = &nb
+		p.blocks[i>>blockShift] = b
+	}
+	ci := i >> chunkBits & blockMask
+	c := b.chunks[ci]
+	if b.owned&(1<<ci) == 0 {
 		nc := *c
-		nc.owner = p.tok
 		c = &nc
-		p.chunks[i>>chunkBits] = c
+		b.chunks[ci] = c
+		b.owned |= 1 << ci
 	}
 	return c, i & chunkMask
 }
@@ -174,35 +231,41 @@ func (p *Pool) setFreeNext(i int, f int32) {
 }
 func (p *Pool) setContent(i int, w uint64) { c, j := p.wchunk(i); c.content[j] = w }
 
-func (p *Pool) wpart(i int) map[uint64]int32 {
-	pm := p.parts[i].entries
-	if pm == nil || pm.owner != p.tok {
-		npm := &partMap{owner: p.tok, m: map[uint64]int32{}}
-		if pm != nil {
-			for k, v := range pm.m {
-				npm.m[k] = v
-			}
-		}
-		p.parts[i].entries = npm
-		pm = npm
+// group is partition i's group and i's index in it, for reading.
+func (p *Pool) group(i int) (*partGroup, int) { return p.parts[i>>groupBits], i & groupMask }
+
+// wgroup is partition i's group, owned by p, and i's index in it: the
+// first write after a clone copies the group (200 B).
+func (p *Pool) wgroup(i int) (*partGroup, int) {
+	g := p.parts[i>>groupBits]
+	if g.owner != p.tok {
+		ng := *g
+		ng.owner = p.tok
+		g = &ng
+		p.parts[i>>groupBits] = g
 	}
-	return pm.m
+	return g, i & groupMask
 }
 
-func (p *Pool) wpins(a trace.Actor) map[int32]int32 {
-	l := &p.lanes[a]
-	pm := l.pins
-	if pm == nil || pm.owner != p.tok {
-		npm := &pinMap{owner: p.tok, m: map[int32]int32{}}
-		if pm != nil {
-			for k, v := range pm.m {
-				npm.m[k] = v
-			}
-		}
-		l.pins = npm
-		pm = npm
+// wpart is partition i's mapping table, owned by p (its buckets are
+// copied as written: cowMap.put, cowMap.del).
+func (p *Pool) wpart(i int) *cowMap {
+	g, j := p.wgroup(i)
+	m := g.entries[j]
+	if m == nil || m.owner != p.tok {
+		m = m.copyFor(p.tok)
+		g.entries[j] = m
 	}
-	return pm.m
+	return m
+}
+
+// wpins is actor a's pin map, owned by p.
+func (p *Pool) wpins(a trace.Actor) *cowMap {
+	l := &p.lanes[a]
+	if l.pins == nil || l.pins.owner != p.tok {
+		l.pins = l.pins.copyFor(p.tok)
+	}
+	return l.pins
 }
 
 // lane returns actor a's lane, adding lanes (named as trace.ActorName does)
@@ -220,7 +283,7 @@ func (p *Pool) rchunk(i int) (*chunk, int) {
 	if i < 0 || i >= p.n {
 		panic(fmt.Sprintf("view: buffer %d out of range [0, %d)", i, p.n))
 	}
-	return p.chunks[i>>chunkBits], i & chunkMask
+	return p.chunkOf(i), i & chunkMask
 }
 
 // State is buffer i's state word (decode it with bufmgr.StateRefcount,
@@ -313,34 +376,30 @@ type Entry struct {
 }
 
 // PartitionHolders is the holder word of mapping partition i's lock.
-func (p *Pool) PartitionHolders(i int) uint64 { return p.parts[i].holders }
+func (p *Pool) PartitionHolders(i int) uint64 { g, j := p.group(i); return g.holders[j] }
 
 // PartitionLen is the number of entries in mapping partition i.
-func (p *Pool) PartitionLen(i int) int {
-	if pm := p.parts[i].entries; pm != nil {
-		return len(pm.m)
-	}
-	return 0
-}
+func (p *Pool) PartitionLen(i int) int { g, j := p.group(i); return g.entries[j].len() }
 
 // PartitionEntries lists partition i's entries sorted by packed tag.
 func (p *Pool) PartitionEntries(i int) []Entry {
-	pm := p.parts[i].entries
-	if pm == nil {
+	g, j := p.group(i)
+	m := g.entries[j]
+	if m == nil {
 		return nil
 	}
-	out := make([]Entry, 0, len(pm.m))
-	for t, id := range pm.m {
-		out = append(out, Entry{Tag: t, Buf: id, Partition: i})
+	es := m.sorted()
+	out := make([]Entry, len(es))
+	for k, e := range es {
+		out[k] = Entry{Tag: e.key, Buf: e.val, Partition: i}
 	}
-	sort.Slice(out, func(a, b int) bool { return out[a].Tag < out[b].Tag })
 	return out
 }
 
 // MappingLen is the number of entries in the whole mapping table.
 func (p *Pool) MappingLen() int {
 	n := 0
-	for i := range p.parts {
+	for i := 0; i < NumPartitions; i++ {
 		n += p.PartitionLen(i)
 	}
 	return n
@@ -350,7 +409,7 @@ func (p *Pool) MappingLen() int {
 // of bufmgr.Pool.MappingEntries).
 func (p *Pool) MappingEntries() []Entry {
 	var out []Entry
-	for i := range p.parts {
+	for i := 0; i < NumPartitions; i++ {
 		out = append(out, p.PartitionEntries(i)...)
 	}
 	sort.Slice(out, func(a, b int) bool {
@@ -370,11 +429,8 @@ func PartitionOf(tag uint64) int {
 
 // Lookup finds the buffer a packed tag maps to.
 func (p *Pool) Lookup(tag uint64) (int, bool) {
-	pm := p.parts[PartitionOf(tag)].entries
-	if pm == nil {
-		return -1, false
-	}
-	id, ok := pm.m[tag]
+	g, j := p.group(PartitionOf(tag))
+	id, ok := g.entries[j].get(tag)
 	if !ok {
 		return -1, false
 	}

@@ -32,8 +32,9 @@ import (
 //
 // Cost: one word a descriptor, beside its state word in the copy-on-write
 // chunk (8 bytes a buffer, 128 kB at 16 384 buffers; a keyframe copies
-// only the chunks a trail wrote since the last), one a partition, and two
-// words in every history node (the marks an event replaced, for Unapply).
+// only the chunks a trail wrote since the last), one a partition (in its
+// copy-on-write group), and two words in every history node (the marks an
+// event replaced, for Unapply).
 // Nothing is cleared when an operation begins: a mark names the
 // operation that made it, and a mark of an operation no longer shown is
 // not shown.
@@ -228,8 +229,9 @@ func (p *Pool) mark(e trace.Event, t OpTrail) (prevCell, prevPart uint64) {
 		c.mark[j] = addMark(prevCell, op, e.Actor, bm, bm&(MarkExamined|MarkSwept) != 0)
 	}
 	if part >= 0 && part < NumPartitions {
-		prevPart = p.parts[part].mark
-		p.parts[part].mark = addMark(prevPart, op, e.Actor, pm, true)
+		g, j := p.wgroup(part)
+		prevPart = g.mark[j]
+		g.mark[j] = addMark(prevPart, op, e.Actor, pm, true)
 	}
 	return prevCell, prevPart
 }
@@ -242,7 +244,8 @@ func (p *Pool) unmark(e trace.Event, d nodeData) {
 		c.mark[j] = d.prevCell
 	}
 	if d.prevPart != noMark {
-		p.parts[part].mark = d.prevPart
+		g, j := p.wgroup(part)
+		g.mark[j] = d.prevPart
 	}
 }
 
@@ -301,7 +304,8 @@ func (t Trails) Partition(i int) TrailMark {
 	if !t.any {
 		return TrailMark{}
 	}
-	m, _ := t.of(t.p.parts[i].mark)
+	g, j := t.p.group(i)
+	m, _ := t.of(g.mark[j])
 	return m
 }
 
