@@ -212,6 +212,7 @@ func (p *Pool) Apply(e trace.Event) {
 	if !owns(e) {
 		return
 	}
+	p.gen = versions.Add(1)
 	p.mutate(e, false)
 	p.counters.count(e, 1)
 	p.lane(e.Actor)
@@ -233,6 +234,7 @@ func (p *Pool) Unapply(e trace.Event) {
 		return
 	}
 	n := p.h.Pop(e, "view")
+	p.gen = versions.Add(1)
 	p.unmark(e, n.Data)
 	p.mutate(e, true)
 	p.counters.count(e, minusOne)

@@ -147,3 +147,27 @@ func TestKeyframeCost(t *testing.T) {
 		t.Errorf("a keyframe costs %.1f× more at 131,072 buffers than at 16,384 (%.0f vs %.0f B), want at most 1.5×", r, cost[131072], cost[16384])
 	}
 }
+
+// TestVersion: a pool's Version changes with every Apply and Unapply and
+// is kept by Clone and Snapshot, and two pools made apart never share one
+// (a scene compares versions to know that nothing it draws changed).
+func TestVersion(t *testing.T) {
+	a, b := view.New(16, nil, nil), view.New(16, nil, nil)
+	if a.Version() == b.Version() {
+		t.Fatal("two new pools share a version")
+	}
+	e := trace.Event{Kind: trace.KFreelistPop, Class: trace.OStrategy, Actor: 1, Before: 0, After: 1, Obj: 0}
+	v0 := a.Version()
+	a.Apply(e)
+	if a.Version() == v0 {
+		t.Fatal("Apply kept the version")
+	}
+	c, s := a.Clone(), a.Snapshot()
+	if c.Version() != a.Version() || s.Version() != a.Version() {
+		t.Fatal("a clone or snapshot has another version")
+	}
+	c.Unapply(e)
+	if c.Version() == a.Version() || c.Version() == v0 {
+		t.Fatal("Unapply kept a version another pool has")
+	}
+}

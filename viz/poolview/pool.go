@@ -3,6 +3,7 @@ package poolview
 import (
 	"fmt"
 	"sort"
+	"sync/atomic"
 
 	"bufferlab/engine/bufmgr"
 	"bufferlab/engine/trace"
@@ -100,6 +101,18 @@ type lane struct {
 	pins *cowMap // buffer id → private count; nil while never written
 }
 
+// versions numbers the pools' contents (Version): every Apply and Unapply
+// of any pool takes the next number, so two pools with the same version
+// are one pool and its clones, none changed since.
+var versions atomic.Uint64
+
+// Version changes whenever the pool's content does (every Apply and
+// Unapply) and is kept by Clone and Snapshot: equal versions mean equal
+// contents, so a scene can tell in O(1) that nothing it draws changed (the
+// heat map at 131,072 buffers need not recompute its texels). The numbers
+// depend on what else ran in the process: compare them, never print them.
+func (p *Pool) Version() uint64 { return p.gen }
+
 // Holds reports whether the backend pins a buffer: its lane then takes
 // part in comparisons even without events.
 func (l lane) Holds() bool { return l.pins.len() > 0 }
@@ -108,6 +121,7 @@ func (l lane) Holds() bool { return l.pins.len() > 0 }
 // scene draws, derived from trace events only. See the package comment.
 type Pool struct {
 	n      int
+	gen    uint64 // Version: new with every Apply and Unapply, kept by Clone
 	tok    *token
 	blocks []*block
 
@@ -150,7 +164,7 @@ func New(nbuffers int, relNames map[uint32]string, backendNames []string) *Pool 
 	if nbuffers < 1 {
 		panic(fmt.Sprintf("view: New with %d buffers", nbuffers))
 	}
-	p := &Pool{n: nbuffers, tok: new(token), relNames: map[uint32]string{}}
+	p := &Pool{n: nbuffers, gen: versions.Add(1), tok: new(token), relNames: map[uint32]string{}}
 	for k, v := range relNames {
 		p.relNames[k] = v
 	}
@@ -346,6 +360,20 @@ func (p *Pool) Freelist() []int32 {
 		out = append(out, id)
 	}
 	return out
+}
+
+// FreelistHead is the freelist's first n buffers and its length, without
+// building the whole list: a walk of its length, no allocation beyond the
+// n (131,072 steps in a 1GB pool before its first reads; Freelist would
+// allocate half a megabyte a frame for the pool's header).
+func (p *Pool) FreelistHead(n int) (head []int32, length int) {
+	for id := p.firstFree; id >= 0 && int(id) < p.n && length < p.n; id = p.FreeNext(int(id)) {
+		if len(head) < n {
+			head = append(head, id)
+		}
+		length++
+	}
+	return head, length
 }
 
 // ClockCounter is the raw nextVictimBuffer counter: it grows by one per

@@ -2,6 +2,7 @@ package scene
 
 import (
 	"fmt"
+	"hash/fnv"
 	"image/color"
 	"strings"
 
@@ -24,10 +25,14 @@ type PoolScene struct {
 	Zoom, First int
 
 	// The heat map: one RGBA texel per descriptor in view, recomputed only
-	// when heatFP (the pool's fingerprint, First and Zoom) changes, and
-	// the grid it was laid out in. heatShown says the last layout drew it.
+	// when the pool's Version, First or Zoom changed (heatVer, heatAt),
+	// and the grid it was laid out in; heatFP is the texels' hash, the
+	// image's key (the painter uploads a texture when it changes).
+	// heatShown says the last layout drew it.
 	heatPixels         []byte
 	heatFP             uint64
+	heatVer            uint64
+	heatAt             [2]int
 	heatCols, heatRows int
 	heatShown          bool
 	lastRect           layout.Rect
@@ -170,28 +175,28 @@ func layoutPoolHeader(l *layout.List, r layout.Rect, p *view.Pool, th *layout.Th
 	// The freelist line's forms: its first 8, 7, … buffers then how many
 	// it holds, with the holder of buffer_strategy_lock; then the count
 	// alone, in words, then short.
-	free := p.Freelist()
+	free, nfree := p.FreelistHead(8)
 	lock := ""
 	if h := p.StrategyHolder(); h != 0 {
 		lock = "    buffer_strategy_lock held by " + p.Lane(h).Name
 	}
 	var fls []string
-	if len(free) == 0 {
+	if nfree == 0 {
 		fls = []string{"freelist: empty" + lock, "freelist: empty"}
 	} else {
-		for k := min(8, len(free)); k >= 1; k-- {
+		for k := len(free); k >= 1; k-- {
 			var parts []string
 			for _, id := range free[:k] {
 				parts = append(parts, fmt.Sprint(id))
 			}
-			if k < len(free) {
-				parts = append(parts, fmt.Sprintf("… (%d buffers)", len(free)))
+			if k < nfree {
+				parts = append(parts, fmt.Sprintf("… (%d buffers)", nfree))
 			}
 			fls = append(fls, "freelist: "+strings.Join(parts, " → ")+lock)
 		}
-		fls = append(fls, fmt.Sprintf("freelist: %d buffers", len(free)), fmt.Sprintf("free: %d", len(free)))
+		fls = append(fls, fmt.Sprintf("freelist: %d buffers", nfree), fmt.Sprintf("free: %d", nfree))
 		if lock != "" {
-			fls = append(fls[:len(fls)-2], fmt.Sprintf("freelist: %d buffers%s", len(free), lock), fls[len(fls)-2], fls[len(fls)-1])
+			fls = append(fls[:len(fls)-2], fmt.Sprintf("freelist: %d buffers%s", nfree, lock), fls[len(fls)-2], fls[len(fls)-1])
 		}
 	}
 	f := face
@@ -559,9 +564,12 @@ func (s *PoolScene) layoutHeat(l *layout.List, r layout.Rect, p *view.Pool, th *
 		s.heatCols, s.heatRows = cols, rows
 		s.heatFP = 0
 	}
+	// Recomputed when the pool changed (Version, O(1)), not by hashing the
+	// pool (its Fingerprint reads every descriptor: 5 ms a frame at 1GB);
+	// the key is the texels' own hash, so an unchanged picture (an event
+	// that touched no descriptor's colour) uploads nothing.
 	tr := p.Trails()
-	fp := p.Fingerprint() ^ uint64(s.First)<<40 ^ uint64(k)
-	if fp != s.heatFP {
+	if at := [2]int{s.First, k}; s.heatFP == 0 || p.Version() != s.heatVer || at != s.heatAt {
 		px := s.heatPixels
 		clear(px)
 		enc := HeatEncodings(th)
@@ -569,8 +577,11 @@ func (s *PoolScene) layoutHeat(l *layout.List, r layout.Rect, p *view.Pool, th *
 			c := heatColour(p.Buffer(s.First+i), tr.Cell(s.First+i), &enc)
 			px[4*i], px[4*i+1], px[4*i+2], px[4*i+3] = c.R, c.G, c.B, 0xff
 		}
-		s.heatFP = fp
+		h := fnv.New64a()
+		h.Write(px)
+		s.heatFP, s.heatVer, s.heatAt = h.Sum64()|1, p.Version(), at
 	}
+	fp := s.heatFP
 	sc := min(r.W/float64(cols), r.H/float64(rows))
 	s.lastRect = layout.Rect{X: r.X, Y: r.Y, W: sc * float64(cols), H: sc * float64(rows)}
 	s.heatShown = true
