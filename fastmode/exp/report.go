@@ -1,6 +1,7 @@
 package exp
 
 import (
+	"fmt"
 	"io"
 	"text/tabwriter"
 )
@@ -37,4 +38,16 @@ func Sizes(r *Report) []Row {
 // it when the table is done.
 func NewTable(w io.Writer) *tabwriter.Writer {
 	return tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+}
+
+// QuantileTable prints one line per row: its name, median, p10 and p90
+// (in head's units) and one more column, last's value for the row, under
+// its heading lastHead.
+func QuantileTable(w io.Writer, rows []Row, head, lastHead string, last func(Row) string) {
+	tw := NewTable(w)
+	fmt.Fprintf(tw, "\tmedian%s\tp10%s\tp90%s\t%s\t\n", head, head, head, lastHead)
+	for _, row := range rows {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t\n", row.Name, Num(row.Median), Num(row.P10), Num(row.P90), last(row))
+	}
+	tw.Flush()
 }

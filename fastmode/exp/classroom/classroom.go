@@ -89,12 +89,7 @@ func measure(o exp.Options, r *exp.Report) error {
 }
 
 func table(r *exp.Report, w io.Writer) {
-	tw := exp.NewTable(w)
-	fmt.Fprintln(tw, "\tmedian ms\tp10 ms\tp90 ms\tgotos\t")
-	for _, row := range r.Rows {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\t\n", row.Name, exp.Num(row.Median), exp.Num(row.P10), exp.Num(row.P90), row.Samples)
-	}
-	tw.Flush()
+	exp.QuantileTable(w, r.Rows, " ms", "gotos", func(row exp.Row) string { return fmt.Sprint(row.Samples) })
 }
 
 // class is one run's server, teacher and students.

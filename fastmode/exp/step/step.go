@@ -287,12 +287,7 @@ func samplePeak() func() uint64 {
 }
 
 func table(r *exp.Report, w io.Writer) {
-	tw := exp.NewTable(w)
-	fmt.Fprintln(tw, "\tmedian\tp10\tp90\tunit\t")
-	for _, row := range r.Rows {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t\n", row.Name, exp.Num(row.Median), exp.Num(row.P10), exp.Num(row.P90), row.Unit)
-	}
-	tw.Flush()
+	exp.QuantileTable(w, r.Rows, "", "unit", func(row exp.Row) string { return row.Unit })
 	for _, row := range r.Rows {
 		if row.Note != "" {
 			fmt.Fprintf(w, "%s: %s\n", row.Name, row.Note)
