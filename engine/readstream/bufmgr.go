@@ -177,15 +177,22 @@ func startReadBuffersImpl(op *ReadBuffersOperation, buffers []Buffer, blockNum B
 //	    smgrreadv(first, run)               -- one preadv (per 1GB segment)
 //	    for each: PageIsVerifiedExtended; TerminateBufferIO(BM_VALID)
 //
-// pgBufferUsage.shared_blks_read counts the whole run, skipped blocks too.
+// pgBufferUsage.shared_blks_read counts the whole run, skipped blocks too,
+// and pg_stat_io's reads (pgstat_count_io_op_time) count blocks, not calls.
 // Cost: the smgrreadv calls, one system call each below a segment boundary.
 func WaitReadBuffers(op *ReadBuffersOperation) {
+	waitReadBuffers(op)
+}
+
+// waitReadBuffers is WaitReadBuffers; it returns how many smgrreadv calls
+// it made and how many blocks they read.
+func waitReadBuffers(op *ReadBuffersOperation) (calls, blocks int) {
 	if op.nblocks != op.ioBuffersLen && op.nblocks != op.ioBuffersLen+1 {
 		panic(fmt.Sprintf("readstream: WaitReadBuffers: %d blocks covered, %d to read", op.nblocks, op.ioBuffersLen))
 	}
 	nblocks := op.ioBuffersLen
 	if nblocks == 0 {
-		return
+		return 0, 0
 	}
 	op.log.add(Event{Kind: KindWait, Block: op.blocknum, N: nblocks, Advice: op.flags&ReadBuffersIssueAdvice != 0})
 	for i := 0; i < nblocks; i++ {
@@ -200,5 +207,8 @@ func WaitReadBuffers(op *ReadBuffersOperation) {
 		run := op.buffers[first : i+1]
 		op.pool.ReadV(op.blocknum+BlockNumber(first), run)
 		op.log.add(Event{Kind: KindReadV, Block: op.blocknum + BlockNumber(first), N: len(run)})
+		calls++
+		blocks += len(run)
 	}
+	return calls, blocks
 }

@@ -171,6 +171,14 @@ func TestProperties(t *testing.T) {
 				}
 			}
 		}
+		st := s.Stats()
+		total := 0
+		for _, r := range pool.Reads {
+			total += r.N
+		}
+		if st.ReadVs != len(pool.Reads) || st.BlocksRead != total {
+			t.Fatalf("stats: %d smgrreadv of %d blocks, pool saw %d of %d", st.ReadVs, st.BlocksRead, len(pool.Reads), total)
+		}
 		if !slices.Equal(log.Reads(), pool.Reads) {
 			t.Fatalf("log's reads %v, pool's %v", log.Reads(), pool.Reads)
 		}

@@ -71,8 +71,10 @@ type ReadStream struct {
 	stats Stats
 }
 
-// Stats counts what one stream did; most are visible in EXPLAIN (ANALYZE,
-// BUFFERS) or pg_stat_io as "reads".
+// Stats counts what one stream did. PostgreSQL 17's own counters count
+// blocks (shared_blks_read in EXPLAIN (BUFFERS); pg_stat_io's reads, which
+// WaitReadBuffers raises by a run's length): the number of smgrreadv calls
+// is not among them.
 type Stats struct {
 	StartReads     int // StartReadBuffers and StartReadBuffer calls
 	Waits          int // WaitReadBuffers calls with blocks to read
@@ -433,8 +435,10 @@ func (s *ReadStream) NextBuffer() Buffer {
 	if s.iosInProgress > 0 && s.ios[s.oldestIOIndex].bufferIndex == oldest {
 		ioIndex := s.oldestIOIndex
 		op := &s.ios[ioIndex].op
-		WaitReadBuffers(op)
+		calls, blocks := waitReadBuffers(op)
 		s.stats.Waits++
+		s.stats.ReadVs += calls
+		s.stats.BlocksRead += blocks
 		s.iosInProgress--
 		s.oldestIOIndex++
 		if s.oldestIOIndex == s.maxIOs {
