@@ -199,8 +199,8 @@ func (s *ReadStream) IOsInProgress() int { return s.iosInProgress }
 // Pending is the pending read: its first block and length (0: none).
 func (s *ReadStream) Pending() (BlockNumber, int) { return s.pendingReadBlocknum, s.pendingReadNblocks }
 
-// getBlock is read_stream_get_block: the ungotten block if there is one,
-// else the callback's next.
+// getBlock is read_stream_get_block (read_stream.c, PG 17.9): the ungotten
+// block if there is one, else the callback's next.
 func (s *ReadStream) getBlock() BlockNumber {
 	if b := s.bufferedBlocknum; b != InvalidBlockNumber {
 		s.bufferedBlocknum = InvalidBlockNumber
@@ -209,8 +209,9 @@ func (s *ReadStream) getBlock() BlockNumber {
 	return s.callback()
 }
 
-// ungetBlock is read_stream_unget_block: hold a block the look-ahead took
-// from the callback but cannot start yet (the I/O limit was reached).
+// ungetBlock is read_stream_unget_block (read_stream.c, PG 17.9): hold a
+// block the look-ahead took from the callback but cannot start yet (the I/O
+// limit was reached).
 func (s *ReadStream) ungetBlock(b BlockNumber) {
 	if s.bufferedBlocknum != InvalidBlockNumber || b == InvalidBlockNumber {
 		panic(fmt.Sprintf("readstream: unget of block %d with %d already held", b, s.bufferedBlocknum))
@@ -564,7 +565,8 @@ func (s *ReadStream) Reset() {
 	s.setDistance(1, RuleReset)
 }
 
-// End is read_stream_end: Reset, then the stream is freed (do not use it).
+// End is read_stream_end (read_stream.c, PG 17.9): Reset, then the stream
+// is freed (do not use it).
 func (s *ReadStream) End() { s.Reset() }
 
 // event records e with the stream's state after it.
