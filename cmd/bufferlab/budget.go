@@ -11,6 +11,7 @@ import (
 
 	"bufferlab/engine/scenario"
 	"bufferlab/engine/trace"
+	"bufferlab/internal/spillfile"
 )
 
 // The memory budget of `bufferlab run` (issue 14.6). The engine bounds a
@@ -53,15 +54,17 @@ func runStorage(mode outputMode) trace.Storage {
 	if mode != quietEvents {
 		return trace.Storage{}
 	}
-	return scenario.QuietStorage
+	return scenario.QuietStorage(openSpill)
 }
+
+// openSpill opens a run's spill file in the system's temporary directory.
+func openSpill() (trace.SpillFile, error) { return spillfile.Open("") }
 
 // runBudget is the budget of each of the variants runners of one run.
 func runBudget(mode outputMode, variants int) scenario.Budget {
 	if mode == quietEvents {
-		if f, err := os.CreateTemp("", "bufferlab-probe-*"); err == nil {
+		if f, err := openSpill(); err == nil {
 			f.Close()
-			os.Remove(f.Name())
 			b := scenario.Budget{Bytes: maxSpillBytes, EventBytes: spillEventBytes, Source: "the cap of one bufferlab run's events spilled to disk"}
 			if variants > 1 {
 				b.Bytes /= int64(variants)

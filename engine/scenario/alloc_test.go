@@ -26,7 +26,7 @@ run
 		t.Fatal(err)
 	}
 	r.SetEventText(false)
-	r.Log().SetStorage(QuietStorage)
+	r.Log().SetStorage(QuietStorage(nil)) // compact; no spill file in the engine's tests
 	defer r.Log().Close()
 	// The whole script: its setup (a relation, two backends) allocates
 	// once; the run's 800k events should add next to nothing.

@@ -105,9 +105,12 @@ func (r *Runner) yieldErr(st *RunStmt, steps int, err error) error {
 // QuietStorage is how a run whose events are summarised or left out, not
 // printed (`bufferlab run --summary`, `--no-events`, `bench step`), keeps
 // them: compact (about 15 bytes an event) and, past 32 MiB of them,
-// spilled to an unlinked temporary file, so that its memory stays flat
+// written to the spill file spill opens (internal/spillfile: an unlinked
+// temporary file; nil: kept in memory), so that its memory stays flat
 // however long it runs (trace.Storage).
-var QuietStorage = trace.Storage{Compact: true, SpillAfter: 32 << 20}
+func QuietStorage(spill func() (trace.SpillFile, error)) trace.Storage {
+	return trace.Storage{Compact: true, SpillAfter: 32 << 20, Spill: spill}
+}
 
 // PlayerBudget is the budget of a run the player (viz/player) opens from a
 // scenario: its events kept compact (QuietStorage without the spill: a

@@ -11,8 +11,10 @@
 // A Log keeps its events in chunks of 4096 (log.go): appending never
 // copies what is kept. Its Storage says what a full chunk becomes: plain
 // 48-byte records (the default), a compact encoding of about 15 bytes an
-// event (the player's runs), or that encoding written to an unlinked
-// temporary file once 32 MiB of it are in memory (`bufferlab run
+// event (the player's runs), or that encoding written to a spill file the
+// program passes in (the engine opens no files; `bufferlab run` gives it
+// an unlinked temporary file, internal/spillfile) once 32 MiB of it are
+// in memory (`bufferlab run
 // --summary`: a run of tens of millions of events keeps a flat memory).
 // Whatever plays events reads them through the Events interface (Len,
 // At), which a Log and a Slice implement, or ranges over a span of a Log

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"iter"
-	"os"
 	"sync"
 	"sync/atomic"
 )
@@ -66,22 +65,32 @@ const (
 //	compact   each full chunk encoded (encodeChunk: about 14 bytes an
 //	          event); a read decodes the chunk once into a small cache
 //	          (about 30 µs a chunk, 7 ns an event read in order)
-//	spill     compact chunks written to an unlinked temporary file once
-//	          more than SpillAfter bytes of them are in memory: what stays
-//	          is 24 bytes a chunk (where it lies), so a run's memory no
-//	          longer grows with its events
+//	spill     compact chunks written to a SpillFile once more than
+//	          SpillAfter bytes of them are in memory: what stays is 64
+//	          bytes a chunk of 4096 events (where it lies), so a run's
+//	          memory no longer grows with its events
 //
 // Every form gives back exactly the events appended: a log's Hash and
 // String do not depend on its storage.
 type Storage struct {
 	Compact bool
-	// SpillAfter, when > 0 (and Compact), is how many bytes of encoded
-	// chunks the log keeps in memory before it writes them to its
-	// temporary file. Where no file can be made (the browser) the log
-	// keeps them in memory and says so (SpillErr).
+	// SpillAfter, when > 0 (and Compact and Spill set), is how many bytes
+	// of encoded chunks the log keeps in memory before it writes them to
+	// its spill file.
 	SpillAfter int64
-	// Dir is where the temporary file goes ("": os.TempDir()).
-	Dir string
+	// Spill opens the spill file, once, at the first spill. The engine
+	// opens no file itself: the program that wants spilling gives it one
+	// (internal/spillfile: an unlinked temporary file). Where it fails the
+	// log keeps its chunks in memory and says why (SpillErr).
+	Spill func() (SpillFile, error)
+}
+
+// SpillFile is where a Log writes the chunks it spills and reads them
+// back, by offset. Close releases it (and removes a file on disk).
+type SpillFile interface {
+	io.ReaderAt
+	io.WriterAt
+	io.Closer
 }
 
 // Log is an append-only event log. The nil *Log discards everything. It
@@ -96,7 +105,7 @@ type Log struct {
 
 	store   Storage
 	memEnc  int64 // bytes of encoded chunks held in memory
-	file    *os.File
+	file    SpillFile
 	fileEnd int64
 	// spillErr is why spilling stopped (no temporary file); the log then
 	// keeps its encoded chunks in memory.
@@ -177,22 +186,20 @@ func (l *Log) seal() {
 	l.memEnc += int64(len(enc))
 	l.sealed = append(l.sealed, c)
 	l.open = l.open[:0] // reused: its events are in enc now
-	if l.store.SpillAfter > 0 && l.memEnc > l.store.SpillAfter && l.spillErr == nil {
+	if l.store.SpillAfter > 0 && l.store.Spill != nil && l.memEnc > l.store.SpillAfter && l.spillErr == nil {
 		l.spill()
 	}
 }
 
-// spill writes every in-memory encoded chunk to the log's file and drops
-// it from memory. The file is unlinked as soon as it is made, so it goes
-// when the process does, whatever happens; Close releases it sooner.
+// spill writes every in-memory encoded chunk to the log's spill file
+// (opened at the first spill) and drops it from memory.
 func (l *Log) spill() {
 	if l.file == nil {
-		f, err := os.CreateTemp(l.store.Dir, "bufferlab-events-*")
+		f, err := l.store.Spill()
 		if err != nil {
 			l.spillErr = fmt.Errorf("no file to spill the event log to: %w", err)
 			return
 		}
-		os.Remove(f.Name()) // where unlinking an open file fails, Close removes it
 		l.file = f
 	}
 	for i := range l.sealed {
@@ -215,21 +222,19 @@ func (l *Log) spill() {
 // asked to): its chunks are then all in memory.
 func (l *Log) SpillErr() error { return l.spillErr }
 
-// Close releases the log's temporary file, if it has one. A closed log
-// keeps the events still in memory; reading a spilled one panics.
+// Close releases the log's spill file, if it has one. A closed log keeps
+// the events still in memory; reading a spilled one panics.
 func (l *Log) Close() error {
 	if l == nil || l.file == nil {
 		return nil
 	}
-	name := l.file.Name()
 	err := l.file.Close()
-	os.Remove(name)
 	l.file = nil
 	return err
 }
 
 // Footprint is what the log's events take: in memory (records and encoded
-// chunks; the decode cache adds at most 768 kB) and in its temporary file.
+// chunks; the decode cache adds at most 768 kB) and in its spill file.
 func (l *Log) Footprint() (memory, file int64) {
 	if l == nil {
 		return 0, 0

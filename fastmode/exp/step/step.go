@@ -11,9 +11,11 @@ import (
 	"time"
 
 	"bufferlab/engine/scenario"
+	"bufferlab/engine/trace"
 	"bufferlab/fastmode/exp"
 	"bufferlab/fastmode/exp/pool"
 	"bufferlab/fastmode/harness"
+	"bufferlab/internal/spillfile"
 	"bufferlab/internal/wasmsize"
 	"bufferlab/viz/layout"
 	"bufferlab/viz/player"
@@ -184,7 +186,7 @@ func QuietRun(src string) (RunMemory, error) {
 	if err != nil {
 		return RunMemory{}, err
 	}
-	r.Log().SetStorage(scenario.QuietStorage)
+	r.Log().SetStorage(scenario.QuietStorage(func() (trace.SpillFile, error) { return spillfile.Open("") }))
 	defer r.Log().Close()
 	r.SetBudget(scenario.Budget{Bytes: 4 << 30, EventBytes: 16, Source: "bench step"})
 	r.SetEventText(false)
