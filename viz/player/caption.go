@@ -5,6 +5,7 @@ import (
 
 	"bufferlab/engine/scenario"
 	"bufferlab/engine/trace"
+	"bufferlab/viz/timeline"
 )
 
 // Names names the relations and backends of the player's run, as its
@@ -23,17 +24,40 @@ func (p *Player) Names() scenario.Names {
 
 // paneEvents is pane i's padded events (the main pane for an i out of
 // range).
-func (p *Player) paneEvents(i int) trace.Events {
-	if i > 0 && i <= len(p.Alts) {
-		return p.Alts[i-1].TL.Events()
-	}
-	return p.TL.Events()
-}
+func (p *Player) paneEvents(i int) trace.Events { return p.paneTimeline(i).Events() }
 
 // CaptionAt is the caption of event pos of pane i ("" for idle padding or
 // a position out of range): scenario.Caption with the player's names.
+//
+// The last caption of each pane is kept: a frame asks for the current
+// one several times (the caption line, the screen-reader mirror), and
+// over a run's log (not a padded copy) each asks copies the 4096 events
+// a caption may look back through.
 func (p *Player) CaptionAt(pane, pos int) string {
-	return scenario.Caption(p.paneEvents(pane), pos, p.Names())
+	for len(p.captions) <= pane {
+		p.captions = append(p.captions, lastCaption{pos: -1})
+	}
+	if c := &p.captions[pane]; c.pos != pos || c.of != p.paneTimeline(pane) {
+		c.pos, c.of, c.text = pos, p.paneTimeline(pane), scenario.Caption(p.paneEvents(pane), pos, p.Names())
+	}
+	return p.captions[pane].text
+}
+
+// lastCaption is a pane's last caption: of event pos of the timeline of
+// (pacing replaces a pane's timeline and its events with it).
+type lastCaption struct {
+	pos  int
+	of   *timeline.Timeline
+	text string
+}
+
+// paneTimeline is pane i's timeline (the main pane's for an i out of
+// range), as paneEvents.
+func (p *Player) paneTimeline(i int) *timeline.Timeline {
+	if i > 0 && i <= len(p.Alts) {
+		return p.Alts[i-1].TL
+	}
+	return p.TL
 }
 
 // Caption is the caption of the event pane i applied last: the one the

@@ -17,6 +17,7 @@ import (
 
 // Player plays one lesson or scenario.
 type Player struct {
+	captions    []lastCaption // CaptionAt's last, by pane
 	Name, Title string
 	Lesson      *lessons.Lesson // nil for a bare scenario
 	// Steps are the lesson's steps (a bare scenario has one).
