@@ -10,7 +10,14 @@ import (
 // returns it pinned (ReadBufferExtended → ReadBuffer_common, PG15, RBM_NORMAL).
 // strategy may be nil (the default strategy). hit reports whether the block
 // was already in the pool.
+//
+// PostgreSQL 17 reads through StartReadBuffer and WaitReadBuffers
+// (readBuffer17); 16 runs this function with its own BufferAlloc
+// (bufferAlloc16), which is why the pool's version picks the allocator.
 func (b *Backend) ReadBuffer(rel *Relation, f ForkNumber, blk uint32, strategy *Strategy) (buf Buffer, hit bool, err error) {
+	if b.pool.version >= 17 {
+		return b.readBuffer17(rel, f, blk, strategy)
+	}
 	tag := rel.Tag(f, blk)
 	// Simplification (marked on the code panel): PostgreSQL has no size
 	// check in ReadBuffer_common. mdread (md.c, PG 15) finds the short read
@@ -27,7 +34,13 @@ func (b *Backend) ReadBuffer(rel *Relation, f ForkNumber, blk uint32, strategy *
 		return InvalidBuffer, false, errBeyondEOF(rel, f, blk)
 	}
 	b.emitTag(trace.KOp, sReadBegin, trace.ORelation, int32(rel.Number), 0, 0, &tag)
-	d, found, err := b.bufferAlloc(rel, tag, strategy)
+	var d *BufferDesc
+	var found bool
+	if b.pool.version == 16 {
+		d, found, err = b.bufferAlloc16(rel, tag, strategy, true)
+	} else {
+		d, found, err = b.bufferAlloc(rel, tag, strategy)
+	}
 	if err != nil {
 		return InvalidBuffer, false, err
 	}
@@ -42,6 +55,7 @@ func (b *Backend) ReadBuffer(rel *Relation, f ForkNumber, blk uint32, strategy *
 	b.emitTag(trace.KMiss, sReadMiss, trace.OBuffer, d.bufID, 0, 0, &tag)
 	b.step(sReadSmgr)
 	b.emitTag(trace.KIORead, sReadSmgr, trace.OBuffer, d.bufID, 0, 0, &tag)
+	b.pool.noteRead(1)
 	b.terminateBufferIO(d, false, BmValid)
 	b.emitTag(trace.KOpDone, sReadDone, trace.OBuffer, d.bufID, 0, 0, &tag)
 	return buf, false, nil
@@ -504,11 +518,22 @@ func (b *Backend) MarkBufferDirty(buf Buffer) error {
 // startBufferIO is StartBufferIO (PG15): wait out any I/O in progress, then
 // claim the I/O unless it is no longer needed.
 func (b *Backend) startBufferIO(d *BufferDesc, forInput bool) bool {
+	return b.startBufferIOWait(d, forInput, false)
+}
+
+// startBufferIOWait is StartBufferIO with PostgreSQL 17's nowait: when
+// another backend's I/O is in progress it returns false at once instead
+// of waiting (WaitReadBuffers asks so for every block after a run's first).
+func (b *Backend) startBufferIOWait(d *BufferDesc, forInput, nowait bool) bool {
 	var s uint32
 	for {
 		s = b.lockBufHdr(d, sStartIOLock)
 		if s&BmIOInProgress == 0 {
 			break
+		}
+		if nowait {
+			b.unlockBufHdr(d, s, s17StartIONowait)
+			return false
 		}
 		b.unlockBufHdr(d, s, sStartIOBusyUnlock)
 		b.waitIO(d)
@@ -585,7 +610,17 @@ func (b *Backend) SeqScan(rel *Relation) error {
 // = blocks, Arg = ring size), the sync-scan load and stores
 // (syncscan.go), the page reads, and an op-done at scan.end (After =
 // blocks), or at scan.pause (After = pages read) for a paused scan.
+//
+// PostgreSQL 17 scans through a read stream (seqScanStream); a paused
+// scan there would keep the stream's look-ahead pins, which BufferLab
+// does not model yet, so pages > 0 is an error at pg=17.
 func (b *Backend) SeqScanPages(rel *Relation, pages uint32) (Buffer, error) {
+	if b.pool.version >= 17 {
+		if pages > 0 {
+			return InvalidBuffer, fmt.Errorf("scan pages=%d: a paused scan is modelled for PostgreSQL 15 and 16 only (at 17 it would hold its read stream's look-ahead pins)", pages)
+		}
+		return InvalidBuffer, b.seqScanStream(rel)
+	}
 	var strategy *Strategy
 	b.step(sScanInit)
 	n := rel.NBlocks[MainForkNum]

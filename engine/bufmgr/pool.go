@@ -3,11 +3,13 @@ package bufmgr
 import (
 	"fmt"
 	"sort"
+	"sync"
 	"sync/atomic"
 
 	"bufferlab/engine/internal/enum"
 	"bufferlab/engine/internal/lwlock"
 	"bufferlab/engine/internal/pgsize"
+	"bufferlab/engine/readstream"
 	"bufferlab/engine/sched"
 	"bufferlab/engine/trace"
 )
@@ -100,6 +102,17 @@ type Pool struct {
 	// locations (syncscan.go).
 	syncScans bool
 	ss        ssList
+
+	// version is the PostgreSQL read path the pool runs (Options.Version);
+	// ioCombineLimit and effectiveIOConcurrency are its PG 17 settings.
+	version                int
+	ioCombineLimit         int
+	effectiveIOConcurrency int
+	// reads is the sequence of read calls' lengths in blocks, run-length
+	// encoded (noteRead, ReadCalls); readsMu guards it for fast-mode
+	// backends on threads.
+	readsMu sync.Mutex
+	reads   []ReadRun
 }
 
 // PinsMode selects how PinBuffer and UnpinBuffer change a buffer's shared
@@ -143,7 +156,23 @@ type Options struct {
 	// scenario language's too): a scan of a relation over NBuffers/4
 	// blocks starts where the last one reported being (syncscan.go).
 	SyncScans bool
+	// Version is the PostgreSQL major version whose read path the pool
+	// runs (config pg=): 15 (0 means 15), 16 (BufferAlloc with one
+	// partition lock at a time, alloc16.go) or 17 (StartReadBuffers,
+	// WaitReadBuffers and read streams, read17.go).
+	Version int
+	// IOCombineLimit is io_combine_limit in blocks (PG 17; 0: 16, its
+	// default of 128kB), EffectiveIOConcurrency effective_io_concurrency
+	// (0 is a value: no look-ahead I/O; use -1 for the default, 1).
+	IOCombineLimit         int
+	EffectiveIOConcurrency int
 }
+
+// The PostgreSQL versions a pool can model (Options.Version).
+const (
+	MinVersion = 15
+	MaxVersion = 17
+)
 
 // NewPoolWith is NewPool with variant options.
 func NewPoolWith(nbuffers int, log *trace.Log, opt Options) (*Pool, error) {
@@ -154,6 +183,29 @@ func NewPoolWith(nbuffers int, log *trace.Log, opt Options) (*Pool, error) {
 	if err != nil {
 		return nil, err
 	}
+	switch v := opt.Version; {
+	case v == 0:
+		opt.Version = MinVersion
+	case v < MinVersion || v > MaxVersion:
+		return nil, fmt.Errorf("bufmgr: PostgreSQL %d's read path is not modelled (%d to %d are)", v, MinVersion, MaxVersion)
+	}
+	if opt.Version > 15 && opt.DropList {
+		return nil, fmt.Errorf("bufmgr: the dlist drop variant is modelled on PostgreSQL 15's BufferAlloc only (pg=15)")
+	}
+	if opt.IOCombineLimit == 0 {
+		opt.IOCombineLimit = readstream.DefaultIOCombineLimit
+	}
+	if opt.IOCombineLimit < 1 || opt.IOCombineLimit > readstream.MaxIOCombineLimit {
+		return nil, fmt.Errorf("bufmgr: io_combine_limit %d blocks outside 1..%d", opt.IOCombineLimit, readstream.MaxIOCombineLimit)
+	}
+	if opt.EffectiveIOConcurrency < 0 {
+		opt.EffectiveIOConcurrency = readstream.DefaultEffectiveIOConcurrency
+	}
+	if opt.EffectiveIOConcurrency > readstream.MaxIOConcurrency {
+		return nil, fmt.Errorf("bufmgr: effective_io_concurrency %d outside 0..%d", opt.EffectiveIOConcurrency, readstream.MaxIOConcurrency)
+	}
+	p.version = opt.Version
+	p.ioCombineLimit, p.effectiveIOConcurrency = opt.IOCombineLimit, opt.EffectiveIOConcurrency
 	p.pins = opt.Pins
 	p.inRecovery = opt.InRecovery
 	p.syncScans = opt.SyncScans
@@ -206,7 +258,8 @@ func NewPool(nbuffers int, log *trace.Log) (*Pool, error) {
 	if nbuffers < MinNBuffers || nbuffers > MaxNBuffers {
 		return nil, fmt.Errorf("bufmgr: NBuffers %d out of range [%d, %d]", nbuffers, MinNBuffers, MaxNBuffers)
 	}
-	p := &Pool{NBuffers: nbuffers, descs: make([]BufferDesc, nbuffers), content: map[int32]*LWLock{}, log: log, ss: newSSList()}
+	p := &Pool{NBuffers: nbuffers, descs: make([]BufferDesc, nbuffers), content: map[int32]*LWLock{}, log: log, ss: newSSList(),
+		version: MinVersion, ioCombineLimit: readstream.DefaultIOCombineLimit, effectiveIOConcurrency: readstream.DefaultEffectiveIOConcurrency}
 	for i := range p.descs {
 		d := &p.descs[i]
 		d.bufID = int32(i)

@@ -128,12 +128,18 @@ func (b *Backend) ssGetLocation(rel *Relation, nblocks uint32) uint32 {
 // at scan.sync-report (Obj = relation, Before → After = the entry's
 // location).
 func (b *Backend) ssReportLocation(rel *Relation, page uint32) {
+	b.ssReportLocationAt(rel, page, sScanSyncReport)
+}
+
+// ssReportLocationAt is ssReportLocation at site (PostgreSQL 17 reports
+// from the read stream's callback: scan17.sync-report).
+func (b *Backend) ssReportLocationAt(rel *Relation, page uint32, site trace.Site) {
 	if page%SyncScanReportInterval != 0 {
 		return
 	}
-	b.step(sScanSyncReport)
+	b.step(site)
 	before, after := b.pool.ss.search(rel.RelFileNode(), page, true)
-	b.emit(trace.KStore, sScanSyncReport, trace.ORelation, int32(rel.Number), uint64(before), uint64(after), 0)
+	b.emit(trace.KStore, site, trace.ORelation, int32(rel.Number), uint64(before), uint64(after), 0)
 }
 
 // describeSyncScan decodes the events of ss_get_location and
@@ -148,7 +154,7 @@ func describeSyncScan(e trace.Event) (string, bool) {
 	switch {
 	case e.Kind == trace.KLoad && e.Site == sScanSyncStart:
 		return fmt.Sprintf(": shared scan location %s, start at block %d", loc(e.Before), e.After), true
-	case e.Kind == trace.KStore && e.Site == sScanSyncReport:
+	case e.Kind == trace.KStore && (e.Site == sScanSyncReport || e.Site == s17ScanSyncReport):
 		return fmt.Sprintf(": shared scan location %s -> %d", loc(e.Before), e.After), true
 	}
 	return "", false

@@ -57,6 +57,7 @@ const (
 type ReadBuffersOperation struct {
 	pool Pool
 	log  *Log
+	obs  Observer // pool, when it implements Observer
 
 	// Private to StartReadBuffers and WaitReadBuffers.
 	buffers      []Buffer // the caller's array, from the first block on
@@ -69,7 +70,37 @@ type ReadBuffersOperation struct {
 // NewReadBuffersOperation is an operation on pool, recording into log
 // (nil: no record).
 func NewReadBuffersOperation(pool Pool, log *Log) ReadBuffersOperation {
-	return ReadBuffersOperation{pool: pool, log: log}
+	obs, _ := pool.(Observer)
+	return ReadBuffersOperation{pool: pool, log: log, obs: obs}
+}
+
+// Observer is what a Pool may also implement to hear the buffer manager's
+// calls as they begin and end, between the Pool steps they make:
+// engine/bufmgr emits its trace events for them (the op that frames a
+// StartReadBuffers' pins, or a WaitReadBuffers' reads). It sees every
+// call, whether or not a Log records them.
+type Observer interface {
+	// Begin: a StartReadBuffers (KindStartRead), StartReadBuffer
+	// (KindStartReadOne) or WaitReadBuffers (KindWait) call begins, at
+	// block for n blocks (asked, or to read).
+	Begin(k Kind, block BlockNumber, n int)
+	// End: the call Begin announced ended; e is its record (a start's
+	// event with the blocks covered and to read; for a wait, Block and N
+	// as Begin's, IO the smgrreadv calls it made).
+	End(e Event)
+}
+
+// begin and end tell op's observer, if any.
+func (op *ReadBuffersOperation) begin(k Kind, block BlockNumber, n int) {
+	if op.obs != nil {
+		op.obs.Begin(k, block, n)
+	}
+}
+
+func (op *ReadBuffersOperation) end(e Event) {
+	if op.obs != nil {
+		op.obs.End(e)
+	}
 }
 
 // Flags is the flags the operation was started with.
@@ -101,8 +132,11 @@ func (op *ReadBuffersOperation) Flags() ReadBuffersFlag { return op.flags }
 // Cost: one buffer-table lookup (and on a miss, a victim) per block.
 func StartReadBuffers(op *ReadBuffersOperation, buffers []Buffer, blockNum BlockNumber, nblocks *int, flags ReadBuffersFlag) bool {
 	asked := *nblocks
+	op.begin(KindStartRead, blockNum, asked)
 	need := startReadBuffersImpl(op, buffers, blockNum, nblocks, flags)
-	op.log.add(startEvent(KindStartRead, op, blockNum, asked, *nblocks, need, flags))
+	e := startEvent(KindStartRead, op, blockNum, asked, *nblocks, need, flags)
+	op.log.add(e)
+	op.end(e)
 	return need
 }
 
@@ -111,8 +145,11 @@ func StartReadBuffers(op *ReadBuffersOperation, buffers []Buffer, blockNum Block
 // one buffer; it stays op's buffer array until WaitReadBuffers.
 func StartReadBuffer(op *ReadBuffersOperation, buffer []Buffer, blockNum BlockNumber, flags ReadBuffersFlag) bool {
 	n := 1
+	op.begin(KindStartReadOne, blockNum, 1)
 	need := startReadBuffersImpl(op, buffer[:1], blockNum, &n, flags)
-	op.log.add(startEvent(KindStartReadOne, op, blockNum, 1, 1, need, flags))
+	e := startEvent(KindStartReadOne, op, blockNum, 1, 1, need, flags)
+	op.log.add(e)
+	op.end(e)
 	return need
 }
 
@@ -194,7 +231,13 @@ func waitReadBuffers(op *ReadBuffersOperation) (calls, blocks int) {
 	if nblocks == 0 {
 		return 0, 0
 	}
-	op.log.add(Event{Kind: KindWait, Block: op.blocknum, N: nblocks, Advice: op.flags&ReadBuffersIssueAdvice != 0})
+	wait := Event{Kind: KindWait, Block: op.blocknum, N: nblocks, Advice: op.flags&ReadBuffersIssueAdvice != 0}
+	op.log.add(wait)
+	op.begin(KindWait, op.blocknum, nblocks)
+	defer func() {
+		wait.IO = calls
+		op.end(wait)
+	}()
 	for i := 0; i < nblocks; i++ {
 		if !op.pool.StartBufferIO(op.buffers[i], false) {
 			op.log.add(Event{Kind: KindSkipIO, Block: op.blocknum + BlockNumber(i)})

@@ -54,7 +54,7 @@ const (
 	KHit
 	KMiss
 	KRetag   // Arg = new packed tag, Before = old packed tag
-	KIORead  // simulated smgrread; Arg = packed tag
+	KIORead  // simulated smgrread of one page; Arg = packed tag; in a read of several blocks (PG 17's smgrreadv: one event per block) Before = the block's place in it, After = its blocks (0 for a one-block read)
 	KIOWrite // simulated smgrwrite of a dirty victim; Arg = packed tag
 	KIOWait  // waiting for another backend's I/O (WaitIO)
 	KPrivRef // private (per-backend) pin count changed; Before → After, Obj = buffer
@@ -98,6 +98,12 @@ const (
 	KLocalMapSize // backend Obj's local map size Before → After (0: no map), Arg = the relation it is for
 	KForkSize     // a fork of relation Obj created or extended: Before → After fork words (fsm.ForkWord: exists, blocks)
 	KTarget       // backend Actor's cached target block (smgr_targblock) for relation Obj: Before → After
+	// A modelled call that frames other events, in PostgreSQL 17's read
+	// path (StartReadBuffers, WaitReadBuffers: engine/bufmgr/read17.go):
+	// Obj = relation, Before = its first block, After = blocks asked or to
+	// read at its start (Arg 0), blocks covered or reads made at its end
+	// (Arg 1). The Site says which call.
+	KCall
 	numKinds
 )
 
@@ -117,6 +123,7 @@ var kindNames = [numKinds]string{
 	KNodeStore: "node-store", KCategory: "category", KSearchStep: "search-step", KNextSlot: "next-slot",
 	KFSMSkip: "fsm-skip", KPageTried: "page-tried", KHeapPage: "heap-page", KLocalMap: "local-map",
 	KLocalMapSize: "local-map-size", KForkSize: "fork-size", KTarget: "target-block",
+	KCall: "call",
 }
 
 func (k Kind) String() string { return enum.Name(kindNames[:], k, "kind") }
