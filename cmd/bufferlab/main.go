@@ -228,6 +228,9 @@ func cmdRun(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		} else {
 			fmt.Fprintf(stdout, "-- final state --\n%s", r.Pool().Picture(r.RelName))
 		}
+		if line, ok := r.ReadCallsLine(); ok {
+			fmt.Fprintf(stdout, "-- %s --\n", line)
+		}
 		fmt.Fprintf(stdout, "-- trace: %d events, hash %016x --\n", r.Log().Len(), r.Log().Hash())
 		if runErr != nil {
 			fmt.Fprintln(stderr, runErr)

@@ -137,11 +137,28 @@ func (c *captioner) caption() string {
 		return fmt.Sprintf("%s cannot reuse ring %s (refcount %d, usage %d): it allocates the usual way.",
 			c.who, c.buf(), StateRefcount(c.after()), StateUsagecount(c.after()))
 	case trace.KHit:
+		if e.Site == s17StartHit {
+			return fmt.Sprintf("%s finds %s valid in %s: a hit, which ends this StartReadBuffers range.", c.who, c.tag(e.Arg), c.buf())
+		}
 		return fmt.Sprintf("%s finds %s in %s: a hit, no read needed.", c.who, c.tag(e.Arg), c.buf())
 	case trace.KMiss:
+		if e.Site == s17StartMiss {
+			return fmt.Sprintf("%s has %s pinned and tagged for %s, not valid yet: WaitReadBuffers will read it.", c.who, c.buf(), c.tag(e.Arg))
+		}
 		return fmt.Sprintf("%s did not find %s in the pool (a miss): it reads the page into %s.", c.who, c.tag(e.Arg), c.buf())
 	case trace.KIORead:
+		if e.After > 1 {
+			if e.Before == 0 {
+				return fmt.Sprintf("%s reads %d blocks with one smgrreadv: %s into %s first.", c.who, e.After, c.tag(e.Arg), c.buf())
+			}
+			return fmt.Sprintf("The same smgrreadv fills %s with %s (block %d of %d).", c.buf(), c.tag(e.Arg), e.Before+1, e.After)
+		}
+		if e.Site == s17ReadV {
+			return fmt.Sprintf("%s reads %s from disk into %s (smgrreadv of one block).", c.who, c.tag(e.Arg), c.buf())
+		}
 		return fmt.Sprintf("%s reads %s from disk into %s (smgrread).", c.who, c.tag(e.Arg), c.buf())
+	case trace.KCall:
+		return c.call()
 	case trace.KIOWrite:
 		if t, ok := c.readingTag(); ok {
 			return fmt.Sprintf("%s writes dirty %s (%s) to disk, to make room for %s (smgrwrite).",
@@ -157,6 +174,10 @@ func (c *captioner) caption() string {
 		w := c.actor(trace.Actor(e.Arg))
 		return fmt.Sprintf("%s wakes %s: only %s's pin is left on %s (ProcSendSignal).", c.who, w, w, c.buf())
 	case trace.KStore:
+		if e.Site == s17ScanSyncReport {
+			return fmt.Sprintf("%s's read stream, ahead of its reading, reports block %d of %s for other scans (ss_report_location).",
+				c.who, e.After, c.rel())
+		}
 		if e.Site == sScanSyncReport {
 			return fmt.Sprintf("%s reports its scan of %s at block %d, for other scans to join (ss_report_location).",
 				c.who, c.rel(), e.After)
@@ -212,7 +233,13 @@ func (c *captioner) op() string {
 		return fmt.Sprintf("%s changes the page in %s (%s) and marks it dirty (MarkBufferDirty).", c.who, c.buf(), c.tag(e.Arg))
 	case sCleanupBegin:
 		return fmt.Sprintf("%s wants the cleanup lock on %s (%s): its own pin must be the only one.", c.who, c.buf(), c.tag(e.Arg))
-	case sScanInit:
+	case s17ReadBegin:
+		return fmt.Sprintf("%s wants %s (ReadBuffer_common): StartReadBuffer pins a buffer for it.", c.who, c.tag(e.Arg))
+	case sScanInit, s17ScanInit:
+		if e.Site == s17ScanInit {
+			return fmt.Sprintf("%s starts a sequential scan of %s (%s) through a read stream, which looks ahead and combines reads.",
+				c.who, c.rel(), narrate.Plural(e.After, "block"))
+		}
 		ring := "no ring: the table is at most a quarter of the pool"
 		if e.Arg > 0 {
 			ring = fmt.Sprintf("a ring of %s", narrate.Plural(e.Arg, "buffer"))
@@ -271,8 +298,10 @@ func (c *captioner) opDone() string {
 		return fmt.Sprintf("%s is done: %s (%s) is dirty, to be written out before it is reused.", c.who, c.buf(), c.tag(e.Arg))
 	case sCleanupGot:
 		return fmt.Sprintf("%s holds the cleanup lock on %s (%s): nobody else pins it.", c.who, c.buf(), c.tag(e.Arg))
-	case sScanEnd:
+	case sScanEnd, s17ScanEnd:
 		return fmt.Sprintf("%s's scan of %s is done: %s read, its last pin released.", c.who, c.rel(), narrate.Plural(e.After, "block"))
+	case s17ReadDone:
+		return fmt.Sprintf("%s has %s in %s, pinned and valid.", c.who, c.tag(e.Arg), c.buf())
 	case sScanPause:
 		return fmt.Sprintf("%s's scan of %s pauses after %s, keeping its current page pinned.",
 			c.who, c.rel(), narrate.Plural(e.After, "block"))
@@ -512,6 +541,28 @@ func (c *captioner) victim() string {
 			c.who, c.buf(), e.Before)
 	}
 	return fmt.Sprintf("%s takes %s as its victim.", c.who, c.buf())
+}
+
+// call says a call event of PostgreSQL 17's read path.
+func (c *captioner) call() string {
+	e := c.e
+	blocks := func(n uint64) string {
+		if n <= 1 {
+			return fmt.Sprintf("block %d", e.Before)
+		}
+		return fmt.Sprintf("blocks %d..%d", e.Before, e.Before+n-1)
+	}
+	switch e.Site {
+	case s17StartBegin:
+		return fmt.Sprintf("%s calls StartReadBuffers for %s of %s: a pin for each, up to the first already valid.", c.who, blocks(e.After), c.rel())
+	case s17StartDone:
+		return fmt.Sprintf("%s's StartReadBuffers covered %s.", c.who, blocks(e.After))
+	case s17WaitBegin:
+		return fmt.Sprintf("%s calls WaitReadBuffers: %s to read.", c.who, blocks(e.After))
+	case s17WaitDone:
+		return fmt.Sprintf("%s's WaitReadBuffers is done: %s.", c.who, narrate.Plural(e.After, "smgrreadv call"))
+	}
+	return ""
 }
 
 func (c *captioner) retag() string {

@@ -96,14 +96,19 @@ func DescribeWith(e trace.Event, names RelNamer, actor func(trace.Actor) string)
 	case trace.KRingAdd, trace.KRingReject:
 		fmt.Fprintf(&b, ": ring slot %d", e.Arg)
 	case trace.KHit, trace.KMiss, trace.KIORead, trace.KIOWrite, trace.KOp:
-		if e.Kind == trace.KOp && e.Site == sScanInit {
+		if e.Kind == trace.KOp && (e.Site == sScanInit || e.Site == s17ScanInit) {
 			fmt.Fprintf(&b, ": %d blocks, ring %d", e.After, e.Arg)
 			if e.Before != 0 {
 				fmt.Fprintf(&b, ", starts at block %d", e.Before)
 			}
 		} else {
 			fmt.Fprintf(&b, ": %s", names.tag(UnpackTag(e.Arg)))
+			if e.Kind == trace.KIORead && e.After > 0 {
+				fmt.Fprintf(&b, " (block %d of %d in one smgrreadv)", e.Before+1, e.After)
+			}
 		}
+	case trace.KCall:
+		b.WriteString(describeCall(e))
 	case trace.KRetag:
 		old := "(none)"
 		if e.Before != noTag {
@@ -127,6 +132,28 @@ func DescribeWith(e trace.Event, names RelNamer, actor func(trace.Actor) string)
 		b.WriteString(" buffer_strategy_lock")
 	}
 	return b.String()
+}
+
+// describeCall describes a call event of PostgreSQL 17's read path
+// (read17.go's streamPool.Begin and End), after the relation.
+func describeCall(e trace.Event) string {
+	span := func(n uint64) string {
+		if n <= 1 {
+			return fmt.Sprintf("block %d", e.Before)
+		}
+		return fmt.Sprintf("blocks %d..%d", e.Before, e.Before+n-1)
+	}
+	switch {
+	case e.Site == s17StartBegin:
+		return fmt.Sprintf(": StartReadBuffers(%s)", span(e.After))
+	case e.Site == s17StartDone:
+		return fmt.Sprintf(": StartReadBuffers covered %s", span(e.After))
+	case e.Site == s17WaitBegin:
+		return fmt.Sprintf(": WaitReadBuffers(%s)", span(e.After))
+	case e.Site == s17WaitDone:
+		return fmt.Sprintf(": WaitReadBuffers made %d smgrreadv", e.After)
+	}
+	return ""
 }
 
 func bufOrNone(v uint64) string {

@@ -132,11 +132,8 @@ func (op *ReadBuffersOperation) Flags() ReadBuffersFlag { return op.flags }
 // Cost: one buffer-table lookup (and on a miss, a victim) per block.
 func StartReadBuffers(op *ReadBuffersOperation, buffers []Buffer, blockNum BlockNumber, nblocks *int, flags ReadBuffersFlag) bool {
 	asked := *nblocks
-	op.begin(KindStartRead, blockNum, asked)
-	need := startReadBuffersImpl(op, buffers, blockNum, nblocks, flags)
-	e := startEvent(KindStartRead, op, blockNum, asked, *nblocks, need, flags)
-	op.log.add(e)
-	op.end(e)
+	need := startReadBuffersImpl(op, KindStartRead, buffers, blockNum, nblocks, flags)
+	op.log.add(startEvent(KindStartRead, op, blockNum, asked, *nblocks, need, flags))
 	return need
 }
 
@@ -145,11 +142,8 @@ func StartReadBuffers(op *ReadBuffersOperation, buffers []Buffer, blockNum Block
 // one buffer; it stays op's buffer array until WaitReadBuffers.
 func StartReadBuffer(op *ReadBuffersOperation, buffer []Buffer, blockNum BlockNumber, flags ReadBuffersFlag) bool {
 	n := 1
-	op.begin(KindStartReadOne, blockNum, 1)
-	need := startReadBuffersImpl(op, buffer[:1], blockNum, &n, flags)
-	e := startEvent(KindStartReadOne, op, blockNum, 1, 1, need, flags)
-	op.log.add(e)
-	op.end(e)
+	need := startReadBuffersImpl(op, KindStartReadOne, buffer[:1], blockNum, &n, flags)
+	op.log.add(startEvent(KindStartReadOne, op, blockNum, 1, 1, need, flags))
 	return need
 }
 
@@ -164,12 +158,23 @@ func startEvent(k Kind, op *ReadBuffersOperation, block BlockNumber, asked, cove
 }
 
 // startReadBuffersImpl is StartReadBuffersImpl; the exported functions
-// and the stream record its call.
-func startReadBuffersImpl(op *ReadBuffersOperation, buffers []Buffer, blockNum BlockNumber, nblocks *int, flags ReadBuffersFlag) bool {
+// and the stream record its call, k (KindStartRead, or KindStartReadOne
+// for StartReadBuffer), in their logs; op's observer hears it here.
+func startReadBuffersImpl(op *ReadBuffersOperation, k Kind, buffers []Buffer, blockNum BlockNumber, nblocks *int, flags ReadBuffersFlag) bool {
 	asked := *nblocks
 	if asked < 1 || asked > MaxIOCombineLimit || asked > len(buffers) {
 		panic(fmt.Sprintf("readstream: StartReadBuffers(%d, %d) with room for %d buffers", blockNum, asked, len(buffers)))
 	}
+	op.begin(k, blockNum, asked)
+	need := pinRange(op, buffers, blockNum, nblocks, flags)
+	op.end(startEvent(k, op, blockNum, asked, *nblocks, need, flags))
+	return need
+}
+
+// pinRange is StartReadBuffersImpl's work: a pin per block until the
+// first valid one, and the operation's readable run.
+func pinRange(op *ReadBuffersOperation, buffers []Buffer, blockNum BlockNumber, nblocks *int, flags ReadBuffersFlag) bool {
+	asked := *nblocks
 	actual := asked
 	ioBuffersLen := 0
 	for i := 0; i < actual; i++ {

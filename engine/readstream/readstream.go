@@ -270,7 +270,7 @@ func (s *ReadStream) startPendingRead(suppressAdvice bool) {
 	ioIndex := s.nextIOIndex
 	nblocks := s.pendingReadNblocks
 	op := &s.ios[ioIndex].op
-	needWait := startReadBuffersImpl(op, s.buffers[bufferIndex:bufferIndex+nblocks], s.pendingReadBlocknum, &nblocks, flags)
+	needWait := startReadBuffersImpl(op, KindStartRead, s.buffers[bufferIndex:bufferIndex+nblocks], s.pendingReadBlocknum, &nblocks, flags)
 	s.countStart(needWait, flags)
 	s.pinnedBuffers += nblocks
 	s.stats.MaxPinned = max(s.stats.MaxPinned, s.pinnedBuffers)
@@ -505,7 +505,7 @@ func (s *ReadStream) nextBufferFast() Buffer {
 		}
 		op := &s.ios[0].op
 		n := 1
-		need := startReadBuffersImpl(op, s.buffers[oldest:oldest+1], next, &n, flags)
+		need := startReadBuffersImpl(op, KindStartReadOne, s.buffers[oldest:oldest+1], next, &n, flags)
 		s.countStart(need, flags)
 		s.stats.FastPathBlocks++
 		start := startEvent(KindStartReadOne, op, next, 1, 1, need, flags)

@@ -43,6 +43,14 @@ type ConfigStmt struct {
 	SLRU slruConfig
 	// FSM configures the free space map model (fsm=…, see fsm.go).
 	FSM fsmConfig
+	// PG is the config's single pg= value (0: none given, PostgreSQL 15);
+	// IOCombineLimit (blocks; 0: the default) and EffectiveIOConcurrency
+	// (given when EffectiveIOConcurrencySet) are PostgreSQL 17's read
+	// stream settings (pg.go).
+	PG                        PGVersion
+	IOCombineLimit            int
+	EffectiveIOConcurrency    int
+	EffectiveIOConcurrencySet bool
 	// Ext holds the settings of keys registered from outside this package
 	// (Key.Parse), by key.
 	Ext map[string]any

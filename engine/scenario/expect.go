@@ -115,6 +115,13 @@ func (p *parser) expect(toks []token) (Stmt, error) {
 		if !ok || !slices.Contains(keys, k) {
 			return nil, p.errf(t.Pos, "expect %s: expected KEY=VALUE with KEY one of %s, found %q", subj.Text, strings.Join(keys, ", "), t.Text)
 		}
+		if subj.Text == "pool" && k == "reads" {
+			canon, err := parseReadRuns(v)
+			if err != nil {
+				return nil, p.errf(t.Pos, "expect pool %v", err)
+			}
+			v = canon
+		}
 		st.Checks = append(st.Checks, check{Key: k, Value: v, Pos: t.Pos})
 	}
 	return st, nil
@@ -216,6 +223,8 @@ func (r *Runner) expectValue(st *ExpectStmt, c check) (string, error) {
 			return v, nil
 		}
 		switch c.Key {
+		case "reads":
+			return bufmgr.FormatReadRuns(pool.ReadCalls()), nil
 		case "hand":
 			return strconv.Itoa(pool.NextVictimBuffer()), nil
 		case "passes":

@@ -34,8 +34,8 @@ func TestParseErrors(t *testing.T) {
 		{"config pins=atomic,spinlock\nexpect atomic:", "2:15: expected a subject after 'expect'"},
 		{"config drop=scan,fast", "1:8: drop: expected strategies among auto, scan, lookup, dlist in pane order (scan,lookup,dlist), found \"scan,fast\""},
 		{"config drop=scan,scan", "1:8: drop: scan is named twice"},
-		{"config pins=atomic,spinlock drop=scan,lookup", "1:29: drop: names several variants, and so does pins= at 1:8; only one of pins=, drop=, slru= or fsm= may name several variants"},
-		{"config drop=scan,lookup slru=banks,banks+hash", "1:25: slru: names several variants, and so does drop= at 1:8; only one of pins=, drop=, slru= or fsm= may name several variants"},
+		{"config pins=atomic,spinlock drop=scan,lookup", "1:29: drop: names several variants, and so does pins= at 1:8; only one of pins=, drop=, slru=, fsm= or pg= may name several variants"},
+		{"config drop=scan,lookup slru=banks,banks+hash", "1:25: slru: names several variants, and so does drop= at 1:8; only one of pins=, drop=, slru=, fsm= or pg= may name several variants"},
 		// issue 14.1: a key given twice is an error naming both places
 		{"config shared_buffers=128kB shared_buffers=1MB", "1:29: shared_buffers given twice (first at 1:8): expected each config key once"},
 		{"config drop=scan drop=lookup", "1:18: drop given twice (first at 1:8)"},
@@ -147,7 +147,7 @@ func TestMechanismParseErrors(t *testing.T) {
 		// the free space map model: its variants, heaps, insert, delete and vacuum
 		{"config fsm=sometimes", "1:8: fsm: expected always, small-skip or both in pane order (always,small-skip), found \"sometimes\""},
 		{"config fsm=always,always", "1:8: fsm: always is named twice"},
-		{"config drop=scan,lookup fsm=always,small-skip", "1:25: fsm: names several variants, and so does drop= at 1:8; only one of pins=, drop=, slru= or fsm= may name several variants"},
+		{"config drop=scan,lookup fsm=always,small-skip", "1:25: fsm: names several variants, and so does drop= at 1:8; only one of pins=, drop=, slru=, fsm= or pg= may name several variants"},
 		{"config fsm=always\nexpect small-skip: pool hits=0", "2:8: expect small-skip: the scenario does not run fsm=small-skip (its config runs pins=atomic)"},
 		{"config fsm_threshold=8", "1:1: fsm_threshold: applies to the free space map model"},
 		{"relation t heap", "1:12: heap: heaps need the free space map model"},

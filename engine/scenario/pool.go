@@ -19,6 +19,7 @@ func init() {
 	Register(dropMechanism)
 	Register(slruMechanism)
 	Register(fsmMechanism)
+	Register(pgMechanism)
 }
 
 var poolMechanism = Mechanism{
@@ -38,7 +39,7 @@ var poolMechanism = Mechanism{
 	},
 	Subjects: []Subject{
 		{Name: "pool", Expect: true, Show: true, Keys: []string{"hits", "misses", "writes", "hand", "passes", "free", "in_use", "ticks", "decrements", "errors",
-			"cas", "cas_failures", "header_locks", "spins"}},
+			"cas", "cas_failures", "header_locks", "spins", "reads"}},
 		{Name: "buffer", Expect: true, Keys: []string{"tag", "rc", "usage", "flags", "dirty", "valid"}},
 		{Name: "block", Expect: true, Keys: []string{"in", "resident", "usage", "rc"}},
 		{Name: "backend", Expect: true, Keys: []string{"pins", "error", "ctid"}},

@@ -92,7 +92,11 @@ func newRunner(s *Script, traced bool, variant int) (*Runner, error) {
 		r.log = trace.NewLog()
 	}
 	r.SetBudget(DefaultBudget)
-	opt := bufmgr.Options{Pins: r.Pins(), InRecovery: r.cfg.InRecovery, DropList: r.cfg.DropList, SyncScans: !r.cfg.NoSyncScans}
+	opt := bufmgr.Options{Pins: r.Pins(), InRecovery: r.cfg.InRecovery, DropList: r.cfg.DropList, SyncScans: !r.cfg.NoSyncScans,
+		Version: int(r.PG()), IOCombineLimit: r.cfg.IOCombineLimit, EffectiveIOConcurrency: -1}
+	if r.cfg.EffectiveIOConcurrencySet {
+		opt.EffectiveIOConcurrency = r.cfg.EffectiveIOConcurrency
+	}
 	if d, ok := r.variant.Drop(); ok && d == bufmgr.DropDList {
 		opt.DropList = true
 	}

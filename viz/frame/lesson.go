@@ -455,7 +455,11 @@ func (b *builder) compare(r layout.Rect) {
 		// The backends' lanes are what the pin race is about: they get
 		// the height their three lines need; the pool what is left, at
 		// least a fifth.
-		items := scene.FitCounters(scene.PinCounters(v.Counters()), inner.W-2, inner.H*0.25, th)
+		counters := scene.PinCounters(v.Counters())
+		if p.PaneVariant(i).Key() == "pg" {
+			counters = scene.ReadCounters(v.Counters())
+		}
+		items := scene.FitCounters(counters, inner.W-2, inner.H*0.25, th)
 		wordH := layout.LineHeight(small)*4.6 + 6
 		countersH := scene.CounterRowHeight(items, inner.W-2, th) + 2
 		lanesH := scene.LanesHeight(v, th) + layout.LineHeight(th.Font(layout.Bold, 12)) + 8 + 16

@@ -30,6 +30,10 @@ type Counters struct {
 	MapLookups, MapInserts    uint64 // KMapLookup; KMapInsert that inserted
 	MapCollisions, MapDeletes uint64 // KMapInsert that found the tag; KMapDelete
 	Wakes                     uint64 // KWake
+	// ReadCalls counts read calls: a KIORead that is a call's first block
+	// (Before 0): PostgreSQL 15's smgrread, 17's smgrreadv. Reads counts
+	// the blocks.
+	ReadCalls uint64
 	// Dropping relations (the Drop* and DList* fields of bufmgr.Stats):
 	// descriptors the drop examined, mapping lookups and partition locks
 	// it made, list hops of the dlist walk, buffers invalidated, waits for
@@ -110,7 +114,7 @@ func (c Counters) fields() []uint64 {
 		c.HeaderLocks, c.Spins, c.CASAttempts, c.CASFailures, c.ClockCASFailures, c.IOWaits,
 		c.Errors, c.Ops, c.MapLookups, c.MapInserts, c.MapCollisions, c.MapDeletes, c.Wakes,
 		c.DropDescsTouched, c.DropLookups, c.DropPartitionLocks, c.DropListHops, c.DropInvalidated,
-		c.DropPinWaits, c.DListLinks, c.DListUnlinks, c.DListLocks}
+		c.DropPinWaits, c.DListLinks, c.DListUnlinks, c.DListLocks, c.ReadCalls}
 }
 
 // count adds d (+1 or -1) to the counters e affects.
@@ -125,6 +129,9 @@ func (c *Counters) count(e trace.Event, d uint64) {
 		c.Writes += d
 	case trace.KIORead:
 		c.Reads += d
+		if e.Before == 0 {
+			c.ReadCalls += d
+		}
 	case trace.KClockTick:
 		c.ClockTicks += d
 	case trace.KClockWrap:

@@ -28,7 +28,16 @@ var emptyInfo = &laneInfo{}
 var (
 	siteReadBegin = trace.SiteOf("read.begin")
 	siteScanInit  = trace.SiteOf("scan.init")
+	// PostgreSQL 17's (config pg=17): a scan through a read stream, and
+	// ReadBuffer_common through StartReadBuffer.
+	siteRead17Begin = trace.SiteOf("read17.begin")
+	siteScan17Init  = trace.SiteOf("scan17.init")
 )
+
+// isScanInit and isReadBegin: the op that begins a sequential scan, and
+// the op of one block read (PostgreSQL 15's or 17's).
+func isScanInit(s trace.Site) bool  { return s == siteScanInit || s == siteScan17Init }
+func isReadBegin(s trace.Site) bool { return s == siteReadBegin || s == siteRead17Begin }
 
 // nextInfo derives the lane information after e from the information before.
 func nextInfo(prev *laneInfo, e trace.Event) *laneInfo {
@@ -39,9 +48,9 @@ func nextInfo(prev *laneInfo, e trace.Event) *laneInfo {
 		n.op, n.hasOp, n.opDone = e, true, false
 		n.opCount++
 		switch {
-		case e.Site == siteScanInit:
+		case isScanInit(e.Site):
 			n.scan, n.hasScan = e, true
-		case e.Site == siteReadBegin && prev.hasScan && !prev.opDone:
+		case isReadBegin(e.Site) && prev.hasScan && !prev.opDone:
 			// a block read inside the open scan
 		default:
 			n.hasScan = false
@@ -227,7 +236,7 @@ func (p *Pool) OpLabel(a trace.Actor) string {
 		return ""
 	}
 	s := p.opText(l.Op)
-	if l.HasScan && l.Op.Site != siteScanInit {
+	if l.HasScan && !isScanInit(l.Op.Site) {
 		s = p.opText(l.Scan) + ": " + s
 	}
 	if l.OpDone {
@@ -238,14 +247,17 @@ func (p *Pool) OpLabel(a trace.Actor) string {
 
 func (p *Pool) opText(e trace.Event) string {
 	switch e.Site {
-	case siteReadBegin:
+	case siteReadBegin, siteRead17Begin:
 		return "read " + p.TagString(e.Arg)
-	case siteScanInit:
+	case siteScanInit, siteScan17Init:
 		// Before is the start block: not 0 for a synchronized scan that
 		// joins where another scan of the relation reported being.
 		from := ""
 		if e.Before != 0 {
 			from = fmt.Sprintf(", synchronized: starts at block %d", e.Before)
+		}
+		if e.Site == siteScan17Init {
+			from += ", read stream"
 		}
 		if e.Arg == 0 {
 			return fmt.Sprintf("scan %s (%d blocks%s)", p.RelName(e.Obj), e.After, from)

@@ -132,18 +132,18 @@ type OpTrail struct {
 	End       uint64      // Seq of the KOpDone or KError that ended it
 }
 
-var siteScanEnd, siteScanPause = trace.SiteOf("scan.end"), trace.SiteOf("scan.pause")
+var siteScanEnd, siteScanPause, siteScan17End = trace.SiteOf("scan.end"), trace.SiteOf("scan.pause"), trace.SiteOf("scan17.end")
 
 // nextTrail is the trail after e (a KOp, KOpDone or KError of the lane).
 func nextTrail(t OpTrail, e trace.Event) OpTrail {
 	switch e.Kind {
 	case trace.KOp:
-		if t.Has && !t.Done && t.InScan && e.Site == siteReadBegin {
+		if t.Has && !t.Done && t.InScan && isReadBegin(e.Site) {
 			return t // a block read of the scan
 		}
-		return OpTrail{Has: true, Op: e, InScan: e.Site == siteScanInit}
+		return OpTrail{Has: true, Op: e, InScan: isScanInit(e.Site)}
 	case trace.KOpDone:
-		if !t.Has || t.Done || t.InScan && e.Site != siteScanEnd && e.Site != siteScanPause {
+		if !t.Has || t.Done || t.InScan && e.Site != siteScanEnd && e.Site != siteScanPause && e.Site != siteScan17End {
 			return t // a block read of the scan ends, not the scan
 		}
 		t.Done, t.End, t.InScan = true, e.Seq, false

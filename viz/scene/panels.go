@@ -620,6 +620,15 @@ func PinCounters(c view.Counters) []Counter {
 	}
 }
 
+// ReadCounters are the counters of one pane of the versions side by side
+// (config pg=15,17): how many read calls brought how many blocks in.
+func ReadCounters(c view.Counters) []Counter {
+	return []Counter{
+		{"read calls", c.ReadCalls}, {"blocks read", c.Reads}, {"hits", c.Hits}, {"misses", c.Misses},
+		{"partition locks", c.PartitionLocks}, {"header locks", c.HeaderLocks},
+	}
+}
+
 // DropCounters are the counters of one pane of the drop race: what
 // finding the relation's buffers cost each strategy.
 func DropCounters(c view.Counters) []Counter {

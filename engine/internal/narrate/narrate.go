@@ -232,6 +232,16 @@ var PG15Names = map[string]bool{
 	"relpages": true, "pg_class": true,
 }
 
+// PG17Names are the identifiers of PostgreSQL 16's and 17's read path
+// that the captions of its own sites name (engine/bufmgr/read17.go, only
+// for config pg=16 and pg=17), each checked against the 17.9 source
+// (bufmgr.c: StartReadBuffers, StartReadBuffer, WaitReadBuffers,
+// PinBufferForBlock; smgr.c: smgrreadv).
+var PG17Names = map[string]bool{
+	"StartReadBuffers": true, "StartReadBuffer": true, "WaitReadBuffers": true,
+	"PinBufferForBlock": true, "smgrreadv": true,
+}
+
 // codeWord matches a word that looks like code: an identifier with an
 // underscore, or with a capital letter after its first letter (not a
 // plain capitalised word, not CAS, ERROR or I/O); parenWord a single word
@@ -252,13 +262,13 @@ var (
 // one of PG15Names.
 func checkNames(caption string) error {
 	for _, w := range codeWord.FindAllString(caption, -1) {
-		if !PG15Names[w] && !plainCode[w] {
-			return fmt.Errorf("caption names %s, which is not a checked PostgreSQL 15 name: %q", w, caption)
+		if !PG15Names[w] && !PG17Names[w] && !plainCode[w] {
+			return fmt.Errorf("caption names %s, which is not a checked PostgreSQL 15 (or 17) name: %q", w, caption)
 		}
 	}
 	for _, m := range parenWord.FindAllStringSubmatch(caption, -1) {
-		if w := m[1]; !PG15Names[w] && !parenPlain[w] {
-			return fmt.Errorf("caption names %s in parentheses, which is not a checked PostgreSQL 15 name: %q", w, caption)
+		if w := m[1]; !PG15Names[w] && !PG17Names[w] && !parenPlain[w] {
+			return fmt.Errorf("caption names %s in parentheses, which is not a checked PostgreSQL 15 (or 17) name: %q", w, caption)
 		}
 	}
 	return nil
