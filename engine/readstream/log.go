@@ -2,7 +2,10 @@ package readstream
 
 import (
 	"fmt"
+	"iter"
 	"strings"
+
+	"bufferlab/engine/internal/enum"
 )
 
 // Kind is what an Event records.
@@ -56,21 +59,9 @@ const (
 	RuleReset
 )
 
-func (r Rule) String() string {
-	switch r {
-	case RuleA:
-		return "A"
-	case RuleB:
-		return "B"
-	case RuleC:
-		return "C"
-	case RuleEnd:
-		return "end"
-	case RuleReset:
-		return "reset"
-	}
-	return fmt.Sprintf("Rule(%d)", uint8(r))
-}
+var ruleNames = [...]string{RuleA: "A", RuleB: "B", RuleC: "C", RuleEnd: "end", RuleReset: "reset"}
+
+func (r Rule) String() string { return enum.Name(ruleNames[:], r, "Rule") }
 
 // Event is one step of a stream: a call it made into the buffer manager,
 // a change of its distance, or a buffer it handed out. Stamped events also
@@ -192,48 +183,54 @@ type Read struct {
 
 // Reads is the smgrreadv calls in the order they were made.
 func (l *Log) Reads() []Read {
-	var rs []Read
-	for _, e := range l.Events {
-		if e.Kind == KindReadV {
-			rs = append(rs, Read{e.Block, e.N})
-		}
-	}
-	return rs
+	return collect(l, func(e Event) (Read, bool) { return Read{e.Block, e.N}, e.Kind == KindReadV })
 }
 
 // Delivered is the blocks handed to the consumer, in order.
 func (l *Log) Delivered() []BlockNumber {
-	var bs []BlockNumber
-	for _, e := range l.Events {
-		if e.Kind == KindDeliver {
-			bs = append(bs, e.Block)
-		}
-	}
-	return bs
+	return collect(l, func(e Event) (BlockNumber, bool) { return e.Block, e.Kind == KindDeliver })
 }
 
 // Starts is the StartReadBuffers and StartReadBuffer calls, in order.
 func (l *Log) Starts() []Event {
-	var es []Event
+	return collect(l, func(e Event) (Event, bool) { return e, e.Kind == KindStartRead || e.Kind == KindStartReadOne })
+}
+
+// collect is what pick takes of each of l's events, in order: its value
+// for the events it keeps (ok), nil when it keeps none.
+func collect[T any](l *Log, pick func(Event) (v T, ok bool)) []T {
+	var out []T
 	for _, e := range l.Events {
-		if e.Kind == KindStartRead || e.Kind == KindStartReadOne {
-			es = append(es, e)
+		if v, ok := pick(e); ok {
+			out = append(out, v)
 		}
 	}
-	return es
+	return out
+}
+
+// runs yields the maximal runs of the indexes 0..n−1 as first and last
+// index: index k continues the run before it when cont(k) (k ≥ 1).
+func runs(n int, cont func(k int) bool) iter.Seq2[int, int] {
+	return func(yield func(int, int) bool) {
+		for i := 0; i < n; {
+			j := i
+			for j+1 < n && cont(j+1) {
+				j++
+			}
+			if !yield(i, j) {
+				return
+			}
+			i = j + 1
+		}
+	}
 }
 
 // Ranges writes a block sequence compactly: runs of consecutive blocks as
 // "a..b", separated by spaces.
 func Ranges(bs []BlockNumber) string {
 	var parts []string
-	for i := 0; i < len(bs); {
-		j := i
-		for j+1 < len(bs) && bs[j+1] == bs[j]+1 {
-			j++
-		}
+	for i, j := range runs(len(bs), func(k int) bool { return bs[k] == bs[k-1]+1 }) {
 		parts = append(parts, span(bs[i], j-i+1))
-		i = j + 1
 	}
 	return strings.Join(parts, " ")
 }
@@ -247,17 +244,15 @@ func (l *Log) Summary() string {
 	var b strings.Builder
 	starts := l.Starts()
 	fmt.Fprintf(&b, "StartReadBuffers: %d calls\n", len(starts))
-	for i := 0; i < len(starts); {
+	for i, j := range runs(len(starts), func(k int) bool { return sameRun(starts[k-1], starts[k]) }) {
 		e := starts[i]
-		j := i
-		for j+1 < len(starts) && sameRun(starts[j], starts[j+1]) {
-			j++
-		}
 		if j-i < 2 || (e.N > 1 && len(starts) <= 20) {
-			j = i // a short run, or full-size reads in a summary short enough to list
-			fmt.Fprintf(&b, "  %s\n", Event{Kind: e.Kind, Block: e.Block, Asked: e.Asked, N: e.N, IO: e.IO,
-				Wait: e.Wait, Advice: e.Advice})
-			i++
+			// A short run, or full-size reads in a summary short enough
+			// to list: a line per call.
+			for _, e := range starts[i : j+1] {
+				fmt.Fprintf(&b, "  %s\n", Event{Kind: e.Kind, Block: e.Block, Asked: e.Asked, N: e.N, IO: e.IO,
+					Wait: e.Wait, Advice: e.Advice})
+			}
 			continue
 		}
 		call := fmt.Sprintf("StartReadBuffers(b, %d) -> %d: ", e.N, e.N)
@@ -279,7 +274,6 @@ func (l *Log) Summary() string {
 			bs = fmt.Sprintf("%d, %d, .., %d", e.Block, starts[i+1].Block, starts[j].Block)
 		}
 		fmt.Fprintf(&b, "  %s%s, for b = %s (%d calls)\n", call, out, bs, j-i+1)
-		i = j + 1
 	}
 	reads := l.Reads()
 	total := 0
@@ -331,17 +325,12 @@ func sameRun(a, b Event) bool {
 // runLength joins words, writing a run of k ≥ 3 equal ones as "w×k".
 func runLength(words []string) string {
 	var out []string
-	for i := 0; i < len(words); {
-		j := i
-		for j+1 < len(words) && words[j+1] == words[i] {
-			j++
-		}
+	for i, j := range runs(len(words), func(k int) bool { return words[k] == words[k-1] }) {
 		if j-i >= 2 {
 			out = append(out, fmt.Sprintf("%s×%d", words[i], j-i+1))
 		} else {
 			out = append(out, words[i:j+1]...)
 		}
-		i = j + 1
 	}
 	return strings.Join(out, " ")
 }

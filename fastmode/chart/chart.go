@@ -67,7 +67,7 @@ func init() {
 // measured once (CAS, step mode) are horizontal lines.
 func plotSizes(r *exp.Report, file string) error {
 	p := plot.New()
-	p.Title.Text = fmt.Sprintf("bufferlab bench %s (timer %s, %s/%s)", r.Experiment, r.Timer.Source, r.Machine.GOOS, r.Machine.GOARCH)
+	p.Title.Text = fmt.Sprintf("bufferlab bench %s (%s)", r.Experiment, measuredOn(r))
 	p.X.Label.Text = "shared_buffers (MB)"
 	p.Y.Label.Text = "time per operation (ns)"
 	p.X.Scale, p.Y.Scale = plot.LogScale{}, plot.LogScale{}
@@ -133,5 +133,5 @@ func plotSizes(r *exp.Report, file string) error {
 	if ymax > 0 {
 		p.Y.Max = ymax * 30
 	}
-	return p.Save(8*vg.Inch, 5*vg.Inch, file)
+	return save(p, file)
 }

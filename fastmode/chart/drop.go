@@ -94,7 +94,7 @@ func kTicks(ks []int) plot.ConstantTicks {
 }
 
 func dropCellsPlot(r *exp.Report, cells []drop.DropCellRow) (*plot.Plot, error) {
-	p := newChart(fmt.Sprintf("recovery after VACUUM: drop NBuffers/k one-block relations (timer %s, %s/%s)", r.Timer.Source, r.Machine.GOOS, r.Machine.GOARCH),
+	p := newChart(fmt.Sprintf("recovery after VACUUM: drop NBuffers/k one-block relations (%s)", measuredOn(r)),
 		"relations' total size (NBuffers/k blocks)", "time to drop them all (s)", true)
 	p.X.Scale, p.Y.Scale = plot.LogScale{}, plot.LogScale{}
 	p.X.Tick.Marker = kTicks(drop.DropKs)

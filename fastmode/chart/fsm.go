@@ -5,7 +5,6 @@ import (
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
-	"gonum.org/v1/plot/vg"
 
 	"bufferlab/fastmode/exp"
 )
@@ -16,7 +15,7 @@ func init() { Register("fsm", plotFSM) }
 // space through the three-level FSM against a linear scan of the leaf
 // level, by heap size (both axes logarithmic).
 func plotFSM(r *exp.Report, file string) error {
-	p := newChart(fmt.Sprintf("bufferlab bench fsm (timer %s, %s/%s): finding a page with free space", r.Timer.Source, r.Machine.GOOS, r.Machine.GOARCH),
+	p := newChart(fmt.Sprintf("bufferlab bench fsm (%s): finding a page with free space", measuredOn(r)),
 		"heap size (blocks)", "time per search (ns)", true)
 	p.X.Scale, p.Y.Scale = plot.LogScale{}, plot.LogScale{}
 	p.X.Tick.Marker, p.Y.Tick.Marker = plot.LogTicks{Prec: -1}, plot.LogTicks{Prec: -1}
@@ -42,5 +41,5 @@ func plotFSM(r *exp.Report, file string) error {
 		return err
 	}
 	p.Y.Max = ymax * 30
-	return p.Save(8*vg.Inch, 5*vg.Inch, file)
+	return save(p, file)
 }

@@ -2,12 +2,15 @@ package chart
 
 import (
 	"cmp"
+	"fmt"
 	"slices"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/plotutil"
 	"gonum.org/v1/plot/vg"
+
+	"bufferlab/fastmode/exp"
 )
 
 // newChart is the frame every chart starts from: a plot titled title,
@@ -21,6 +24,25 @@ func newChart(title, x, y string, left bool) *plot.Plot {
 	p.Legend.Top, p.Legend.Left = true, left
 	p.Add(plotter.NewGrid())
 	return p
+}
+
+// measuredOn is where a report was measured, as the charts' titles say
+// it: "timer SOURCE, GOOS/GOARCH".
+func measuredOn(r *exp.Report) string {
+	return fmt.Sprintf("timer %s, %s/%s", r.Timer.Source, r.Machine.GOOS, r.Machine.GOARCH)
+}
+
+// save writes a one-panel chart to file at the size every such chart
+// has, 8 by 5 inches (PNG or SVG, by file's extension).
+func save(p *plot.Plot, file string) error { return p.Save(8*vg.Inch, 5*vg.Inch, file) }
+
+// intTicks puts a tick labelled with its number at each of xs.
+func intTicks(xs []int) plot.ConstantTicks {
+	var t []plot.Tick
+	for _, x := range xs {
+		t = append(t, plot.Tick{Value: float64(x), Label: fmt.Sprint(x)})
+	}
+	return plot.ConstantTicks(t)
 }
 
 // series is one line of a chart.

@@ -5,7 +5,6 @@ import (
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
-	"gonum.org/v1/plot/vg"
 
 	"bufferlab/fastmode/exp"
 	"bufferlab/fastmode/exp/pin"
@@ -17,18 +16,14 @@ func init() { Register("pin", plotPin) }
 // operations per second) against worker count, one line per variant, the
 // worker axis logarithmic with a tick at each measured count.
 func plotPin(r *exp.Report, file string) error {
-	p := newChart(fmt.Sprintf("bufferlab bench pin (timer %s, %s/%s, %d CPUs)", r.Timer.Source, r.Machine.GOOS, r.Machine.GOARCH, r.Machine.CPUs),
+	p := newChart(fmt.Sprintf("bufferlab bench pin (%s, %d CPUs)", measuredOn(r), r.Machine.CPUs),
 		"workers (goroutines)", "throughput (M pin+unpin per second)", true)
 	p.X.Scale = plot.LogScale{}
 	ws := pin.PinWorkers(r)
 	if len(ws) == 0 {
 		return fmt.Errorf("pin report has no rows")
 	}
-	var ticks []plot.Tick
-	for _, w := range ws {
-		ticks = append(ticks, plot.Tick{Value: float64(w), Label: fmt.Sprint(w)})
-	}
-	p.X.Tick.Marker = plot.ConstantTicks(ticks)
+	p.X.Tick.Marker = intTicks(ws)
 	var ss []series
 	for _, v := range pin.PinVariants {
 		s := series{label: "atomic state word (9.6+)"}
@@ -55,5 +50,5 @@ func plotPin(r *exp.Report, file string) error {
 	if ymax > 0 {
 		p.Y.Max = ymax * 1.3
 	}
-	return p.Save(8*vg.Inch, 5*vg.Inch, file)
+	return save(p, file)
 }

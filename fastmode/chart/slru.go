@@ -6,7 +6,6 @@ import (
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
-	"gonum.org/v1/plot/vg"
 
 	"bufferlab/fastmode/exp"
 	"bufferlab/fastmode/exp/slru"
@@ -19,7 +18,7 @@ func init() { Register("slru", plotSlru) }
 // against the thread's hash table (and a Go map), with the crossover the
 // run found.
 func plotSlru(r *exp.Report, file string) error {
-	p := newChart(fmt.Sprintf("bufferlab bench slru (timer %s, %s/%s): crossover at %.0f slots", r.Timer.Source, r.Machine.GOOS, r.Machine.GOARCH, r.Summary["crossover_slots"]),
+	p := newChart(fmt.Sprintf("bufferlab bench slru (%s): crossover at %.0f slots", measuredOn(r), r.Summary["crossover_slots"]),
 		"slots per bank", "time per lookup (ns)", true)
 	p.X.Scale = plot.LogScale{}
 	var ss []series
@@ -41,17 +40,13 @@ func plotSlru(r *exp.Report, file string) error {
 	if err != nil {
 		return err
 	}
-	var tk []plot.Tick
 	var xs []int
 	for x := range ticks {
 		xs = append(xs, x)
 	}
 	sort.Ints(xs)
-	for _, x := range xs {
-		tk = append(tk, plot.Tick{Value: float64(x), Label: fmt.Sprint(x)})
-	}
-	p.X.Tick.Marker = plot.ConstantTicks(tk)
+	p.X.Tick.Marker = intTicks(xs)
 	p.X.Min, p.X.Max = float64(xs[0])/1.3, float64(xs[len(xs)-1])*1.3
 	p.Y.Min, p.Y.Max = 0, ymax*1.3
-	return p.Save(8*vg.Inch, 5*vg.Inch, file)
+	return save(p, file)
 }

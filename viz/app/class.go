@@ -29,24 +29,20 @@ func (a *App) SetClassHold(on bool) {
 
 // ClassReveal reveals the current step's question: its explanation, and
 // which choice was right beside the one held (if any).
-func (a *App) ClassReveal() error {
-	return a.playing(func(p *player.Player) error {
-		if p.StepQuestion() == nil {
-			return errNoQuestion
-		}
-		p.Reveal()
-		return nil
-	})
-}
+func (a *App) ClassReveal() error { return a.onQuestion((*player.Player).Reveal) }
 
 // ClassReask opens the current step's question again, with no answer: a
 // second round after the class has discussed the first.
-func (a *App) ClassReask() error {
+func (a *App) ClassReask() error { return a.onQuestion((*player.Player).Reask) }
+
+// onQuestion calls do on the player when the current step has a
+// question; errNoQuestion when it has none.
+func (a *App) onQuestion(do func(*player.Player)) error {
 	return a.playing(func(p *player.Player) error {
 		if p.StepQuestion() == nil {
 			return errNoQuestion
 		}
-		p.Reask()
+		do(p)
 		return nil
 	})
 }

@@ -384,14 +384,19 @@ func (p *Pool) Check(e trace.Event) error {
 		}
 		return nil
 	}
-	state := func(want uint64) error {
+	// buffer checks that e names a buffer and that its word read holds
+	// want.
+	buffer := func(word string, read func(int) uint64, want uint64) error {
 		if err := bufOK(); err != nil {
 			return err
 		}
-		if s := p.State(int(e.Obj)); uint64(s) != want {
-			return bad(fmt.Sprintf("buffer %d's state", e.Obj), uint64(s), want)
+		if have := read(int(e.Obj)); have != want {
+			return bad(fmt.Sprintf("buffer %d's %s", e.Obj, word), have, want)
 		}
 		return nil
+	}
+	state := func(want uint64) error {
+		return buffer("state", func(i int) uint64 { return uint64(p.State(i)) }, want)
 	}
 	switch e.Kind {
 	case trace.KCAS, trace.KLockHdr, trace.KUnlockHdr, trace.KDirty, trace.KUsageDown:
@@ -433,12 +438,7 @@ func (p *Pool) Check(e trace.Event) error {
 	case trace.KIOWait:
 		return state(e.After &^ uint64(bufmgr.BmLocked))
 	case trace.KRetag:
-		if err := bufOK(); err != nil {
-			return err
-		}
-		if t := p.Tag(int(e.Obj)); t != e.Before {
-			return bad(fmt.Sprintf("buffer %d's tag", e.Obj), t, e.Before)
-		}
+		return buffer("tag", p.Tag, e.Before)
 	case trace.KFreelistPop:
 		if err := bufOK(); err != nil {
 			return err
@@ -483,12 +483,7 @@ func (p *Pool) Check(e trace.Event) error {
 				return bad(fmt.Sprintf("partition %d's lock holders", e.Obj), h, e.Before)
 			}
 		case trace.OContent:
-			if err := bufOK(); err != nil {
-				return err
-			}
-			if h := p.ContentHolders(int(e.Obj)); h != e.Before {
-				return bad(fmt.Sprintf("buffer %d's content lock holders", e.Obj), h, e.Before)
-			}
+			return buffer("content lock holders", p.ContentHolders, e.Before)
 		}
 	case trace.KSpinAcquire, trace.KSpinRelease:
 		if uint64(p.strategyHolder) != e.Before {

@@ -279,14 +279,14 @@ func (p *Pool) Trails() Trails {
 // Any reports whether some trail is shown.
 func (t Trails) Any() bool { return t.any }
 
-// of reads a mark word: its part in a shown trail, ok false when it
-// belongs to none.
-func (t Trails) of(w uint64) (TrailMark, bool) {
+// of reads a mark word: its part in a shown trail (Marks 0 when it
+// belongs to none).
+func (t Trails) of(w uint64) TrailMark {
 	op, a, m, n := unpackMark(w)
 	if op == 0 || int(a) >= len(t.shown) || t.shown[a] != op {
-		return TrailMark{}, false
+		return TrailMark{}
 	}
-	return TrailMark{Marks: m, Actor: a, Count: n}, true
+	return TrailMark{Marks: m, Actor: a, Count: n}
 }
 
 // Cell is descriptor i's part in the trails shown (Marks 0: none).
@@ -295,8 +295,7 @@ func (t Trails) Cell(i int) TrailMark {
 		return TrailMark{}
 	}
 	c, j := t.p.rchunk(i)
-	m, _ := t.of(c.mark[j])
-	return m
+	return t.of(c.mark[j])
 }
 
 // Partition is mapping partition i's part in the trails shown.
@@ -305,8 +304,7 @@ func (t Trails) Partition(i int) TrailMark {
 		return TrailMark{}
 	}
 	g, j := t.p.group(i)
-	m, _ := t.of(g.mark[j])
-	return m
+	return t.of(g.mark[j])
 }
 
 // Marked counts the descriptors the trails shown mark (with any of m;
