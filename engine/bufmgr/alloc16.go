@@ -137,18 +137,7 @@ func (b *Backend) invalidateVictimBuffer(d *BufferDesc) bool {
 		b.partitionUnlock(part, s16InvalBusyRelease)
 		return false
 	}
-	// ClearBufferTag and the flags and usage count, stored with the
-	// unlock, as InvalidateBuffer's clear (dropfind.go): the unlock is
-	// reported before the cleared tag.
-	b.step(s16InvalClear)
-	prev := d.state.Load()
-	after := s &^ (BufFlagMask | BufUsagecountMask)
-	d.state.Store(after)
-	b.emit(trace.KUnlockHdr, s16InvalClear, trace.OBuffer, d.bufID, uint64(prev), uint64(after), 0)
-	d.tag = BufferTag{}
-	if b.traced() {
-		b.emit(trace.KRetag, s16InvalClear, trace.OBuffer, d.bufID, oldTag.Pack(), noTag, 0)
-	}
+	b.clearBufferTag(d, s, oldTag, s16InvalClear)
 	b.bufTableDelete(oldTag, part, s16InvalDelete)
 	b.partitionUnlock(part, s16InvalRelease)
 	return true

@@ -296,19 +296,8 @@ func (b *Backend) invalidateBuffer(d *BufferDesc, s uint32) error {
 			}
 			continue
 		}
-		// CLEAR_BUFFERTAG and the flags and usage count, stored with the
-		// unlock: one step, so that nobody sees the cleared tag with
-		// BM_TAG_VALID still set.
 		oldFlags := s & BufFlagMask
-		b.step(sInvalClear)
-		// The unlock (BM_TAG_VALID gone) is reported before the cleared
-		// tag, so that after each event the trace tells the whole state.
-		prev := d.state.Load()
-		after := s &^ (BufFlagMask | BufUsagecountMask)
-		d.state.Store(after)
-		b.emit(trace.KUnlockHdr, sInvalClear, trace.OBuffer, d.bufID, uint64(prev), uint64(after), 0)
-		d.tag = BufferTag{}
-		b.emit(trace.KRetag, sInvalClear, trace.OBuffer, d.bufID, oldTag.Pack(), noTag, 0)
+		b.clearBufferTag(d, s, oldTag, sInvalClear)
 		if listK != relListNone {
 			b.dlistUnlinkInvalidated(d, listK)
 			b.listUnlock(listK, sInvalUnlink)
@@ -319,5 +308,24 @@ func (b *Backend) invalidateBuffer(d *BufferDesc, s uint32) error {
 		b.partitionUnlock(oldPart, sInvalRelease) // counts DropInvalidated
 		b.strategyFreeBuffer(d)
 		return nil
+	}
+}
+
+// clearBufferTag is ClearBufferTag with the flags and usage count cleared
+// in the same UnlockBufHdr (InvalidateBuffer, and 16's
+// InvalidateVictimBuffer): one step at site, so that nobody sees the
+// cleared tag with BM_TAG_VALID still set. The caller holds d's header
+// lock (state s) and oldTag's partition lock. The unlock (BM_TAG_VALID
+// gone) is reported before the cleared tag, so that after each event the
+// trace tells the whole state.
+func (b *Backend) clearBufferTag(d *BufferDesc, s uint32, oldTag BufferTag, site trace.Site) {
+	b.step(site)
+	prev := d.state.Load()
+	after := s &^ (BufFlagMask | BufUsagecountMask)
+	d.state.Store(after)
+	b.emit(trace.KUnlockHdr, site, trace.OBuffer, d.bufID, uint64(prev), uint64(after), 0)
+	d.tag = BufferTag{}
+	if b.traced() {
+		b.emit(trace.KRetag, site, trace.OBuffer, d.bufID, oldTag.Pack(), noTag, 0)
 	}
 }
