@@ -29,9 +29,7 @@ func (b *Backend) ReadBuffer(rel *Relation, f ForkNumber, blk uint32, strategy *
 	// zero_damaged_pages is on or InRecovery). BufferLab checks the size
 	// first and takes no buffer; the ERROR text is mdread's.
 	if blk >= rel.NBlocks[f] {
-		b.Stats.Errors++
-		b.emit(trace.KError, sReadEOF, trace.ORelation, int32(rel.Number), 0, 0, uint64(ErrReadBeyondEOF))
-		return InvalidBuffer, false, errBeyondEOF(rel, f, blk)
+		return InvalidBuffer, false, b.readPastEnd(rel, sReadEOF, errBeyondEOF(rel, f, blk))
 	}
 	b.emitTag(trace.KOp, sReadBegin, trace.ORelation, int32(rel.Number), 0, 0, &tag)
 	var d *BufferDesc
@@ -59,6 +57,14 @@ func (b *Backend) ReadBuffer(rel *Relation, f ForkNumber, blk uint32, strategy *
 	b.terminateBufferIO(d, false, BmValid)
 	b.emitTag(trace.KOpDone, sReadDone, trace.OBuffer, d.bufID, 0, 0, &tag)
 	return buf, false, nil
+}
+
+// readPastEnd raises err, the ERROR of a read past the end of a fork,
+// at site: BufferLab's size check before BufferAlloc (see ReadBuffer).
+func (b *Backend) readPastEnd(rel *Relation, site trace.Site, err *PGError) error {
+	b.Stats.Errors++
+	b.emit(trace.KError, site, trace.ORelation, int32(rel.Number), 0, 0, uint64(ErrReadBeyondEOF))
+	return err
 }
 
 // pinFound is what BufferAlloc does, in both places, with a buffer the

@@ -152,9 +152,7 @@ func (sp *streamPool) End(e readstream.Event) {
 func (b *Backend) readBuffer17(rel *Relation, f ForkNumber, blk uint32, strategy *Strategy) (Buffer, bool, error) {
 	tag := rel.Tag(f, blk)
 	if blk >= rel.NBlocks[f] {
-		b.Stats.Errors++
-		b.emit(trace.KError, s17ReadEOF, trace.ORelation, int32(rel.Number), 0, 0, uint64(ErrReadBeyondEOF))
-		return InvalidBuffer, false, errBeyondEOF17(rel, f, blk)
+		return InvalidBuffer, false, b.readPastEnd(rel, s17ReadEOF, errBeyondEOF17(rel, f, blk))
 	}
 	b.emitTag(trace.KOp, s17ReadBegin, trace.ORelation, int32(rel.Number), 0, 0, &tag)
 	sp := &streamPool{b: b, rel: rel, fork: f, strategy: strategy}
