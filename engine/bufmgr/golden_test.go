@@ -2,9 +2,12 @@ package bufmgr_test
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 
+	"bufferlab/engine/bufmgr"
 	"bufferlab/engine/scenario"
+	"bufferlab/engine/trace"
 	"bufferlab/internal/goldentest"
 )
 
@@ -16,6 +19,9 @@ import (
 //	         did), then the final picture
 //	stats    the engine's counters, then the final picture
 //	error    the scenario must fail; the output is the positioned error
+//	reads    each read call (smgrread, or PostgreSQL 17's smgrreadv) with
+//	         its blocks, in order, then the pool's read calls as expect
+//	         pool reads= writes them, then the final picture
 //
 // Regenerate with: go test ./engine/bufmgr -run Golden -rewrite
 func TestGolden(t *testing.T) {
@@ -28,6 +34,9 @@ func TestGolden(t *testing.T) {
 			st := r.Pool().Stats()
 			return fmt.Sprintf("hits %d misses %d writes %d; victims: freelist %d, sweep %d, ring %d; ticks %d, decrements %d\n",
 				st.Hits, st.Misses, st.Writes, st.FreelistVictims, st.SweepVictims, st.RingVictims, st.ClockTicks, st.UsageDecrements)
+		}),
+		"reads": scenarioGolden(func(r *scenario.Runner, _ string) string {
+			return readSpans(r.Log().Events()) + "reads=" + bufmgr.FormatReadRuns(r.Pool().ReadCalls()) + "\n"
 		}),
 		"error": goldentest.Fails(func(t *testing.T, d *goldentest.Case) (string, error) {
 			_, _, err := scenario.Run("scenario", d.Input, true)
@@ -75,4 +84,42 @@ func TestDropGolden(t *testing.T) {
 	goldentest.Run(t, "testdata/drop/*.txt", goldentest.Directives{
 		"run": func(t *testing.T, d *goldentest.Case) (string, error) { return runDropScript(d.Input) },
 	})
+}
+
+// readSpans writes each read call of events as its blocks, "0", "1..2",
+// up to ten calls a line after the backend that made them (a new line
+// when another backend reads), as the strace of a real server lists a
+// backend's preads (docs/pg17-read-stream.md, section 8).
+func readSpans(events []trace.Event) string {
+	var b strings.Builder
+	n := 0
+	last := trace.Actor(0)
+	for _, e := range events {
+		if e.Kind != trace.KIORead || e.Before != 0 {
+			continue // not a call's first block
+		}
+		tag := bufmgr.UnpackTag(e.Arg)
+		span := fmt.Sprint(tag.BlockNum)
+		if e.After > 1 {
+			span = fmt.Sprintf("%d..%d", tag.BlockNum, tag.BlockNum+uint32(e.After)-1)
+		}
+		sep := " · "
+		if e.Actor != last {
+			n = 0
+		}
+		if n%10 == 0 {
+			sep = ""
+			if b.Len() > 0 {
+				b.WriteByte('\n')
+			}
+			fmt.Fprintf(&b, "%s: ", trace.ActorName(e.Actor))
+		}
+		b.WriteString(sep + span)
+		n++
+		last = e.Actor
+	}
+	if b.Len() > 0 {
+		b.WriteByte('\n')
+	}
+	return b.String()
 }

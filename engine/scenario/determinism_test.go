@@ -48,6 +48,26 @@ func TestDeterminism(t *testing.T) {
 	}
 }
 
+// The same contended scenario on PostgreSQL 16's and 17's read paths
+// (config pg=): 16's BufferAlloc, and 17's StartReadBuffers,
+// WaitReadBuffers and C's scan through a read stream. Pinned like
+// goldenContendedHash, natively and under GOOS=js GOARCH=wasm.
+func TestDeterminismVersions(t *testing.T) {
+	for _, c := range []struct{ pg, hash string }{
+		{"16", "27ce0e2e477d1003"},
+		{"17", "6cfb3aa56c56c884"},
+	} {
+		src := strings.Replace(contended, "seed=42", "seed=42 pg="+c.pg, 1)
+		r1, r2 := mustRun(t, "contended", src, true), mustRun(t, "contended", src, true)
+		if h1, h2 := r1.Log().Hash(), r2.Log().Hash(); h1 != h2 {
+			t.Fatalf("pg=%s: two runs of the same scenario: hashes %016x and %016x", c.pg, h1, h2)
+		}
+		if got := fmt.Sprintf("%016x", r1.Log().Hash()); got != c.hash {
+			t.Errorf("pg=%s: trace hash %s, golden %s (%d events)", c.pg, got, c.hash, r1.Log().Len())
+		}
+	}
+}
+
 // The schedule a run records, written back as a schedule line, replays the
 // run exactly: same events, same hash.
 func TestReplay(t *testing.T) {

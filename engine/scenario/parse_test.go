@@ -100,6 +100,17 @@ func TestParseErrors(t *testing.T) {
 		{"expect backend Z pins=none", "1:16: expect backend: expected a backend declared above, found \"Z\""},
 		{"backend A\nexpect backend A error=\"oops", "2:24: unterminated string"},
 		{strings.Repeat("x", maxLineLen+1), "1:1: line is 65537 bytes long"},
+		// PostgreSQL versions and 17's read stream settings (pg.go)
+		{"config pg=18", `1:8: pg: expected 15, 16 or 17, or several in pane order (15,17), found "18"`},
+		{"config pg=017", `1:8: pg: expected 15, 16 or 17, or several in pane order (15,17), found "017"`},
+		{"config pg=15,15", `1:8: pg: 15 is named twice in "15,15"`},
+		{"config pg=15,17 pins=atomic,spinlock", "1:17: pins: names several variants, and so does pg= at 1:8"},
+		{"config io_combine_limit=12kB", `1:8: io_combine_limit: "12kB" is not a whole number of 8kB blocks`},
+		{"config io_combine_limit=33", `1:8: io_combine_limit: "33" is outside 1 to 32 blocks (8kB to 256kB)`},
+		{"config io_combine_limit=1MB", `1:8: io_combine_limit: expected a number of blocks (1 to 32) or a size in kB (8kB to 256kB), found "1MB"`},
+		{"config effective_io_concurrency=1001", "1:8: effective_io_concurrency: 1001 is too large (at most 1000)"},
+		{"expect pool reads=1x0", `1:13: expect pool reads: expected read calls as BLOCKS[xCOUNT],… (1,2,4,8,16x9,1) or none, found "1x0"`},
+		{"expect pool reads=16x", `1:13: expect pool reads: expected read calls as BLOCKS[xCOUNT],… (1,2,4,8,16x9,1) or none, found "16x"`},
 	}
 	for _, c := range cases {
 		_, err := Parse("f.scn", c.src)

@@ -100,6 +100,10 @@ func newRunner(s *Script, traced bool, variant int) (*Runner, error) {
 	if d, ok := r.variant.Drop(); ok && d == bufmgr.DropDList {
 		opt.DropList = true
 	}
+	if opt.DropList && opt.Version > bufmgr.MinVersion {
+		return nil, &Error{File: s.File, Pos: r.cfg.Pos, Msg: fmt.Sprintf(
+			"pg=%d with the dlist drop variant (drop=dlist or dlist=on): that reverted patch is modelled on PostgreSQL 15's BufferAlloc only (pg=15)", opt.Version)}
+	}
 	pool, err := bufmgr.NewPoolWith(r.cfg.NBuffers, r.log, opt)
 	if err != nil {
 		return nil, err
