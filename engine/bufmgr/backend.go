@@ -57,6 +57,11 @@ type Stats struct {
 	CASAttempts, CASFailures       uint64
 	IOWaits                        uint64
 	Errors                         uint64
+	// IOTimeUS is the simulated time, in microseconds, that the backend's
+	// synchronous reads and writes took under the pool's latency model
+	// (Options.IOLatencyUS per call plus IOBlockUS per block; 0 without
+	// one): what a scan waits for that reading ahead could hide.
+	IOTimeUS uint64
 
 	// Dropping a relation's buffers (drop.go, dropfind.go, dlist.go).
 	DropDescsTouched   uint64 // descriptors whose tag a drop examined (scan pre-check, list node)
@@ -91,6 +96,7 @@ func (s *Stats) Add(o Stats) {
 	s.CASFailures += o.CASFailures
 	s.IOWaits += o.IOWaits
 	s.Errors += o.Errors
+	s.IOTimeUS += o.IOTimeUS
 	s.DropDescsTouched += o.DropDescsTouched
 	s.DropLookups += o.DropLookups
 	s.DropPartitionLocks += o.DropPartitionLocks

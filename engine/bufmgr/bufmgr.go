@@ -54,6 +54,7 @@ func (b *Backend) ReadBuffer(rel *Relation, f ForkNumber, blk uint32, strategy *
 	b.step(sReadSmgr)
 	b.emitTag(trace.KIORead, sReadSmgr, trace.OBuffer, d.bufID, 0, 0, &tag)
 	b.pool.noteRead(1)
+	b.ioCall(1)
 	b.terminateBufferIO(d, false, BmValid)
 	b.emitTag(trace.KOpDone, sReadDone, trace.OBuffer, d.bufID, 0, 0, &tag)
 	return buf, false, nil
@@ -590,6 +591,7 @@ func (b *Backend) flushBuffer(d *BufferDesc) {
 	b.unlockBufHdr(d, s, sFlushUnlock)
 	b.step(sFlushWrite)
 	b.Stats.Writes++
+	b.ioCall(1)
 	b.emitTag(trace.KIOWrite, sFlushWrite, trace.OBuffer, d.bufID, 0, 0, &d.tag)
 	b.terminateBufferIO(d, true, 0)
 }

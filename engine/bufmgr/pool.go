@@ -108,6 +108,8 @@ type Pool struct {
 	version                int
 	ioCombineLimit         int
 	effectiveIOConcurrency int
+	// ioLatencyUS and ioBlockUS are the latency model (Options).
+	ioLatencyUS, ioBlockUS uint64
 	// reads is the sequence of read calls' lengths in blocks, run-length
 	// encoded (noteRead, ReadCalls); readsMu guards it for fast-mode
 	// backends on threads.
@@ -166,7 +168,15 @@ type Options struct {
 	// (0 is a value: no look-ahead I/O; use -1 for the default, 1).
 	IOCombineLimit         int
 	EffectiveIOConcurrency int
+	// IOLatencyUS and IOBlockUS are the latency model: a simulated read or
+	// write call costs IOLatencyUS plus IOBlockUS per 8kB block, in
+	// microseconds of the calling backend's time (Stats.IOTimeUS). No
+	// event records it, so traces do not depend on it.
+	IOLatencyUS, IOBlockUS int
 }
+
+// MaxIOTimeUS bounds the latency model's settings: one second.
+const MaxIOTimeUS = 1_000_000
 
 // The PostgreSQL versions a pool can model (Options.Version).
 const (
@@ -204,8 +214,12 @@ func NewPoolWith(nbuffers int, log *trace.Log, opt Options) (*Pool, error) {
 	if opt.EffectiveIOConcurrency > readstream.MaxIOConcurrency {
 		return nil, fmt.Errorf("bufmgr: effective_io_concurrency %d outside 0..%d", opt.EffectiveIOConcurrency, readstream.MaxIOConcurrency)
 	}
+	if opt.IOLatencyUS < 0 || opt.IOBlockUS < 0 || opt.IOLatencyUS > MaxIOTimeUS || opt.IOBlockUS > MaxIOTimeUS {
+		return nil, fmt.Errorf("bufmgr: I/O latency %d µs and %d µs a block: each must be 0 to %d µs", opt.IOLatencyUS, opt.IOBlockUS, MaxIOTimeUS)
+	}
 	p.version = opt.Version
 	p.ioCombineLimit, p.effectiveIOConcurrency = opt.IOCombineLimit, opt.EffectiveIOConcurrency
+	p.ioLatencyUS, p.ioBlockUS = uint64(opt.IOLatencyUS), uint64(opt.IOBlockUS)
 	p.pins = opt.Pins
 	p.inRecovery = opt.InRecovery
 	p.syncScans = opt.SyncScans

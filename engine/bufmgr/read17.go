@@ -105,6 +105,7 @@ func (sp *streamPool) ReadV(first readstream.BlockNumber, bufs []readstream.Buff
 		b.emitTag(trace.KIORead, s17ReadV, trace.OBuffer, d.bufID, uint64(i), n, &d.tag)
 	}
 	b.pool.noteRead(len(bufs))
+	b.ioCall(len(bufs))
 	for _, buf := range bufs {
 		b.terminateBufferIO(sp.desc(buf), false, BmValid)
 	}
@@ -265,6 +266,13 @@ func (b *Backend) heapScanNext(rel *Relation, n, start uint32, allowSync bool) r
 // pool's sequence of read calls (ReadCalls).
 type ReadRun struct {
 	Blocks, Count int
+}
+
+// ioCall charges backend b's simulated time for one synchronous I/O call
+// of n blocks (the latency model, Options.IOLatencyUS and IOBlockUS).
+func (b *Backend) ioCall(n int) {
+	p := b.pool
+	b.Stats.IOTimeUS += p.ioLatencyUS + uint64(n)*p.ioBlockUS
 }
 
 // noteRead records a read call of n blocks: a PG 15 or 16 smgrread (1), or

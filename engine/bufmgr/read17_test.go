@@ -119,3 +119,39 @@ run
 		}
 	}
 }
+
+// The latency model charges each synchronous read call its latency plus
+// a cost per block: a cold 160-block scan at 100 µs a call and 8 µs a
+// block is 160 × 108 µs at PostgreSQL 15 and 14 × 100 + 160 × 8 µs at 17,
+// whose read stream makes 14 calls. No event records it: the trace is the
+// same with or without the model.
+func TestLatencyModel(t *testing.T) {
+	for _, c := range []struct {
+		version int
+		want    uint64
+	}{{15, 160 * 108}, {17, 14*100 + 160*8}} {
+		hashes := map[uint64]bool{}
+		for _, lat := range []int{0, 100} {
+			log := trace.NewLog()
+			p := testPool(t, 16384, log, bufmgr.Options{Version: c.version, IOLatencyUS: lat, IOBlockUS: lat / 100 * 8})
+			a := testBackend(t, p, "A")
+			if err := a.SeqScan(testRel("t", 16384, 160)); err != nil {
+				t.Fatal(err)
+			}
+			want := c.want
+			if lat == 0 {
+				want = 0
+			}
+			if got := a.Stats.IOTimeUS; got != want {
+				t.Errorf("pg %d, latency %d µs: I/O time %d µs, want %d", c.version, lat, got, want)
+			}
+			hashes[log.Hash()] = true
+		}
+		if len(hashes) != 1 {
+			t.Errorf("pg %d: the latency model changed the trace", c.version)
+		}
+	}
+	if _, err := bufmgr.NewPoolWith(16, nil, bufmgr.Options{IOLatencyUS: bufmgr.MaxIOTimeUS + 1}); err == nil {
+		t.Error("a latency over a second was accepted")
+	}
+}

@@ -51,6 +51,9 @@ type ConfigStmt struct {
 	IOCombineLimit            int
 	EffectiveIOConcurrency    int
 	EffectiveIOConcurrencySet bool
+	// IOLatencyUS and IOBlockUS are the latency model (io_latency=,
+	// io_block_time=): simulated microseconds per I/O call and per block.
+	IOLatencyUS, IOBlockUS int
 	// Ext holds the settings of keys registered from outside this package
 	// (Key.Parse), by key.
 	Ext map[string]any

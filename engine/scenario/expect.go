@@ -219,7 +219,7 @@ func (r *Runner) expectValue(st *ExpectStmt, c check) (string, error) {
 		s := pool.Stats()
 		if v, ok := counter(c.Key, map[string]uint64{"hits": s.Hits, "misses": s.Misses, "writes": s.Writes,
 			"ticks": s.ClockTicks, "decrements": s.UsageDecrements, "errors": s.Errors, "cas": s.CASAttempts,
-			"cas_failures": s.CASFailures, "header_locks": s.HeaderLocks, "spins": s.Spins}); ok {
+			"cas_failures": s.CASFailures, "header_locks": s.HeaderLocks, "spins": s.Spins, "io_time": s.IOTimeUS}); ok {
 			return v, nil
 		}
 		switch c.Key {

@@ -109,6 +109,8 @@ func TestParseErrors(t *testing.T) {
 		{"config io_combine_limit=33", `1:8: io_combine_limit: "33" is outside 1 to 32 blocks (8kB to 256kB)`},
 		{"config io_combine_limit=1MB", `1:8: io_combine_limit: expected a number of blocks (1 to 32) or a size in kB (8kB to 256kB), found "1MB"`},
 		{"config effective_io_concurrency=1001", "1:8: effective_io_concurrency: 1001 is too large (at most 1000)"},
+		{"config io_latency=2h", `1:8: io_latency: expected a time from 0 to 1s in simulated microseconds (100us, 2ms, or a bare number of µs), found "2h"`},
+		{"config io_block_time=2s", `1:8: io_block_time: expected a time from 0 to 1s in simulated microseconds (100us, 2ms, or a bare number of µs), found "2s"`},
 		{"expect pool reads=1x0", `1:13: expect pool reads: expected read calls as BLOCKS[xCOUNT],… (1,2,4,8,16x9,1) or none, found "1x0"`},
 		{"expect pool reads=16x", `1:13: expect pool reads: expected read calls as BLOCKS[xCOUNT],… (1,2,4,8,16x9,1) or none, found "16x"`},
 	}

@@ -51,6 +51,24 @@ var pgMechanism = Mechanism{
 				st.IOCombineLimit = n
 				return nil
 			}},
+		{Name: "io_latency", Values: "TIME", Doc: "the latency model: each simulated read or write call costs this much of its backend's time (100us, 2ms; 0 by default)",
+			parse: func(p *parser, st *ConfigStmt, t token, v string) error {
+				n, err := parseMicros(v)
+				if err != nil {
+					return p.errf(t.Pos, "io_latency: %v", err)
+				}
+				st.IOLatencyUS = n
+				return nil
+			}},
+		{Name: "io_block_time", Values: "TIME", Doc: "the latency model: and this much more per 8kB block it reads or writes (8us; 0 by default)",
+			parse: func(p *parser, st *ConfigStmt, t token, v string) error {
+				n, err := parseMicros(v)
+				if err != nil {
+					return p.errf(t.Pos, "io_block_time: %v", err)
+				}
+				st.IOBlockUS = n
+				return nil
+			}},
 		{Name: "effective_io_concurrency", Values: "N", Doc: "PostgreSQL 17's reads in progress per stream (0 to 1000; 1 by default)",
 			parse: func(p *parser, st *ConfigStmt, t token, v string) error {
 				n, err := p.uint(t, v, readstream.MaxIOConcurrency, "effective_io_concurrency")
@@ -123,7 +141,11 @@ func (r *Runner) ReadCallsLine() (line string, ok bool) {
 		calls += x.Count
 		blocks += x.Count * x.Blocks
 	}
-	return fmt.Sprintf("reads at PostgreSQL %s: %d calls, %d blocks: %s", r.PG(), calls, blocks, bufmgr.FormatReadRuns(runs)), true
+	line = fmt.Sprintf("reads at PostgreSQL %s: %d calls, %d blocks: %s", r.PG(), calls, blocks, bufmgr.FormatReadRuns(runs))
+	if r.cfg.IOLatencyUS > 0 || r.cfg.IOBlockUS > 0 {
+		line += fmt.Sprintf("; simulated I/O time %d us", r.pool.Stats().IOTimeUS)
+	}
+	return line, true
 }
 
 // parseReadRuns reads expect pool reads='s value ("1,2,4,8,16x9,1",
@@ -159,4 +181,24 @@ func atoiAnd(s string, err error) (int, error) {
 		return 0, err
 	}
 	return strconv.Atoi(s)
+}
+
+// parseMicros reads a simulated duration: "100us", "2ms", "1s", or a bare
+// number of microseconds, 0 to bufmgr.MaxIOTimeUS.
+func parseMicros(v string) (int, error) {
+	num, mult := v, 1
+	for _, u := range []struct {
+		suffix string
+		mult   int
+	}{{"us", 1}, {"ms", 1000}, {"s", 1_000_000}} {
+		if strings.HasSuffix(v, u.suffix) {
+			num, mult = strings.TrimSuffix(v, u.suffix), u.mult
+			break
+		}
+	}
+	n, err := strconv.Atoi(num)
+	if err != nil || n < 0 || n > bufmgr.MaxIOTimeUS/mult {
+		return 0, fmt.Errorf("expected a time from 0 to 1s in simulated microseconds (100us, 2ms, or a bare number of µs), found %q", v)
+	}
+	return n * mult, nil
 }

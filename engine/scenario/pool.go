@@ -39,7 +39,7 @@ var poolMechanism = Mechanism{
 	},
 	Subjects: []Subject{
 		{Name: "pool", Expect: true, Show: true, Keys: []string{"hits", "misses", "writes", "hand", "passes", "free", "in_use", "ticks", "decrements", "errors",
-			"cas", "cas_failures", "header_locks", "spins", "reads"}},
+			"cas", "cas_failures", "header_locks", "spins", "reads", "io_time"}},
 		{Name: "buffer", Expect: true, Keys: []string{"tag", "rc", "usage", "flags", "dirty", "valid"}},
 		{Name: "block", Expect: true, Keys: []string{"in", "resident", "usage", "rc"}},
 		{Name: "backend", Expect: true, Keys: []string{"pins", "error", "ctid"}},

@@ -93,7 +93,8 @@ func newRunner(s *Script, traced bool, variant int) (*Runner, error) {
 	}
 	r.SetBudget(DefaultBudget)
 	opt := bufmgr.Options{Pins: r.Pins(), InRecovery: r.cfg.InRecovery, DropList: r.cfg.DropList, SyncScans: !r.cfg.NoSyncScans,
-		Version: int(r.PG()), IOCombineLimit: r.cfg.IOCombineLimit, EffectiveIOConcurrency: -1}
+		Version: int(r.PG()), IOCombineLimit: r.cfg.IOCombineLimit, EffectiveIOConcurrency: -1,
+		IOLatencyUS: r.cfg.IOLatencyUS, IOBlockUS: r.cfg.IOBlockUS}
 	if r.cfg.EffectiveIOConcurrencySet {
 		opt.EffectiveIOConcurrency = r.cfg.EffectiveIOConcurrency
 	}
