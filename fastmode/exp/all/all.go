@@ -7,5 +7,6 @@ import (
 	_ "bufferlab/fastmode/exp/limits"
 	_ "bufferlab/fastmode/exp/pin"
 	_ "bufferlab/fastmode/exp/pool"
+	_ "bufferlab/fastmode/exp/scan"
 	_ "bufferlab/fastmode/exp/slru"
 )

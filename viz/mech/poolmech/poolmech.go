@@ -15,7 +15,7 @@ func init() {
 	mech.Add(mech.Def[*poolview.Pool]{Name: "pins", Experiments: []string{"pin"}, Checks: []string{"pinning-backends"}})
 	mech.Add(mech.Def[*poolview.Pool]{Name: "drop", Experiments: []string{"drop"}, Checks: []string{"drop-table-buffers"}})
 	// The PostgreSQL version's read path (config pg=): the pool's view
-	// shows it; its bench experiment and version-picked verify checks are
-	// still to come (issue 21).
-	mech.Add(mech.Def[*poolview.Pool]{Name: "pg"})
+	// shows it; verify checks picked by the server's version are still to
+	// come (issue 21).
+	mech.Add(mech.Def[*poolview.Pool]{Name: "pg", Experiments: []string{"scan"}})
 }
