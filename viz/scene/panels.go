@@ -274,6 +274,10 @@ func layoutLanes(l *layout.List, r layout.Rect, p *view.Pool, th *layout.Theme) 
 		if ln.HasErr && ln.Failed() {
 			errPart = "ERROR: " + errText(ln.ErrCode())
 		}
+		if w, ok := p.StreamWindow(a); ok {
+			// A PostgreSQL 17 scan's pins are its read stream's window.
+			pinsText = w
+		}
 		seconds := []string{join3(pinsText+stats, errPart), join3(pinsText, errPart)}
 		if errPart != "" {
 			seconds = append(seconds, errPart, "ERROR")

@@ -69,6 +69,13 @@ func Scenarios(t testing.TB) map[string]string {
 	for _, seed := range []int{1, 2, 3, 7, 11, 13} {
 		out[fmt.Sprintf("contention-seed%d", seed)] = Contention(seed)
 	}
+	// PostgreSQL 16's BufferAlloc and 17's read path and read streams
+	// (config pg=).
+	for _, seed := range []int{4, 6} {
+		for _, pg := range []string{"16", "17"} {
+			out[fmt.Sprintf("pg%s-seed%d", pg, seed)] = strings.Replace(Contention(seed), "seed=", "pg="+pg+" seed=", 1)
+		}
+	}
 	// The pre-9.6 header-spinlock pins, and a cleanup waiter woken by an unpin.
 	for _, seed := range []int{5, 9} {
 		out[fmt.Sprintf("spinlock-seed%d", seed)] = strings.Replace(Contention(seed), "seed=", "pins=spinlock seed=", 1)

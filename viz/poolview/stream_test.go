@@ -1,0 +1,71 @@
+package poolview_test
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"bufferlab/engine/trace"
+	"bufferlab/viz/poolview/pooltest"
+)
+
+// A PostgreSQL 17 scan's read stream as the lane shows it (StreamWindow),
+// after each WaitReadBuffers: the stream reads 1, 2, 4, 8 blocks, then the
+// 9 left (io_combine_limit is 16); each read's blocks stay pinned, read,
+// until the scan consumes them. During a wait the scan holds no page of
+// its own: heap_fetch_next_buffer releases the previous page before it
+// asks the stream for the next. A PostgreSQL 15 scan has no stream.
+func TestStreamWindow(t *testing.T) {
+	const src = `config shared_buffers=128MB pg=17
+relation t blocks=24
+backend A: scan t
+run
+`
+	r := pooltest.Run(t, "stream", src)
+	v := pooltest.NewView(r)
+	var got []string
+	for e := range r.Log().Range(0, r.Log().Len()) {
+		v.Apply(e)
+		if e.Kind == trace.KCall && e.Site.String() == "waitread.begin" {
+			// Pinned by StartReadBuffers, not read yet.
+			if w, _ := v.StreamWindow(e.Actor); !strings.HasSuffix(w, " to read") {
+				t.Errorf("event %d, WaitReadBuffers begins: window %q does not end with blocks to read", e.Seq, w)
+			}
+		}
+		if e.Kind == trace.KIORead {
+			// smgrreadv and TerminateBufferIO: the block is being read.
+			if w, _ := v.StreamWindow(e.Actor); !strings.Contains(w, "reading") {
+				t.Errorf("event %d, a read: window %q shows nothing being read", e.Seq, w)
+			}
+		}
+		if e.Kind == trace.KCall && e.Site.String() == "waitread.done" {
+			w, ok := v.StreamWindow(e.Actor)
+			if !ok {
+				t.Fatalf("event %d: A is in a PostgreSQL 17 scan but has no stream window", e.Seq)
+			}
+			got = append(got, w)
+		}
+	}
+	want := []string{
+		"stream 0: 0 read",
+		"stream 1..2: 1..2 read",
+		"stream 3..6: 3..6 read",
+		"stream 7..14: 7..14 read",
+		"stream 15..23: 15..23 read",
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("stream windows after each WaitReadBuffers:\n got  %q\n want %q", got, want)
+	}
+	if w, ok := v.StreamWindow(1); ok {
+		t.Errorf("after the scan: a stream window %q", w)
+	}
+
+	r15 := pooltest.Run(t, "stream15", "config shared_buffers=128MB\nrelation t blocks=24\nbackend A: scan t\nrun\n")
+	v15 := pooltest.NewView(r15)
+	for e := range r15.Log().Range(0, r15.Log().Len()) {
+		v15.Apply(e)
+		if w, ok := v15.StreamWindow(e.Actor); ok {
+			t.Fatalf("PostgreSQL 15, event %d: a stream window %q", e.Seq, w)
+		}
+	}
+}
