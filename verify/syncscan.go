@@ -10,6 +10,7 @@ import (
 
 	"bufferlab/engine/bufmgr"
 	"bufferlab/engine/fsm"
+	"bufferlab/engine/runs"
 )
 
 // checkSyncScan is issue 13's measured case of synchronized scans
@@ -107,13 +108,8 @@ func blockRanges(xs []int) string {
 		return "none"
 	}
 	var parts []string
-	for i := 0; i < len(xs); {
-		j := i
-		for j+1 < len(xs) && xs[j+1] == xs[j]+1 {
-			j++
-		}
+	for i, j := range runs.Of(len(xs), func(k int) bool { return xs[k] == xs[k-1]+1 }) {
 		parts = append(parts, fmt.Sprintf("%d–%d", xs[i], xs[j]))
-		i = j + 1
 	}
 	return strings.Join(parts, " ")
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"sort"
 
+	"bufferlab/engine/internal/counters"
 	"bufferlab/engine/internal/lwlock"
 	"bufferlab/engine/sched"
 	"bufferlab/engine/trace"
@@ -76,37 +77,7 @@ type Stats struct {
 }
 
 // Add adds o to s.
-func (s *Stats) Add(o Stats) {
-	s.Hits += o.Hits
-	s.Misses += o.Misses
-	s.Writes += o.Writes
-	s.ClockTicks += o.ClockTicks
-	s.UsageDecrements += o.UsageDecrements
-	s.SkippedPinned += o.SkippedPinned
-	s.FreelistVictims += o.FreelistVictims
-	s.SweepVictims += o.SweepVictims
-	s.RingVictims += o.RingVictims
-	s.RingRejects += o.RingRejects
-	s.PartitionLocks += o.PartitionLocks
-	s.PartitionWaits += o.PartitionWaits
-	s.ContentLockFails += o.ContentLockFails
-	s.HeaderLocks += o.HeaderLocks
-	s.Spins += o.Spins
-	s.CASAttempts += o.CASAttempts
-	s.CASFailures += o.CASFailures
-	s.IOWaits += o.IOWaits
-	s.Errors += o.Errors
-	s.IOTimeUS += o.IOTimeUS
-	s.DropDescsTouched += o.DropDescsTouched
-	s.DropLookups += o.DropLookups
-	s.DropPartitionLocks += o.DropPartitionLocks
-	s.DropListHops += o.DropListHops
-	s.DropInvalidated += o.DropInvalidated
-	s.DropPinWaits += o.DropPinWaits
-	s.DListLinks += o.DListLinks
-	s.DListUnlinks += o.DListUnlinks
-	s.DListLocks += o.DListLocks
-}
+func (s *Stats) Add(o Stats) { counters.Add(s, o) }
 
 // Pool returns the pool the backend is attached to.
 func (b *Backend) Pool() *Pool { return b.pool }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"bufferlab/engine/bufmgr"
+	"bufferlab/engine/internal/counters"
 	"bufferlab/engine/trace"
 )
 
@@ -55,41 +56,11 @@ type Stats struct {
 }
 
 // Add adds o to s.
-func (s *Stats) Add(o Stats) {
-	for f := range s.Reads {
-		s.Reads[f] += o.Reads[f]
-		s.Extends[f] += o.Extends[f]
-	}
-	s.FSMSkipped += o.FSMSkipped
-	s.Searches += o.Searches
-	s.Restarts += o.Restarts
-	s.StaleParents += o.StaleParents
-	s.TornRepairs += o.TornRepairs
-	s.PagesTried += o.PagesTried
-	s.LocalMapBuilds += o.LocalMapBuilds
-	s.LocalMapChecks += o.LocalMapChecks
-	s.Inserts += o.Inserts
-	s.Deletes += o.Deletes
-	s.Vacuums += o.Vacuums
-}
+func (s *Stats) Add(o Stats) { counters.Add(s, o) }
 
 // Sub returns s - o (counters since a snapshot o).
 func (s Stats) Sub(o Stats) Stats {
-	for f := range s.Reads {
-		s.Reads[f] -= o.Reads[f]
-		s.Extends[f] -= o.Extends[f]
-	}
-	s.FSMSkipped -= o.FSMSkipped
-	s.Searches -= o.Searches
-	s.Restarts -= o.Restarts
-	s.StaleParents -= o.StaleParents
-	s.TornRepairs -= o.TornRepairs
-	s.PagesTried -= o.PagesTried
-	s.LocalMapBuilds -= o.LocalMapBuilds
-	s.LocalMapChecks -= o.LocalMapChecks
-	s.Inserts -= o.Inserts
-	s.Deletes -= o.Deletes
-	s.Vacuums -= o.Vacuums
+	counters.Sub(&s, o)
 	return s
 }
 

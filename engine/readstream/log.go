@@ -2,10 +2,10 @@ package readstream
 
 import (
 	"fmt"
-	"iter"
 	"strings"
 
 	"bufferlab/engine/internal/enum"
+	"bufferlab/engine/runs"
 )
 
 // Kind is what an Event records.
@@ -208,28 +208,11 @@ func collect[T any](l *Log, pick func(Event) (v T, ok bool)) []T {
 	return out
 }
 
-// runs yields the maximal runs of the indexes 0..n−1 as first and last
-// index: index k continues the run before it when cont(k) (k ≥ 1).
-func runs(n int, cont func(k int) bool) iter.Seq2[int, int] {
-	return func(yield func(int, int) bool) {
-		for i := 0; i < n; {
-			j := i
-			for j+1 < n && cont(j+1) {
-				j++
-			}
-			if !yield(i, j) {
-				return
-			}
-			i = j + 1
-		}
-	}
-}
-
 // Ranges writes a block sequence compactly: runs of consecutive blocks as
 // "a..b", separated by spaces.
 func Ranges(bs []BlockNumber) string {
 	var parts []string
-	for i, j := range runs(len(bs), func(k int) bool { return bs[k] == bs[k-1]+1 }) {
+	for i, j := range runs.Of(len(bs), func(k int) bool { return bs[k] == bs[k-1]+1 }) {
 		parts = append(parts, span(bs[i], j-i+1))
 	}
 	return strings.Join(parts, " ")
@@ -244,7 +227,7 @@ func (l *Log) Summary() string {
 	var b strings.Builder
 	starts := l.Starts()
 	fmt.Fprintf(&b, "StartReadBuffers: %d calls\n", len(starts))
-	for i, j := range runs(len(starts), func(k int) bool { return sameRun(starts[k-1], starts[k]) }) {
+	for i, j := range runs.Of(len(starts), func(k int) bool { return sameRun(starts[k-1], starts[k]) }) {
 		e := starts[i]
 		if j-i < 2 || (e.N > 1 && len(starts) <= 20) {
 			// A short run, or full-size reads in a summary short enough
@@ -325,7 +308,7 @@ func sameRun(a, b Event) bool {
 // runLength joins words, writing a run of k ≥ 3 equal ones as "w×k".
 func runLength(words []string) string {
 	var out []string
-	for i, j := range runs(len(words), func(k int) bool { return words[k] == words[k-1] }) {
+	for i, j := range runs.Of(len(words), func(k int) bool { return words[k] == words[k-1] }) {
 		if j-i >= 2 {
 			out = append(out, fmt.Sprintf("%s×%d", words[i], j-i+1))
 		} else {

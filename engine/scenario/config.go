@@ -158,14 +158,31 @@ func variantsKey[T fmt.Stringer](name, doc, want string, vs []VariantInfo, parse
 	return Key{Name: name, Values: strings.Join(names, "|") + "[,…]", Doc: doc, Variants: vs, parse: variantKey(name, want, parse, set)}
 }
 
-// onOffKey is the parse function of a boolean config key; set stores the
-// value (false when it is not one).
-func onOffKey(key string, set func(st *ConfigStmt, on bool)) func(p *parser, st *ConfigStmt, t token, v string) error {
-	return func(p *parser, st *ConfigStmt, t token, v string) error {
-		on, err := p.onOff(t, key, v)
+// onOffKey is a boolean config key (values on|off), named once for its
+// grammar and its errors; set stores the value (false when it is not
+// one).
+func onOffKey(name, doc string, set func(st *ConfigStmt, on bool)) Key {
+	return Key{Name: name, Values: "on|off", Doc: doc, parse: func(p *parser, st *ConfigStmt, t token, v string) error {
+		on, err := p.onOff(t, name, v)
 		set(st, on)
 		return err
-	}
+	}}
+}
+
+// countKey is a config key whose value is a count from 1 to max (values
+// N); set stores it and where the statement wrote it.
+func countKey(name, doc string, max uint64, set func(st *ConfigStmt, n int, pos Pos)) Key {
+	return Key{Name: name, Values: "N", Doc: doc, parse: func(p *parser, st *ConfigStmt, t token, v string) error {
+		n, err := p.uint(t, v, max, name)
+		if err != nil {
+			return err
+		}
+		if n == 0 {
+			return p.errf(t.Pos, "%s: expected at least 1, found 0", name)
+		}
+		set(st, int(n), t.Pos)
+		return nil
+	}}
 }
 
 // AllVariants returns the variants the scenario runs: Variants, or the
@@ -211,18 +228,8 @@ var scenarioKeys = []Key{
 			st.Seed = n
 			return err
 		}},
-	{Name: "max_steps", Values: "N", Doc: "the most scheduler steps a run may take",
-		parse: func(p *parser, st *ConfigStmt, t token, v string) error {
-			n, err := p.uint(t, v, MaxMaxSteps, "max_steps")
-			if err != nil {
-				return err
-			}
-			if n == 0 {
-				return p.errf(t.Pos, "max_steps: expected at least 1, found 0")
-			}
-			st.MaxSteps, st.MaxStepsPos = int(n), t.Pos
-			return nil
-		}},
+	countKey("max_steps", "the most scheduler steps a run may take", MaxMaxSteps,
+		func(st *ConfigStmt, n int, pos Pos) { st.MaxSteps, st.MaxStepsPos = n, pos }),
 }
 
 // onOff parses a boolean config value.

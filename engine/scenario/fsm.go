@@ -58,18 +58,8 @@ var fsmMechanism = Mechanism{
 				{"always", "fsm=always: PostgreSQL 15, a map for every table", "fsm=always (PG 15)"},
 				{"small-skip", "fsm=small-skip: no map up to 4 pages (PG 12 devel, reverted)", "fsm=small-skip (reverted)"},
 			}, fsm.ParseVariant, func(st *ConfigStmt, vr fsm.Variant) { st.FSM.On, st.FSM.Variant = true, vr }),
-		{Name: "fsm_threshold", Values: "N", Doc: "small-skip's page count below which a heap has no map (default 4)",
-			parse: func(p *parser, st *ConfigStmt, t token, v string) error {
-				n, err := p.uint(t, v, 1<<20, "fsm_threshold")
-				if err != nil {
-					return err
-				}
-				if n == 0 {
-					return p.errf(t.Pos, "fsm_threshold: expected at least 1, found 0")
-				}
-				st.FSM.Threshold = int(n)
-				return nil
-			}},
+		countKey("fsm_threshold", "small-skip's page count below which a heap has no map (default 4)", 1<<20,
+			func(st *ConfigStmt, n int, _ Pos) { st.FSM.Threshold = n }),
 	},
 	Ops: []OpSpec{
 		{Name: "insert", Kind: OpInsert, Grammar: "insert REL [N] [size=B]: heap_insert of N rows", parse: (*parser).fsmOp, run: (*Runner).execFSM},

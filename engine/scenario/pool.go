@@ -25,8 +25,8 @@ func init() {
 var poolMechanism = Mechanism{
 	Name: "pool", Title: "the shared buffer pool", Owner: trace.MPool,
 	Keys: []Key{
-		{Name: "synchronize_seqscans", Values: "on|off", Doc: "a scan of over NBuffers/4 blocks starts where the last scan of the table reported being (PostgreSQL's default on)",
-			parse: onOffKey("synchronize_seqscans", func(st *ConfigStmt, on bool) { st.NoSyncScans = !on })},
+		onOffKey("synchronize_seqscans", "a scan of over NBuffers/4 blocks starts where the last scan of the table reported being (PostgreSQL's default on)",
+			func(st *ConfigStmt, on bool) { st.NoSyncScans = !on }),
 	},
 	Ops: []OpSpec{
 		{Name: "read", Kind: OpRead, Grammar: "read REL B[..E] [fork=F]: ReadBuffer and keep the pin", parse: (*parser).poolOp, run: (*Runner).execPoolOp},
@@ -73,10 +73,9 @@ var dropMechanism = Mechanism{
 				{"dlist", "drop=dlist: the relation's own list of buffers (reverted idea)", "drop=dlist: the relation's list"},
 				{"auto", "drop=auto: what PostgreSQL 15 chooses", "drop=auto: PostgreSQL's choice"},
 			}, bufmgr.ParseDropStrategy, nil),
-		{Name: "in_recovery", Values: "on|off", Doc: "the dropping backend is the startup process replaying WAL (sizes cached: the lookup is allowed)",
-			parse: onOffKey("in_recovery", func(st *ConfigStmt, on bool) { st.InRecovery = on })},
-		{Name: "dlist", Values: "on|off", Doc: "keep the per-relation buffer lists of the dlist strategy",
-			parse: onOffKey("dlist", func(st *ConfigStmt, on bool) { st.DropList = on })},
+		onOffKey("in_recovery", "the dropping backend is the startup process replaying WAL (sizes cached: the lookup is allowed)",
+			func(st *ConfigStmt, on bool) { st.InRecovery = on }),
+		onOffKey("dlist", "keep the per-relation buffer lists of the dlist strategy", func(st *ConfigStmt, on bool) { st.DropList = on }),
 	},
 	Ops: []OpSpec{
 		{Name: "drop", Kind: OpDrop, Grammar: "drop REL [REL|PREFIX* …] [strategy=S]: DROP TABLE's DropRelFileNodesAllBuffers",

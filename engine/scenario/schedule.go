@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"bufferlab/engine/runs"
 	"bufferlab/engine/sched"
 	"bufferlab/engine/trace"
 )
@@ -98,17 +99,13 @@ func (r *Runner) ScheduleLines(rec []trace.Actor) []string {
 	names := r.BackendNames()
 	var lines []string
 	var b strings.Builder
-	for i := 0; i < len(rec); {
-		j := i
-		for j < len(rec) && rec[j] == rec[i] {
-			j++
-		}
+	for i, j := range runs.Of(len(rec), func(k int) bool { return rec[k] == rec[k-1] }) {
 		word := trace.ActorName(rec[i])
 		if int(rec[i]) < len(names) {
 			word = names[rec[i]]
 		}
-		if j-i > 1 {
-			word += "*" + strconv.Itoa(j-i)
+		if j > i {
+			word += "*" + strconv.Itoa(j-i+1)
 		}
 		if b.Len() > 0 && b.Len()+1+len(word) > scheduleLineMax {
 			lines = append(lines, b.String())
@@ -118,7 +115,6 @@ func (r *Runner) ScheduleLines(rec []trace.Actor) []string {
 			b.WriteString("schedule")
 		}
 		b.WriteString(" " + word)
-		i = j
 	}
 	if b.Len() > 0 {
 		lines = append(lines, b.String())

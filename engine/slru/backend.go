@@ -3,6 +3,7 @@ package slru
 import (
 	"fmt"
 
+	"bufferlab/engine/internal/counters"
 	"bufferlab/engine/internal/lwlock"
 	"bufferlab/engine/sched"
 	"bufferlab/engine/trace"
@@ -46,20 +47,7 @@ type Stats struct {
 }
 
 // Add adds o to st.
-func (st *Stats) Add(o Stats) {
-	st.Hits += o.Hits
-	st.Reads += o.Reads
-	st.Writes += o.Writes
-	st.Zeroes += o.Zeroes
-	st.SlotsScanned += o.SlotsScanned
-	st.Probes += o.Probes
-	st.VictimScans += o.VictimScans
-	st.Victims += o.Victims
-	st.DirtyVictims += o.DirtyVictims
-	st.LockWaits += o.LockWaits
-	st.IOWaits += o.IOWaits
-	st.Errors += o.Errors
-}
+func (st *Stats) Add(o Stats) { counters.Add(st, o) }
 
 // Stats sums every backend's counters.
 func (s *SLRU) Stats() Stats {

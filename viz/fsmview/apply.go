@@ -128,8 +128,6 @@ func (c *Counters) count(e trace.Event, d uint64, known, active bool) {
 	}
 }
 
-const minusOne = ^uint64(0)
-
 // relevant reports whether the view applies e: the classes the FSM owns
 // (trace.MFSM), and of the buffer pool's (trace.MPool, or no class) only
 // the reads (KHit, KMiss) and errors, which the view counts. Everything
@@ -206,8 +204,8 @@ func (v *View) Unapply(e trace.Event) {
 		prev = n.ActorPrev.Data.search
 	}
 	known, active := v.knownRead(e), prev.Active()
-	v.counters.count(e, minusOne, known, active)
-	v.lane(e.Actor).stats.count(e, minusOne, known, active)
+	v.counters.count(e, viewkit.MinusOne, known, active)
+	v.lane(e.Actor).stats.count(e, viewkit.MinusOne, known, active)
 	v.mutate(e, true)
 	if u := n.Data.undo; u != nil && u.hasPrior {
 		v.lane(e.Actor).restoreTarget(e.Obj, u.prior)

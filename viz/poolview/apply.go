@@ -202,8 +202,6 @@ func (c *Counters) count(e trace.Event, d uint64) {
 	}
 }
 
-const minusOne = ^uint64(0)
-
 // owns reports whether e is the pool view's: a class of the pool's
 // mechanism, or ONone (the idle events that pad a step's panes).
 func owns(e trace.Event) bool { return e.Class.Owner() == trace.MPool || e.Class == trace.ONone }
@@ -244,7 +242,7 @@ func (p *Pool) Unapply(e trace.Event) {
 	p.gen = versions.Add(1)
 	p.unmark(e, n.Data)
 	p.mutate(e, true)
-	p.counters.count(e, minusOne)
+	p.counters.count(e, viewkit.MinusOne)
 }
 
 // UnapplyLast undoes the event applied last and returns it; ok is false when

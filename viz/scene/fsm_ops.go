@@ -7,6 +7,7 @@ import (
 
 	"bufferlab/engine/bufmgr"
 	"bufferlab/engine/fsm"
+	"bufferlab/engine/runs"
 	"bufferlab/viz/fsmview"
 	"bufferlab/viz/layout"
 )
@@ -427,21 +428,16 @@ func LayoutFSMSteps(l *layout.List, r layout.Rect, v *fsmview.View, rel uint32, 
 		// Not a search: the FSM pages read to record free space (VACUUM,
 		// RecordPageWithFreeSpace), consecutive repeats counted.
 		head("FSM pages read (to record free space):")
-		for i := 0; i < len(cur); {
-			j := i
-			for j < len(cur) && cur[j] == cur[i] {
-				j++
-			}
+		for i, j := range runs.Of(len(cur), func(k int) bool { return cur[k] == cur[k-1] }) {
 			vi := cur[i]
 			txt := fmt.Sprintf("FSM block %d (%s)", vi.Phys, vi.Addr())
 			if vi.Skipped {
 				txt += ": NOT READ, no such page"
 			}
-			if j-i > 1 {
-				txt += fmt.Sprintf(" ×%d", j-i)
+			if j > i {
+				txt += fmt.Sprintf(" ×%d", j-i+1)
 			}
 			add(th.Text, "%s", txt)
-			i = j
 		}
 	}
 	if cur := s.Current(); searching {

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"bufferlab/engine/fsm"
+	"bufferlab/engine/runs"
 	"bufferlab/engine/trace"
 	"bufferlab/viz/fsmview"
 	"bufferlab/viz/layout"
@@ -127,17 +128,12 @@ func fsmTreeTitles(phys uint32, a fsm.Address, heap string, path []fsmview.Step)
 // fsmRanges writes sorted numbers as ranges: "3–5, 9".
 func fsmRanges(ns []int) string {
 	var parts []string
-	for i := 0; i < len(ns); {
-		j := i
-		for j+1 < len(ns) && ns[j+1] == ns[j]+1 {
-			j++
-		}
+	for i, j := range runs.Of(len(ns), func(k int) bool { return ns[k] == ns[k-1]+1 }) {
 		if j > i {
 			parts = append(parts, fmt.Sprintf("%d–%d", ns[i], ns[j]))
 		} else {
 			parts = append(parts, fmt.Sprint(ns[i]))
 		}
-		i = j + 1
 	}
 	return strings.Join(parts, ", ")
 }

@@ -92,8 +92,6 @@ func (c *Counters) count(e trace.Event, d uint64) {
 	}
 }
 
-const minusOne = ^uint64(0)
-
 // Apply applies e: the view then shows the state just after e. Events must
 // come in log order (ApplyChecked checks that each fits). Events of other
 // mechanisms (classes that are not trace.ObjClass.IsSLRU) are ignored.
@@ -122,8 +120,8 @@ func (v *View) Unapply(e trace.Event) {
 	}
 	v.h.Pop(e, "slruview")
 	v.mutate(e, true)
-	v.counters.count(e, minusOne)
-	v.lane(e.Actor).stats.count(e, minusOne)
+	v.counters.count(e, viewkit.MinusOne)
+	v.lane(e.Actor).stats.count(e, viewkit.MinusOne)
 }
 
 // UnapplyLast undoes the event applied last and returns it; ok is false

@@ -25,8 +25,9 @@
 // it, its Diff compares it). Hasher, PutHistory and PutLane write the
 // parts of a Fingerprint the views share; Bit and WordsEqual serve the
 // hand-written encodings of a lane's derived state. Written is the value
-// a view's mutate stores (After, or Before when undoing); SiteCounts
-// counts events by the site that logged them; Name is the String of a
+// a view's mutate stores (After, or Before when undoing), MinusOne the
+// delta its counters take when undoing; SiteCounts counts events by the
+// site that logged them; Name is the String of a
 // view's small enumerations; TrailShown is the rule every view's trails
 // follow (what an operation went through, shown while it runs and until
 // the next operation begins in the view), LaneTrailShown that rule for

@@ -137,6 +137,11 @@ func WordsEqual[T any](a, b T, words func(T, func(uint64))) bool {
 	return slices.Equal(wa, wb)
 }
 
+// MinusOne is −1 as a wrapped uint64: what a view's Unapply adds to the
+// counters its Apply added 1 to (a view's count and SiteCounts.Count
+// take the delta), so that one function counts both ways.
+const MinusOne = ^uint64(0)
+
 // Written is the value a view's mutate stores for e: the After e wrote,
 // or, undoing e, the Before it replaced.
 func Written(e trace.Event, undo bool) uint64 {
