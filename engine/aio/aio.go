@@ -103,6 +103,7 @@ type System struct {
 	handedOut  int   // handed_out_io, -1: none
 	inBatch    bool  // in_batchmode
 	submitSeq  int
+	dequeues   int
 	stats      Stats
 	maxPinsPer int // MaxProportionalPins
 

@@ -181,7 +181,7 @@ func (l *Log) Summary() string {
 			sizes = append(sizes, fmt.Sprintf("%s[%d]", blocks(e.Block, e.N), e.N))
 			by = append(by, e.Who)
 		case KindComplete:
-			order = append(order, fmt.Sprintf("h%d", e.Handle))
+			order = append(order, blocks(e.Block, e.N))
 		case KindDistance:
 			if len(dist) == 0 {
 				dist = append(dist, fmt.Sprint(e.N))

@@ -116,7 +116,8 @@ func (s *System) workerStep(i int) {
 		for _, p := range woke {
 			s.workers[p].latch = true
 		}
-		w.phase, w.job = wGotJob, id
+		s.dequeues++
+		w.phase, w.job, w.jobAt = wGotJob, id, s.dequeues
 		h := s.h(id)
 		s.event(Event{Kind: KindDequeue, Worker: i, Handle: id, Block: h.block, N: len(h.buffers), Handles: woke})
 	case wGotJob:
@@ -180,6 +181,7 @@ func (s *System) uringDrain() {
 type Actor struct {
 	Name string
 	key  int // ordering: workers by number, kernel I/Os by submission
+	job  int // when it took the I/O it holds (kernel: its submission); 0: none
 	wkr  int
 	hid  int
 }
@@ -191,11 +193,15 @@ func (s *System) Runnable() []Actor {
 	var rs []Actor
 	for i, w := range s.workers {
 		if w.phase != wSleeping || w.latch {
-			rs = append(rs, Actor{Name: fmt.Sprintf("w%d", i), key: i, wkr: i, hid: -1})
+			job := 0
+			if w.phase == wGotJob || w.phase == wRead {
+				job = w.jobAt
+			}
+			rs = append(rs, Actor{Name: fmt.Sprintf("w%d", i), key: i, job: job, wkr: i, hid: -1})
 		}
 	}
 	for _, id := range s.kernel {
-		rs = append(rs, Actor{Name: fmt.Sprintf("k%d", id), key: 1000 + s.h(id).seq, wkr: -1, hid: id})
+		rs = append(rs, Actor{Name: fmt.Sprintf("k%d", id), key: 1000 + s.h(id).seq, job: s.h(id).seq, wkr: -1, hid: id})
 	}
 	return rs
 }
@@ -271,13 +277,24 @@ func (r *roundRobin) Pick(rs []Actor) int {
 
 type newestFirst struct{}
 
-// NewestFirst always steps the runnable actor with the highest key: the
-// highest-numbered worker that can run, or the newest I/O in the kernel.
-// A woken peer then takes and finishes later I/Os while the first worker
-// still holds an earlier one: completions out of order.
+// NewestFirst lets every worker that can take an I/O take it first (the
+// lowest-numbered such worker), then steps the one holding the I/O taken
+// most recently; under io_uring the kernel finishes the newest I/O first.
+// I/Os in flight together then complete newest first: out of order.
 func NewestFirst() Scheduler { return newestFirst{} }
 
-func (newestFirst) Pick(rs []Actor) int { return len(rs) - 1 }
+func (newestFirst) Pick(rs []Actor) int {
+	best := 0
+	for i, a := range rs {
+		if a.job == 0 {
+			return i
+		}
+		if a.job > rs[best].job {
+			best = i
+		}
+	}
+	return best
+}
 
 type seeded struct{ x uint64 }
 
