@@ -602,3 +602,30 @@ func (s *System) terminateBufferIO(buf Buffer, setValid, releaseAIO bool) {
 		d.valid = true
 	}
 }
+
+// CheckQuiet reports an error unless the system is at rest: every handle
+// idle, nothing staged, queued or in the kernel, no buffer with I/O in
+// progress, and no shared refcount beyond this backend's pins.
+func (s *System) CheckQuiet() error {
+	for i := range s.handles {
+		if h := &s.handles[i]; h.state != HSIdle {
+			return fmt.Errorf("aio: handle %d in state %s at rest", h.id, h.state)
+		}
+	}
+	if len(s.staged)+len(s.queue)+len(s.kernel)+len(s.cq)+len(s.inFlight) > 0 || s.handedOut >= 0 {
+		return fmt.Errorf("aio: %d staged, %d queued, %d in the kernel, %d completions, %d in flight at rest",
+			len(s.staged), len(s.queue), len(s.kernel), len(s.cq), len(s.inFlight))
+	}
+	refs := 0
+	for i := range s.Pool.descs {
+		d := &s.Pool.descs[i]
+		if d.ioInProgress || d.aioPin || d.ioWref.valid {
+			return fmt.Errorf("aio: buffer %d (block %d) has I/O in progress at rest", i+1, d.block)
+		}
+		refs += d.refcount
+	}
+	if refs != s.Pool.Pins {
+		return fmt.Errorf("aio: %d shared pins, the backend holds %d", refs, s.Pool.Pins)
+	}
+	return nil
+}

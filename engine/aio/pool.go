@@ -216,3 +216,14 @@ func (p *Pool) GetAdditionalPinLimit(maxProportionalPins int) int {
 	}
 	return maxProportionalPins - held
 }
+
+// IOInProgress reports whether block's buffer has BM_IO_IN_PROGRESS or an
+// AIO pin.
+func (p *Pool) IOInProgress(block BlockNumber) bool {
+	b, ok := p.byBlock[block]
+	if !ok {
+		return false
+	}
+	d := p.desc(b)
+	return d.ioInProgress || d.aioPin || d.ioWref.valid
+}
