@@ -1,0 +1,94 @@
+// Package aio models PostgreSQL 18.4's asynchronous read path: the read
+// stream as 18 changed it (src/backend/storage/aio/read_stream.c),
+// StartReadBuffers / AsyncReadBuffers / WaitReadBuffers
+// (src/backend/storage/buffer/bufmgr.c), and the AIO subsystem as far as
+// a read needs it (aio.c, aio_io.c, method_worker.c, method_io_uring.c,
+// method_sync.c). It is pure and deterministic: no goroutines, no time,
+// no I/O. Every piece cites the function it models (PostgreSQL's names).
+//
+// Why a package of its own, not a v18 part of engine/readstream: in 18 the
+// stream no longer talks to a passive pool. StartReadBuffers starts the
+// I/O (AsyncReadBuffers), an AIO handle owns the buffers' I/O until some
+// other process completes it, and whether the backend must sleep depends
+// on I/O workers or the kernel that a scheduler steps. The stream's own
+// rules changed too (forwarded buffers, a pin limit asked before each
+// read, one distance rule, advice only under io_method=sync). Sharing
+// 17's Pool interface would have meant bending it for both; 17's model and
+// its golden files stay as they are, and the two share only the block and
+// buffer types and the heap scan's callbacks.
+//
+// What it models, and from where (PG 18.4):
+//
+//   - read_stream_begin_impl (Begin): max_pinned_buffers = (max_ios + 1) ×
+//     io_combine_limit, clamped by the strategy and GetPinLimit; sync_mode,
+//     batch_mode (READ_STREAM_USE_BATCHING), advice only with
+//     io_method=sync; max_ios 0 → READ_BUFFERS_SYNCHRONOUSLY.
+//   - read_stream_start_pending_read, read_stream_look_ahead,
+//     read_stream_next_buffer (with its fast path), read_stream_reset:
+//     GetAdditionalPinLimit before each read, forwarded buffers after a
+//     split, the distance doubling after every wait up to
+//     max_pinned_buffers, the seq_until_processed advice heuristic, the
+//     look-ahead inside pgaio_enter_batchmode/pgaio_exit_batchmode.
+//   - StartReadBuffersImpl, AsyncReadBuffers, ReadBuffersCanStartIO,
+//     WaitReadBuffers, ProcessReadBuffersResult, CheckReadBuffersOperation:
+//     a range split at a hit (forwarded, not counted), smgrmaxcombine's
+//     segment limit, BM_IO_IN_PROGRESS set by the issuing backend before
+//     the I/O is staged, nblocks_done and the retry loop.
+//   - buffer_stage_common, buffer_readv_complete(_one),
+//     shared_buffer_readv_complete_local, TerminateBufferIO(release_aio),
+//     StartBufferIO, WaitIO (waiting on io_wref), and this backend's
+//     PrivateRefCount array/hash (ReservePrivateRefCountEntry and friends),
+//     whose overflow count GetAdditionalPinLimit reads.
+//   - The handle's life (aio.c): pgaio_io_acquire(_nb), pgaio_io_release,
+//     pgaio_io_stage, pgaio_io_prepare_submit, pgaio_submit_staged,
+//     pgaio_io_process_completion, pgaio_io_reclaim, pgaio_io_wait /
+//     pgaio_wref_wait, pgaio_wref_check_done, pgaio_io_wait_for_free.
+//   - io_method=worker (method_worker.c): the submission queue, the idle
+//     mask, one worker woken per submission and a fan-out of 2 per dequeue,
+//     and each worker's loop as three steps a scheduler interleaves
+//     (dequeue, read, complete). io_method=io_uring (method_io_uring.c):
+//     the backend submits; the kernel finishes I/Os in any order (one step
+//     each) and posts completions that only a waiter's
+//     pgaio_uring_wait_one drains. io_method=sync (method_sync.c): every
+//     I/O executed when staged, in WaitReadBuffers.
+//   - 18's BULKREAD ring (freelist.c: GetAccessStrategy) and GUC defaults
+//     (guc_tables.c, bufmgr.h, proc.h, aio_init.c: AioChooseMaxConcurrency).
+//
+// Processes: System is shared memory plus one issuing backend; the backend
+// runs through ReadStream's and ReadBuffersOperation's calls, atomically
+// between the points where it sleeps. The workers (or, under io_uring, the
+// kernel's I/Os) are Actors: Runnable lists them, Step runs one step, and
+// a Scheduler (RoundRobin, NewestFirst, Seeded) picks, both when the
+// backend sleeps (pgaio_io_wait) and between buffers (Background). The
+// same scheduler and seed give the same run.
+//
+// Invariants (panics with a precise message, as the C assertions would):
+// handle state transitions, only the owner reclaims, at most one handle
+// handed out and 32 staged, a preadv only into buffers with
+// BM_IO_IN_PROGRESS and an AIO pin, completion only of a SUBMITTED
+// handle, the stream's queue and pin accounting, forwarded buffers
+// matching the pending read, CheckReadBuffersOperation. A backend that
+// must sleep while nothing can run is a deadlock and panics.
+//
+// Not modelled: other backends (so no buffer whose I/O another backend
+// does synchronously, and no eviction: Pool never runs out), I/O errors,
+// partial reads and their retries, checksum failures and
+// zero_damaged_pages, temporary relations (local buffers, which io
+// workers cannot read), per-buffer data, tablespace overrides of the
+// concurrency GUCs, io_uring's IOSQE_ASYNC choice and the queue-full
+// case of the worker's submission queue beyond its limit (modelled but
+// unreachable with one backend), writes. The backend's steps do not yield
+// between shared-memory accesses: wiring into engine/bufmgr's scheduler
+// is the next step.
+//
+// Usage:
+//
+//	cfg := aio.HeapSequentialScanConfig(aio.DefaultConfig(0), 160)
+//	log := &aio.Log{}
+//	sys, _ := aio.NewSystem(cfg, aio.NewPool(), aio.RoundRobin(), log)
+//	s, _ := aio.Begin(sys, aio.HeapScanSerial(160, 0))
+//	blocks := aio.Consume(s, -1, 1) // one worker step after each buffer
+//	s.End()
+//	sys.Quiesce()
+//	fmt.Print(log.Summary())        // reads [1] [2] [4] [8] [16]×9 [1]
+package aio

@@ -1,0 +1,205 @@
+package aio_test
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"testing"
+
+	"bufferlab/engine/aio"
+	"bufferlab/internal/goldentest"
+)
+
+// TestGolden runs the datadriven files in testdata/. Each case builds a
+// System (the pool, one backend's AIO handles, the I/O method) and one
+// stream, drains it as a heap scan does (aio.Consume: release, then
+// read_stream_next_buffer, then bg scheduler steps), ends it and lets the
+// workers go idle. Input lines:
+//
+//	heapscan N      a serial heap scan of N blocks, configured as
+//	                heap_beginscan does in 18 (SEQUENTIAL|USE_BATCHING,
+//	                BULKREAD above NBuffers/4)
+//	blocks LIST     a callback returning LIST (numbers and a..b)
+//	cached LIST     blocks already valid
+//
+// Arguments: method=worker|io_uring|sync, workers=N (io_workers),
+// order=roundrobin|newest|seed:N (the scheduler), bg=N (steps after each
+// buffer; default 0), eic=N, icl=N (io_combine_limit), nbuffers=N,
+// handles=N (io_max_concurrency), flags=sequential,batching,full,default,
+// stop=K.
+//
+// Directives: summary (the reads, who made them, completion order,
+// distance, waits) and trace (every step).
+//
+// Regenerate with: go test ./engine/aio -run Golden -rewrite
+func TestGolden(t *testing.T) {
+	goldentest.Run(t, "testdata/*.txt", goldentest.Directives{
+		"summary": func(t *testing.T, d *goldentest.Case) (string, error) {
+			return runCase(t, d, (*aio.Log).Summary)
+		},
+		"trace": func(t *testing.T, d *goldentest.Case) (string, error) {
+			return runCase(t, d, (*aio.Log).String)
+		},
+	})
+}
+
+func runCase(t *testing.T, d *goldentest.Case, show func(*aio.Log) string) (string, error) {
+	args := goldentest.Args(d)
+	cfg := aio.DefaultConfig(0)
+	cfg.NBuffers = goldentest.Int(t, d, "nbuffers", aio.DefaultNBuffers)
+	for k := range args {
+		switch k {
+		case "eic":
+			cfg.EffectiveIOConcurrency = goldentest.Int(t, d, k, 0)
+		case "icl":
+			cfg.IOCombineLimitGUC = goldentest.Int(t, d, k, 0)
+		case "workers":
+			cfg.IOWorkers = goldentest.Int(t, d, k, 0)
+		case "handles":
+			cfg.IOMaxConcurrency = goldentest.Int(t, d, k, 0)
+		case "method":
+			switch args[k] {
+			case "worker":
+				cfg.IOMethod = aio.Worker
+			case "io_uring":
+				cfg.IOMethod = aio.IOUring
+			case "sync":
+				cfg.IOMethod = aio.Sync
+			default:
+				return "", fmt.Errorf("method: unknown %q", args[k])
+			}
+		case "nbuffers", "order", "bg", "stop", "flags":
+		default:
+			return "", fmt.Errorf("unknown argument %q", k)
+		}
+	}
+	var cb aio.Callback
+	var cached []aio.BlockNumber
+	flagsFromInput := false
+	for _, line := range strings.Split(strings.TrimSpace(d.Input), "\n") {
+		f := strings.Fields(line)
+		if len(f) == 0 {
+			continue
+		}
+		switch f[0] {
+		case "heapscan":
+			if len(f) != 2 {
+				return "", fmt.Errorf("heapscan N: %q", line)
+			}
+			n, err := strconv.Atoi(f[1])
+			if err != nil {
+				return "", err
+			}
+			cfg = aio.HeapSequentialScanConfig(cfg, n)
+			flagsFromInput = true
+			cb = aio.HeapScanSerial(aio.BlockNumber(n), 0)
+		case "blocks":
+			bs, err := parseBlocks(f[1:])
+			if err != nil {
+				return "", err
+			}
+			cb = aio.BlockList(bs)
+		case "cached":
+			bs, err := parseBlocks(f[1:])
+			if err != nil {
+				return "", err
+			}
+			cached = append(cached, bs...)
+		default:
+			return "", fmt.Errorf("unknown input line %q", line)
+		}
+	}
+	if cb == nil {
+		return "", fmt.Errorf("no heapscan or blocks line")
+	}
+	if v, ok := args["flags"]; ok {
+		cfg.Flags = 0
+		for _, f := range strings.Split(v, ",") {
+			switch f {
+			case "default":
+			case "sequential":
+				cfg.Flags |= aio.Sequential
+			case "batching":
+				cfg.Flags |= aio.UseBatching
+			case "full":
+				cfg.Flags |= aio.Full
+			default:
+				return "", fmt.Errorf("flags: unknown %q", f)
+			}
+		}
+	} else if !flagsFromInput {
+		cfg.Flags = aio.UseBatching
+	}
+	sched, err := parseOrder(args["order"])
+	if err != nil {
+		return "", err
+	}
+	pool := aio.NewPool(cached...)
+	log := &aio.Log{}
+	sys, err := aio.NewSystem(cfg, pool, sched, log)
+	if err != nil {
+		return "", err
+	}
+	s, err := aio.Begin(sys, cb)
+	if err != nil {
+		return "", err
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "begin %s io_method=%s", cfg.Flags, cfg.IOMethod)
+	if cfg.IOMethod == aio.Worker {
+		fmt.Fprintf(&b, " io_workers=%d", cfg.IOWorkers)
+	}
+	fmt.Fprintf(&b, " handles=%d ring=%d: %s\n", cfg.Handles(), cfg.Strategy.Buffers, s.Params())
+	got := aio.Consume(s, goldentest.Int(t, d, "stop", -1), goldentest.Int(t, d, "bg", 0))
+	st := s.Stats()
+	s.End()
+	sys.Quiesce()
+	if len(got) != st.Delivered {
+		return "", fmt.Errorf("consumer got %d buffers, stream delivered %d", len(got), st.Delivered)
+	}
+	b.WriteString(show(log))
+	ss := sys.Stats()
+	fmt.Fprintf(&b, "stream: %d StartReadBuffers, at most %d pinned of %d, %d I/Os in progress of %d, distance up to %d, %d reads held back by the pin limit\n",
+		st.StartReads, st.MaxPinned, s.Params().MaxPinnedBuffers, st.MaxIOs, s.Params().MaxIOs, st.MaxDistance, st.PinLimited)
+	fmt.Fprintf(&b, "aio: %d submissions of %d I/Os, %d synchronous, at most %d handles in flight, %d steps taken while the backend slept\n",
+		ss.Submits, ss.Submitted, ss.Synchronous, ss.MaxInFlight, ss.BlockedSteps)
+	fmt.Fprintf(&b, "pins: pool at most %d; after read_stream_end %d\n", pool.MaxPins, pool.Pins)
+	return b.String(), nil
+}
+
+func parseOrder(v string) (aio.Scheduler, error) {
+	switch {
+	case v == "" || v == "roundrobin":
+		return aio.RoundRobin(), nil
+	case v == "newest":
+		return aio.NewestFirst(), nil
+	case strings.HasPrefix(v, "seed:"):
+		n, err := strconv.ParseUint(v[5:], 10, 64)
+		if err != nil {
+			return nil, fmt.Errorf("order: %v", err)
+		}
+		return aio.Seeded(n), nil
+	}
+	return nil, fmt.Errorf("order: unknown %q", v)
+}
+
+func parseBlocks(fs []string) ([]aio.BlockNumber, error) {
+	var bs []aio.BlockNumber
+	for _, f := range fs {
+		lo, hi, isRange := strings.Cut(f, "..")
+		a, err := strconv.ParseUint(lo, 10, 32)
+		if err != nil {
+			return nil, fmt.Errorf("block %q: %v", f, err)
+		}
+		b := a
+		if isRange {
+			if b, err = strconv.ParseUint(hi, 10, 32); err != nil || b < a {
+				return nil, fmt.Errorf("block range %q", f)
+			}
+		}
+		for x := a; x <= b; x++ {
+			bs = append(bs, aio.BlockNumber(x))
+		}
+	}
+	return bs, nil
+}

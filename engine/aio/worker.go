@@ -1,0 +1,310 @@
+package aio
+
+import (
+	"fmt"
+	"math/bits"
+)
+
+// workerPhase is where an I/O worker is in IoWorkerMain's loop
+// (method_worker.c, PG 18).
+type workerPhase uint8
+
+const (
+	// wSleeping: in WaitLatch, idle bit set; runnable once its latch is set.
+	wSleeping workerPhase = iota
+	// wLooking: back at the top of the loop after an I/O; runnable.
+	wLooking
+	// wGotJob: took a handle from the queue; its next step is the preadv.
+	wGotJob
+	// wRead: did the preadv; its next step is the completion.
+	wRead
+)
+
+type workerState struct {
+	phase workerPhase
+	latch bool // its Latch is set
+	job   int  // handle id, when phase is wGotJob or wRead
+	jobAt int  // the step count when it took the job
+}
+
+// workerSubmit is pgaio_worker_submit and pgaio_worker_submit_internal
+// (method_worker.c): under AioWorkerSubmissionQueueLock, each I/O into the
+// submission queue (a full queue: kept to run synchronously afterwards);
+// the first time one goes in, the lowest idle worker is chosen
+// (pgaio_worker_choose_idle clears its idle bit) and, after the lock, its
+// latch is set. One submission wakes at most one worker: the woken worker
+// wakes more (fan-out) when it finds the queue deeper.
+func (s *System) workerSubmit(ids []int) {
+	var sync []int
+	woken := -1
+	chosen := false
+	for _, id := range ids {
+		if len(s.queue)+1 >= s.queueLimit { // new_head == tail: full
+			sync = append(sync, id)
+			continue
+		}
+		s.queue = append(s.queue, id)
+		if !chosen {
+			chosen = true
+			woken = s.chooseIdle()
+		}
+	}
+	if woken >= 0 {
+		s.workers[woken].latch = true
+	}
+	s.event(Event{Kind: KindSubmit, Handles: ids, Worker: woken})
+	for _, id := range sync {
+		s.stats.Synchronous++
+		s.performSynchronously(s.h(id), "backend")
+	}
+}
+
+// chooseIdle is pgaio_worker_choose_idle: the lowest set bit of
+// idle_worker_mask, cleared; -1 when no worker is idle.
+func (s *System) chooseIdle() int {
+	if s.idleMask == 0 {
+		return -1
+	}
+	w := bits.TrailingZeros64(s.idleMask)
+	s.idleMask &^= 1 << w
+	return w
+}
+
+// workerStep runs worker i's next step of IoWorkerMain:
+//
+//	dequeue  (LWLock, pgaio_worker_submission_queue_consume): empty →
+//	         set own idle bit, WaitLatch; else clear own idle bit, wake
+//	         Min(queue depth, IO_WORKER_WAKEUP_FANOUT) idle peers
+//	read     (pgaio_io_reopen, pg_preadv): the blocks arrive; the handle
+//	         stays SUBMITTED
+//	complete (pgaio_io_process_completion): COMPLETED_IO, the shared
+//	         callbacks (BM_VALID, the AIO pin released), COMPLETED_SHARED,
+//	         the broadcast that wakes a waiting backend. The worker is not
+//	         the owner: the handle stays COMPLETED_SHARED until the issuing
+//	         backend reclaims it.
+//
+// pgaio_io_perform_synchronously does the read and the completion in one
+// critical section; they are two steps here so that another process can
+// run between the data arriving and the buffers becoming valid.
+func (s *System) workerStep(i int) {
+	w := &s.workers[i]
+	switch w.phase {
+	case wSleeping, wLooking:
+		if w.phase == wSleeping {
+			if !w.latch {
+				panic(fmt.Sprintf("aio: worker %d stepped while asleep", i))
+			}
+			w.latch = false // WaitLatch returns, ResetLatch
+		}
+		if len(s.queue) == 0 {
+			s.idleMask |= 1 << i
+			w.phase = wSleeping
+			s.event(Event{Kind: KindWorkerIdle, Worker: i})
+			return
+		}
+		id := s.queue[0]
+		s.queue = s.queue[1:]
+		s.idleMask &^= 1 << i
+		var woke []int
+		for n := min(len(s.queue), IOWorkerWakeupFanout); n > 0; n-- {
+			p := s.chooseIdle()
+			if p < 0 {
+				break
+			}
+			woke = append(woke, p)
+		}
+		for _, p := range woke {
+			s.workers[p].latch = true
+		}
+		s.dequeues++
+		w.phase, w.job, w.jobAt = wGotJob, id, s.dequeues
+		h := s.h(id)
+		s.event(Event{Kind: KindDequeue, Worker: i, Handle: id, Block: h.block, N: len(h.buffers), Handles: woke})
+	case wGotJob:
+		s.preadv(s.h(w.job), fmt.Sprintf("worker %d", i))
+		w.phase = wRead
+	case wRead:
+		s.processCompletion(s.h(w.job), fmt.Sprintf("worker %d", i))
+		w.phase, w.job = wLooking, -1
+	}
+}
+
+// uringKernelStep is the kernel finishing one I/O of the backend's ring:
+// the read happens and a completion (CQE) is posted. Nothing in
+// PostgreSQL runs: the handle stays SUBMITTED until someone drains the
+// ring (pgaio_uring_drain_locked).
+func (s *System) uringKernelStep(id int) {
+	for i, k := range s.kernel {
+		if k == id {
+			s.kernel = append(s.kernel[:i:i], s.kernel[i+1:]...)
+			break
+		}
+	}
+	h := s.h(id)
+	s.preadv(h, "kernel")
+	h.cqe = true
+	s.cq = append(s.cq, id)
+}
+
+// uringWaitOne is pgaio_uring_wait_one (method_io_uring.c): under the
+// owner's completion lock, until the handle is no longer SUBMITTED: drain
+// the completions the ring holds (pgaio_uring_drain_locked, each through
+// pgaio_io_process_completion in this backend, which as the owner
+// reclaims at once), or wait in the kernel (io_uring_wait_cqes) for one.
+func (s *System) uringWaitOne(h *Handle, w WaitRef) {
+	for {
+		if s.wasRecycled(w) || h.state != HSSubmitted {
+			return
+		}
+		if len(s.cq) > 0 {
+			s.uringDrain()
+			continue
+		}
+		s.block(fmt.Sprintf("a completion for handle %d", h.id), func() bool { return len(s.cq) > 0 })
+	}
+}
+
+// uringDrain is pgaio_uring_drain_locked: every completion ready now, in
+// the order the kernel posted them.
+func (s *System) uringDrain() {
+	cq := s.cq
+	s.cq = nil
+	for _, id := range cq {
+		h := s.h(id)
+		h.cqe = false
+		s.processCompletion(h, "backend")
+	}
+}
+
+// Actor is a process the scheduler can step: an I/O worker ("w0"), or,
+// under io_uring, the kernel finishing one submitted I/O ("k3": handle 3).
+type Actor struct {
+	Name string
+	key  int // ordering: workers by number, kernel I/Os by submission
+	job  int // when it took the I/O it holds (kernel: its submission); 0: none
+	wkr  int
+	hid  int
+}
+
+// Runnable lists the actors that can take a step now, in key order:
+// workers whose latch is set or that are mid-loop; under io_uring, every
+// submitted I/O the kernel has not finished.
+func (s *System) Runnable() []Actor {
+	var rs []Actor
+	for i, w := range s.workers {
+		if w.phase != wSleeping || w.latch {
+			job := 0
+			if w.phase == wGotJob || w.phase == wRead {
+				job = w.jobAt
+			}
+			rs = append(rs, Actor{Name: fmt.Sprintf("w%d", i), key: i, job: job, wkr: i, hid: -1})
+		}
+	}
+	for _, id := range s.kernel {
+		rs = append(rs, Actor{Name: fmt.Sprintf("k%d", id), key: 1000 + s.h(id).seq, job: s.h(id).seq, wkr: -1, hid: id})
+	}
+	return rs
+}
+
+// Step takes one step of actor a.
+func (s *System) Step(a Actor) {
+	if a.wkr >= 0 {
+		s.workerStep(a.wkr)
+		return
+	}
+	s.uringKernelStep(a.hid)
+}
+
+// Background lets the scheduler take up to n steps, as the workers (or
+// the kernel) run while the backend is busy elsewhere. It returns the
+// steps taken.
+func (s *System) Background(n int) int {
+	taken := 0
+	for ; taken < n; taken++ {
+		rs := s.Runnable()
+		if len(rs) == 0 {
+			break
+		}
+		s.Step(rs[s.sched.Pick(rs)])
+	}
+	return taken
+}
+
+// Quiesce runs the actors until none can step (every queued I/O done and
+// every worker asleep).
+func (s *System) Quiesce() {
+	for s.Background(1) == 1 {
+	}
+}
+
+// block is the backend sleeping until done() holds: the scheduler steps
+// the other processes meanwhile. No runnable process while not done is a
+// deadlock in the model (a bug): it panics.
+func (s *System) block(what string, done func() bool) {
+	for !done() {
+		rs := s.Runnable()
+		if len(rs) == 0 {
+			panic(fmt.Sprintf("aio: backend waits for %s, and nothing can run", what))
+		}
+		s.Step(rs[s.sched.Pick(rs)])
+		s.stats.BlockedSteps++
+	}
+}
+
+// Scheduler picks which runnable actor steps next (an index into rs,
+// which is never empty). Schedulers are deterministic.
+type Scheduler interface {
+	Pick(rs []Actor) int
+}
+
+type roundRobin struct{ last int }
+
+// RoundRobin steps the actors in turn: the first runnable one after the
+// last stepped, by key (w0, w1, w2, w0, ...; under io_uring the oldest
+// I/O first). Workers then finish I/Os in the order they took them.
+func RoundRobin() Scheduler { return &roundRobin{last: -1} }
+
+func (r *roundRobin) Pick(rs []Actor) int {
+	for i, a := range rs {
+		if a.key > r.last {
+			r.last = a.key
+			return i
+		}
+	}
+	r.last = rs[0].key
+	return 0
+}
+
+type newestFirst struct{}
+
+// NewestFirst lets every worker that can take an I/O take it first (the
+// lowest-numbered such worker), then steps the one holding the I/O taken
+// most recently; under io_uring the kernel finishes the newest I/O first.
+// I/Os in flight together then complete newest first: out of order.
+func NewestFirst() Scheduler { return newestFirst{} }
+
+func (newestFirst) Pick(rs []Actor) int {
+	best := 0
+	for i, a := range rs {
+		if a.job == 0 {
+			return i
+		}
+		if a.job > rs[best].job {
+			best = i
+		}
+	}
+	return best
+}
+
+type seeded struct{ x uint64 }
+
+// Seeded picks uniformly with a xorshift64* generator from seed: the same
+// seed, the same schedule.
+func Seeded(seed uint64) Scheduler { return &seeded{x: seed*2654435761 + 0x9E3779B97F4A7C15} }
+
+func (r *seeded) Pick(rs []Actor) int {
+	r.x ^= r.x >> 12
+	r.x ^= r.x << 25
+	r.x ^= r.x >> 27
+	return int((r.x * 2685821657736338717) >> 33 % uint64(len(rs)))
+}
