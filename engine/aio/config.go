@@ -123,9 +123,9 @@ const (
 	// max_worker_processes 8 + max_wal_senders 10 +
 	// NUM_SPECIAL_WORKER_PROCS 2 = 136. 18 counts autovacuum_worker_slots
 	// (guc_tables.c: 16; pmchild.c sizes the autovacuum pool with it) where
-	// 17 counted autovacuum_max_workers (3). InitializeMaxBackends
-	// (postinit.c) is not in the unpacked source tree; the sum is from
-	// its 18 form.
+	// 17 counted autovacuum_max_workers (3): InitializeMaxBackends
+	// (postinit.c, REL_18_4) sums MaxConnections + autovacuum_worker_slots
+	// + max_worker_processes + max_wal_senders + NUM_SPECIAL_WORKER_PROCS.
 	DefaultMaxBackends = 136
 	// RefcountArrayEntries is REFCOUNT_ARRAY_ENTRIES (bufmgr.c): 8.
 	RefcountArrayEntries = 8
