@@ -17,7 +17,7 @@ import (
 
 func clogChecks() []Check {
 	return []Check{
-		{Name: "xact-slru-size", run: checkXactShmem,
+		{Name: "xact-slru-size", run: checkXactShmem, Versions: [2]int{15, 16}, // 17 sizes it by transaction_buffers, in banks
 			What: "the commit log's shared memory ('Xact' in pg_shmem_allocations) for the engine's CLOG slot count at this shared_buffers (PG ≤ 16: Min(128, Max(4, NBuffers/512)))"},
 		{Name: "pg-xact-files", Writes: true, OwnOnly: true, run: checkXactFiles,
 			What: "after a CHECKPOINT, the files of pg_xact and their sizes: 0000 from initdb (8192 B) and 0001, whose first page the server zeroed for xid 1048576"},
@@ -48,9 +48,6 @@ func xactShmemSize(nslots int) int {
 }
 
 func checkXactShmem(ctx context.Context, e *env) (outcome, error) {
-	if e.info.VersionNum >= 170000 {
-		return outcome{}, fmt.Errorf("PostgreSQL %s sizes the commit log by transaction_buffers in banks; this check knows the PG ≤ 16 layout", e.info.Version)
-	}
 	n := slru.CLOGBuffersPG16(e.info.NBuffers)
 	size, err := e.int(ctx, "SELECT size FROM pg_shmem_allocations WHERE name = 'Xact'")
 	if err != nil {

@@ -16,15 +16,15 @@ import (
 
 func poolChecks() []Check {
 	return []Check{
-		{Name: "nbuffers", run: checkNBuffers,
+		{Name: "nbuffers", run: checkNBuffers, Versions: [2]int{15, 18}, // NBuffers = shared_buffers / BLCKSZ in every version
 			What: "NBuffers: the engine's parse of the server's shared_buffers setting against count(*) of pg_buffercache"},
-		{Name: "usage-cap-catalog", run: checkUsageCapCatalog,
+		{Name: "usage-cap-catalog", run: checkUsageCapCatalog, Versions: [2]int{15, 18}, // BM_MAX_USAGE_COUNT 5 and PinBuffer's bump: buf_internals.h, bufmgr.c through REL_18_4
 			What: "six read-only seq scans of pg_class: every one of its blocks at usage count 5 (BM_MAX_USAGE_COUNT), none in the pool above 5"},
 		{Name: "usage-after-scans", Writes: true, run: checkUsageAfterScans,
 			What: "usage count of a cold one-page table's buffer after 1, 2, … 6 seq scans: 1 2 3 4 5 5 (no ring for a small table)"},
 		{Name: "no-ring-at-quarter", Writes: true, run: checkNoRingAtQuarter,
 			What: "a cold seq scan of a table of exactly NBuffers/4 blocks uses no ring: every block stays cached, usage 1"},
-		{Name: "bulkread-ring", Writes: true, run: checkBulkreadRing,
+		{Name: "bulkread-ring", Writes: true, run: checkBulkreadRing, Versions: [2]int{15, 17}, // 256kB through REL_17_9 (freelist.c GetAccessStrategy); 18 adds io_combine_limit × effective_io_concurrency
 			What: "a cold seq scan of a table over NBuffers/4 blocks leaves exactly 32 of its buffers (the 256kB BULKREAD ring), its last blocks, usage ≤ 1"},
 		{Name: "bulkread-rescan", Writes: true, run: checkBulkreadRescan,
 			What: "a second seq scan of that table (synchronized scans off): a new ring for the misses, hits on the first ring's buffers left alone: 64 buffers"},

@@ -56,7 +56,36 @@ type Check struct {
 	// OwnOnly says that the check needs a fresh server started by
 	// bufferlab (Target.Own).
 	OwnOnly bool
-	run     func(ctx context.Context, e *env) (outcome, error)
+	// Versions are the PostgreSQL major versions (first, last) whose
+	// behaviour the check's engine side models; the zero value is 15
+	// alone. Against a server of another version the check is skipped,
+	// saying so (Run: versionSkip), never run against the wrong model.
+	Versions [2]int
+	run      func(ctx context.Context, e *env) (outcome, error)
+}
+
+// versions is c.Versions with the zero value filled in.
+func (c Check) versions() (first, last int) {
+	if c.Versions == [2]int{} {
+		return 15, 15
+	}
+	return c.Versions[0], c.Versions[1]
+}
+
+// versionSkip says why c does not run against a server whose
+// server_version_num is num: "" when its major version is one the check
+// models. A version the check does not model is reported, not run.
+func versionSkip(c Check, num int, version string) string {
+	major := num / 10000
+	first, last := c.versions()
+	if major >= first && major <= last {
+		return ""
+	}
+	models := fmt.Sprintf("PostgreSQL %d", first)
+	if last > first {
+		models = fmt.Sprintf("PostgreSQL %d to %d", first, last)
+	}
+	return fmt.Sprintf("the server is PostgreSQL %s; this check's engine side models %s", version, models)
 }
 
 // Result is what one check found.
@@ -143,7 +172,10 @@ func Run(ctx context.Context, t Target, checks []Check, progress func(Result)) (
 	var results []Result
 	for _, c := range checks {
 		r := Result{Name: c.Name}
+		why := versionSkip(c, inf.VersionNum, inf.Version)
 		switch {
+		case why != "":
+			r.Skipped = why
 		case c.OwnOnly && !t.Own:
 			r.Skipped = "needs a fresh server started by bufferlab verify (no --dsn)"
 		case c.Writes && !t.AllowWrites:

@@ -66,3 +66,40 @@ func TestBlockRuns(t *testing.T) {
 		t.Errorf("firstDiff = %q", d)
 	}
 }
+
+// Each check runs only against the PostgreSQL versions its engine side
+// models, and says so when it does not: a 15 server runs every check, a
+// 17 server the ones that hold through 17 (the 256kB ring, the usage cap,
+// NBuffers), and an 18 server skips the ring, whose size 18 computes
+// otherwise.
+func TestVersionSkip(t *testing.T) {
+	byName := map[string]Check{}
+	for _, c := range Checks() {
+		byName[c.Name] = c
+		if first, last := c.versions(); first < 15 || last < first {
+			t.Errorf("%s: versions %d to %d", c.Name, first, last)
+		}
+		if why := versionSkip(c, 150018, "15.18"); why != "" {
+			t.Errorf("%s is skipped on PostgreSQL 15: %s", c.Name, why)
+		}
+	}
+	for _, c := range []struct {
+		check, version string
+		num            int
+		want           string
+	}{
+		{"bulkread-ring", "17.9", 170009, ""},
+		{"usage-cap-catalog", "18.4", 180004, ""},
+		{"bulkread-ring", "18.4", 180004, "the server is PostgreSQL 18.4; this check's engine side models PostgreSQL 15 to 17"},
+		{"xact-slru-size", "17.9", 170009, "the server is PostgreSQL 17.9; this check's engine side models PostgreSQL 15 to 16"},
+		{"fsm-one-row", "16.2", 160002, "the server is PostgreSQL 16.2; this check's engine side models PostgreSQL 15"},
+	} {
+		chk, ok := byName[c.check]
+		if !ok {
+			t.Fatalf("no check %s", c.check)
+		}
+		if got := versionSkip(chk, c.num, c.version); got != c.want {
+			t.Errorf("%s on %s: %q, want %q", c.check, c.version, got, c.want)
+		}
+	}
+}
