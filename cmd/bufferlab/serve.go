@@ -576,7 +576,7 @@ func (h *webHandler) load(name string) (*webFile, error) {
 			var encs []string
 			for _, enc := range missing {
 				if enc.Name == "br" {
-					encs = append(encs, fmt.Sprintf("brotli level %d", precompress.BrotliLevel))
+					encs = append(encs, fmt.Sprintf("brotli level %d", precompress.ServeBrotliLevel))
 				} else {
 					encs = append(encs, enc.Name)
 				}
@@ -587,7 +587,7 @@ func (h *webHandler) load(name string) (*webFile, error) {
 		}
 		for i, enc := range precompress.Encodings {
 			if f.variants[i].body == nil {
-				wg.Go(func() { f.variants[i] = newVariant(precompress.Compress(enc, raw)) })
+				wg.Go(func() { f.variants[i] = newVariant(precompress.CompressQuick(enc, raw)) })
 			}
 		}
 		wg.Wait()

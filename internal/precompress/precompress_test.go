@@ -60,3 +60,52 @@ func TestWriteFiles(t *testing.T) {
 		t.Errorf("left behind: %v", ents)
 	}
 }
+
+// TestBrotliWindow checks the window the brotli streams declare (RFC
+// 7932, section 9.2): make wasm's BrotliWindow, in the standard format
+// that browsers decode, never the large-window one.
+func TestBrotliWindow(t *testing.T) {
+	raw := bytes.Repeat([]byte("BufferLab wasm "), 50000)
+	for name, c := range map[string][]byte{
+		"Compress":      Compress(Encodings[0], raw),
+		"CompressQuick": CompressQuick(Encodings[0], raw),
+	} {
+		bits, large := windowBits(c)
+		if large || bits < 10 || bits > 24 {
+			t.Errorf("%s: window 2^%d, large-window format %v: not standard brotli", name, bits, large)
+		}
+		if name == "Compress" && bits != BrotliWindow {
+			t.Errorf("Compress: window 2^%d, want 2^%d", bits, BrotliWindow)
+		}
+	}
+	for _, h := range []struct {
+		b     byte
+		bits  int
+		large bool
+	}{{0x00, 16, false}, {0x0b, 22, false}, {0x0f, 24, false}, {0x01, 17, false}, {0x21, 10, false}, {0x11, 0, true}} {
+		if bits, large := windowBits([]byte{h.b, 0}); bits != h.bits || large != h.large {
+			t.Errorf("windowBits(%#02x) = %d, %v; want %d, %v", h.b, bits, large, h.bits, h.large)
+		}
+	}
+}
+
+// windowBits decodes a brotli stream's first bits, WBITS (least
+// significant bit first), and reports whether it is the large-window
+// format's marker instead.
+func windowBits(c []byte) (bits int, large bool) {
+	if len(c) < 2 {
+		return 0, false
+	}
+	h := int(c[0]) | int(c[1])<<8
+	switch {
+	case h&1 == 0:
+		return 16, false
+	case h>>1&7 != 0:
+		return 17 + h>>1&7, false
+	case h>>4&7 == 1:
+		return 0, true
+	case h>>4&7 != 0:
+		return 8 + h>>4&7, false
+	}
+	return 17, false
+}

@@ -9,7 +9,8 @@
 // accepts brotli downloads. It reads the .br copy beside the file when
 // that copy is up to date, which costs a decompression (about a second);
 // otherwise it compresses the file in memory with precompress's settings
-// (brotli level 9: 5–10 s on this project's machine for the 24 MB build).
+// (brotli level 11, window 2^24: one to two minutes on this project's
+// machine for the 24 MB build).
 //
 // Build makes the wasm as `make wasm` does (the same flags), so that a
 // test measures what is served; Analyze splits a build made with
