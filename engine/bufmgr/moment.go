@@ -7,8 +7,9 @@ import "bufferlab/engine/trace"
 // freelist or the clock sweep, a ring's buffer reused, a dirty victim
 // written out (FlushBuffer from BufferAlloc), a mapping-table lookup that
 // found nothing, or (a read's, in BufferAlloc) one that found the page, a
-// buffer invalidated by a drop (its tag cleared), an ERROR. One event, no
-// context: cost O(1).
+// buffer invalidated by a drop (its tag cleared), an ERROR, a read call of
+// several blocks (PostgreSQL 17's smgrreadv). One event, no context: cost
+// O(1).
 func MomentOf(e trace.Event) trace.Moment {
 	switch e.Kind {
 	case trace.KCASFail:
@@ -30,12 +31,16 @@ func MomentOf(e trace.Event) trace.Moment {
 		if e.After == trace.NoBuffer {
 			return trace.MomentLookupMiss
 		}
-		if e.Site == sAllocLookup {
+		if e.Site == sAllocLookup || e.Site == s16Lookup {
 			return trace.MomentLookupHit
 		}
 	case trace.KRetag:
-		if e.After == noTag {
-			return trace.MomentDrop
+		if e.After == noTag && e.Site == sInvalClear {
+			return trace.MomentDrop // not a victim's tag cleared in 16+ (InvalidateVictimBuffer)
+		}
+	case trace.KIORead:
+		if e.Before == 0 && e.After > 1 {
+			return trace.MomentReadV
 		}
 	case trace.KError:
 		return trace.MomentError

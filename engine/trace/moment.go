@@ -33,6 +33,7 @@ const (
 	MomentError             // a PostgreSQL-level ERROR (KError)
 	MomentLookupHit         // a read finds its page in the mapping table (KMapLookup → a buffer, BufferAlloc's lookup)
 	MomentSLRULookup        // a backend takes the lock it searches an SLRU under, to look for a page (its bank's; the whole SLRU's ControlLock before PG 17)
+	MomentReadV             // one read call brings in several blocks (PostgreSQL 17's smgrreadv: the KIORead of its first block)
 	numMoments
 )
 
@@ -41,7 +42,7 @@ var momentNames = [numMoments]string{
 	MomentDirtyEvict: "dirty-evict", MomentRingReuse: "ring-reuse", MomentLookupMiss: "lookup-miss",
 	MomentDrop: "drop", MomentSLRUMatch: "slru-match", MomentSLRUVictim: "slru-victim",
 	MomentFSMSkip: "fsm-skip", MomentFSMCreate: "fsm-create", MomentError: "error",
-	MomentLookupHit: "lookup-hit", MomentSLRULookup: "slru-lookup",
+	MomentLookupHit: "lookup-hit", MomentSLRULookup: "slru-lookup", MomentReadV: "readv",
 }
 
 func (m Moment) String() string { return enum.Name(momentNames[:], m, "moment") }

@@ -335,7 +335,8 @@ func layoutLaneWord(l *layout.List, role string, r layout.Rect, ln view.Lane, th
 	// The word's forms: with its flags' names, then its counts alone.
 	rc, u := bufmgr.StateRefcount(w), bufmgr.StateUsagecount(w)
 	l.TextForms(role, []string{fmt.Sprintf("%s #%d: rc %d u %d %s", verb, ln.WordEvent.Obj, rc, u, shortFlags(w)),
-		fmt.Sprintf("%s #%d: rc %d u %d", verb, ln.WordEvent.Obj, rc, u), fmt.Sprintf("#%d: rc %d u %d", ln.WordEvent.Obj, rc, u)}, face, r, c, layout.Left)
+		fmt.Sprintf("%s #%d: rc %d u %d", verb, ln.WordEvent.Obj, rc, u), fmt.Sprintf("#%d: rc %d u %d", ln.WordEvent.Obj, rc, u),
+		fmt.Sprintf("#%d rc%d u%d", ln.WordEvent.Obj, rc, u)}, face, r, c, layout.Left)
 }
 
 // shortFlags names the set flags of a state word with the labels of the

@@ -554,9 +554,10 @@ const heatTrailBoxes = 64
 // grid changed; the trail's boxes cost a pass over the descriptors in
 // view every layout (a word each).
 func (s *PoolScene) layoutHeat(l *layout.List, r layout.Rect, p *view.Pool, th *layout.Theme) {
-	legendH := layout.LineHeight(th.Font(layout.Regular, 11)) + 6
-	r, legend := r.SplitBottom(legendH)
 	k := s.Zoom
+	form, noRange, legendRows := heatLegendForm(th, r.W, r.H, s.First, k, p.NBuffers())
+	legendH := float64(legendRows)*layout.LineHeight(th.Font(layout.Regular, 11)) + 6
+	r, legend := r.SplitBottom(legendH)
 	cols, rows := grid(k, r, 1)
 	// One texel per descriptor, recomputed only when the pool changed.
 	if s.heatCols != cols || s.heatRows != rows || len(s.heatPixels) != 4*cols*rows {
@@ -633,45 +634,141 @@ func (s *PoolScene) layoutHeat(l *layout.List, r layout.Rect, p *view.Pool, th *
 	if ch := p.Changed(); ch.Buffer >= 0 {
 		mark("changed", ch.Buffer, th.Highlight, 2)
 	}
-	layoutHeatLegend(l, legend, th, s.First, k, p.NBuffers(), marked > 0)
+	layoutHeatLegend(l, legend, th, s.First, k, p.NBuffers(), marked > 0, form, noRange)
+}
+
+// heatLegendItem is one entry of the heat map's legend: its swatches (one,
+// or the usage counts' ramp in the compact form) and its name.
+type heatLegendItem struct {
+	cs    []color.RGBA
+	label string
+}
+
+// heatSwatch and heatRampStep are a swatch's size and a ramp's step.
+const heatSwatch, heatRampStep = 12, 9
+
+// width is the entry's width with face: its swatches, then its name.
+func (it heatLegendItem) width(face layout.Font) float64 {
+	return float64(len(it.cs)-1)*heatRampStep + 15 + layout.Width(it.label, face)
+}
+
+// heatLegendForms are the heat map legend's forms, fullest first: free,
+// each usage count, pinned, dirty (and the trail's two colours while a
+// trail marks a descriptor in view); then the usage counts as one ramp,
+// "usage 0–5"; then free and the ramp alone; then the ramp alone. A
+// smaller form leaves out what the pool legend (L) still explains.
+const heatLegendForms = 4
+
+// heatLegendItems are the entries of form f (0 the fullest).
+func heatLegendItems(th *layout.Theme, trail bool, f int) []heatLegendItem {
+	enc := HeatEncodings(th)
+	one := func(c color.RGBA, label string) heatLegendItem { return heatLegendItem{[]color.RGBA{c}, label} }
+	var ramp []color.RGBA
+	for _, e := range enc.Usage {
+		ramp = append(ramp, e.Fill)
+	}
+	rampItem := heatLegendItem{ramp, fmt.Sprintf("usage 0–%d", len(enc.Usage)-1)}
+	if f >= 3 {
+		return []heatLegendItem{rampItem}
+	}
+	items := []heatLegendItem{one(enc.Free.Fill, "free")}
+	if f == 0 {
+		for u, e := range enc.Usage {
+			items = append(items, one(e.Fill, fmt.Sprintf("usage %d", u)))
+		}
+	} else {
+		items = append(items, rampItem)
+	}
+	if f == 2 {
+		return items
+	}
+	items = append(items, one(enc.Pinned.Fill, "pinned"), one(enc.Dirty.Fill, "dirty"))
+	if trail {
+		items = append(items, one(enc.Trail.Fill, "trail"), one(enc.Gone.Fill, "gone"))
+	}
+	return items
+}
+
+// heatLegendFlow places the legend's entries left to right in rows of
+// width w, a new row when the next one does not fit, and then the range of
+// buffers in view, right-aligned on the last row or on a row of its own.
+// It calls place for each entry (x from the left edge, row from 0) and
+// returns the rows used and the range's row.
+func heatLegendFlow(th *layout.Theme, w float64, items []heatLegendItem, rangeLabel string, place func(it heatLegendItem, x float64, row int)) (rows, rangeRow int) {
+	face := th.Font(layout.Regular, 11)
+	x, row := 2.0, 0
+	for _, it := range items {
+		iw := it.width(face)
+		if x > 2 && x+iw > w-8 {
+			x, row = 2, row+1
+		}
+		if place != nil {
+			place(it, x, row)
+		}
+		x += iw + 10
+	}
+	rangeRow = row
+	if x+layout.Width(rangeLabel, face) >= w-4 {
+		rangeRow = row + 1 // a row of its own (shortened there if need be)
+	}
+	return rangeRow + 1, rangeRow
+}
+
+// heatLegendForm chooses the legend's form for a heat map area w × h: the
+// fullest whose rows take at most a third of h (heatLegendForms), and
+// returns the rows it takes. The range of buffers in view is left out
+// (noRange) where its row of its own would break that bound.
+func heatLegendForm(th *layout.Theme, w, h float64, first, k, n int) (form int, noRange bool, rows int) {
+	lh := layout.LineHeight(th.Font(layout.Regular, 11))
+	fits := func(rows int) bool { return rows == 1 || float64(rows)*lh+6 <= h/3 }
+	label := heatRangeLabel(first, k, n)
+	for form = 0; form < heatLegendForms; form++ {
+		// Rows for the trail's two swatches too, shown or not: the map
+		// does not move when a trail comes and goes.
+		items := heatLegendItems(th, true, form)
+		rows, rangeRow := heatLegendFlow(th, w, items, label, nil)
+		if fits(rows) {
+			return form, false, rows
+		}
+		if rangeRow == rows-1 && fits(rows-1) {
+			if without, _ := heatLegendFlow(th, w, items, "", nil); without < rows {
+				return form, true, rows - 1
+			}
+		}
+	}
+	form = heatLegendForms - 1
+	rows, _ = heatLegendFlow(th, w, heatLegendItems(th, true, form), "", nil)
+	return form, true, rows
+}
+
+// heatRangeLabel says which buffers are in view.
+func heatRangeLabel(first, k, n int) string {
+	return fmt.Sprintf("buffers %d–%d of %d (wheel zooms)", first, first+k-1, n)
 }
 
 // layoutHeatLegend lays out the heat map's legend: a swatch and a name for
 // each colour (the trail's two while a trail marks a descriptor in view),
-// then which buffers are in view when there is room (else the range is
-// recorded as an overflow).
-func layoutHeatLegend(l *layout.List, r layout.Rect, th *layout.Theme, first, k, n int, trail bool) {
+// then which buffers are in view, in as many rows as the width needs
+// (heatLegendRows); a name wider than the whole legend is recorded.
+func layoutHeatLegend(l *layout.List, r layout.Rect, th *layout.Theme, first, k, n int, trail bool, form int, noRange bool) {
 	face := th.Font(layout.Regular, 11)
-	x := r.X + 2
-	y := r.Y + 4
-	item := func(c color.RGBA, label string) {
-		l.Fill("legend", layout.Rect{X: x, Y: y + 2, W: 12, H: 12}, c)
-		l.Stroke("legend", layout.Rect{X: x, Y: y + 2, W: 12, H: 12}, 1, th.PanelEdge)
-		if avail := r.X + r.W - x - 15; avail > 0 {
-			l.Text("legend", label, face, x+15, y, avail, th.Text, layout.Left)
-		} else {
-			// Starts past the legend's right edge: drawn as it is (the
-			// panel clips it) and recorded.
-			l.Overflows = append(l.Overflows, layout.Overflow{Role: "legend", Text: label, Axis: "w", Need: layout.Width(label, face), Have: 0})
-			l.Text("legend", label, face, x+15, y, 0, th.Text, layout.Left)
+	lh := layout.LineHeight(face)
+	label := heatRangeLabel(first, k, n)
+	_, rangeRow := heatLegendFlow(th, r.W, heatLegendItems(th, trail, form), label, func(it heatLegendItem, x float64, row int) {
+		y := r.Y + 4 + float64(row)*lh
+		for i, c := range it.cs {
+			sw := layout.Rect{X: r.X + x + float64(i)*heatRampStep, Y: y + 2, W: heatSwatch, H: heatSwatch}
+			l.Fill("legend", sw, c)
+			l.Stroke("legend", sw, 1, th.PanelEdge)
 		}
-		x += 15 + layout.Width(label, face) + 10
+		tx := x + float64(len(it.cs)-1)*heatRampStep + 15
+		l.Text("legend", it.label, face, r.X+tx, y, max(0, r.W-tx), th.Text, layout.Left)
+	})
+	if noRange {
+		return // no room for its row: the map's tooltips name the buffers
 	}
-	enc := HeatEncodings(th)
-	item(enc.Free.Fill, "free")
-	for u, e := range enc.Usage {
-		item(e.Fill, fmt.Sprintf("usage %d", u))
-	}
-	item(enc.Pinned.Fill, "pinned")
-	item(enc.Dirty.Fill, "dirty")
-	if trail {
-		item(enc.Trail.Fill, "trail")
-		item(enc.Gone.Fill, "gone")
-	}
-	label := fmt.Sprintf("buffers %d–%d of %d (wheel zooms)", first, first+k-1, n)
-	if w := layout.Width(label, face); x+w < r.X+r.W-4 {
-		l.Text("legend range", label, face, r.X+r.W-4, y, 0, th.Muted, layout.Right)
-	} else {
-		l.Overflows = append(l.Overflows, layout.Overflow{Role: "legend range", Text: label, Axis: "w", Need: w, Have: max(0, r.X+r.W-4-x)})
-	}
+	y := r.Y + 4 + float64(rangeRow)*lh
+	// In a narrow pane, shorter forms (the full one in the tooltip).
+	forms := []string{label, fmt.Sprintf("buffers %d–%d of %d", first, first+k-1, n), fmt.Sprintf("%d–%d of %d", first, first+k-1, n)}
+	l.TextForms("legend range", forms, face, layout.Rect{X: r.X + 2, Y: y, W: r.W - 6, H: lh}, th.Muted, layout.Right)
 }
