@@ -91,6 +91,7 @@ var momentTitles = [trace.NumMoments]string{
 	trace.MomentError:      "an ERROR",
 	trace.MomentLookupHit:  "the lookup finds the page",
 	trace.MomentSLRULookup: "a search of the SLRU begins",
+	trace.MomentReadV:      "one read call brings in several blocks",
 }
 
 // MomentTitle says what moment m is in a few words ("a compare-and-swap

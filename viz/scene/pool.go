@@ -555,8 +555,20 @@ const heatTrailBoxes = 64
 // view every layout (a word each).
 func (s *PoolScene) layoutHeat(l *layout.List, r layout.Rect, p *view.Pool, th *layout.Theme) {
 	k := s.Zoom
-	form, noRange, legendRows := heatLegendForm(th, r.W, r.H, s.First, k, p.NBuffers())
-	legendH := float64(legendRows)*layout.LineHeight(th.Font(layout.Regular, 11)) + 6
+	// The legend has the trail's two swatches while a trail marks a
+	// descriptor in view.
+	tr := p.Trails()
+	trailInView := false
+	if tr.Any() {
+		for i := 0; i < k && s.First+i < p.NBuffers() && !trailInView; i++ {
+			trailInView = tr.Cell(s.First+i).Marks != 0
+		}
+	}
+	form, noRange, legendRows := heatLegendForm(th, r.W, r.H, s.First, k, p.NBuffers(), trailInView)
+	legendH := 0.0
+	if legendRows > 0 {
+		legendH = float64(legendRows)*layout.LineHeight(th.Font(layout.Regular, 11)) + 6
+	}
 	r, legend := r.SplitBottom(legendH)
 	cols, rows := grid(k, r, 1)
 	// One texel per descriptor, recomputed only when the pool changed.
@@ -569,7 +581,6 @@ func (s *PoolScene) layoutHeat(l *layout.List, r layout.Rect, p *view.Pool, th *
 	// pool (its Fingerprint reads every descriptor: 5 ms a frame at 1GB);
 	// the key is the texels' own hash, so an unchanged picture (an event
 	// that touched no descriptor's colour) uploads nothing.
-	tr := p.Trails()
 	if at := [2]int{s.First, k}; s.heatFP == 0 || p.Version() != s.heatVer || at != s.heatAt {
 		px := s.heatPixels
 		clear(px)
@@ -634,7 +645,9 @@ func (s *PoolScene) layoutHeat(l *layout.List, r layout.Rect, p *view.Pool, th *
 	if ch := p.Changed(); ch.Buffer >= 0 {
 		mark("changed", ch.Buffer, th.Highlight, 2)
 	}
-	layoutHeatLegend(l, legend, th, s.First, k, p.NBuffers(), marked > 0, form, noRange)
+	if legendRows > 0 {
+		layoutHeatLegend(l, legend, th, s.First, k, p.NBuffers(), trailInView, form, noRange)
+	}
 }
 
 // heatLegendItem is one entry of the heat map's legend: its swatches (one,
@@ -718,14 +731,17 @@ func heatLegendFlow(th *layout.Theme, w float64, items []heatLegendItem, rangeLa
 // fullest whose rows take at most a third of h (heatLegendForms), and
 // returns the rows it takes. The range of buffers in view is left out
 // (noRange) where its row of its own would break that bound.
-func heatLegendForm(th *layout.Theme, w, h float64, first, k, n int) (form int, noRange bool, rows int) {
+func heatLegendForm(th *layout.Theme, w, h float64, first, k, n int, trail bool) (form int, noRange bool, rows int) {
 	lh := layout.LineHeight(th.Font(layout.Regular, 11))
+	if h < 3*(lh+6) {
+		// Too low for a map and a legend row: the map alone (the pool
+		// legend, L, explains its colours).
+		return heatLegendForms, true, 0
+	}
 	fits := func(rows int) bool { return rows == 1 || float64(rows)*lh+6 <= h/3 }
 	label := heatRangeLabel(first, k, n)
 	for form = 0; form < heatLegendForms; form++ {
-		// Rows for the trail's two swatches too, shown or not: the map
-		// does not move when a trail comes and goes.
-		items := heatLegendItems(th, true, form)
+		items := heatLegendItems(th, trail, form)
 		rows, rangeRow := heatLegendFlow(th, w, items, label, nil)
 		if fits(rows) {
 			return form, false, rows
@@ -737,7 +753,7 @@ func heatLegendForm(th *layout.Theme, w, h float64, first, k, n int) (form int, 
 		}
 	}
 	form = heatLegendForms - 1
-	rows, _ = heatLegendFlow(th, w, heatLegendItems(th, true, form), "", nil)
+	rows, _ = heatLegendFlow(th, w, heatLegendItems(th, trail, form), "", nil)
 	return form, true, rows
 }
 
