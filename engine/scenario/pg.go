@@ -38,9 +38,9 @@ var pgMechanism = Mechanism{
 	Keys: []Key{
 		variantsKey("pg", "the PostgreSQL version whose buffer read path runs (15 by default); several in pane order run side by side",
 			"15, 16 or 17, or several in pane order (15,17)", []VariantInfo{
-				{"15", "pg=15: one read a block; BufferAlloc holds two partition locks", "PostgreSQL 15"},
-				{"16", "pg=16: BufferAlloc takes one partition lock at a time", "PostgreSQL 16"},
-				{"17", "pg=17: a read stream combines consecutive blocks into one read", "PostgreSQL 17"},
+				{"15", "PostgreSQL 15: one read call a block", "PostgreSQL 15"},
+				{"16", "PostgreSQL 16: one partition lock at a time", "PostgreSQL 16"},
+				{"17", "PostgreSQL 17: read streams, reads combined", "PostgreSQL 17"},
 			}, ParsePGVersion, func(st *ConfigStmt, v PGVersion) { st.PG = v }),
 		{Name: "io_combine_limit", Values: "N|SIZE", Doc: "PostgreSQL 17's largest read, in blocks (1 to 32) or a size in kB (8kB to 256kB); 128kB (16) by default",
 			parse: func(p *parser, st *ConfigStmt, t token, v string) error {
