@@ -3,6 +3,7 @@ package aio
 import (
 	"fmt"
 
+	"bufferlab/engine/internal/enum"
 	"bufferlab/engine/readstream"
 )
 
@@ -69,24 +70,10 @@ const (
 )
 
 // String names the flags as read_stream.h does.
-func (f Flags) String() string {
-	if f == 0 {
-		return "DEFAULT"
-	}
-	s := ""
-	for _, n := range []struct {
-		bit  Flags
-		name string
-	}{{Maintenance, "MAINTENANCE"}, {Sequential, "SEQUENTIAL"}, {Full, "FULL"}, {UseBatching, "USE_BATCHING"}} {
-		if f&n.bit != 0 {
-			if s != "" {
-				s += "|"
-			}
-			s += n.name
-		}
-	}
-	return s
-}
+func (f Flags) String() string { return enum.Bits(flagNames[:], f, "DEFAULT") }
+
+// flagNames name the flags' bits.
+var flagNames = [...]string{"MAINTENANCE", "SEQUENTIAL", "FULL", "USE_BATCHING"}
 
 // PostgreSQL 18.4's defaults and limits on Linux (64-bit, BLCKSZ 8192),
 // with where each is defined.

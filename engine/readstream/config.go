@@ -1,6 +1,10 @@
 package readstream
 
-import "fmt"
+import (
+	"fmt"
+
+	"bufferlab/engine/internal/enum"
+)
 
 // BlockNumber is a block of one relation fork (BlockNumber, block.h).
 type BlockNumber uint32
@@ -41,24 +45,10 @@ const (
 )
 
 // String names the flags as PostgreSQL does, "0" for READ_STREAM_DEFAULT.
-func (f Flags) String() string {
-	if f == 0 {
-		return "DEFAULT"
-	}
-	s := ""
-	for _, n := range []struct {
-		bit  Flags
-		name string
-	}{{Maintenance, "MAINTENANCE"}, {Sequential, "SEQUENTIAL"}, {Full, "FULL"}} {
-		if f&n.bit != 0 {
-			if s != "" {
-				s += "|"
-			}
-			s += n.name
-		}
-	}
-	return s
-}
+func (f Flags) String() string { return enum.Bits(flagNames[:], f, "DEFAULT") }
+
+// flagNames name the flags' bits.
+var flagNames = [...]string{"MAINTENANCE", "SEQUENTIAL", "FULL"}
 
 // The GUC defaults and limits of PostgreSQL 17.9 on Linux (64-bit,
 // BLCKSZ 8192), with where each is defined.

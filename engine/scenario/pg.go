@@ -51,24 +51,10 @@ var pgMechanism = Mechanism{
 				st.IOCombineLimit = n
 				return nil
 			}},
-		{Name: "io_latency", Values: "TIME", Doc: "the latency model: each simulated read or write call costs this much of its backend's time (100us, 2ms; 0 by default)",
-			parse: func(p *parser, st *ConfigStmt, t token, v string) error {
-				n, err := parseMicros(v)
-				if err != nil {
-					return p.errf(t.Pos, "io_latency: %v", err)
-				}
-				st.IOLatencyUS = n
-				return nil
-			}},
-		{Name: "io_block_time", Values: "TIME", Doc: "the latency model: and this much more per 8kB block it reads or writes (8us; 0 by default)",
-			parse: func(p *parser, st *ConfigStmt, t token, v string) error {
-				n, err := parseMicros(v)
-				if err != nil {
-					return p.errf(t.Pos, "io_block_time: %v", err)
-				}
-				st.IOBlockUS = n
-				return nil
-			}},
+		microsKey("io_latency", "the latency model: each simulated read or write call costs this much of its backend's time (100us, 2ms; 0 by default)",
+			func(st *ConfigStmt, us int) { st.IOLatencyUS = us }),
+		microsKey("io_block_time", "the latency model: and this much more per 8kB block it reads or writes (8us; 0 by default)",
+			func(st *ConfigStmt, us int) { st.IOBlockUS = us }),
 		{Name: "effective_io_concurrency", Values: "N", Doc: "PostgreSQL 17's reads in progress per stream (0 to 1000; 1 by default)",
 			parse: func(p *parser, st *ConfigStmt, t token, v string) error {
 				n, err := p.uint(t, v, readstream.MaxIOConcurrency, "effective_io_concurrency")
@@ -181,6 +167,20 @@ func atoiAnd(s string, err error) (int, error) {
 		return 0, err
 	}
 	return strconv.Atoi(s)
+}
+
+// microsKey is a config key of simulated microseconds (parseMicros);
+// set stores the value.
+func microsKey(name, doc string, set func(st *ConfigStmt, us int)) Key {
+	return Key{Name: name, Values: "TIME", Doc: doc,
+		parse: func(p *parser, st *ConfigStmt, t token, v string) error {
+			n, err := parseMicros(v)
+			if err != nil {
+				return p.errf(t.Pos, "%s: %v", name, err)
+			}
+			set(st, n)
+			return nil
+		}}
 }
 
 // parseMicros reads a simulated duration: "100us", "2ms", "1s", or a bare

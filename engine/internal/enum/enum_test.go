@@ -28,3 +28,15 @@ func TestNameAndParse(t *testing.T) {
 		}
 	}
 }
+
+func TestBits(t *testing.T) {
+	names := []string{"A", "B", "", "D"}
+	for _, c := range []struct {
+		v    uint8
+		want string
+	}{{0, "none"}, {1, "A"}, {3, "A|B"}, {0b1010, "B|D"}, {0b0100, "0x4"}, {0x11, "A|0x10"}} {
+		if got := Bits(names, c.v, "none"); got != c.want {
+			t.Errorf("Bits(%#x) = %q, want %q", c.v, got, c.want)
+		}
+	}
+}
