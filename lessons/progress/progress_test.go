@@ -190,7 +190,8 @@ func FuzzDecode(f *testing.F) {
 		}
 		q, err := progress.Decode("f.json", again)
 		if err != nil || !reflect.DeepEqual(p, q) {
-			t.Fatalf("round trip: %v\n%+v\n%+v", err, p, q)
+			back, _ := progress.Encode(q)
+			t.Fatalf("round trip: %v\nread:\n%s\nwritten:\n%s\nread back:\n%s", err, data, again, back)
 		}
 	})
 }
