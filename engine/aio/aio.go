@@ -54,7 +54,8 @@ const (
 // (ReadBuffersOperation.io_return).
 type ioReturn struct {
 	status resultStatus
-	result int // blocks read
+	result int    // blocks read
+	doneAt uint64 // simulated time the data arrived (the latency model)
 }
 
 // Handle is a PgAioHandle (aio_internal.h) for a readv of shared buffers:
@@ -73,7 +74,11 @@ type Handle struct {
 	report      *ioReturn
 	seq         int // submission order, for the log and schedulers
 	inFlight    bool
-	cqe         bool // io_uring: a completion waits in the ring
+	// submitAt is the issuing backend's clock when the I/O was submitted,
+	// doneAt the clock of whoever read it when the read ended (the
+	// latency model; both 0 without it).
+	submitAt, doneAt uint64
+	cqe              bool // io_uring: a completion waits in the ring
 }
 
 // ID is pgaio_io_get_id.
@@ -117,6 +122,11 @@ type System struct {
 	// submission order; completions wait in the handles (cqe).
 	kernel []int
 	cq     []int
+
+	// now is the issuing backend's simulated clock (the latency model):
+	// it advances by the reads the backend executes itself and jumps to
+	// an I/O's doneAt when the backend takes the I/O's result.
+	now uint64
 }
 
 // Stats counts what the system did.
@@ -162,6 +172,16 @@ func NewSystem(cfg Config, pool *Pool, sched Scheduler, log *Log) (*System, erro
 		}
 	}
 	return s, nil
+}
+
+// Now is the issuing backend's simulated clock, in microseconds: the time
+// it spent reading or waiting for reads (the latency model; no CPU time is
+// charged for anything else). 0 without the latency model.
+func (s *System) Now() uint64 { return s.now }
+
+// ioCost is the simulated time a preadv of n blocks takes.
+func (s *System) ioCost(n int) uint64 {
+	return uint64(s.cfg.IOLatencyUS) + uint64(n)*uint64(s.cfg.IOBlockUS)
 }
 
 // Config is the system's configuration.
@@ -270,6 +290,7 @@ func (s *System) needsSynchronousExecution(h *Handle) bool {
 // the in-flight list.
 func (s *System) prepareSubmit(h *Handle) {
 	s.setState(h, HSSubmitted)
+	h.submitAt = s.now
 	h.inFlight = true
 	s.submitSeq++
 	h.seq = s.submitSeq
@@ -327,12 +348,14 @@ func (s *System) submitStaged() {
 // preadv, then pgaio_io_process_completion, by who ("backend" or a
 // worker).
 func (s *System) performSynchronously(h *Handle, who string) {
-	s.preadv(h, who)
+	s.preadv(h, who, &s.now)
 	s.processCompletion(h, who)
 }
 
-// preadv is the pg_preadv of the handle's blocks into its buffers.
-func (s *System) preadv(h *Handle, who string) {
+// preadv is the pg_preadv of the handle's blocks into its buffers, by who,
+// whose simulated clock is at: the read takes ioCost of it, and the data
+// is there when it ends (h.doneAt).
+func (s *System) preadv(h *Handle, who string, at *uint64) {
 	if h.state != HSSubmitted {
 		panic(fmt.Sprintf("aio: preadv of handle %d in state %s", h.id, h.state))
 	}
@@ -344,6 +367,8 @@ func (s *System) preadv(h *Handle, who string) {
 		d.reads++
 	}
 	h.result = len(h.buffers)
+	*at += s.ioCost(len(h.buffers))
+	h.doneAt = *at
 	s.stats.Reads++
 	s.stats.BlocksRead += len(h.buffers)
 	s.event(Event{Kind: KindPreadv, Handle: h.id, Block: h.block, N: len(h.buffers), Who: who})
@@ -362,7 +387,7 @@ func (s *System) processCompletion(h *Handle, who string) {
 	for _, b := range h.buffers {
 		s.terminateBufferIO(b, true, true)
 	}
-	h.distilled = ioReturn{status: rsOK, result: h.result}
+	h.distilled = ioReturn{status: rsOK, result: h.result, doneAt: h.doneAt}
 	s.setState(h, HSCompletedShared)
 	s.stats.CompletedOrder = append(s.stats.CompletedOrder, h.id)
 	s.event(Event{Kind: KindComplete, Handle: h.id, Block: h.block, N: len(h.buffers), Who: who})
@@ -404,6 +429,7 @@ func (s *System) reclaim(h *Handle) {
 	h.result = 0
 	h.distilled = ioReturn{}
 	h.cqe = false
+	h.submitAt, h.doneAt = 0, 0
 	s.idle = append([]int{h.id}, s.idle...)
 }
 
@@ -455,6 +481,8 @@ func (s *System) wrefWait(w WaitRef) {
 				return s.wasRecycled(w) || h.state == HSCompletedShared || h.state == HSCompletedLocal
 			})
 		case HSCompletedShared, HSCompletedLocal:
+			// Waited for: the backend goes on once the data arrived.
+			s.now = max(s.now, h.doneAt)
 			s.reclaim(h)
 			return
 		}

@@ -239,6 +239,9 @@ func WaitReadBuffers(op *ReadBuffersOperation) {
 				panic(fmt.Sprintf("aio: operation at %d: no result after its I/O", op.blocknum))
 			}
 			op.nblocksDone += op.ioReturn.result // ProcessReadBuffersResult
+			// The latency model: the blocks are there only once the read
+			// ended, however early the backend learned of it.
+			s.now = max(s.now, op.ioReturn.doneAt)
 			op.ioReturn = ioReturn{}
 			op.ioWref = WaitRef{}
 		}

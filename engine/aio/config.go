@@ -230,6 +230,12 @@ type Config struct {
 	NBuffers    int
 	MaxBackends int
 
+	// IOLatencyUS and IOBlockUS are the latency model (engine/bufmgr's
+	// Options of the same names): a preadv of n blocks takes IOLatencyUS
+	// + n × IOBlockUS simulated microseconds of whoever executes it. Zero:
+	// no simulated time (every clock stays 0).
+	IOLatencyUS, IOBlockUS int
+
 	// DirectIOData is io_direct including "data": no advice.
 	DirectIOData bool
 	// DisableFastPath is a build with READ_STREAM_DISABLE_FAST_PATH.
@@ -283,6 +289,8 @@ func (c Config) validate() error {
 		return fmt.Errorf("aio: io_workers %d outside 1..%d", c.IOWorkers, MaxIOWorkers)
 	case c.IOMaxConcurrency != -1 && (c.IOMaxConcurrency < 1 || c.IOMaxConcurrency > 1024):
 		return fmt.Errorf("aio: io_max_concurrency %d outside -1, 1..1024", c.IOMaxConcurrency)
+	case c.IOLatencyUS < 0 || c.IOBlockUS < 0:
+		return fmt.Errorf("aio: a negative I/O latency (%d us a call, %d us a block)", c.IOLatencyUS, c.IOBlockUS)
 	case c.NBuffers < 16:
 		return fmt.Errorf("aio: shared_buffers %d below 16 buffers", c.NBuffers)
 	case c.MaxBackends < 1:

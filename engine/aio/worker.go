@@ -25,6 +25,10 @@ type workerState struct {
 	latch bool // its Latch is set
 	job   int  // handle id, when phase is wGotJob or wRead
 	jobAt int  // the step count when it took the job
+	// clock is the worker's simulated time (the latency model): it takes
+	// a job no earlier than the job's submission and spends the read's
+	// cost on it.
+	clock uint64
 }
 
 // workerSubmit is pgaio_worker_submit and pgaio_worker_submit_internal
@@ -119,9 +123,10 @@ func (s *System) workerStep(i int) {
 		s.dequeues++
 		w.phase, w.job, w.jobAt = wGotJob, id, s.dequeues
 		h := s.h(id)
+		w.clock = max(w.clock, h.submitAt)
 		s.event(Event{Kind: KindDequeue, Worker: i, Handle: id, Block: h.block, N: len(h.buffers), Handles: woke})
 	case wGotJob:
-		s.preadv(s.h(w.job), fmt.Sprintf("worker %d", i))
+		s.preadv(s.h(w.job), fmt.Sprintf("worker %d", i), &w.clock)
 		w.phase = wRead
 	case wRead:
 		s.processCompletion(s.h(w.job), fmt.Sprintf("worker %d", i))
@@ -141,7 +146,10 @@ func (s *System) uringKernelStep(id int) {
 		}
 	}
 	h := s.h(id)
-	s.preadv(h, "kernel")
+	// The device serves the ring's I/Os in parallel: each takes its cost
+	// from its own submission, whatever else is in flight.
+	at := h.submitAt
+	s.preadv(h, "kernel", &at)
 	h.cqe = true
 	s.cq = append(s.cq, id)
 }
@@ -180,10 +188,13 @@ func (s *System) uringDrain() {
 // under io_uring, the kernel finishing one submitted I/O ("k3": handle 3).
 type Actor struct {
 	Name string
-	key  int // ordering: workers by number, kernel I/Os by submission
-	job  int // when it took the I/O it holds (kernel: its submission); 0: none
-	wkr  int
-	hid  int
+	// At is the simulated time at which its next step happens (the
+	// latency model): a worker's clock, a kernel I/O's submission.
+	At  uint64
+	key int // ordering: workers by number, kernel I/Os by submission
+	job int // when it took the I/O it holds (kernel: its submission); 0: none
+	wkr int
+	hid int
 }
 
 // Runnable lists the actors that can take a step now, in key order:
@@ -197,11 +208,12 @@ func (s *System) Runnable() []Actor {
 			if w.phase == wGotJob || w.phase == wRead {
 				job = w.jobAt
 			}
-			rs = append(rs, Actor{Name: fmt.Sprintf("w%d", i), key: i, job: job, wkr: i, hid: -1})
+			rs = append(rs, Actor{Name: fmt.Sprintf("w%d", i), At: w.clock, key: i, job: job, wkr: i, hid: -1})
 		}
 	}
 	for _, id := range s.kernel {
-		rs = append(rs, Actor{Name: fmt.Sprintf("k%d", id), key: 1000 + s.h(id).seq, job: s.h(id).seq, wkr: -1, hid: id})
+		h := s.h(id)
+		rs = append(rs, Actor{Name: fmt.Sprintf("k%d", id), At: h.submitAt, key: 1000 + h.seq, job: h.seq, wkr: -1, hid: id})
 	}
 	return rs
 }
@@ -290,6 +302,25 @@ func (newestFirst) Pick(rs []Actor) int {
 			return i
 		}
 		if a.job > rs[best].job {
+			best = i
+		}
+	}
+	return best
+}
+
+type earliestFirst struct{}
+
+// EarliestFirst steps the actor whose next step is soonest in simulated
+// time (Actor.At; ties: the first in key order), so that the I/O workers
+// take jobs as real ones would, the one free first taking the next: the
+// scheduler for timing the latency model, where the order of steps must
+// follow the clocks.
+func EarliestFirst() Scheduler { return earliestFirst{} }
+
+func (earliestFirst) Pick(rs []Actor) int {
+	best := 0
+	for i, a := range rs {
+		if a.At < rs[best].At {
 			best = i
 		}
 	}
