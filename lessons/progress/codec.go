@@ -79,21 +79,26 @@ func Decode(file string, data []byte) (*Progress, error) {
 	if err := check(p); err != nil {
 		return nil, &Error{File: file, Msg: err.Error()}
 	}
-	inUTC(p)
+	normalize(p)
 	return p, nil
 }
 
-// inUTC brings every time in p to UTC. A time is an instant: the offset a
-// file wrote it with ("+02:00", or "+00:00" for UTC) carries no meaning
-// here, and keeping it would make progress that encodes and decodes to a
-// different value (a zero instant written "+00:00" is omitted by the next
-// Encode; "+02:00" comes back as "+02:00" but "+00:00" as "Z").
-func inUTC(p *Progress) {
+// normalize gives p the one form Encode and Decode agree on, so that
+// progress read from a file encodes and decodes to itself. Every time is
+// brought to UTC: a time is an instant, and the offset a file wrote it
+// with ("+02:00", or "+00:00" for UTC) carries no meaning here (a zero
+// instant written "+00:00" would be omitted by the next Encode; "+00:00"
+// comes back as "Z"). An empty list of answers is no list (Encode omits
+// it).
+func normalize(p *Progress) {
 	for _, rec := range p.Lessons {
 		rec.CompletedAt = rec.CompletedAt.UTC()
 		rec.UpdatedAt = rec.UpdatedAt.UTC()
 		for i := range rec.Answers {
 			rec.Answers[i].At = rec.Answers[i].At.UTC()
+		}
+		if len(rec.Answers) == 0 {
+			rec.Answers = nil
 		}
 	}
 }
