@@ -74,6 +74,7 @@ type Handle struct {
 	report      *ioReturn
 	seq         int // submission order, for the log and schedulers
 	inFlight    bool
+	owner       *Backend // owner_procno
 	// submitAt is the issuing backend's clock when the I/O was submitted,
 	// doneAt the clock of whoever read it when the read ended (the
 	// latency model; both 0 without it).
@@ -87,26 +88,23 @@ func (h *Handle) ID() int { return h.id }
 // State is the handle's state.
 func (h *Handle) State() HandleState { return h.state }
 
-// System is the model's shared memory and processes: the buffer pool, one
-// backend's AIO state (PgAioBackend: its io_max_concurrency handles, the
-// idle and in-flight lists, the staged I/Os, batch mode) and the I/O
-// method's (the workers and their submission queue, or the backend's
-// io_uring). The backend runs through the calls of ReadStream and
-// ReadBuffersOperation; the workers and the kernel are actors a Scheduler
-// steps, between the backend's calls (Background) and whenever the
-// backend must wait for them.
+// System is the model's shared memory: every backend's AIO handles (in
+// one array, each backend owning its io_max_concurrency of them, as
+// pgaio_ctl->io_handles), the I/O method's state (the workers and their
+// submission queue; under io_uring each backend's ring is its own) and
+// the backends that issue reads. A backend runs through the calls of
+// ReadStream and ReadBuffersOperation; the workers and the kernel are
+// actors that a Scheduler steps (Background, and whenever a backend must
+// wait for them: the Waiter), or that a host such as engine/bufmgr runs
+// as processes of its own (WorkerRunnable, StepWorker, SetWaiter).
 type System struct {
-	cfg   Config
-	Pool  *Pool
-	log   *Log
-	sched Scheduler
+	cfg      Config
+	log      *Log
+	sched    Scheduler
+	waiter   Waiter
+	backends []*Backend
 
 	handles    []Handle
-	idle       []int // idle_ios: pop and push at the head (index 0)
-	inFlight   []int // in_flight_ios, in submission order
-	staged     []int // staged_ios
-	handedOut  int   // handed_out_io, -1: none
-	inBatch    bool  // in_batchmode
 	submitSeq  int
 	dequeues   int
 	stats      Stats
@@ -117,16 +115,96 @@ type System struct {
 	idleMask   uint64
 	workers    []workerState
 	queueLimit int
+}
+
+// Backend is one backend's AIO state (PgAioBackend, aio_internal.h: its
+// io_max_concurrency handles, the idle and in-flight lists, the staged
+// I/Os, batch mode; under io_uring its ring) and the buffer manager it
+// reads through. It sees the shared System as its own fields.
+type Backend struct {
+	*System
+	id      int
+	Name    string  // who it is in the log ("backend")
+	Buffers Buffers // this backend's buffer manager
+
+	idle      []int // idle_ios: pop and push at the head (index 0)
+	inFlight  []int // in_flight_ios, in submission order
+	staged    []int // staged_ios
+	handedOut int   // handed_out_io, -1: none
+	inBatch   bool  // in_batchmode
 
 	// io_method=io_uring: submitted I/Os the kernel has not completed, in
 	// submission order; completions wait in the handles (cqe).
 	kernel []int
 	cq     []int
 
-	// now is the issuing backend's simulated clock (the latency model):
-	// it advances by the reads the backend executes itself and jumps to
-	// an I/O's doneAt when the backend takes the I/O's result.
+	// now is the backend's simulated clock (the latency model): it
+	// advances by the reads the backend executes itself and jumps to an
+	// I/O's doneAt when the backend takes the I/O's result.
 	now uint64
+}
+
+// Proc is who executes or completes an I/O: an I/O worker (0, 1, ...),
+// the kernel (ByKernel), or a backend (ByBackend).
+type Proc int
+
+// ByKernel is the kernel finishing an io_uring read.
+const ByKernel Proc = -1
+
+// ByBackend is backend id (Backend.ID) executing or completing an I/O.
+func ByBackend(id int) Proc { return Proc(-2 - id) }
+
+// Worker is the I/O worker's number, if p is one.
+func (p Proc) Worker() (int, bool) { return int(p), p >= 0 }
+
+// Backend is the backend's id, if p is one.
+func (p Proc) Backend() (int, bool) { return int(-2 - p), p <= -2 }
+
+// Buffers is the buffer manager under the read path (bufmgr.c, PG 18), as
+// one backend calls it. Pool implements it for the model alone;
+// engine/bufmgr implements it with its own buffer pool, so that every pin,
+// header lock and read is the engine's. The issuing backend calls the
+// first seven; whoever executes the read (by) calls Preadv, and whoever
+// completes it TerminateBufferIO.
+type Buffers interface {
+	// PinBufferForBlock is PinBufferForBlock → BufferAlloc: the buffer
+	// for block, pinned (ReservePrivateRefCountEntry first); found is
+	// BM_VALID.
+	PinBufferForBlock(block BlockNumber) (buf Buffer, found bool)
+	// ReleaseBuffer drops one of this backend's pins.
+	ReleaseBuffer(buf Buffer)
+	// BufferGetBlockNumber reads a pinned buffer's tag.
+	BufferGetBlockNumber(buf Buffer) BlockNumber
+	// BufferIsValid is the relaxed BM_VALID load StartReadBuffersImpl
+	// makes on a forwarded buffer.
+	BufferIsValid(buf Buffer) bool
+	// GetAdditionalPinLimit is GetAdditionalPinLimit (bufmgr.c, PG 18).
+	GetAdditionalPinLimit(maxProportionalPins int) int
+	// StartBufferIO is StartBufferIO(buf, forInput = true, nowait): an
+	// I/O in progress is waited for (WaitIO: on its io_wref with
+	// Backend.WrefWait) unless nowait; false if the buffer is valid by
+	// then or nowait found I/O in progress; else BM_IO_IN_PROGRESS set.
+	StartBufferIO(buf Buffer, nowait bool) bool
+	// StageBuffer is buffer_stage_common for one buffer of a read of
+	// block: tagged, not valid, BM_IO_IN_PROGRESS set by this backend; it
+	// gains a pin owned by the AIO subsystem and io_wref = w.
+	StageBuffer(buf Buffer, block BlockNumber, w WaitRef)
+	// Preadv is the pg_preadv of len(bufs) blocks from block into bufs,
+	// executed by by: each buffer must have I/O in progress and not be
+	// valid.
+	Preadv(by Proc, block BlockNumber, bufs []Buffer)
+	// TerminateBufferIO is TerminateBufferIO(buf, clear_dirty = false,
+	// set_flag_bits, forget_owner = false, release_aio) as the read's
+	// completion calls it, by by: clear BM_IO_IN_PROGRESS, BM_VALID if
+	// setValid, and with releaseAIO drop the AIO pin and io_wref.
+	TerminateBufferIO(by Proc, buf Buffer, setValid, releaseAIO bool)
+}
+
+// Waiter is how a backend sleeps until another process has done
+// something (done() holds): a condition variable's sleep, or waiting in
+// the kernel. The default steps the system's actors with its Scheduler.
+type Waiter interface {
+	Sleep(be *Backend, what string, done func() bool)
 }
 
 // Stats counts what the system did.
@@ -144,27 +222,32 @@ type Stats struct {
 	HandleWaits int
 }
 
-// NewSystem builds the shared state for cfg over pool, with sched stepping
-// the workers or the kernel (nil: round robin) and log recording (nil:
-// none).
+// NewSystem builds the shared state for cfg with one backend reading
+// through pool (nil: an empty Pool), the workers or the kernel stepped by
+// sched (nil: round robin), and log recording (nil: none).
 func NewSystem(cfg Config, pool *Pool, sched Scheduler, log *Log) (*System, error) {
-	if err := cfg.validate(); err != nil {
+	s, err := NewShared(cfg, sched, log)
+	if err != nil {
 		return nil, err
 	}
 	if pool == nil {
 		pool = NewPool()
 	}
+	pool.be = s.NewBackend("backend", pool)
+	return s, nil
+}
+
+// NewShared builds the shared state for cfg with no backend yet.
+func NewShared(cfg Config, sched Scheduler, log *Log) (*System, error) {
+	if err := cfg.validate(); err != nil {
+		return nil, err
+	}
 	if sched == nil {
 		sched = RoundRobin()
 	}
-	n := cfg.Handles()
-	s := &System{cfg: cfg, Pool: pool, log: log, sched: sched, handedOut: -1,
-		handles: make([]Handle, n), queueLimit: IOWorkerQueueSize,
+	s := &System{cfg: cfg, log: log, sched: sched, queueLimit: IOWorkerQueueSize,
 		maxPinsPer: MaxProportionalPins(cfg.NBuffers, cfg.MaxBackends)}
-	for i := range s.handles {
-		s.handles[i].id = i
-		s.idle = append(s.idle, i)
-	}
+	s.waiter = stepper{}
 	if cfg.IOMethod == Worker {
 		s.workers = make([]workerState, cfg.IOWorkers)
 		for i := range s.workers {
@@ -174,10 +257,39 @@ func NewSystem(cfg Config, pool *Pool, sched Scheduler, log *Log) (*System, erro
 	return s, nil
 }
 
-// Now is the issuing backend's simulated clock, in microseconds: the time
-// it spent reading or waiting for reads (the latency model; no CPU time is
+// NewBackend adds a backend named name (for the log) reading through
+// buffers, with its io_max_concurrency handles (pgaio_init_backend).
+func (s *System) NewBackend(name string, buffers Buffers) *Backend {
+	be := &Backend{System: s, id: len(s.backends), Name: name, Buffers: buffers, handedOut: -1}
+	n := s.cfg.Handles()
+	for range n {
+		id := len(s.handles)
+		s.handles = append(s.handles, Handle{id: id, owner: be})
+		be.idle = append(be.idle, id)
+	}
+	s.backends = append(s.backends, be)
+	return be
+}
+
+// Backend is backend number id.
+func (s *System) Backend(id int) *Backend { return s.backends[id] }
+
+// ID is the backend's number (its ProcNumber among the system's).
+func (be *Backend) ID() int { return be.id }
+
+// SetWaiter makes w the way backends sleep (nil: the default, stepping
+// the actors with the system's Scheduler).
+func (s *System) SetWaiter(w Waiter) {
+	if w == nil {
+		w = stepper{}
+	}
+	s.waiter = w
+}
+
+// Now is the backend's simulated clock, in microseconds: the time it
+// spent reading or waiting for reads (the latency model; no CPU time is
 // charged for anything else). 0 without the latency model.
-func (s *System) Now() uint64 { return s.now }
+func (s *Backend) Now() uint64 { return s.now }
 
 // ioCost is the simulated time a preadv of n blocks takes.
 func (s *System) ioCost(n int) uint64 {
@@ -202,7 +314,7 @@ func (s *System) wref(h *Handle) WaitRef {
 // acquireNB is pgaio_io_acquire_nb (aio.c): submit first if 32 I/Os are
 // staged; then the head of the idle list, HANDED_OUT, reporting into ret;
 // nil when every handle is in use.
-func (s *System) acquireNB(ret *ioReturn) *Handle {
+func (s *Backend) acquireNB(ret *ioReturn) *Handle {
 	if len(s.staged) >= SubmitBatchSize {
 		s.submitStaged()
 	}
@@ -227,7 +339,7 @@ func (s *System) acquireNB(ret *ioReturn) *Handle {
 
 // acquire is pgaio_io_acquire: acquireNB, waiting for a free handle
 // (pgaio_io_wait_for_free) as long as there is none.
-func (s *System) acquire(ret *ioReturn) *Handle {
+func (s *Backend) acquire(ret *ioReturn) *Handle {
 	for {
 		if h := s.acquireNB(ret); h != nil {
 			return h
@@ -238,7 +350,7 @@ func (s *System) acquire(ret *ioReturn) *Handle {
 
 // release is pgaio_io_release: a handed-out handle not needed after all
 // (AsyncReadBuffers found the block valid) goes back, reclaimed.
-func (s *System) release(h *Handle) {
+func (s *Backend) release(h *Handle) {
 	if s.handedOut != h.id || h.state != HSHandedOut {
 		panic("aio: release in unexpected state")
 	}
@@ -252,7 +364,7 @@ func (s *System) release(h *Handle) {
 // synchronously at once if it must be (PGAIO_HF_SYNCHRONOUS, or the
 // method says so: always under sync), else added to the staged I/Os and,
 // outside batch mode, submitted.
-func (s *System) stage(h *Handle) {
+func (s *Backend) stage(h *Handle) {
 	if h.state != HSHandedOut || s.handedOut != h.id {
 		panic(fmt.Sprintf("aio: stage of handle %d in state %s", h.id, h.state))
 	}
@@ -265,7 +377,7 @@ func (s *System) stage(h *Handle) {
 		s.prepareSubmit(h)
 		s.event(Event{Kind: KindSyncIO, Handle: h.id, Block: h.block, N: len(h.buffers)})
 		s.stats.Synchronous++
-		s.performSynchronously(h, "backend")
+		s.performSynchronously(h)
 		return
 	}
 	s.staged = append(s.staged, h.id)
@@ -282,13 +394,13 @@ func (s *System) stage(h *Handle) {
 // PGAIO_HF_SYNCHRONOUS, or the method's rule (method_sync.c: always;
 // method_worker.c: not for a shared relation's read under the postmaster;
 // io_uring: never).
-func (s *System) needsSynchronousExecution(h *Handle) bool {
+func (s *Backend) needsSynchronousExecution(h *Handle) bool {
 	return h.synchronous || s.cfg.IOMethod == Sync
 }
 
 // prepareSubmit is pgaio_io_prepare_submit: SUBMITTED, onto the tail of
 // the in-flight list.
-func (s *System) prepareSubmit(h *Handle) {
+func (s *Backend) prepareSubmit(h *Handle) {
 	s.setState(h, HSSubmitted)
 	h.submitAt = s.now
 	h.inFlight = true
@@ -300,14 +412,14 @@ func (s *System) prepareSubmit(h *Handle) {
 
 // enterBatchmode and exitBatchmode are pgaio_enter_batchmode and
 // pgaio_exit_batchmode (which submits what is staged).
-func (s *System) enterBatchmode() {
+func (s *Backend) enterBatchmode() {
 	if s.inBatch {
 		panic("aio: starting batch while batch already in progress")
 	}
 	s.inBatch = true
 }
 
-func (s *System) exitBatchmode() {
+func (s *Backend) exitBatchmode() {
 	if !s.inBatch {
 		panic("aio: exit of batch mode outside it")
 	}
@@ -316,13 +428,13 @@ func (s *System) exitBatchmode() {
 }
 
 // haveStaged is pgaio_have_staged.
-func (s *System) haveStaged() bool { return len(s.staged) > 0 }
+func (s *Backend) haveStaged() bool { return len(s.staged) > 0 }
 
 // submitStaged is pgaio_submit_staged: the method's submit over all staged
 // I/Os. worker: pgaio_worker_submit (each prepared, queued, and one idle
 // worker woken; a full queue leaves the rest to be done synchronously);
 // io_uring: pgaio_uring_submit (each prepared and handed to the kernel).
-func (s *System) submitStaged() {
+func (s *Backend) submitStaged() {
 	if len(s.staged) == 0 {
 		return
 	}
@@ -344,28 +456,22 @@ func (s *System) submitStaged() {
 	}
 }
 
-// performSynchronously is pgaio_io_perform_synchronously (aio_io.c): the
-// preadv, then pgaio_io_process_completion, by who ("backend" or a
-// worker).
-func (s *System) performSynchronously(h *Handle, who string) {
-	s.preadv(h, who, &s.now)
-	s.processCompletion(h, who)
+// performSynchronously is pgaio_io_perform_synchronously (aio_io.c) by
+// the backend that issued the I/O: the preadv on its own clock, then
+// pgaio_io_process_completion (which, the owner completing, reclaims).
+func (s *Backend) performSynchronously(h *Handle) {
+	s.preadv(h, s.Name, ByBackend(s.id), &s.now)
+	s.processCompletion(h, s.Name, ByBackend(s.id))
 }
 
-// preadv is the pg_preadv of the handle's blocks into its buffers, by who,
-// whose simulated clock is at: the read takes ioCost of it, and the data
-// is there when it ends (h.doneAt).
-func (s *System) preadv(h *Handle, who string, at *uint64) {
+// preadv is the pg_preadv of the handle's blocks into its buffers by by
+// (who, in the log), whose simulated clock is at: the read takes ioCost
+// of it, and the data is there when it ends (h.doneAt).
+func (s *System) preadv(h *Handle, who string, by Proc, at *uint64) {
 	if h.state != HSSubmitted {
 		panic(fmt.Sprintf("aio: preadv of handle %d in state %s", h.id, h.state))
 	}
-	for _, b := range h.buffers {
-		d := s.Pool.desc(b)
-		if !d.ioInProgress || d.valid {
-			panic(fmt.Sprintf("aio: preadv into buffer %d (block %d) without its I/O in progress", b, d.block))
-		}
-		d.reads++
-	}
+	h.owner.Buffers.Preadv(by, h.block, h.buffers)
 	h.result = len(h.buffers)
 	*at += s.ioCost(len(h.buffers))
 	h.doneAt = *at
@@ -374,25 +480,26 @@ func (s *System) preadv(h *Handle, who string, at *uint64) {
 	s.event(Event{Kind: KindPreadv, Handle: h.id, Block: h.block, N: len(h.buffers), Who: who})
 }
 
-// processCompletion is pgaio_io_process_completion (aio.c): COMPLETED_IO,
-// the shared completion callbacks (shared_buffer_readv_complete →
-// buffer_readv_complete → TerminateBufferIO(BM_VALID, release_aio) per
-// buffer), COMPLETED_SHARED, the broadcast; and, when the completing
-// process is the owner, pgaio_io_reclaim at once (local callbacks).
-func (s *System) processCompletion(h *Handle, who string) {
+// processCompletion is pgaio_io_process_completion (aio.c) by by (who, in
+// the log): COMPLETED_IO, the shared completion callbacks
+// (shared_buffer_readv_complete → buffer_readv_complete →
+// TerminateBufferIO(BM_VALID, release_aio) per buffer), COMPLETED_SHARED,
+// the broadcast; and, when the completing process is the owner,
+// pgaio_io_reclaim at once (local callbacks).
+func (s *System) processCompletion(h *Handle, who string, by Proc) {
 	if h.state != HSSubmitted {
 		panic(fmt.Sprintf("aio: completion of handle %d in state %s", h.id, h.state))
 	}
 	s.setState(h, HSCompletedIO)
 	for _, b := range h.buffers {
-		s.terminateBufferIO(b, true, true)
+		h.owner.Buffers.TerminateBufferIO(by, b, true, true)
 	}
 	h.distilled = ioReturn{status: rsOK, result: h.result, doneAt: h.doneAt}
 	s.setState(h, HSCompletedShared)
 	s.stats.CompletedOrder = append(s.stats.CompletedOrder, h.id)
 	s.event(Event{Kind: KindComplete, Handle: h.id, Block: h.block, N: len(h.buffers), Who: who})
-	if who == "backend" {
-		s.reclaim(h)
+	if by == ByBackend(h.owner.id) {
+		h.owner.reclaim(h)
 	}
 }
 
@@ -401,7 +508,10 @@ func (s *System) processCompletion(h *Handle, who string) {
 // which only reports checksum failures) and COMPLETED_LOCAL, the result
 // into the PgAioReturn, off the in-flight list, generation++, IDLE, onto
 // the head of the idle list.
-func (s *System) reclaim(h *Handle) {
+func (s *Backend) reclaim(h *Handle) {
+	if h.owner != s {
+		panic(fmt.Sprintf("aio: %s reclaims handle %d of %s", s.Name, h.id, h.owner.Name))
+	}
 	if h.state == HSIdle {
 		panic(fmt.Sprintf("aio: reclaim of idle handle %d", h.id))
 	}
@@ -448,7 +558,7 @@ func (s *System) wasRecycled(w WaitRef) bool { return s.h(w.index).generation !=
 //
 // Sleeping is where the scheduler runs the workers (or the kernel) until
 // the handle is done.
-func (s *System) wrefWait(w WaitRef) {
+func (s *Backend) wrefWait(w WaitRef) {
 	if !w.valid {
 		panic("aio: wait on an invalid wait reference")
 	}
@@ -465,8 +575,15 @@ func (s *System) wrefWait(w WaitRef) {
 		case HSIdle, HSHandedOut:
 			panic(fmt.Sprintf("aio: IO in wrong state: %s", h.state))
 		case HSDefined, HSStaged:
-			// Our own unsubmitted I/O: the callers submit before waiting.
-			panic(fmt.Sprintf("aio: waiting for own IO %d in state %s", h.id, h.state))
+			if h.owner == s {
+				// Our own unsubmitted I/O: the callers submit before waiting.
+				panic(fmt.Sprintf("aio: waiting for own IO %d in state %s", h.id, h.state))
+			}
+			// Another backend's, not submitted yet: sleep until it is
+			// complete, as for one in flight.
+			s.waiter.Sleep(s, fmt.Sprintf("handle %d", h.id), func() bool {
+				return s.wasRecycled(w) || h.state == HSCompletedShared || h.state == HSCompletedLocal
+			})
 		case HSSubmitted, HSCompletedIO:
 			if !waited {
 				waited = true
@@ -477,13 +594,15 @@ func (s *System) wrefWait(w WaitRef) {
 				s.uringWaitOne(h, w)
 				continue
 			}
-			s.block(fmt.Sprintf("handle %d", h.id), func() bool {
+			s.waiter.Sleep(s, fmt.Sprintf("handle %d", h.id), func() bool {
 				return s.wasRecycled(w) || h.state == HSCompletedShared || h.state == HSCompletedLocal
 			})
 		case HSCompletedShared, HSCompletedLocal:
 			// Waited for: the backend goes on once the data arrived.
 			s.now = max(s.now, h.doneAt)
-			s.reclaim(h)
+			if h.owner == s {
+				s.reclaim(h)
+			}
 			return
 		}
 	}
@@ -493,7 +612,7 @@ func (s *System) wrefWait(w WaitRef) {
 // or COMPLETED_SHARED/LOCAL (the owner reclaims it then). It does not ask
 // the method: under io_uring a completion waiting in the ring is not
 // reaped here (the source's XXX), so the I/O reads as not done.
-func (s *System) wrefCheckDone(w WaitRef) bool {
+func (s *Backend) wrefCheckDone(w WaitRef) bool {
 	if s.wasRecycled(w) {
 		return true
 	}
@@ -502,7 +621,9 @@ func (s *System) wrefCheckDone(w WaitRef) bool {
 	case HSIdle:
 		return true
 	case HSCompletedShared, HSCompletedLocal:
-		s.reclaim(h)
+		if h.owner == s {
+			s.reclaim(h)
+		}
 		return true
 	}
 	return false
@@ -511,7 +632,7 @@ func (s *System) wrefCheckDone(w WaitRef) bool {
 // waitForFree is pgaio_io_wait_for_free (aio.c): reclaim every handle
 // already COMPLETED_SHARED; if none, submit what is staged; if still no
 // idle handle, wait for the oldest in-flight I/O.
-func (s *System) waitForFree() {
+func (s *Backend) waitForFree() {
 	s.stats.HandleWaits++
 	reclaimed := 0
 	for i := range s.handles {
@@ -552,108 +673,42 @@ func (s *System) waitForFree() {
 // owned by the AIO subsystem (released in TerminateBufferIO) and io_wref
 // pointing at the handle, so that another backend's WaitIO waits on the
 // handle, not on the buffer's condition variable.
-func (s *System) bufferStageCommon(h *Handle) {
+func (s *Backend) bufferStageCommon(h *Handle) {
 	w := s.wref(h)
 	for i, b := range h.buffers {
-		d := s.Pool.desc(b)
-		if d.block != h.block+BlockNumber(i) {
-			panic(fmt.Sprintf("aio: handle %d buffer %d holds block %d, want %d", h.id, i, d.block, h.block+BlockNumber(i)))
-		}
-		if d.valid || !d.ioInProgress || d.refcount < 1 || d.aioPin {
-			panic(fmt.Sprintf("aio: staging buffer %d (block %d): valid %v, io in progress %v, refcount %d",
-				b, d.block, d.valid, d.ioInProgress, d.refcount))
-		}
-		d.refcount++
-		d.aioPin = true
-		d.ioWref = w
+		s.Buffers.StageBuffer(b, h.block+BlockNumber(i), w)
 	}
 }
 
-// startBufferIO is StartBufferIO(buf, forInput=true, nowait) (bufmgr.c):
-// wait for (nowait: give up on) an I/O in progress, false if the buffer is
-// valid by then, else set BM_IO_IN_PROGRESS and return true.
-func (s *System) startBufferIO(buf Buffer, nowait bool) bool {
-	for {
-		d := s.Pool.desc(buf)
-		if !d.ioInProgress {
-			break
-		}
-		if nowait {
-			return false
-		}
-		s.waitIO(buf)
-	}
-	d := s.Pool.desc(buf)
-	if d.valid {
-		return false
-	}
-	d.ioInProgress = true
-	return true
-}
-
-// waitIO is WaitIO (bufmgr.c, PG 18): while BM_IO_IN_PROGRESS, wait on
-// io_wref with pgaio_wref_wait if it is set (an asynchronous read);
-// otherwise on the buffer's condition variable (someone's synchronous I/O:
-// another backend, which this model does not have).
-func (s *System) waitIO(buf Buffer) {
-	for {
-		d := s.Pool.desc(buf)
-		if !d.ioInProgress {
-			return
-		}
-		if !d.ioWref.valid {
-			panic(fmt.Sprintf("aio: buffer %d has I/O in progress with no io_wref (another backend's synchronous I/O is not modelled)", buf))
-		}
-		s.wrefWait(d.ioWref)
-	}
-}
-
-// terminateBufferIO is TerminateBufferIO(buf, clear_dirty=false,
-// set_flag_bits, forget_owner=false, release_aio) as the read completion
-// calls it: clear BM_IO_IN_PROGRESS, set BM_VALID, and with release_aio
-// drop the AIO subsystem's pin and clear io_wref.
-func (s *System) terminateBufferIO(buf Buffer, setValid, releaseAIO bool) {
-	d := s.Pool.desc(buf)
-	if !d.ioInProgress {
-		panic(fmt.Sprintf("aio: TerminateBufferIO on buffer %d without I/O in progress", buf))
-	}
-	d.ioInProgress = false
-	if releaseAIO {
-		if !d.aioPin || d.refcount < 1 {
-			panic(fmt.Sprintf("aio: buffer %d has no AIO pin to release", buf))
-		}
-		d.refcount--
-		d.aioPin = false
-		d.ioWref = WaitRef{}
-	}
-	if setValid {
-		d.valid = true
-	}
-}
+// WrefWait is pgaio_wref_wait by this backend: what WaitIO calls for a
+// buffer whose io_wref is set (a Buffers implementation's StartBufferIO).
+// The owner reclaims the handle once it is complete; another backend only
+// waits for its completion.
+func (s *Backend) WrefWait(w WaitRef) { s.wrefWait(w) }
 
 // CheckQuiet reports an error unless the system is at rest: every handle
-// idle, nothing staged, queued or in the kernel, no buffer with I/O in
-// progress, and no shared refcount beyond this backend's pins.
+// idle, nothing staged, queued or in the kernel, and each backend's
+// buffer manager at rest too when it can tell (Pool: no buffer with I/O
+// in progress, no shared refcount beyond the backend's pins).
 func (s *System) CheckQuiet() error {
 	for i := range s.handles {
 		if h := &s.handles[i]; h.state != HSIdle {
 			return fmt.Errorf("aio: handle %d in state %s at rest", h.id, h.state)
 		}
 	}
-	if len(s.staged)+len(s.queue)+len(s.kernel)+len(s.cq)+len(s.inFlight) > 0 || s.handedOut >= 0 {
-		return fmt.Errorf("aio: %d staged, %d queued, %d in the kernel, %d completions, %d in flight at rest",
-			len(s.staged), len(s.queue), len(s.kernel), len(s.cq), len(s.inFlight))
+	if len(s.queue) > 0 {
+		return fmt.Errorf("aio: %d queued at rest", len(s.queue))
 	}
-	refs := 0
-	for i := range s.Pool.descs {
-		d := &s.Pool.descs[i]
-		if d.ioInProgress || d.aioPin || d.ioWref.valid {
-			return fmt.Errorf("aio: buffer %d (block %d) has I/O in progress at rest", i+1, d.block)
+	for _, be := range s.backends {
+		if len(be.staged)+len(be.kernel)+len(be.cq)+len(be.inFlight) > 0 || be.handedOut >= 0 {
+			return fmt.Errorf("aio: %s: %d staged, %d in the kernel, %d completions, %d in flight at rest",
+				be.Name, len(be.staged), len(be.kernel), len(be.cq), len(be.inFlight))
 		}
-		refs += d.refcount
-	}
-	if refs != s.Pool.Pins {
-		return fmt.Errorf("aio: %d shared pins, the backend holds %d", refs, s.Pool.Pins)
+		if q, ok := be.Buffers.(interface{ checkQuiet() error }); ok {
+			if err := q.checkQuiet(); err != nil {
+				return err
+			}
+		}
 	}
 	return nil
 }

@@ -26,7 +26,7 @@ const (
 // blocks are done (nblocks_done, new in 18), the wait reference of the
 // AIO handle reading it (io_wref) and where its result lands (io_return).
 type ReadBuffersOperation struct {
-	sys *System
+	be *Backend
 
 	buffers     []Buffer
 	blocknum    BlockNumber
@@ -37,9 +37,9 @@ type ReadBuffersOperation struct {
 	ioReturn    ioReturn
 }
 
-// NewReadBuffersOperation is an operation of sys's backend.
-func NewReadBuffersOperation(sys *System) ReadBuffersOperation {
-	return ReadBuffersOperation{sys: sys}
+// NewReadBuffersOperation is an operation of backend be.
+func NewReadBuffersOperation(be *Backend) ReadBuffersOperation {
+	return ReadBuffersOperation{be: be}
 }
 
 // StartReadBuffers is StartReadBuffers → StartReadBuffersImpl(allow
@@ -76,21 +76,21 @@ func StartReadBuffer(op *ReadBuffersOperation, buffer []Buffer, blockNum BlockNu
 }
 
 func startReadBuffersImpl(op *ReadBuffersOperation, buffers []Buffer, blockNum BlockNumber, nblocks *int, flags ReadBuffersFlag, allowForwarding bool) bool {
-	s := op.sys
+	s := op.be
 	actual := *nblocks
 	if actual < 1 || actual > MaxIOCombineLimit || actual > len(buffers) || (actual != 1 && !allowForwarding) {
 		panic(fmt.Sprintf("aio: StartReadBuffers(%d, %d) with room for %d", blockNum, actual, len(buffers)))
 	}
-	pool := s.Pool
+	pool := s.Buffers
 	for i := 0; i < actual; i++ {
 		var found bool
 		if allowForwarding && buffers[i] != InvalidBuffer {
 			if pool.BufferGetBlockNumber(buffers[i]) != blockNum+BlockNumber(i) {
 				panic(fmt.Sprintf("aio: forwarded buffer %d holds block %d, want %d", buffers[i], pool.BufferGetBlockNumber(buffers[i]), blockNum+BlockNumber(i)))
 			}
-			found = pool.bufferIsValid(buffers[i])
+			found = pool.BufferIsValid(buffers[i])
 		} else {
-			buffers[i], found = pool.pinBufferForBlock(blockNum + BlockNumber(i))
+			buffers[i], found = pool.PinBufferForBlock(blockNum + BlockNumber(i))
 		}
 		if found {
 			if i == 0 {
@@ -134,13 +134,14 @@ func (op *ReadBuffersOperation) check(complete bool) {
 	if op.nblocksDone > op.nblocks || (complete && op.nblocksDone != op.nblocks) {
 		panic(fmt.Sprintf("aio: operation at %d: %d of %d blocks done (complete %v)", op.blocknum, op.nblocksDone, op.nblocks, complete))
 	}
+	bufs := op.be.Buffers
 	for i := 0; i < op.nblocks; i++ {
-		d := op.sys.Pool.desc(op.buffers[i])
-		if d.block != op.blocknum+BlockNumber(i) {
-			panic(fmt.Sprintf("aio: operation at %d: buffer %d holds block %d", op.blocknum, i, d.block))
+		block := bufs.BufferGetBlockNumber(op.buffers[i])
+		if block != op.blocknum+BlockNumber(i) {
+			panic(fmt.Sprintf("aio: operation at %d: buffer %d holds block %d", op.blocknum, i, block))
 		}
-		if i < op.nblocksDone && !d.valid {
-			panic(fmt.Sprintf("aio: operation at %d: block %d done but not BM_VALID", op.blocknum, d.block))
+		if i < op.nblocksDone && !bufs.BufferIsValid(op.buffers[i]) {
+			panic(fmt.Sprintf("aio: operation at %d: block %d done but not BM_VALID", op.blocknum, block))
 		}
 	}
 }
@@ -148,14 +149,14 @@ func (op *ReadBuffersOperation) check(complete bool) {
 // readBuffersCanStartIO is ReadBuffersCanStartIO (bufmgr.c, PG 18): before
 // a waiting StartBufferIO, submit this backend's staged I/O (it may be
 // what it would wait for).
-func (s *System) readBuffersCanStartIO(buf Buffer, nowait bool) bool {
+func (s *Backend) readBuffersCanStartIO(buf Buffer, nowait bool) bool {
 	if !nowait && s.haveStaged() {
-		if s.startBufferIO(buf, true) {
+		if s.Buffers.StartBufferIO(buf, true) {
 			return true
 		}
 		s.submitStaged()
 	}
-	return s.startBufferIO(buf, nowait)
+	return s.Buffers.StartBufferIO(buf, nowait)
 }
 
 // asyncReadBuffers is AsyncReadBuffers (bufmgr.c, PG 18.4): start one I/O
@@ -177,7 +178,7 @@ func (s *System) readBuffersCanStartIO(buf Buffer, nowait bool) bool {
 // pin and the buffers' io_wref point at it) and whoever completes the I/O
 // clears the flag.
 func asyncReadBuffers(op *ReadBuffersOperation, progress *int) bool {
-	s := op.sys
+	s := op.be
 	done := op.nblocksDone
 	blocknum := op.blocknum + BlockNumber(done)
 	h := s.acquireNB(&op.ioReturn)
@@ -224,7 +225,7 @@ func asyncReadBuffers(op *ReadBuffersOperation, progress *int) bool {
 // Under io_method=sync the first pass has no I/O, so the reads are made
 // here, synchronously, as in 17.
 func WaitReadBuffers(op *ReadBuffersOperation) {
-	s := op.sys
+	s := op.be
 	if !op.ioWref.valid && s.cfg.IOMethod != Sync {
 		panic("aio: waiting for read operation that didn't read")
 	}

@@ -29,7 +29,7 @@ func TestDefaults(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := aio.Begin(sys, aio.HeapScanSerial(10, 0))
+	s, err := aio.Begin(sys.Backend(0), aio.HeapScanSerial(10, 0))
 	if err != nil {
 		t.Fatal(err)
 	}

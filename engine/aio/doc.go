@@ -54,13 +54,24 @@
 //   - 18's BULKREAD ring (freelist.c: GetAccessStrategy) and GUC defaults
 //     (guc_tables.c, bufmgr.h, proc.h, aio_init.c: AioChooseMaxConcurrency).
 //
-// Processes: System is shared memory plus one issuing backend; the backend
-// runs through ReadStream's and ReadBuffersOperation's calls, atomically
-// between the points where it sleeps. The workers (or, under io_uring, the
-// kernel's I/Os) are Actors: Runnable lists them, Step runs one step, and
-// a Scheduler (RoundRobin, NewestFirst, Seeded) picks, both when the
-// backend sleeps (pgaio_io_wait) and between buffers (Background). The
-// same scheduler and seed give the same run.
+// Processes: System is shared memory: every backend's handles, the
+// workers' submission queue and idle mask; each Backend (NewBackend) is one
+// issuing backend's PgAioBackend and the Buffers it reads through. A
+// backend runs through ReadStream's and ReadBuffersOperation's calls; its
+// buffer manager is an interface (Buffers), which Pool implements for the
+// model alone and engine/bufmgr with its own pool. The workers (or, under
+// io_uring, the kernel's I/Os) are Actors: Runnable lists them, Step runs
+// one step, and a Scheduler (RoundRobin, NewestFirst, Seeded,
+// EarliestFirst) picks, both when a backend sleeps (pgaio_io_wait, through
+// the Waiter) and between buffers (Background). A host that runs the
+// workers as processes of its own steps each with WorkerRunnable and
+// StepWorker and puts its own Waiter in (SetWaiter). The same scheduler
+// and seed give the same run.
+//
+// Time: with the latency model (Config.IOLatencyUS, IOBlockUS) each
+// process has a simulated clock; a read costs its executor latency +
+// blocks × block time, and a backend that takes a read's result is at
+// least at the read's end (Backend.Now).
 //
 // Invariants (panics with a precise message, as the C assertions would):
 // handle state transitions, only the owner reclaims, at most one handle
@@ -70,23 +81,22 @@
 // matching the pending read, CheckReadBuffersOperation. A backend that
 // must sleep while nothing can run is a deadlock and panics.
 //
-// Not modelled: other backends (so no buffer whose I/O another backend
-// does synchronously, and no eviction: Pool never runs out), I/O errors,
+// Not modelled in Pool: other backends (so no buffer whose I/O another
+// backend does synchronously, and no eviction: Pool never runs out). Not
+// modelled at all: I/O errors,
 // partial reads and their retries, checksum failures and
 // zero_damaged_pages, temporary relations (local buffers, which io
 // workers cannot read), per-buffer data, tablespace overrides of the
 // concurrency GUCs, io_uring's IOSQE_ASYNC choice and the queue-full
 // case of the worker's submission queue beyond its limit (modelled but
-// unreachable with one backend), writes. The backend's steps do not yield
-// between shared-memory accesses: wiring into engine/bufmgr's scheduler
-// is the next step.
+// unreachable with one backend), writes.
 //
 // Usage:
 //
 //	cfg := aio.HeapSequentialScanConfig(aio.DefaultConfig(0), 160)
 //	log := &aio.Log{}
 //	sys, _ := aio.NewSystem(cfg, aio.NewPool(), aio.RoundRobin(), log)
-//	s, _ := aio.Begin(sys, aio.HeapScanSerial(160, 0))
+//	s, _ := aio.Begin(sys.Backend(0), aio.HeapScanSerial(160, 0))
 //	blocks := aio.Consume(s, -1, 1) // one worker step after each buffer
 //	s.End()
 //	sys.Quiesce()

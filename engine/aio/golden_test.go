@@ -140,7 +140,7 @@ func runCase(t *testing.T, d *goldentest.Case, show func(*aio.Log) string) (stri
 	if err != nil {
 		return "", err
 	}
-	s, err := aio.Begin(sys, cb)
+	s, err := aio.Begin(sys.Backend(0), cb)
 	if err != nil {
 		return "", err
 	}

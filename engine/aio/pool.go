@@ -111,14 +111,15 @@ func (p *privateRefCount) unpin(buf Buffer) bool {
 }
 
 // Pool is the shared buffer pool of one relation fork as the model needs
-// it, with one backend's private refcounts. It does not evict: every
-// block asked for gets a buffer (the pool is big enough, as
-// readstream.MemPool assumes). engine/bufmgr's pool replaces it when the
-// model is wired in.
+// it, with one backend's private refcounts: the Buffers of the model
+// alone (NewSystem's backend). It does not evict: every block asked for
+// gets a buffer (the pool is big enough, as readstream.MemPool assumes).
+// engine/bufmgr implements Buffers with its own pool.
 type Pool struct {
 	descs   []bufferDesc // buffer b is descs[b-1]
 	byBlock map[BlockNumber]Buffer
 	priv    privateRefCount
+	be      *Backend // the backend reading through it (WaitIO waits as it)
 
 	Pins    int // pins this backend holds (all private refcounts)
 	MaxPins int // the most Pins ever was
@@ -144,10 +145,10 @@ func (p *Pool) desc(buf Buffer) *bufferDesc {
 	return &p.descs[buf-1]
 }
 
-// pinBufferForBlock is PinBufferForBlock → BufferAlloc (bufmgr.c):
+// PinBufferForBlock is PinBufferForBlock → BufferAlloc (bufmgr.c):
 // ReservePrivateRefCountEntry, the buffer-table lookup, a new buffer
 // tagged but not valid on a miss; pinned either way. found is BM_VALID.
-func (p *Pool) pinBufferForBlock(block BlockNumber) (Buffer, bool) {
+func (p *Pool) PinBufferForBlock(block BlockNumber) (Buffer, bool) {
 	p.priv.reserve()
 	buf, ok := p.byBlock[block]
 	if !ok {
@@ -197,12 +198,9 @@ func (p *Pool) Reads(block BlockNumber) int {
 	return p.desc(b).reads
 }
 
-// bufferIsValid is the relaxed BM_VALID load StartReadBuffersImpl makes
+// BufferIsValid is the relaxed BM_VALID load StartReadBuffersImpl makes
 // on a forwarded buffer.
-func (p *Pool) bufferIsValid(buf Buffer) bool { return p.desc(buf).valid }
-
-// overflowed is PrivateRefCountOverflowed.
-func (p *Pool) overflowed() int { return p.priv.overflowed }
+func (p *Pool) BufferIsValid(buf Buffer) bool { return p.desc(buf).valid }
 
 // GetAdditionalPinLimit (bufmgr.c, PG 18): MaxProportionalPins less the
 // pins this backend is estimated to hold (PrivateRefCountOverflowed +
@@ -227,3 +225,109 @@ func (p *Pool) IOInProgress(block BlockNumber) bool {
 	d := p.desc(b)
 	return d.ioInProgress || d.aioPin || d.ioWref.valid
 }
+
+// StartBufferIO is StartBufferIO(buf, forInput=true, nowait) (bufmgr.c):
+// wait for (nowait: give up on) an I/O in progress, false if the buffer is
+// valid by then, else set BM_IO_IN_PROGRESS and return true.
+func (p *Pool) StartBufferIO(buf Buffer, nowait bool) bool {
+	for {
+		d := p.desc(buf)
+		if !d.ioInProgress {
+			break
+		}
+		if nowait {
+			return false
+		}
+		p.waitIO(buf)
+	}
+	d := p.desc(buf)
+	if d.valid {
+		return false
+	}
+	d.ioInProgress = true
+	return true
+}
+
+// waitIO is WaitIO (bufmgr.c, PG 18): while BM_IO_IN_PROGRESS, wait on
+// io_wref with pgaio_wref_wait if it is set (an asynchronous read);
+// otherwise on the buffer's condition variable (someone's synchronous I/O:
+// another backend, which this pool does not have).
+func (p *Pool) waitIO(buf Buffer) {
+	for {
+		d := p.desc(buf)
+		if !d.ioInProgress {
+			return
+		}
+		if !d.ioWref.valid {
+			panic(fmt.Sprintf("aio: buffer %d has I/O in progress with no io_wref (another backend's synchronous I/O is not modelled)", buf))
+		}
+		p.be.WrefWait(d.ioWref)
+	}
+}
+
+// StageBuffer is buffer_stage_common for one buffer (see Buffers).
+func (p *Pool) StageBuffer(buf Buffer, block BlockNumber, w WaitRef) {
+	d := p.desc(buf)
+	if d.block != block {
+		panic(fmt.Sprintf("aio: staging buffer %d: it holds block %d, want %d", buf, d.block, block))
+	}
+	if d.valid || !d.ioInProgress || d.refcount < 1 || d.aioPin {
+		panic(fmt.Sprintf("aio: staging buffer %d (block %d): valid %v, io in progress %v, refcount %d",
+			buf, d.block, d.valid, d.ioInProgress, d.refcount))
+	}
+	d.refcount++
+	d.aioPin = true
+	d.ioWref = w
+}
+
+// Preadv fills bufs, each with its I/O in progress (by anyone: the pool
+// has no processes of its own).
+func (p *Pool) Preadv(_ Proc, block BlockNumber, bufs []Buffer) {
+	for _, b := range bufs {
+		d := p.desc(b)
+		if !d.ioInProgress || d.valid {
+			panic(fmt.Sprintf("aio: preadv into buffer %d (block %d) without its I/O in progress", b, d.block))
+		}
+		d.reads++
+	}
+}
+
+// TerminateBufferIO clears BM_IO_IN_PROGRESS, sets BM_VALID if setValid,
+// and with releaseAIO drops the AIO subsystem's pin and clears io_wref.
+func (p *Pool) TerminateBufferIO(_ Proc, buf Buffer, setValid, releaseAIO bool) {
+	d := p.desc(buf)
+	if !d.ioInProgress {
+		panic(fmt.Sprintf("aio: TerminateBufferIO on buffer %d without I/O in progress", buf))
+	}
+	d.ioInProgress = false
+	if releaseAIO {
+		if !d.aioPin || d.refcount < 1 {
+			panic(fmt.Sprintf("aio: buffer %d has no AIO pin to release", buf))
+		}
+		d.refcount--
+		d.aioPin = false
+		d.ioWref = WaitRef{}
+	}
+	if setValid {
+		d.valid = true
+	}
+}
+
+// checkQuiet: no buffer with I/O in progress, and no shared refcount
+// beyond the backend's pins.
+func (p *Pool) checkQuiet() error {
+	refs := 0
+	for i := range p.descs {
+		d := &p.descs[i]
+		if d.ioInProgress || d.aioPin || d.ioWref.valid {
+			return fmt.Errorf("aio: buffer %d (block %d) has I/O in progress at rest", i+1, d.block)
+		}
+		refs += d.refcount
+	}
+	if refs != p.Pins {
+		return fmt.Errorf("aio: %d shared pins, the backend holds %d", refs, p.Pins)
+	}
+	return nil
+}
+
+var _ Buffers = (*Pool)(nil)

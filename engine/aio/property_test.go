@@ -71,7 +71,7 @@ func TestProperties(t *testing.T) {
 		if err != nil {
 			t.Fatalf("NewSystem: %v", err)
 		}
-		s, err := aio.Begin(sys, aio.BlockList(blocks))
+		s, err := aio.Begin(sys.Backend(0), aio.BlockList(blocks))
 		if err != nil {
 			t.Fatalf("Begin: %v", err)
 		}

@@ -18,7 +18,7 @@ type inProgressIO struct {
 // sync_mode (io_method=sync), batch_mode (READ_STREAM_USE_BATCHING) and
 // seq_until_processed (the advice heuristic).
 type ReadStream struct {
-	sys *System
+	be  *Backend
 	cfg Config
 
 	maxIOs             int
@@ -81,11 +81,11 @@ type StreamStats struct {
 //	                 and max_ios > 0                           -- 17: no sync_mode
 //	max_ios 0 → 1 with read_buffers_flags = READ_BUFFERS_SYNCHRONOUSLY
 //	distance = FULL ? Min(max_pinned_buffers, io_combine_limit) : 1
-func Begin(sys *System, cb Callback) (*ReadStream, error) {
-	if sys == nil || cb == nil {
-		return nil, fmt.Errorf("aio: Begin needs a system and a callback")
+func Begin(be *Backend, cb Callback) (*ReadStream, error) {
+	if be == nil || cb == nil {
+		return nil, fmt.Errorf("aio: Begin needs a backend and a callback")
 	}
-	cfg := sys.cfg
+	cfg := be.cfg
 	maxIOs := cfg.EffectiveIOConcurrency
 	if cfg.Flags&Maintenance != 0 {
 		maxIOs = cfg.MaintenanceIOConcurrency
@@ -96,11 +96,11 @@ func Begin(sys *System, cb Callback) (*ReadStream, error) {
 	maxPinned := (maxIOs + 1) * icl
 	maxPinned = min(maxPinned, int16Max-queueOverflow-1)
 	maxPinned = min(GetAccessStrategyPinLimit(cfg.Strategy, cfg.NBuffers), maxPinned)
-	maxPinned = min(maxPinned, sys.maxPinsPer) // GetPinLimit
+	maxPinned = min(maxPinned, be.maxPinsPer) // GetPinLimit
 	maxPinned = max(1, maxPinned)
 	queueSize := maxPinned + 1
 	s := &ReadStream{
-		sys: sys, cfg: cfg,
+		be: be, cfg: cfg,
 		ioCombineLimit:    icl,
 		maxPinnedBuffers:  maxPinned,
 		queueSize:         queueSize,
@@ -127,7 +127,7 @@ func Begin(sys *System, cb Callback) (*ReadStream, error) {
 		s.distance = 1
 	}
 	for i := range s.ios {
-		s.ios[i].op = NewReadBuffersOperation(sys)
+		s.ios[i].op = NewReadBuffersOperation(be)
 	}
 	s.stats.MaxDistance = s.distance
 	return s, nil
@@ -231,8 +231,8 @@ func (s *ReadStream) startPendingRead() bool {
 		panic(fmt.Sprintf("aio: %d forwarded buffers for a pending read of %d", s.forwardedBuffers, s.pendingReadNblocks))
 	}
 	for i := 0; i < s.forwardedBuffers; i++ {
-		if b := s.buffers[s.nextBufferIndex+i]; s.sys.Pool.BufferGetBlockNumber(b) != s.pendingReadBlocknum+BlockNumber(i) {
-			panic(fmt.Sprintf("aio: forwarded buffer %d holds block %d, pending read at %d", i, s.sys.Pool.BufferGetBlockNumber(b), s.pendingReadBlocknum))
+		if b := s.buffers[s.nextBufferIndex+i]; s.be.Buffers.BufferGetBlockNumber(b) != s.pendingReadBlocknum+BlockNumber(i) {
+			panic(fmt.Sprintf("aio: forwarded buffer %d holds block %d, pending read at %d", i, s.be.Buffers.BufferGetBlockNumber(b), s.pendingReadBlocknum))
 		}
 	}
 
@@ -250,7 +250,7 @@ func (s *ReadStream) startPendingRead() bool {
 		}
 	}
 
-	bufferLimit := min(s.sys.Pool.GetAdditionalPinLimit(s.sys.maxPinsPer), int16Max)
+	bufferLimit := min(s.be.Buffers.GetAdditionalPinLimit(s.be.maxPinsPer), int16Max)
 	bufferLimit = min(bufferLimit+s.forwardedBuffers, int16Max)
 	if bufferLimit == 0 && s.pinnedBuffers == 0 {
 		bufferLimit = 1
@@ -330,7 +330,7 @@ func (s *ReadStream) startPendingRead() bool {
 // distance below it.
 func (s *ReadStream) lookAhead() {
 	if s.batchMode {
-		s.sys.enterBatchmode()
+		s.be.enterBatchmode()
 	}
 	for s.iosInProgress < s.maxIOs && s.pinnedBuffers+s.pendingReadNblocks < s.distance {
 		if s.pendingReadNblocks == s.ioCombineLimit {
@@ -350,7 +350,7 @@ func (s *ReadStream) lookAhead() {
 			if !s.startPendingRead() || s.iosInProgress == s.maxIOs {
 				s.ungetBlock(blocknum)
 				if s.batchMode {
-					s.sys.exitBatchmode()
+					s.be.exitBatchmode()
 				}
 				return
 			}
@@ -369,7 +369,7 @@ func (s *ReadStream) lookAhead() {
 		panic("aio: look-ahead left nothing pinned before the end")
 	}
 	if s.batchMode {
-		s.sys.exitBatchmode()
+		s.be.exitBatchmode()
 	}
 }
 
@@ -497,7 +497,7 @@ func (s *ReadStream) nextBufferFast() Buffer {
 
 func (s *ReadStream) deliver(buf Buffer) {
 	s.stats.Delivered++
-	s.event(Event{Kind: KindDeliver, Block: s.sys.Pool.BufferGetBlockNumber(buf)})
+	s.event(Event{Kind: KindDeliver, Block: s.be.Buffers.BufferGetBlockNumber(buf)})
 }
 
 // Reset is read_stream_reset (PG 18.4): distance 0, forget the ungotten
@@ -512,7 +512,7 @@ func (s *ReadStream) Reset() {
 		if buf == InvalidBuffer {
 			break
 		}
-		s.sys.Pool.ReleaseBuffer(buf)
+		s.be.Buffers.ReleaseBuffer(buf)
 	}
 	index := s.nextBufferIndex
 	for index < s.initializedBuffers && s.buffers[index] != InvalidBuffer {
@@ -520,7 +520,7 @@ func (s *ReadStream) Reset() {
 			panic("aio: a queued buffer past the end that was not forwarded")
 		}
 		s.forwardedBuffers--
-		s.sys.Pool.ReleaseBuffer(s.buffers[index])
+		s.be.Buffers.ReleaseBuffer(s.buffers[index])
 		s.buffers[index] = InvalidBuffer
 		if index < s.ioCombineLimit-1 {
 			s.buffers[s.queueSize+index] = InvalidBuffer
@@ -540,12 +540,12 @@ func (s *ReadStream) Reset() {
 func (s *ReadStream) End() { s.Reset() }
 
 func (s *ReadStream) event(e Event) {
-	if s.sys.log == nil {
+	if s.be.log == nil {
 		return
 	}
 	e.Stamped = true
 	e.Pinned = s.pinnedBuffers
 	e.IOs = s.iosInProgress
 	e.Distance = s.distance
-	s.sys.log.add(e)
+	s.be.log.add(e)
 }

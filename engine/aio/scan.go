@@ -36,7 +36,7 @@ func HeapSequentialScanConfig(cfg Config, nblocks int) Config {
 func Consume(s *ReadStream, limit, bg int) []BlockNumber {
 	var got []BlockNumber
 	cur := InvalidBuffer
-	pool := s.sys.Pool
+	pool := s.be.Buffers
 	for limit < 0 || len(got) < limit {
 		if cur != InvalidBuffer {
 			pool.ReleaseBuffer(cur)
@@ -47,7 +47,7 @@ func Consume(s *ReadStream, limit, bg int) []BlockNumber {
 			break
 		}
 		got = append(got, pool.BufferGetBlockNumber(cur))
-		s.sys.Background(bg)
+		s.be.Background(bg)
 	}
 	if cur != InvalidBuffer {
 		pool.ReleaseBuffer(cur)

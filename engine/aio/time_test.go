@@ -23,7 +23,7 @@ func scanTime(t *testing.T, m aio.IOMethod, workers, latencyUS int, sched aio.Sc
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := aio.Begin(sys, aio.HeapScanSerial(160, 0))
+	s, err := aio.Begin(sys.Backend(0), aio.HeapScanSerial(160, 0))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -35,7 +35,7 @@ func scanTime(t *testing.T, m aio.IOMethod, workers, latencyUS int, sched aio.Sc
 	if err := sys.CheckQuiet(); err != nil {
 		t.Fatal(err)
 	}
-	return sys.Now(), sys.Stats().Reads
+	return sys.Backend(0).Now(), sys.Stats().Reads
 }
 
 // The latency model: the backend's clock is the time it read or waited.

@@ -3,6 +3,7 @@ package aio
 import (
 	"fmt"
 	"math/bits"
+	"slices"
 )
 
 // workerPhase is where an I/O worker is in IoWorkerMain's loop
@@ -38,7 +39,7 @@ type workerState struct {
 // (pgaio_worker_choose_idle clears its idle bit) and, after the lock, its
 // latch is set. One submission wakes at most one worker: the woken worker
 // wakes more (fan-out) when it finds the queue deeper.
-func (s *System) workerSubmit(ids []int) {
+func (s *Backend) workerSubmit(ids []int) {
 	var sync []int
 	woken := -1
 	chosen := false
@@ -59,7 +60,7 @@ func (s *System) workerSubmit(ids []int) {
 	s.event(Event{Kind: KindSubmit, Handles: ids, Worker: woken})
 	for _, id := range sync {
 		s.stats.Synchronous++
-		s.performSynchronously(s.h(id), "backend")
+		s.performSynchronously(s.h(id))
 	}
 }
 
@@ -126,61 +127,64 @@ func (s *System) workerStep(i int) {
 		w.clock = max(w.clock, h.submitAt)
 		s.event(Event{Kind: KindDequeue, Worker: i, Handle: id, Block: h.block, N: len(h.buffers), Handles: woke})
 	case wGotJob:
-		s.preadv(s.h(w.job), fmt.Sprintf("worker %d", i), &w.clock)
+		s.preadv(s.h(w.job), fmt.Sprintf("worker %d", i), Proc(i), &w.clock)
 		w.phase = wRead
 	case wRead:
-		s.processCompletion(s.h(w.job), fmt.Sprintf("worker %d", i))
+		s.processCompletion(s.h(w.job), fmt.Sprintf("worker %d", i), Proc(i))
 		w.phase, w.job = wLooking, -1
 	}
 }
 
-// uringKernelStep is the kernel finishing one I/O of the backend's ring:
+// uringKernelStep is the kernel finishing one I/O of its owner's ring:
 // the read happens and a completion (CQE) is posted. Nothing in
 // PostgreSQL runs: the handle stays SUBMITTED until someone drains the
 // ring (pgaio_uring_drain_locked).
 func (s *System) uringKernelStep(id int) {
-	for i, k := range s.kernel {
+	h := s.h(id)
+	ring := h.owner
+	for i, k := range ring.kernel {
 		if k == id {
-			s.kernel = append(s.kernel[:i:i], s.kernel[i+1:]...)
+			ring.kernel = append(ring.kernel[:i:i], ring.kernel[i+1:]...)
 			break
 		}
 	}
-	h := s.h(id)
-	// The device serves the ring's I/Os in parallel: each takes its cost
+	// The device serves the rings' I/Os in parallel: each takes its cost
 	// from its own submission, whatever else is in flight.
 	at := h.submitAt
-	s.preadv(h, "kernel", &at)
+	s.preadv(h, "kernel", ByKernel, &at)
 	h.cqe = true
-	s.cq = append(s.cq, id)
+	ring.cq = append(ring.cq, id)
 }
 
-// uringWaitOne is pgaio_uring_wait_one (method_io_uring.c): under the
-// owner's completion lock, until the handle is no longer SUBMITTED: drain
-// the completions the ring holds (pgaio_uring_drain_locked, each through
-// pgaio_io_process_completion in this backend, which as the owner
-// reclaims at once), or wait in the kernel (io_uring_wait_cqes) for one.
-func (s *System) uringWaitOne(h *Handle, w WaitRef) {
+// uringWaitOne is pgaio_uring_wait_one (method_io_uring.c) by backend s:
+// under the owner's completion lock, until the handle is no longer
+// SUBMITTED: drain the completions the owner's ring holds
+// (pgaio_uring_drain_locked, each through pgaio_io_process_completion in
+// this backend, which reclaims at once only if it is the owner), or wait
+// in the kernel (io_uring_wait_cqes) for one.
+func (s *Backend) uringWaitOne(h *Handle, w WaitRef) {
+	ring := h.owner
 	for {
 		if s.wasRecycled(w) || h.state != HSSubmitted {
 			return
 		}
-		if len(s.cq) > 0 {
-			s.uringDrain()
+		if len(ring.cq) > 0 {
+			s.uringDrain(ring)
 			continue
 		}
-		s.block(fmt.Sprintf("a completion for handle %d", h.id), func() bool { return len(s.cq) > 0 })
+		s.waiter.Sleep(s, fmt.Sprintf("a completion for handle %d", h.id), func() bool { return len(ring.cq) > 0 })
 	}
 }
 
-// uringDrain is pgaio_uring_drain_locked: every completion ready now, in
-// the order the kernel posted them.
-func (s *System) uringDrain() {
-	cq := s.cq
-	s.cq = nil
+// uringDrain is pgaio_uring_drain_locked by backend s on ring's ring:
+// every completion ready now, in the order the kernel posted them.
+func (s *Backend) uringDrain(ring *Backend) {
+	cq := ring.cq
+	ring.cq = nil
 	for _, id := range cq {
 		h := s.h(id)
 		h.cqe = false
-		s.processCompletion(h, "backend")
+		s.processCompletion(h, s.Name, ByBackend(s.id))
 	}
 }
 
@@ -211,10 +215,14 @@ func (s *System) Runnable() []Actor {
 			rs = append(rs, Actor{Name: fmt.Sprintf("w%d", i), At: w.clock, key: i, job: job, wkr: i, hid: -1})
 		}
 	}
-	for _, id := range s.kernel {
-		h := s.h(id)
-		rs = append(rs, Actor{Name: fmt.Sprintf("k%d", id), At: h.submitAt, key: 1000 + h.seq, job: h.seq, wkr: -1, hid: id})
+	n := len(rs)
+	for _, be := range s.backends {
+		for _, id := range be.kernel {
+			h := s.h(id)
+			rs = append(rs, Actor{Name: fmt.Sprintf("k%d", id), At: h.submitAt, key: 1000 + h.seq, job: h.seq, wkr: -1, hid: id})
+		}
 	}
+	slices.SortFunc(rs[n:], func(a, b Actor) int { return a.key - b.key })
 	return rs
 }
 
@@ -249,19 +257,37 @@ func (s *System) Quiesce() {
 	}
 }
 
-// block is the backend sleeping until done() holds: the scheduler steps
-// the other processes meanwhile. No runnable process while not done is a
-// deadlock in the model (a bug): it panics.
-func (s *System) block(what string, done func() bool) {
+// stepper is the default Waiter: while the backend sleeps, the system's
+// Scheduler steps the other processes until done() holds. No runnable
+// process while not done is a deadlock in the model (a bug): it panics.
+type stepper struct{}
+
+func (stepper) Sleep(be *Backend, what string, done func() bool) {
+	s := be.System
 	for !done() {
 		rs := s.Runnable()
 		if len(rs) == 0 {
-			panic(fmt.Sprintf("aio: backend waits for %s, and nothing can run", what))
+			panic(fmt.Sprintf("aio: %s waits for %s, and nothing can run", be.Name, what))
 		}
 		s.Step(rs[s.sched.Pick(rs)])
 		s.stats.BlockedSteps++
 	}
 }
+
+// WorkerRunnable reports whether I/O worker i can take a step: its latch
+// is set or it is in the middle of its loop (a host running the workers
+// as processes of their own asks it before StepWorker).
+func (s *System) WorkerRunnable(i int) bool {
+	w := &s.workers[i]
+	return w.phase != wSleeping || w.latch
+}
+
+// StepWorker takes I/O worker i's next step (dequeue, read or complete;
+// see workerStep). It panics if the worker is asleep with its latch unset.
+func (s *System) StepWorker(i int) { s.workerStep(i) }
+
+// Workers is the number of I/O workers (io_method=worker; 0 otherwise).
+func (s *System) Workers() int { return len(s.workers) }
 
 // Scheduler picks which runnable actor steps next (an index into rs,
 // which is never empty). Schedulers are deterministic.

@@ -115,7 +115,7 @@ func ioTime18(v Variant, latencyUS int) (calls int, ioUS uint64, err error) {
 	if err != nil {
 		return 0, 0, err
 	}
-	s, err := aio.Begin(sys, aio.HeapScanSerial(ScanBlocks, 0))
+	s, err := aio.Begin(sys.Backend(0), aio.HeapScanSerial(ScanBlocks, 0))
 	if err != nil {
 		return 0, 0, err
 	}
@@ -124,7 +124,7 @@ func ioTime18(v Variant, latencyUS int) (calls int, ioUS uint64, err error) {
 	}
 	s.End()
 	sys.Quiesce()
-	return sys.Stats().Reads, sys.Now(), nil
+	return sys.Stats().Reads, sys.Backend(0).Now(), nil
 }
 
 // scanner runs cold scans of fresh tables (a new relation number each)
