@@ -45,14 +45,7 @@ import (
 //
 // Regenerate with: go test ./engine/fsm -run Golden -rewrite
 func TestGolden(t *testing.T) {
-	goldentest.Run(t, "testdata/*.txt", goldentest.Directives{
-		"events":  fsmGolden(true),
-		"picture": fsmGolden(false),
-		"error": goldentest.Fails(func(t *testing.T, d *goldentest.Case) (string, error) {
-			_, _, err := runGoldenCase(t, d)
-			return "", err
-		}),
-	})
+	goldentest.Run(t, "testdata/*.txt", goldentest.Scripted(runGoldenCase, (*goldenRun).output))
 }
 
 type goldenRun struct {
@@ -65,6 +58,7 @@ type goldenRun struct {
 	cur      *fsm.Session
 	mark     int
 	out      strings.Builder
+	brief    bool // the case asks for brief events
 }
 
 func (g *goldenRun) names(rel uint32) string {
@@ -75,9 +69,9 @@ func (g *goldenRun) names(rel uint32) string {
 }
 
 // runGoldenCase runs the case's script with the options its arguments
-// give (an unknown one fails the test), and says whether it asks for
+// give (an unknown one fails the test), and notes whether it asks for
 // brief events.
-func runGoldenCase(t *testing.T, d *goldentest.Case) (*goldenRun, bool, error) {
+func runGoldenCase(t *testing.T, d *goldentest.Case) (*goldenRun, error) {
 	opt := fsm.Options{}
 	buffers := 32
 	brief := false
@@ -100,43 +94,40 @@ func runGoldenCase(t *testing.T, d *goldentest.Case) (*goldenRun, bool, error) {
 		}
 	}
 	g, err := runScript(d.Input, opt, buffers)
-	return g, brief, err
+	if g != nil {
+		g.brief = brief
+	}
+	return g, err
 }
 
-// fsmGolden is the handler of events (withEvents) and picture: the
-// script's printed results, the events (brief or not), each heap's
-// picture and each session's counters; the script must leave no pin.
-func fsmGolden(withEvents bool) goldentest.Handler {
-	return func(t *testing.T, d *goldentest.Case) (string, error) {
-		g, brief, err := runGoldenCase(t, d)
-		if err != nil {
-			return "", err
-		}
-		if err := g.pool.CheckQuiescent(); err != nil {
-			return "", fmt.Errorf("pins left after the script: %w", err)
-		}
-		var b strings.Builder
-		b.WriteString(g.out.String())
-		if withEvents {
-			for _, e := range g.pool.Log().Events()[g.mark:] {
-				if brief && !keepBrief(e) {
-					continue
-				}
-				b.WriteString(fsm.Describe(e, g.names))
-				b.WriteByte('\n')
-			}
-		}
-		for _, h := range g.order {
-			b.WriteString(fsm.Picture(h, g.names, g.sorder...))
-		}
-		for _, s := range g.sorder {
-			st := s.Stats
-			fmt.Fprintf(&b, "session %s: reads main %d fsm %d vm %d; extends main %d fsm %d vm %d; fsm skipped %d, searches %d, restarts %d, torn repairs %d, pages tried %d\n",
-				s.Backend().Name, st.Reads[0], st.Reads[1], st.Reads[2], st.Extends[0], st.Extends[1], st.Extends[2],
-				st.FSMSkipped, st.Searches, st.Restarts, st.TornRepairs, st.PagesTried)
-		}
-		return b.String(), nil
+// output is the output of events (withEvents) and picture: the script's
+// printed results, the events (brief or not), each heap's picture and
+// each session's counters; the script must leave no pin.
+func (g *goldenRun) output(withEvents bool) (string, error) {
+	if err := g.pool.CheckQuiescent(); err != nil {
+		return "", fmt.Errorf("pins left after the script: %w", err)
 	}
+	var b strings.Builder
+	b.WriteString(g.out.String())
+	if withEvents {
+		for _, e := range g.pool.Log().Events()[g.mark:] {
+			if g.brief && !keepBrief(e) {
+				continue
+			}
+			b.WriteString(fsm.Describe(e, g.names))
+			b.WriteByte('\n')
+		}
+	}
+	for _, h := range g.order {
+		b.WriteString(fsm.Picture(h, g.names, g.sorder...))
+	}
+	for _, s := range g.sorder {
+		st := s.Stats
+		fmt.Fprintf(&b, "session %s: reads main %d fsm %d vm %d; extends main %d fsm %d vm %d; fsm skipped %d, searches %d, restarts %d, torn repairs %d, pages tried %d\n",
+			s.Backend().Name, st.Reads[0], st.Reads[1], st.Reads[2], st.Extends[0], st.Extends[1], st.Extends[2],
+			st.FSMSkipped, st.Searches, st.Restarts, st.TornRepairs, st.PagesTried)
+	}
+	return b.String(), nil
 }
 
 // keepBrief keeps this package's events and the buffer manager's
