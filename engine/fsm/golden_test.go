@@ -68,19 +68,17 @@ func (g *goldenRun) names(rel uint32) string {
 	return fmt.Sprint(rel)
 }
 
-// runGoldenCase runs the case's script with the options its arguments
-// give (an unknown one fails the test), and notes whether it asks for
-// brief events.
-func runGoldenCase(t *testing.T, d *goldentest.Case) (*goldenRun, error) {
-	opt := fsm.Options{}
-	buffers := 32
-	brief := false
+// goldenOptions reads a case's arguments: the store's options (variant,
+// threshold), the pool's size (buffers, 32 by default) and brief. An
+// unknown argument or variant is the error.
+func goldenOptions(d *goldentest.Case) (opt fsm.Options, buffers int, brief bool, err error) {
+	buffers = 32
 	for _, a := range d.CmdArgs {
 		switch a.Key {
 		case "variant":
 			v, ok := fsm.ParseVariant(a.Vals[0])
 			if !ok {
-				t.Fatalf("%s: unknown variant %q", d.Pos, a.Vals[0])
+				return opt, buffers, brief, fmt.Errorf("unknown variant %q", a.Vals[0])
 			}
 			opt.Variant = v
 		case "threshold":
@@ -90,8 +88,19 @@ func runGoldenCase(t *testing.T, d *goldentest.Case) (*goldenRun, error) {
 		case "brief":
 			brief = true
 		default:
-			t.Fatalf("%s: unknown argument %q", d.Pos, a.Key)
+			return opt, buffers, brief, fmt.Errorf("unknown argument %q", a.Key)
 		}
+	}
+	return opt, buffers, brief, nil
+}
+
+// runGoldenCase runs the case's script with the options its arguments
+// give (an unknown one fails the test), and notes whether it asks for
+// brief events.
+func runGoldenCase(t *testing.T, d *goldentest.Case) (*goldenRun, error) {
+	opt, buffers, brief, err := goldenOptions(d)
+	if err != nil {
+		t.Fatalf("%s: %v", d.Pos, err)
 	}
 	g, err := runScript(d.Input, opt, buffers)
 	if g != nil {
