@@ -1,7 +1,6 @@
 package fsm_test
 
 import (
-	"strconv"
 	"testing"
 
 	"github.com/cockroachdb/datadriven"
@@ -60,16 +59,9 @@ func TestNarrateEveryKindInWords(t *testing.T) {
 // words (narratetest.GoldenCaptions).
 func TestNarrateGoldenScripts(t *testing.T) {
 	narratetest.GoldenCaptions(t, func(t *testing.T, f string, d *datadriven.TestData) ([]trace.Event, scenario.Names) {
-		opt, buffers := fsm.Options{}, 32
-		for _, a := range d.CmdArgs {
-			switch a.Key {
-			case "variant":
-				opt.Variant, _ = fsm.ParseVariant(a.Vals[0])
-			case "threshold":
-				opt.Threshold, _ = strconv.Atoi(a.Vals[0])
-			case "buffers":
-				buffers, _ = strconv.Atoi(a.Vals[0])
-			}
+		opt, buffers, _, err := goldenOptions(d)
+		if err != nil {
+			t.Fatalf("%s: %v", d.Pos, err)
 		}
 		g, _ := runScript(d.Input, opt, buffers) // a failed script's events are captioned too
 		if g == nil {

@@ -45,14 +45,7 @@ import (
 //
 // Regenerate with: go test ./engine/fsm -run Golden -rewrite
 func TestGolden(t *testing.T) {
-	goldentest.Run(t, "testdata/*.txt", goldentest.Directives{
-		"events":  fsmGolden(true),
-		"picture": fsmGolden(false),
-		"error": goldentest.Fails(func(t *testing.T, d *goldentest.Case) (string, error) {
-			_, _, err := runGoldenCase(t, d)
-			return "", err
-		}),
-	})
+	goldentest.Run(t, "testdata/*.txt", goldentest.Scripted(runGoldenCase, (*goldenRun).output))
 }
 
 type goldenRun struct {
@@ -65,6 +58,7 @@ type goldenRun struct {
 	cur      *fsm.Session
 	mark     int
 	out      strings.Builder
+	brief    bool // the case asks for brief events
 }
 
 func (g *goldenRun) names(rel uint32) string {
@@ -74,19 +68,17 @@ func (g *goldenRun) names(rel uint32) string {
 	return fmt.Sprint(rel)
 }
 
-// runGoldenCase runs the case's script with the options its arguments
-// give (an unknown one fails the test), and says whether it asks for
-// brief events.
-func runGoldenCase(t *testing.T, d *goldentest.Case) (*goldenRun, bool, error) {
-	opt := fsm.Options{}
-	buffers := 32
-	brief := false
+// goldenOptions reads a case's arguments: the store's options (variant,
+// threshold), the pool's size (buffers, 32 by default) and brief. An
+// unknown argument or variant is the error.
+func goldenOptions(d *goldentest.Case) (opt fsm.Options, buffers int, brief bool, err error) {
+	buffers = 32
 	for _, a := range d.CmdArgs {
 		switch a.Key {
 		case "variant":
 			v, ok := fsm.ParseVariant(a.Vals[0])
 			if !ok {
-				t.Fatalf("%s: unknown variant %q", d.Pos, a.Vals[0])
+				return opt, buffers, brief, fmt.Errorf("unknown variant %q", a.Vals[0])
 			}
 			opt.Variant = v
 		case "threshold":
@@ -96,47 +88,55 @@ func runGoldenCase(t *testing.T, d *goldentest.Case) (*goldenRun, bool, error) {
 		case "brief":
 			brief = true
 		default:
-			t.Fatalf("%s: unknown argument %q", d.Pos, a.Key)
+			return opt, buffers, brief, fmt.Errorf("unknown argument %q", a.Key)
 		}
 	}
-	g, err := runScript(d.Input, opt, buffers)
-	return g, brief, err
+	return opt, buffers, brief, nil
 }
 
-// fsmGolden is the handler of events (withEvents) and picture: the
-// script's printed results, the events (brief or not), each heap's
-// picture and each session's counters; the script must leave no pin.
-func fsmGolden(withEvents bool) goldentest.Handler {
-	return func(t *testing.T, d *goldentest.Case) (string, error) {
-		g, brief, err := runGoldenCase(t, d)
-		if err != nil {
-			return "", err
-		}
-		if err := g.pool.CheckQuiescent(); err != nil {
-			return "", fmt.Errorf("pins left after the script: %w", err)
-		}
-		var b strings.Builder
-		b.WriteString(g.out.String())
-		if withEvents {
-			for _, e := range g.pool.Log().Events()[g.mark:] {
-				if brief && !keepBrief(e) {
-					continue
-				}
-				b.WriteString(fsm.Describe(e, g.names))
-				b.WriteByte('\n')
-			}
-		}
-		for _, h := range g.order {
-			b.WriteString(fsm.Picture(h, g.names, g.sorder...))
-		}
-		for _, s := range g.sorder {
-			st := s.Stats
-			fmt.Fprintf(&b, "session %s: reads main %d fsm %d vm %d; extends main %d fsm %d vm %d; fsm skipped %d, searches %d, restarts %d, torn repairs %d, pages tried %d\n",
-				s.Backend().Name, st.Reads[0], st.Reads[1], st.Reads[2], st.Extends[0], st.Extends[1], st.Extends[2],
-				st.FSMSkipped, st.Searches, st.Restarts, st.TornRepairs, st.PagesTried)
-		}
-		return b.String(), nil
+// runGoldenCase runs the case's script with the options its arguments
+// give (an unknown one fails the test), and notes whether it asks for
+// brief events.
+func runGoldenCase(t *testing.T, d *goldentest.Case) (*goldenRun, error) {
+	opt, buffers, brief, err := goldenOptions(d)
+	if err != nil {
+		t.Fatalf("%s: %v", d.Pos, err)
 	}
+	g, err := runScript(d.Input, opt, buffers)
+	if g != nil {
+		g.brief = brief
+	}
+	return g, err
+}
+
+// output is the output of events (withEvents) and picture: the script's
+// printed results, the events (brief or not), each heap's picture and
+// each session's counters; the script must leave no pin.
+func (g *goldenRun) output(withEvents bool) (string, error) {
+	if err := g.pool.CheckQuiescent(); err != nil {
+		return "", fmt.Errorf("pins left after the script: %w", err)
+	}
+	var b strings.Builder
+	b.WriteString(g.out.String())
+	if withEvents {
+		for _, e := range g.pool.Log().Events()[g.mark:] {
+			if g.brief && !keepBrief(e) {
+				continue
+			}
+			b.WriteString(fsm.Describe(e, g.names))
+			b.WriteByte('\n')
+		}
+	}
+	for _, h := range g.order {
+		b.WriteString(fsm.Picture(h, g.names, g.sorder...))
+	}
+	for _, s := range g.sorder {
+		st := s.Stats
+		fmt.Fprintf(&b, "session %s: reads main %d fsm %d vm %d; extends main %d fsm %d vm %d; fsm skipped %d, searches %d, restarts %d, torn repairs %d, pages tried %d\n",
+			s.Backend().Name, st.Reads[0], st.Reads[1], st.Reads[2], st.Extends[0], st.Extends[1], st.Extends[2],
+			st.FSMSkipped, st.Searches, st.Restarts, st.TornRepairs, st.PagesTried)
+	}
+	return b.String(), nil
 }
 
 // keepBrief keeps this package's events and the buffer manager's

@@ -23,52 +23,47 @@ import (
 //
 //	go test ./engine/slru -run Golden -rewrite
 func TestGolden(t *testing.T) {
-	goldentest.Run(t, "testdata/*.txt", goldentest.Directives{
-		"events":  slruGolden(true),
-		"picture": slruGolden(false),
-		"error": goldentest.Fails(func(t *testing.T, d *goldentest.Case) (string, error) {
-			_, _, _, err := runCase(t, d)
-			return "", err
-		}),
-	})
+	goldentest.Run(t, "testdata/*.txt", goldentest.Scripted(runCase, goldenRun.output))
+}
+
+// goldenRun is a case's script, run: the SLRU it left, each operation's
+// result and the log of its events.
+type goldenRun struct {
+	s       *slru.SLRU
+	results []string
+	log     *trace.Log
 }
 
 // runCase parses the case's script (its settings from the directive's
 // arguments) and runs it with a log.
-func runCase(t *testing.T, d *goldentest.Case) (*slru.SLRU, []string, *trace.Log, error) {
+func runCase(t *testing.T, d *goldentest.Case) (goldenRun, error) {
 	var args []string
 	for _, a := range d.CmdArgs {
 		args = append(args, a.String())
 	}
 	sc, err := parseScript(args, d.Input)
 	if err != nil {
-		return nil, nil, nil, err
+		return goldenRun{}, err
 	}
-	log := trace.NewLog()
-	s, results, err := sc.run(t, log)
-	return s, results, log, err
+	g := goldenRun{log: trace.NewLog()}
+	g.s, g.results, err = sc.run(t, g.log)
+	return g, err
 }
 
-// slruGolden is the handler of events (withEvents) and picture: the
-// events, each operation's result and the final picture; the script must
-// leave the SLRU quiescent.
-func slruGolden(withEvents bool) goldentest.Handler {
-	return func(t *testing.T, d *goldentest.Case) (string, error) {
-		s, results, log, err := runCase(t, d)
-		if err != nil {
-			return "", err
-		}
-		if err := s.CheckQuiescent(); err != nil {
-			return "", fmt.Errorf("after the script: %w\n%s", err, s.Picture())
-		}
-		var b strings.Builder
-		if withEvents {
-			b.WriteString(eventText(log))
-		}
-		for _, r := range results {
-			b.WriteString(r + "\n")
-		}
-		b.WriteString(s.Picture())
-		return b.String(), nil
+// output is the output of events (withEvents) and picture: the events,
+// each operation's result and the final picture; the script must leave
+// the SLRU quiescent.
+func (g goldenRun) output(withEvents bool) (string, error) {
+	if err := g.s.CheckQuiescent(); err != nil {
+		return "", fmt.Errorf("after the script: %w\n%s", err, g.s.Picture())
 	}
+	var b strings.Builder
+	if withEvents {
+		b.WriteString(eventText(g.log))
+	}
+	for _, r := range g.results {
+		b.WriteString(r + "\n")
+	}
+	b.WriteString(g.s.Picture())
+	return b.String(), nil
 }

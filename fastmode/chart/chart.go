@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 	"strings"
 
-	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/plotutil"
 	"gonum.org/v1/plot/vg"
@@ -66,15 +65,8 @@ func init() {
 // bandwidth is drawn as the time to stream one 64-byte descriptor; rows
 // measured once (CAS, step mode) are horizontal lines.
 func plotSizes(r *exp.Report, file string) error {
-	p := plot.New()
-	p.Title.Text = fmt.Sprintf("bufferlab bench %s (%s)", r.Experiment, measuredOn(r))
-	p.X.Label.Text = "shared_buffers (MB)"
-	p.Y.Label.Text = "time per operation (ns)"
-	p.X.Scale, p.Y.Scale = plot.LogScale{}, plot.LogScale{}
-	p.X.Tick.Marker, p.Y.Tick.Marker = plot.LogTicks{Prec: -1}, plot.LogTicks{Prec: -1}
-	p.Legend.Top = true
-	p.Legend.Left = true
-	p.Add(plotter.NewGrid())
+	p := newChart(fmt.Sprintf("bufferlab bench %s (%s)", r.Experiment, measuredOn(r)),
+		"shared_buffers (MB)", "time per operation (ns)", true, true)
 
 	szs := exp.Sizes(r)
 	mb := func(row exp.Row) float64 { return float64(row.NBuffers) * 8 / 1024 }

@@ -95,10 +95,8 @@ func kTicks(ks []int) plot.ConstantTicks {
 
 func dropCellsPlot(r *exp.Report, cells []drop.DropCellRow) (*plot.Plot, error) {
 	p := newChart(fmt.Sprintf("recovery after VACUUM: drop NBuffers/k one-block relations (%s)", measuredOn(r)),
-		"relations' total size (NBuffers/k blocks)", "time to drop them all (s)", true)
-	p.X.Scale, p.Y.Scale = plot.LogScale{}, plot.LogScale{}
+		"relations' total size (NBuffers/k blocks)", "time to drop them all (s)", true, true)
 	p.X.Tick.Marker = kTicks(drop.DropKs)
-	p.Y.Tick.Marker = plot.LogTicks{Prec: -1}
 	var ring plotter.XYs
 	ymin, ymax := 0.0, 0.0
 	for si, size := range dropSizes(cells) {
@@ -145,8 +143,7 @@ func dropCellsPlot(r *exp.Report, cells []drop.DropCellRow) (*plot.Plot, error) 
 }
 
 func dropSweepPlot(r *exp.Report) (*plot.Plot, error) {
-	p := newChart("threshold finder: one relation of NBuffers/k blocks", "relation size (NBuffers/k blocks)", "scan time / lookup time (> 1: the lookup wins)", false)
-	p.X.Scale, p.Y.Scale = plot.LogScale{}, plot.LogScale{}
+	p := newChart("threshold finder: one relation of NBuffers/k blocks", "relation size (NBuffers/k blocks)", "scan time / lookup time (> 1: the lookup wins)", false, true)
 	pts := drop.DropSweepRows(r)
 	var sizes []string
 	ks := []int{drop.PGDropThresholdK}
@@ -205,7 +202,9 @@ func dropSweepPlot(r *exp.Report) (*plot.Plot, error) {
 		// No finder points (an old report): the panel says so.
 		p.Title.Text += " (not measured)"
 		p.X.Min, p.X.Max, p.Y.Min, p.Y.Max = 1.0/512, 0.5, 0.1, 10
-		p.X.Tick.Marker = kTicks(drop.DropSweepKs)
+		// Without a measured range there are no ratio ticks: gonum's
+		// default ones, as plot.New gives.
+		p.X.Tick.Marker, p.Y.Tick.Marker = kTicks(drop.DropSweepKs), plot.DefaultTicks{}
 		return p, nil
 	}
 	slices.Sort(ks)

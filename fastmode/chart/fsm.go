@@ -3,7 +3,6 @@ package chart
 import (
 	"fmt"
 
-	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 
 	"bufferlab/fastmode/exp"
@@ -16,9 +15,7 @@ func init() { Register("fsm", plotFSM) }
 // level, by heap size (both axes logarithmic).
 func plotFSM(r *exp.Report, file string) error {
 	p := newChart(fmt.Sprintf("bufferlab bench fsm (%s): finding a page with free space", measuredOn(r)),
-		"heap size (blocks)", "time per search (ns)", true)
-	p.X.Scale, p.Y.Scale = plot.LogScale{}, plot.LogScale{}
-	p.X.Tick.Marker, p.Y.Tick.Marker = plot.LogTicks{Prec: -1}, plot.LogTicks{Prec: -1}
+		"heap size (blocks)", "time per search (ns)", true, true)
 	search := series{label: "fsm_search_avail through the tree of FSM pages"}
 	scan := series{label: "linear scan of the leaf level"}
 	for _, row := range r.Rows {

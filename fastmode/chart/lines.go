@@ -15,13 +15,20 @@ import (
 
 // newChart is the frame every chart starts from: a plot titled title,
 // its axes labelled x and y, the legend at the top (and on the left when
-// left), and a grid under whatever is added next. The caller sets the
-// scales and ticks.
-func newChart(title, x, y string, left bool) *plot.Plot {
+// left), and a grid under whatever is added next. The X axis is
+// logarithmic, as every chart's is (sizes, worker counts and latencies
+// that double from one point to the next), and so is the Y axis when
+// logY; a logarithmic axis gets gonum's log ticks, which a chart with
+// ticks of its own replaces.
+func newChart(title, x, y string, left, logY bool) *plot.Plot {
 	p := plot.New()
 	p.Title.Text = title
 	p.X.Label.Text, p.Y.Label.Text = x, y
 	p.Legend.Top, p.Legend.Left = true, left
+	p.X.Scale, p.X.Tick.Marker = plot.LogScale{}, plot.LogTicks{Prec: -1}
+	if logY {
+		p.Y.Scale, p.Y.Tick.Marker = plot.LogScale{}, plot.LogTicks{Prec: -1}
+	}
 	p.Add(plotter.NewGrid())
 	return p
 }

@@ -3,7 +3,6 @@ package chart
 import (
 	"fmt"
 
-	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 
 	"bufferlab/fastmode/exp"
@@ -17,8 +16,7 @@ func init() { Register("pin", plotPin) }
 // worker axis logarithmic with a tick at each measured count.
 func plotPin(r *exp.Report, file string) error {
 	p := newChart(fmt.Sprintf("bufferlab bench pin (%s, %d CPUs)", measuredOn(r), r.Machine.CPUs),
-		"workers (goroutines)", "throughput (M pin+unpin per second)", true)
-	p.X.Scale = plot.LogScale{}
+		"workers (goroutines)", "throughput (M pin+unpin per second)", true, false)
 	ws := pin.PinWorkers(r)
 	if len(ws) == 0 {
 		return fmt.Errorf("pin report has no rows")

@@ -3,7 +3,6 @@ package chart
 import (
 	"fmt"
 
-	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 
 	"bufferlab/fastmode/exp"
@@ -17,9 +16,7 @@ func init() { Register("scan", plotScan) }
 // axes logarithmic): fewer, larger reads pay the latency fewer times.
 func plotScan(r *exp.Report, file string) error {
 	p := newChart(fmt.Sprintf("bufferlab bench scan (%s): a cold scan of %d blocks", measuredOn(r), scan.ScanBlocks),
-		"latency of one read call (simulated us)", "simulated I/O time of the scan (us)", true)
-	p.X.Scale, p.Y.Scale = plot.LogScale{}, plot.LogScale{}
-	p.X.Tick.Marker, p.Y.Tick.Marker = plot.LogTicks{Prec: -1}, plot.LogTicks{Prec: -1}
+		"latency of one read call (simulated us)", "simulated I/O time of the scan (us)", true, true)
 	var ss []series
 	for _, row := range r.Rows {
 		s := series{label: fmt.Sprintf("%s (%.0f read calls)", row.Name, row.PerOp["read_calls"])}

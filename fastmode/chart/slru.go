@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"sort"
 
-	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 
 	"bufferlab/fastmode/exp"
@@ -19,8 +18,7 @@ func init() { Register("slru", plotSlru) }
 // run found.
 func plotSlru(r *exp.Report, file string) error {
 	p := newChart(fmt.Sprintf("bufferlab bench slru (%s): crossover at %.0f slots", measuredOn(r), r.Summary["crossover_slots"]),
-		"slots per bank", "time per lookup (ns)", true)
-	p.X.Scale = plot.LogScale{}
+		"slots per bank", "time per lookup (ns)", true, false)
 	var ss []series
 	ticks := map[int]bool{}
 	for _, name := range []string{slru.SlruLinear, slru.SlruHash, slru.SlruGoMap} {

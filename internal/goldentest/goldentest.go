@@ -101,6 +101,37 @@ func Fails(h Handler) Handler {
 	}
 }
 
+// Scripted is the directives of a golden file whose cases each run a
+// mechanism's script, as engine/fsm's and engine/slru's do:
+//
+//	events   the script's events, then what out writes after them
+//	picture  the same without the events
+//	error    the script must fail; the output is its error (Fails)
+//
+// run runs the case's script; its error is the case's, and only the error
+// directive expects one. out is the output of a run that succeeded, with
+// the events or without; its error (what the script left behind, such as a
+// pin) fails the case.
+func Scripted[R any](run func(t *testing.T, d *Case) (R, error), out func(r R, events bool) (string, error)) Directives {
+	output := func(events bool) Handler {
+		return func(t *testing.T, d *Case) (string, error) {
+			r, err := run(t, d)
+			if err != nil {
+				return "", err
+			}
+			return out(r, events)
+		}
+	}
+	return Directives{
+		"events":  output(true),
+		"picture": output(false),
+		"error": Fails(func(t *testing.T, d *Case) (string, error) {
+			_, err := run(t, d)
+			return "", err
+		}),
+	}
+}
+
 // Args is the case's arguments by key: a key given alone maps to "", one
 // given values to its values joined by commas (so roles=(a, b) and
 // roles=a,b read alike). Where a key is given twice the last one counts.

@@ -95,6 +95,46 @@ func TestFails(t *testing.T) {
 	}
 }
 
+// Scripted: events and picture print a successful run with the events
+// or without, error prints the run's error; a run's error fails events,
+// out's error fails the case, and a run that succeeds fails error.
+func TestScripted(t *testing.T) {
+	run := func(t *testing.T, d *Case) (string, error) {
+		if strings.HasPrefix(d.Input, "bad") {
+			return "", errors.New("line 1: " + d.Input)
+		}
+		return d.Input, nil
+	}
+	out := func(r string, events bool) (string, error) {
+		if r == "pinned" {
+			return "", errors.New("a pin left")
+		}
+		if events {
+			return "events of " + r + "\n" + r + "\n", nil
+		}
+		return r + "\n", nil
+	}
+	ds := Scripted(run, out)
+	if got := strings.Join(ds.names(), " "); got != "error events picture" {
+		t.Fatalf("directives %q", got)
+	}
+	for _, c := range []struct {
+		cmd, input, want, err string
+	}{
+		{"events", "ok", "events of ok\nok\n", ""},
+		{"picture", "ok", "ok\n", ""},
+		{"error", "bad cmd", "line 1: bad cmd\n", ""},
+		{"events", "bad cmd", "", "x.txt:1: line 1: bad cmd"},
+		{"picture", "pinned", "", "x.txt:1: a pin left"},
+		{"error", "ok", "", "x.txt:1: " + errNoError.Error()},
+	} {
+		got, err := ds.output(t, &Case{Pos: "x.txt:1", Cmd: c.cmd, Input: c.input})
+		if got != c.want || (err == nil) != (c.err == "") || (err != nil && err.Error() != c.err) {
+			t.Errorf("%s %q: %q, %v; want %q, %q", c.cmd, c.input, got, err, c.want, c.err)
+		}
+	}
+}
+
 // fatalT stands in for a test whose Fatalf is recorded rather than
 // ending it (fatalOf recovers it).
 type fatalT struct{ testing.TB }
