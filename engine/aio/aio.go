@@ -85,6 +85,15 @@ type Handle struct {
 // ID is pgaio_io_get_id.
 func (h *Handle) ID() int { return h.id }
 
+// Block is the first block the handle reads, Blocks how many, Owner the
+// ID of the backend that owns it (owner_procno).
+func (h *Handle) Block() BlockNumber { return h.block }
+func (h *Handle) Blocks() int        { return len(h.buffers) }
+func (h *Handle) Owner() int         { return h.owner.id }
+
+// Handle is handle id.
+func (s *System) Handle(id int) *Handle { return &s.handles[id] }
+
 // State is the handle's state.
 func (h *Handle) State() HandleState { return h.state }
 
@@ -100,6 +109,7 @@ func (h *Handle) State() HandleState { return h.state }
 type System struct {
 	cfg      Config
 	log      *Log
+	observe  func(Event)
 	sched    Scheduler
 	waiter   Waiter
 	backends []*Backend
@@ -178,6 +188,9 @@ type Buffers interface {
 	// BufferIsValid is the relaxed BM_VALID load StartReadBuffersImpl
 	// makes on a forwarded buffer.
 	BufferIsValid(buf Buffer) bool
+	// AssertValid is BM_VALID as an assertion reads it
+	// (CheckReadBuffersOperation): no shared access to model.
+	AssertValid(buf Buffer) bool
 	// GetAdditionalPinLimit is GetAdditionalPinLimit (bufmgr.c, PG 18).
 	GetAdditionalPinLimit(maxProportionalPins int) int
 	// StartBufferIO is StartBufferIO(buf, forInput = true, nowait): an
@@ -204,7 +217,9 @@ type Buffers interface {
 // something (done() holds): a condition variable's sleep, or waiting in
 // the kernel. The default steps the system's actors with its Scheduler.
 type Waiter interface {
-	Sleep(be *Backend, what string, done func() bool)
+	// Sleep returns once done() holds. handle is the handle waited for
+	// (its id), what says it in words.
+	Sleep(be *Backend, handle int, what string, done func() bool)
 }
 
 // Stats counts what the system did.
@@ -477,7 +492,7 @@ func (s *System) preadv(h *Handle, who string, by Proc, at *uint64) {
 	h.doneAt = *at
 	s.stats.Reads++
 	s.stats.BlocksRead += len(h.buffers)
-	s.event(Event{Kind: KindPreadv, Handle: h.id, Block: h.block, N: len(h.buffers), Who: who})
+	s.event(Event{Kind: KindPreadv, Handle: h.id, Block: h.block, N: len(h.buffers), Who: who, By: by})
 }
 
 // processCompletion is pgaio_io_process_completion (aio.c) by by (who, in
@@ -497,7 +512,7 @@ func (s *System) processCompletion(h *Handle, who string, by Proc) {
 	h.distilled = ioReturn{status: rsOK, result: h.result, doneAt: h.doneAt}
 	s.setState(h, HSCompletedShared)
 	s.stats.CompletedOrder = append(s.stats.CompletedOrder, h.id)
-	s.event(Event{Kind: KindComplete, Handle: h.id, Block: h.block, N: len(h.buffers), Who: who})
+	s.event(Event{Kind: KindComplete, Handle: h.id, Block: h.block, N: len(h.buffers), Who: who, By: by})
 	if by == ByBackend(h.owner.id) {
 		h.owner.reclaim(h)
 	}
@@ -581,7 +596,7 @@ func (s *Backend) wrefWait(w WaitRef) {
 			}
 			// Another backend's, not submitted yet: sleep until it is
 			// complete, as for one in flight.
-			s.waiter.Sleep(s, fmt.Sprintf("handle %d", h.id), func() bool {
+			s.waiter.Sleep(s, h.id, fmt.Sprintf("handle %d", h.id), func() bool {
 				return s.wasRecycled(w) || h.state == HSCompletedShared || h.state == HSCompletedLocal
 			})
 		case HSSubmitted, HSCompletedIO:
@@ -594,7 +609,7 @@ func (s *Backend) wrefWait(w WaitRef) {
 				s.uringWaitOne(h, w)
 				continue
 			}
-			s.waiter.Sleep(s, fmt.Sprintf("handle %d", h.id), func() bool {
+			s.waiter.Sleep(s, h.id, fmt.Sprintf("handle %d", h.id), func() bool {
 				return s.wasRecycled(w) || h.state == HSCompletedShared || h.state == HSCompletedLocal
 			})
 		case HSCompletedShared, HSCompletedLocal:

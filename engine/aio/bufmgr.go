@@ -140,7 +140,7 @@ func (op *ReadBuffersOperation) check(complete bool) {
 		if block != op.blocknum+BlockNumber(i) {
 			panic(fmt.Sprintf("aio: operation at %d: buffer %d holds block %d", op.blocknum, i, block))
 		}
-		if i < op.nblocksDone && !bufs.BufferIsValid(op.buffers[i]) {
+		if i < op.nblocksDone && !bufs.AssertValid(op.buffers[i]) {
 			panic(fmt.Sprintf("aio: operation at %d: block %d done but not BM_VALID", op.blocknum, block))
 		}
 	}

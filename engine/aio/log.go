@@ -49,6 +49,10 @@ type Event struct {
 
 	Stamped               bool
 	Pinned, IOs, Distance int
+
+	// By is who did it, for the handle's steps (stage, submit, dequeue,
+	// complete, reclaim, a wait): a backend, a worker or the kernel.
+	By Proc
 }
 
 // Log records events in order.
@@ -60,7 +64,22 @@ func (l *Log) add(e Event) {
 	}
 }
 
-func (s *System) event(e Event) { s.log.add(e) }
+func (s *System) event(e Event) {
+	s.log.add(e)
+	if s.observe != nil {
+		s.observe(e)
+	}
+}
+
+// event records e as done by backend s.
+func (s *Backend) event(e Event) {
+	e.By = ByBackend(s.id)
+	s.System.event(e)
+}
+
+// SetObserver makes f see every event as it happens (nil: none), after the
+// log: how a host turns the handles' steps into events of its own.
+func (s *System) SetObserver(f func(Event)) { s.observe = f }
 
 func blocks(b BlockNumber, n int) string {
 	if n <= 1 {

@@ -199,8 +199,9 @@ func (p *Pool) Reads(block BlockNumber) int {
 }
 
 // BufferIsValid is the relaxed BM_VALID load StartReadBuffersImpl makes
-// on a forwarded buffer.
+// on a forwarded buffer; AssertValid the same for an assertion.
 func (p *Pool) BufferIsValid(buf Buffer) bool { return p.desc(buf).valid }
+func (p *Pool) AssertValid(buf Buffer) bool   { return p.desc(buf).valid }
 
 // GetAdditionalPinLimit (bufmgr.c, PG 18): MaxProportionalPins less the
 // pins this backend is estimated to hold (PrivateRefCountOverflowed +

@@ -82,10 +82,24 @@ type StreamStats struct {
 //	max_ios 0 → 1 with read_buffers_flags = READ_BUFFERS_SYNCHRONOUSLY
 //	distance = FULL ? Min(max_pinned_buffers, io_combine_limit) : 1
 func Begin(be *Backend, cb Callback) (*ReadStream, error) {
+	if be == nil {
+		return nil, fmt.Errorf("aio: Begin needs a backend and a callback")
+	}
+	return BeginWith(be, be.cfg.Flags, be.cfg.Strategy, cb)
+}
+
+// BeginWith is Begin for a stream with its own flags and strategy (the
+// system's Config gives the GUCs): read_stream_begin_relation's arguments,
+// as heap_beginscan passes them for each scan.
+func BeginWith(be *Backend, flags Flags, strategy Strategy, cb Callback) (*ReadStream, error) {
 	if be == nil || cb == nil {
 		return nil, fmt.Errorf("aio: Begin needs a backend and a callback")
 	}
+	if strategy.Type != NoStrategy && strategy.Buffers < 1 {
+		return nil, fmt.Errorf("aio: a ring strategy needs at least 1 buffer")
+	}
 	cfg := be.cfg
+	cfg.Flags, cfg.Strategy = flags, strategy
 	maxIOs := cfg.EffectiveIOConcurrency
 	if cfg.Flags&Maintenance != 0 {
 		maxIOs = cfg.MaintenanceIOConcurrency

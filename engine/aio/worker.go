@@ -104,7 +104,7 @@ func (s *System) workerStep(i int) {
 		if len(s.queue) == 0 {
 			s.idleMask |= 1 << i
 			w.phase = wSleeping
-			s.event(Event{Kind: KindWorkerIdle, Worker: i})
+			s.event(Event{Kind: KindWorkerIdle, Worker: i, By: Proc(i)})
 			return
 		}
 		id := s.queue[0]
@@ -125,7 +125,7 @@ func (s *System) workerStep(i int) {
 		w.phase, w.job, w.jobAt = wGotJob, id, s.dequeues
 		h := s.h(id)
 		w.clock = max(w.clock, h.submitAt)
-		s.event(Event{Kind: KindDequeue, Worker: i, Handle: id, Block: h.block, N: len(h.buffers), Handles: woke})
+		s.event(Event{Kind: KindDequeue, Worker: i, Handle: id, Block: h.block, N: len(h.buffers), Handles: woke, By: Proc(i)})
 	case wGotJob:
 		s.preadv(s.h(w.job), fmt.Sprintf("worker %d", i), Proc(i), &w.clock)
 		w.phase = wRead
@@ -172,7 +172,7 @@ func (s *Backend) uringWaitOne(h *Handle, w WaitRef) {
 			s.uringDrain(ring)
 			continue
 		}
-		s.waiter.Sleep(s, fmt.Sprintf("a completion for handle %d", h.id), func() bool { return len(ring.cq) > 0 })
+		s.waiter.Sleep(s, h.id, fmt.Sprintf("a completion for handle %d", h.id), func() bool { return len(ring.cq) > 0 })
 	}
 }
 
@@ -262,7 +262,12 @@ func (s *System) Quiesce() {
 // process while not done is a deadlock in the model (a bug): it panics.
 type stepper struct{}
 
-func (stepper) Sleep(be *Backend, what string, done func() bool) {
+func (stepper) Sleep(be *Backend, _ int, what string, done func() bool) { be.RunUntil(what, done) }
+
+// RunUntil is the default way backend s sleeps: the system's Scheduler
+// steps the other processes until done() holds (what says what it waits
+// for). A host whose Waiter runs without processes of its own calls it.
+func (be *Backend) RunUntil(what string, done func() bool) {
 	s := be.System
 	for !done() {
 		rs := s.Runnable()

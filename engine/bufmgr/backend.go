@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"sort"
 
+	"bufferlab/engine/aio"
 	"bufferlab/engine/internal/counters"
 	"bufferlab/engine/internal/lwlock"
 	"bufferlab/engine/sched"
@@ -43,6 +44,11 @@ type Backend struct {
 
 	// Stats are this backend's counters.
 	Stats Stats
+
+	// aio is the backend's AIO state at PostgreSQL 18 (read18.go), aioBuf
+	// the buffer manager it reads through; nil below 18.
+	aio    *aio.Backend
+	aioBuf *aioBuffers
 }
 
 // Stats counts what the engine did.
@@ -427,6 +433,13 @@ func (b *Backend) lockBufHdr(d *BufferDesc, site trace.Site) uint32 {
 // unlockBufHdr is UnlockBufHdr: a plain store of the new state without
 // BM_LOCKED, allowed because nobody else writes a locked word.
 func (b *Backend) unlockBufHdr(d *BufferDesc, s uint32, site trace.Site) {
+	b.unlockBufHdrAnd(d, s, site, nil)
+}
+
+// unlockBufHdrAnd is unlockBufHdr that also runs also (if not nil) in the
+// same step, right after the store: for a field guarded by the header
+// lock that must change with the state word (PostgreSQL 18's io_wref).
+func (b *Backend) unlockBufHdrAnd(d *BufferDesc, s uint32, site trace.Site, also func()) {
 	b.step(site)
 	before := d.state.Load()
 	if before&BmLocked == 0 {
@@ -434,6 +447,9 @@ func (b *Backend) unlockBufHdr(d *BufferDesc, s uint32, site trace.Site) {
 	}
 	after := s &^ BmLocked
 	d.state.Store(after)
+	if also != nil {
+		also()
+	}
 	b.emit(trace.KUnlockHdr, site, trace.OBuffer, d.bufID, uint64(before), uint64(after), 0)
 }
 

@@ -15,7 +15,10 @@ import (
 // (readBuffer17); 16 runs this function with its own BufferAlloc
 // (bufferAlloc16), which is why the pool's version picks the allocator.
 func (b *Backend) ReadBuffer(rel *Relation, f ForkNumber, blk uint32, strategy *Strategy) (buf Buffer, hit bool, err error) {
-	if b.pool.version >= 17 {
+	switch {
+	case b.pool.version >= 18:
+		return b.readBuffer18(rel, f, blk, strategy)
+	case b.pool.version == 17:
 		return b.readBuffer17(rel, f, blk, strategy)
 	}
 	tag := rel.Tag(f, blk)
@@ -625,7 +628,10 @@ func (b *Backend) SeqScan(rel *Relation) error {
 func (b *Backend) SeqScanPages(rel *Relation, pages uint32) (Buffer, error) {
 	if b.pool.version >= 17 {
 		if pages > 0 {
-			return InvalidBuffer, fmt.Errorf("scan pages=%d: a paused scan is modelled for PostgreSQL 15 and 16 only (at 17 it would hold its read stream's look-ahead pins)", pages)
+			return InvalidBuffer, fmt.Errorf("scan pages=%d: a paused scan is modelled for PostgreSQL 15 and 16 only (at %d it would hold its read stream's look-ahead pins)", pages, b.pool.version)
+		}
+		if b.pool.version >= 18 {
+			return InvalidBuffer, b.seqScan18(rel)
 		}
 		return InvalidBuffer, b.seqScanStream(rel)
 	}

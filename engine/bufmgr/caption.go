@@ -137,11 +137,14 @@ func (c *captioner) caption() string {
 		return fmt.Sprintf("%s cannot reuse ring %s (refcount %d, usage %d): it allocates the usual way.",
 			c.who, c.buf(), StateRefcount(c.after()), StateUsagecount(c.after()))
 	case trace.KHit:
-		if e.Site == s17StartHit {
+		if e.Site == s17StartHit || e.Site == s18StartHit {
 			return fmt.Sprintf("%s finds %s valid in %s: a hit, which ends this StartReadBuffers range.", c.who, c.tag(e.Arg), c.buf())
 		}
 		return fmt.Sprintf("%s finds %s in %s: a hit, no read needed.", c.who, c.tag(e.Arg), c.buf())
 	case trace.KMiss:
+		if e.Site == s18StartMiss {
+			return fmt.Sprintf("%s has %s pinned and tagged for %s, not valid yet: AsyncReadBuffers will start its read.", c.who, c.buf(), c.tag(e.Arg))
+		}
 		if e.Site == s17StartMiss {
 			return fmt.Sprintf("%s has %s pinned and tagged for %s, not valid yet: WaitReadBuffers will read it.", c.who, c.buf(), c.tag(e.Arg))
 		}
@@ -159,6 +162,8 @@ func (c *captioner) caption() string {
 		return fmt.Sprintf("%s reads %s from disk into %s (smgrread).", c.who, c.tag(e.Arg), c.buf())
 	case trace.KCall:
 		return c.call()
+	case trace.KAIO:
+		return c.aio()
 	case trace.KIOWrite:
 		if t, ok := c.readingTag(); ok {
 			return fmt.Sprintf("%s writes dirty %s (%s) to disk, to make room for %s (smgrwrite).",

@@ -7,7 +7,8 @@ import "fmt"
 // stated so that it holds at every point where a backend can be suspended.
 //
 //   - usage count ≤ BM_MAX_USAGE_COUNT for every buffer;
-//   - refcount = the number of backends with a private entry for the buffer;
+//   - refcount = the number of backends with a private entry for the buffer,
+//     plus one while an AIO read owns it (PostgreSQL 18: its io_wref set);
 //   - a buffer that is VALID has a tag; an untagged buffer has usage 0 and is
 //     neither DIRTY nor VALID (nothing about a page is lost with its tag);
 //   - every mapping entry sits in the partition its tag hashes to, so a tag
@@ -37,8 +38,8 @@ func (p *Pool) CheckInvariants() error {
 		if u := StateUsagecount(s); u > BmMaxUsageCount {
 			return fmt.Errorf("buffer %d: usage count %d > %d", i, u, BmMaxUsageCount)
 		}
-		if rc, h := int(StateRefcount(s)), holders[Buffer(i+1)]; rc != h {
-			return fmt.Errorf("buffer %d: refcount %d but %d backends hold a pin", i, rc, h)
+		if rc, h := int(StateRefcount(s)), holders[Buffer(i+1)]+p.aioPins(int32(i)); rc != h {
+			return fmt.Errorf("buffer %d: refcount %d but %d backends (and AIO) hold a pin", i, rc, h)
 		}
 		if s&BmTagValid == 0 {
 			if s&(BmValid|BmDirty) != 0 || StateUsagecount(s) != 0 {

@@ -1,6 +1,9 @@
 package bufmgr
 
-import "bufferlab/engine/trace"
+import (
+	"bufferlab/engine/aio"
+	"bufferlab/engine/trace"
+)
 
 // StrategyKind is a BufferAccessStrategyType (bufmgr.h).
 type StrategyKind uint8
@@ -46,6 +49,12 @@ func (p *Pool) GetAccessStrategy(kind StrategyKind) *Strategy {
 		ringBytes = 16 * 1024 * 1024
 	}
 	size := min(ringBytes/BLCKSZ, p.NBuffers/8)
+	if kind == BASBulkRead && p.version >= 18 {
+		// 18 sizes the BULKREAD ring for the read stream's look-ahead:
+		// 256kB + io_combine_limit × effective_io_concurrency blocks,
+		// capped by the pin limit and NBuffers/8 (freelist.c, REL_18_4).
+		size = aio.GetAccessStrategy(aio.BulkRead, p.NBuffers, aio.DefaultMaxBackends, p.ioCombineLimit, p.effectiveIOConcurrency).Buffers
+	}
 	return &Strategy{Kind: kind, buffers: make([]Buffer, size)}
 }
 

@@ -6,6 +6,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"bufferlab/engine/aio"
 	"bufferlab/engine/internal/enum"
 	"bufferlab/engine/internal/lwlock"
 	"bufferlab/engine/internal/pgsize"
@@ -115,6 +116,16 @@ type Pool struct {
 	// backends on threads.
 	readsMu sync.Mutex
 	reads   []ReadRun
+
+	// PostgreSQL 18's asynchronous I/O (read18.go), nil below 18: the AIO
+	// model's shared state, the I/O workers (Backends of their own, not in
+	// backends), the backends by their AIO number, and each buffer's
+	// io_wref while an AIO read owns it (BufferDesc.io_wref, guarded by
+	// the header lock; a map, so that pools below 18 pay nothing for it).
+	aio       *aio.System
+	ioWorkers []*Backend
+	aioOwners []*Backend
+	ioWrefs   map[int32]aio.WaitRef
 }
 
 // PinsMode selects how PinBuffer and UnpinBuffer change a buffer's shared
@@ -171,8 +182,15 @@ type Options struct {
 	// IOLatencyUS and IOBlockUS are the latency model: a simulated read or
 	// write call costs IOLatencyUS plus IOBlockUS per 8kB block, in
 	// microseconds of the calling backend's time (Stats.IOTimeUS). No
-	// event records it, so traces do not depend on it.
+	// event records it, so traces do not depend on it. At 18 a read costs
+	// the process that executes it (an I/O worker), and the backend waits
+	// for it only as long as it is not done (engine/aio's clocks).
 	IOLatencyUS, IOBlockUS int
+	// IOMethod is io_method at 18 ("" or "worker": the default, I/O
+	// workers; "sync": the backend reads in WaitReadBuffers), IOWorkers
+	// io_workers (0: 3, the default).
+	IOMethod  string
+	IOWorkers int
 }
 
 // MaxIOTimeUS bounds the latency model's settings: one second.
@@ -181,7 +199,7 @@ const MaxIOTimeUS = 1_000_000
 // The PostgreSQL versions a pool can model (Options.Version).
 const (
 	MinVersion = 15
-	MaxVersion = 17
+	MaxVersion = 18
 )
 
 // NewPoolWith is NewPool with variant options.
@@ -210,6 +228,12 @@ func NewPoolWith(nbuffers int, log *trace.Log, opt Options) (*Pool, error) {
 	}
 	if opt.EffectiveIOConcurrency < 0 {
 		opt.EffectiveIOConcurrency = readstream.DefaultEffectiveIOConcurrency
+		if opt.Version >= 18 {
+			opt.EffectiveIOConcurrency = aio.DefaultEffectiveIOConcurrency // 16 from 18 on
+		}
+	}
+	if opt.Version < 18 && (opt.IOMethod != "" || opt.IOWorkers != 0) {
+		return nil, fmt.Errorf("bufmgr: io_method and io_workers are PostgreSQL 18's (pg=18), not %d's", opt.Version)
 	}
 	if opt.EffectiveIOConcurrency > readstream.MaxIOConcurrency {
 		return nil, fmt.Errorf("bufmgr: effective_io_concurrency %d outside 0..%d", opt.EffectiveIOConcurrency, readstream.MaxIOConcurrency)
@@ -225,6 +249,11 @@ func NewPoolWith(nbuffers int, log *trace.Log, opt Options) (*Pool, error) {
 	p.syncScans = opt.SyncScans
 	if opt.DropList {
 		p.dl = newDropList(nbuffers)
+	}
+	if opt.Version >= 18 {
+		if err := p.initAIO(opt); err != nil {
+			return nil, err
+		}
 	}
 	return p, nil
 }
@@ -391,6 +420,9 @@ func (p *Pool) NewBackend(name string) (*Backend, error) {
 	b := &Backend{pool: p, log: p.log, Actor: trace.Actor(len(p.backends) + 1), Name: name, reserved: -1,
 		refHash: map[Buffer]int32{}}
 	p.backends = append(p.backends, b)
+	if p.aio != nil {
+		p.attachAIO(b)
+	}
 	return b, nil
 }
 

@@ -24,6 +24,7 @@ func TestColdScanReadCalls(t *testing.T) {
 		{15, "1x160"},
 		{16, "1x160"},
 		{17, "1,2,4,8,16x9,1"},
+		{18, "1,2,4,8,16x9,1"},
 	} {
 		for _, traced := range []bool{false, true} {
 			var log *trace.Log

@@ -109,6 +109,8 @@ func DescribeWith(e trace.Event, names RelNamer, actor func(trace.Actor) string)
 		}
 	case trace.KCall:
 		b.WriteString(describeCall(e))
+	case trace.KAIO:
+		fmt.Fprintf(&b, ": %s, %s", aioStepNames[e.Arg&0xff], aioBlocks(e, names))
 	case trace.KRetag:
 		old := "(none)"
 		if e.Before != noTag {

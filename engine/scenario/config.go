@@ -54,6 +54,12 @@ type ConfigStmt struct {
 	// IOLatencyUS and IOBlockUS are the latency model (io_latency=,
 	// io_block_time=): simulated microseconds per I/O call and per block.
 	IOLatencyUS, IOBlockUS int
+	// IOMethod and IOWorkers are PostgreSQL 18's io_method and io_workers
+	// ("" and 0: the defaults, worker and 3); IOMethodPos is where the
+	// config wrote either.
+	IOMethod    string
+	IOWorkers   int
+	IOMethodPos Pos
 	// Ext holds the settings of keys registered from outside this package
 	// (Key.Parse), by key.
 	Ext map[string]any

@@ -101,8 +101,11 @@ func TestParseErrors(t *testing.T) {
 		{"backend A\nexpect backend A error=\"oops", "2:24: unterminated string"},
 		{strings.Repeat("x", maxLineLen+1), "1:1: line is 65537 bytes long"},
 		// PostgreSQL versions and 17's read stream settings (pg.go)
-		{"config pg=18", `1:8: pg: expected 15, 16 or 17, or several in pane order (15,17), found "18"`},
-		{"config pg=017", `1:8: pg: expected 15, 16 or 17, or several in pane order (15,17), found "017"`},
+		{"config pg=19", `1:8: pg: expected 15, 16, 17 or 18, or several in pane order (15,18), found "19"`},
+		{"config pg=017", `1:8: pg: expected 15, 16, 17 or 18, or several in pane order (15,18), found "017"`},
+		{"config io_method=io_uring pg=18", `1:8: io_method: expected worker or sync, found "io_uring" (io_uring is modelled in engine/aio alone)`},
+		{"config io_workers=0 pg=18", `1:8: io_workers: expected at least 1, found 0`},
+		{"config io_workers=33 pg=18", `1:8: io_workers`},
 		{"config pg=15,15", `1:8: pg: 15 is named twice in "15,15"`},
 		{"config pg=15,17 pins=atomic,spinlock", "1:17: pins: names several variants, and so does pg= at 1:8"},
 		{"config io_combine_limit=12kB", `1:8: io_combine_limit: "12kB" is not a whole number of 8kB blocks`},

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"bufferlab/engine/aio"
 	"bufferlab/engine/bufmgr"
 	"bufferlab/engine/readstream"
 	"bufferlab/engine/trace"
@@ -24,7 +25,7 @@ type PGVersion int
 
 func (v PGVersion) String() string { return strconv.Itoa(int(v)) }
 
-// ParsePGVersion reads "15", "16" or "17".
+// ParsePGVersion reads "15", "16", "17" or "18".
 func ParsePGVersion(s string) (PGVersion, bool) {
 	n, err := strconv.Atoi(s)
 	if err != nil || n < bufmgr.MinVersion || n > bufmgr.MaxVersion || strconv.Itoa(n) != s {
@@ -37,11 +38,22 @@ var pgMechanism = Mechanism{
 	Name: "pg", Title: "the PostgreSQL version's read path", Owner: trace.MPool,
 	Keys: []Key{
 		variantsKey("pg", "the PostgreSQL version whose buffer read path runs (15 by default); several in pane order run side by side",
-			"15, 16 or 17, or several in pane order (15,17)", []VariantInfo{
+			"15, 16, 17 or 18, or several in pane order (15,18)", []VariantInfo{
 				{"15", "PostgreSQL 15: one read call a block", "PostgreSQL 15"},
 				{"16", "PostgreSQL 16: one partition lock at a time", "PostgreSQL 16"},
 				{"17", "PostgreSQL 17: read streams, reads combined", "PostgreSQL 17"},
+				{"18", "PostgreSQL 18: I/O workers read ahead", "PostgreSQL 18"},
 			}, ParsePGVersion, func(st *ConfigStmt, v PGVersion) { st.PG = v }),
+		{Name: "io_method", Values: "worker|sync", Doc: "PostgreSQL 18's io_method: worker (the default: I/O workers read for the backends) or sync (each backend reads in WaitReadBuffers)",
+			parse: func(p *parser, st *ConfigStmt, t token, v string) error {
+				if v != "worker" && v != "sync" {
+					return p.errf(t.Pos, "io_method: expected worker or sync, found %q (io_uring is modelled in engine/aio alone)", v)
+				}
+				st.IOMethod, st.IOMethodPos = v, t.Pos
+				return nil
+			}},
+		countKey("io_workers", "PostgreSQL 18's io_workers with io_method=worker (1 to 32; 3 by default)", aio.MaxIOWorkers,
+			func(st *ConfigStmt, n int, pos Pos) { st.IOWorkers, st.IOMethodPos = n, pos }),
 		{Name: "io_combine_limit", Values: "N|SIZE", Doc: "PostgreSQL 17's largest read, in blocks (1 to 32) or a size in kB (8kB to 256kB); 128kB (16) by default",
 			parse: func(p *parser, st *ConfigStmt, t token, v string) error {
 				n, err := parseIOCombineLimit(v)
@@ -55,7 +67,7 @@ var pgMechanism = Mechanism{
 			func(st *ConfigStmt, us int) { st.IOLatencyUS = us }),
 		microsKey("io_block_time", "the latency model: and this much more per 8kB block it reads or writes (8us; 0 by default)",
 			func(st *ConfigStmt, us int) { st.IOBlockUS = us }),
-		{Name: "effective_io_concurrency", Values: "N", Doc: "PostgreSQL 17's reads in progress per stream (0 to 1000; 1 by default)",
+		{Name: "effective_io_concurrency", Values: "N", Doc: "the reads in progress per stream (0 to 1000; 1 by default at 17, 16 at 18)",
 			parse: func(p *parser, st *ConfigStmt, t token, v string) error {
 				n, err := p.uint(t, v, readstream.MaxIOConcurrency, "effective_io_concurrency")
 				st.EffectiveIOConcurrency, st.EffectiveIOConcurrencySet = int(n), err == nil
@@ -201,4 +213,17 @@ func parseMicros(v string) (int, error) {
 		return 0, fmt.Errorf("expected a time from 0 to 1s in simulated microseconds (100us, 2ms, or a bare number of µs), found %q", v)
 	}
 	return n * mult, nil
+}
+
+// names18 reports whether the config runs PostgreSQL 18 in some pane.
+func names18(cfg *ConfigStmt, vs []Variant) bool {
+	if cfg.PG == 18 {
+		return true
+	}
+	for _, v := range vs {
+		if pg, ok := v.PG(); ok && pg == 18 {
+			return true
+		}
+	}
+	return false
 }

@@ -98,6 +98,14 @@ func newRunner(s *Script, traced bool, variant int) (*Runner, error) {
 	if r.cfg.EffectiveIOConcurrencySet {
 		opt.EffectiveIOConcurrency = r.cfg.EffectiveIOConcurrency
 	}
+	if r.cfg.IOMethod != "" || r.cfg.IOWorkers != 0 {
+		switch {
+		case opt.Version >= 18:
+			opt.IOMethod, opt.IOWorkers = r.cfg.IOMethod, r.cfg.IOWorkers
+		case !names18(r.cfg, vs):
+			return nil, &Error{File: s.File, Pos: r.cfg.IOMethodPos, Msg: "io_method and io_workers are PostgreSQL 18's: expected pg=18 (or a pane at 18: pg=15,18)"}
+		}
+	}
 	if d, ok := r.variant.Drop(); ok && d == bufmgr.DropDList {
 		opt.DropList = true
 	}
@@ -388,6 +396,7 @@ func (r *Runner) run(st *RunStmt) (string, error) {
 				r.spawn(be)
 			}
 		}
+		r.spawnIOWorkers()
 		r.runs++
 		r.schedules = append(r.schedules, nil)
 	} else if r.pending != nil {
@@ -469,6 +478,31 @@ func (r *Runner) run(st *RunStmt) (string, error) {
 	return out, nil
 }
 
+// spawnIOWorkers starts the pool's I/O workers (PostgreSQL 18,
+// io_method=worker) as processes of the run, after its backends: each
+// runs until no backend of the run is left and it has nothing to do
+// (bufmgr.Pool.RunIOWorker), so a run ends when its backends' work and
+// their reads are done.
+func (r *Runner) spawnIOWorkers() {
+	clientsDone := func() bool {
+		for _, be := range r.backends {
+			if r.live(be) {
+				return false
+			}
+		}
+		return true
+	}
+	for i := range r.pool.IOWorkers() {
+		r.sched.Spawn(bufmgr.IOWorkerActor(i), IOWorkerName(i), func(y sched.Yield) error {
+			return r.pool.RunIOWorker(i, y, clientsDone)
+		})
+	}
+}
+
+// IOWorkerName is how the scenario names I/O worker i (PostgreSQL 18):
+// "io worker 0" (the process title's "io worker" and its number).
+func IOWorkerName(i int) string { return fmt.Sprintf("io worker %d", i) }
+
 // spawn starts a coroutine running be's queued operations in the
 // current run.
 func (r *Runner) spawn(be *backendState) {
@@ -513,6 +547,9 @@ func (r *Runner) DescribeEvent(e trace.Event) string {
 func (r *Runner) actorName(a trace.Actor) string {
 	if int(a) >= 1 && int(a) <= len(r.backends) {
 		return r.backends[a-1].name
+	}
+	if i, ok := r.pool.IOWorker(a); ok {
+		return IOWorkerName(i)
 	}
 	return trace.ActorName(a)
 }

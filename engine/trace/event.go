@@ -104,7 +104,28 @@ const (
 	// read at its start (Arg 0), blocks covered or reads made at its end
 	// (Arg 1). The Site says which call.
 	KCall
+	// A step in the life of an AIO handle, PostgreSQL 18's asynchronous
+	// read (engine/aio through engine/bufmgr's read18.go), on class OAIO:
+	// Obj = the handle's id, Before = its first block, After = its blocks,
+	// Arg = the step (AIOStage, AIOSubmit, ...; the Site says the function)
+	// | the relation's number << 8.
+	// The actor is who took the step: the issuing backend, or an I/O
+	// worker (bufmgr.IOWorkerActor).
+	KAIO
 	numKinds
+)
+
+// The steps of an AIO handle's life (KAIO's Arg), in the order a read
+// asynchronously executed goes through them.
+const (
+	AIOStage    = iota // pgaio_io_stage: the I/O defined and its buffers staged (STAGED)
+	AIOSyncIO          // pgaio_io_stage: executed at once by the issuing backend (READ_BUFFERS_SYNCHRONOUSLY, io_method=sync)
+	AIOSubmit          // pgaio_submit_staged: SUBMITTED, into the workers' queue
+	AIODequeue         // an I/O worker took it from the queue
+	AIOComplete        // pgaio_io_process_completion: the buffers valid (COMPLETED_SHARED)
+	AIOReclaim         // pgaio_io_reclaim by the issuing backend: IDLE again
+	AIOWait            // a backend sleeps until it is complete (pgaio_io_wait)
+	NumAIOSteps
 )
 
 var kindNames = [numKinds]string{
@@ -123,7 +144,7 @@ var kindNames = [numKinds]string{
 	KNodeStore: "node-store", KCategory: "category", KSearchStep: "search-step", KNextSlot: "next-slot",
 	KFSMSkip: "fsm-skip", KPageTried: "page-tried", KHeapPage: "heap-page", KLocalMap: "local-map",
 	KLocalMapSize: "local-map-size", KForkSize: "fork-size", KTarget: "target-block",
-	KCall: "call",
+	KCall: "call", KAIO: "aio",
 }
 
 func (k Kind) String() string { return enum.Name(kindNames[:], k, "kind") }
@@ -157,11 +178,13 @@ const (
 	OFSMNode  // a node of an FSM page's binary tree; Obj = relfilenode, Arg = fsm.PackAddr(fsm fork, block, node)
 	OHeapPage // a heap page (its layout, a page tried); Obj = relfilenode, Arg = fsm.PackAddr(main fork, block, line pointer)
 	OLocalMap // a backend's small-skip local map (PG 12 devel); Obj = the backend's actor
+	// PostgreSQL 18's asynchronous I/O (engine/aio through engine/bufmgr).
+	OAIO // an AIO handle (PgAioHandle); Obj = its id
 	numObjClasses
 )
 
 var objNames = [numObjClasses]string{"-", "buf", "part", "content", "strategy", "rel", "backend",
-	"bank", "slot", "slot-io", "slru", "fsm-rel", "fsm-page", "fsm-node", "heap-page", "local-map"}
+	"bank", "slot", "slot-io", "slru", "fsm-rel", "fsm-page", "fsm-node", "heap-page", "local-map", "aio"}
 
 // Mechanism is the engine package that owns an object class: its events
 // are that mechanism's, and only that mechanism's view applies them. A
@@ -188,6 +211,7 @@ var classOwner = [numObjClasses]Mechanism{
 	OBuffer: MPool, OPartition: MPool, OContent: MPool, OStrategy: MPool, ORelation: MPool, OBackend: MPool,
 	OBank: MSLRU, OSlot: MSLRU, OSlotIO: MSLRU, OSLRU: MSLRU,
 	OFSMRel: MFSM, OFSMPage: MFSM, OFSMNode: MFSM, OHeapPage: MFSM, OLocalMap: MFSM,
+	OAIO: MPool,
 }
 
 // Owner is the mechanism whose events c's are (MNone for ONone and for a

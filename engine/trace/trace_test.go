@@ -115,23 +115,24 @@ func TestEventSize(t *testing.T) {
 
 // Kind and class values are part of the trace hash: existing ones never
 // move, new ones are appended (the SLRU ones after KWake and OBackend, the
-// FSM ones after KStore and OSLRU, PostgreSQL 17's KCall after KTarget).
+// FSM ones after KStore and OSLRU, PostgreSQL 17's KCall after KTarget,
+// 18's KAIO and OAIO last).
 func TestKindAndClassValues(t *testing.T) {
 	kinds := map[Kind]uint8{KNone: 0, KLoad: 1, KUnlockHdr: 6, KLWAcquire: 7, KMapLookup: 13,
 		KVictim: 22, KHit: 25, KDirty: 32, KOp: 34, KWake: 36, KSlotScan: 37, KSlotState: 38,
 		KLRUCount: 39, KLRUTouch: 40, KCandidate: 41, KSkipLatest: 42, KStore: 43,
 		KNodeStore: 44, KCategory: 45, KSearchStep: 46, KNextSlot: 47, KFSMSkip: 48, KPageTried: 49,
-		KHeapPage: 50, KLocalMap: 51, KLocalMapSize: 52, KForkSize: 53, KTarget: 54, KCall: 55}
+		KHeapPage: 50, KLocalMap: 51, KLocalMapSize: 52, KForkSize: 53, KTarget: 54, KCall: 55, KAIO: 56}
 	for k, v := range kinds {
 		if uint8(k) != v {
 			t.Errorf("kind %s is %d, want %d", k, uint8(k), v)
 		}
 	}
-	if numKinds != 56 {
+	if numKinds != 57 {
 		t.Errorf("%d kinds: a kind was added or removed; update this test (append only)", numKinds)
 	}
 	classes := []ObjClass{ONone, OBuffer, OPartition, OContent, OStrategy, ORelation, OBackend, OBank, OSlot, OSlotIO, OSLRU,
-		OFSMRel, OFSMPage, OFSMNode, OHeapPage, OLocalMap}
+		OFSMRel, OFSMPage, OFSMNode, OHeapPage, OLocalMap, OAIO}
 	for i, c := range classes {
 		if int(c) != i {
 			t.Errorf("class %s is %d, want %d", c, c, i)
@@ -142,7 +143,7 @@ func TestKindAndClassValues(t *testing.T) {
 		if want := c >= OBank && c <= OSLRU; c.IsSLRU() != want {
 			t.Errorf("%s.IsSLRU() = %v", c, c.IsSLRU())
 		}
-		if want := c >= OFSMRel; c.IsFSM() != want {
+		if want := c >= OFSMRel && c <= OLocalMap; c.IsFSM() != want {
 			t.Errorf("%s.IsFSM() = %v", c, c.IsFSM())
 		}
 		if c.IsSLRU() && c.IsFSM() {

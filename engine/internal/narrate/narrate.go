@@ -242,6 +242,14 @@ var PG17Names = map[string]bool{
 	"PinBufferForBlock": true, "smgrreadv": true,
 }
 
+// PG18Names are the identifiers of PostgreSQL 18's asynchronous read
+// path that the captions of its own sites name (engine/bufmgr/read18.go,
+// only for config pg=18), each checked against the 18.4 source
+// (bufmgr.c: AsyncReadBuffers).
+var PG18Names = map[string]bool{
+	"AsyncReadBuffers": true,
+}
+
 // codeWord matches a word that looks like code: an identifier with an
 // underscore, or with a capital letter after its first letter (not a
 // plain capitalised word, not CAS, ERROR or I/O); parenWord a single word
@@ -262,13 +270,13 @@ var (
 // one of PG15Names.
 func checkNames(caption string) error {
 	for _, w := range codeWord.FindAllString(caption, -1) {
-		if !PG15Names[w] && !PG17Names[w] && !plainCode[w] {
-			return fmt.Errorf("caption names %s, which is not a checked PostgreSQL 15 (or 17) name: %q", w, caption)
+		if !PG15Names[w] && !PG17Names[w] && !PG18Names[w] && !plainCode[w] {
+			return fmt.Errorf("caption names %s, which is not a checked PostgreSQL 15 (or 17, 18) name: %q", w, caption)
 		}
 	}
 	for _, m := range parenWord.FindAllStringSubmatch(caption, -1) {
-		if w := m[1]; !PG15Names[w] && !PG17Names[w] && !parenPlain[w] {
-			return fmt.Errorf("caption names %s in parentheses, which is not a checked PostgreSQL 15 (or 17) name: %q", w, caption)
+		if w := m[1]; !PG15Names[w] && !PG17Names[w] && !PG18Names[w] && !parenPlain[w] {
+			return fmt.Errorf("caption names %s in parentheses, which is not a checked PostgreSQL 15 (or 17, 18) name: %q", w, caption)
 		}
 	}
 	return nil

@@ -1,0 +1,504 @@
+package bufmgr
+
+import (
+	"fmt"
+
+	"bufferlab/engine/aio"
+	"bufferlab/engine/sched"
+	"bufferlab/engine/trace"
+)
+
+// PostgreSQL 18's read path (config pg=18): asynchronous I/O. A read goes
+// through StartReadBuffers, which now starts the I/O itself
+// (AsyncReadBuffers: an AIO handle, the buffers staged, the handle
+// submitted), and WaitReadBuffers, which waits for the handle; with
+// io_method=worker (18's default) I/O workers, processes of their own,
+// take the handles from a queue in shared memory, read and complete them.
+// A sequential scan reads through 18's read stream, which keeps several
+// such I/Os in flight. engine/aio models all of that (bufmgr.c,
+// read_stream.c, aio.c, method_worker.c at REL_18_4); this file gives it
+// the engine's buffer pool and processes:
+//
+//   - aioBuffers is aio.Buffers for one backend: every pin, header lock
+//     and read goes through this backend's modelled functions (BufferAlloc
+//     is 16's, bufferAlloc16), so it yields and emits like any other;
+//   - the I/O workers are Backends of their own (IOWorkerActor), run as
+//     scheduled processes by RunIOWorker: each dequeue, read and
+//     completion is theirs, so completions interleave with the issuing
+//     backend and with each other;
+//   - a backend that must wait for an I/O sleeps at the scheduler
+//     (aioWaiter) while the workers run; unscheduled (fast mode), it
+//     steps the workers itself, in the order of their simulated clocks.
+//
+// What is not here yet: io_method=io_uring in the engine (engine/aio
+// models it alone), a paused scan (scan pages=), the handles' own events
+// for the stream's distance, and writes through AIO (18 writes
+// synchronously too).
+
+// IOWorkerActor is the actor of I/O worker i: after every actor a client
+// backend can have (MaxSimBackends), so that the workers never take a
+// backend's letter.
+func IOWorkerActor(i int) trace.Actor { return trace.Actor(MaxSimBackends + 1 + i) }
+
+// IOWorker reports which I/O worker actor a is, if it is one of the
+// pool's.
+func (p *Pool) IOWorker(a trace.Actor) (int, bool) {
+	i := int(a) - MaxSimBackends - 1
+	return i, i >= 0 && i < len(p.ioWorkers)
+}
+
+// IOWorkers is the number of I/O workers the pool runs (io_workers at
+// pg=18 with io_method=worker; 0 otherwise).
+func (p *Pool) IOWorkers() int { return len(p.ioWorkers) }
+
+// IOMethod is the pool's io_method at pg=18 ("" below 18).
+func (p *Pool) IOMethod() string {
+	if p.aio == nil {
+		return ""
+	}
+	return p.aio.Config().IOMethod.String()
+}
+
+// initAIO sets up PostgreSQL 18's AIO for the pool: the shared state with
+// the pool's settings, and the I/O workers (io_method=worker).
+func (p *Pool) initAIO(opt Options) error {
+	cfg := aio.DefaultConfig(0)
+	cfg.NBuffers = p.NBuffers
+	cfg.IOCombineLimitGUC = p.ioCombineLimit
+	cfg.EffectiveIOConcurrency = p.effectiveIOConcurrency
+	cfg.IOLatencyUS, cfg.IOBlockUS = opt.IOLatencyUS, opt.IOBlockUS
+	switch opt.IOMethod {
+	case "", "worker":
+		cfg.IOMethod = aio.Worker
+	case "sync":
+		cfg.IOMethod = aio.Sync
+	case "io_uring":
+		return fmt.Errorf("bufmgr: io_method=io_uring is modelled by engine/aio alone, not in the engine's pool yet: expected worker or sync")
+	default:
+		return fmt.Errorf("bufmgr: io_method %q: expected worker or sync", opt.IOMethod)
+	}
+	if opt.IOWorkers != 0 {
+		cfg.IOWorkers = opt.IOWorkers
+	}
+	sys, err := aio.NewShared(cfg, aio.EarliestFirst(), nil)
+	if err != nil {
+		return fmt.Errorf("bufmgr: %w", err)
+	}
+	p.aio = sys
+	sys.SetWaiter(aioWaiter{p})
+	sys.SetObserver(p.aioEvent)
+	p.ioWrefs = map[int32]aio.WaitRef{}
+	for i := range sys.Workers() {
+		p.ioWorkers = append(p.ioWorkers, &Backend{pool: p, log: p.log, Actor: IOWorkerActor(i),
+			Name: fmt.Sprintf("io worker %d", i), reserved: -1, refHash: map[Buffer]int32{}})
+	}
+	return nil
+}
+
+// attachAIO gives a new backend its AIO state (pgaio_init_backend): its
+// handles and the aio.Buffers it reads through.
+func (p *Pool) attachAIO(b *Backend) {
+	b.aioBuf = &aioBuffers{b: b}
+	b.aio = p.aio.NewBackend(b.Name, b.aioBuf)
+	p.aioOwners = append(p.aioOwners, b)
+}
+
+// proc is the Backend that takes a step the AIO model attributes to by.
+func (p *Pool) proc(by aio.Proc) *Backend {
+	if i, ok := by.Worker(); ok {
+		return p.ioWorkers[i]
+	}
+	if id, ok := by.Backend(); ok {
+		return p.aioOwners[id]
+	}
+	panic(fmt.Sprintf("bufmgr: no process for AIO step by %d", by))
+}
+
+// aioEvent turns the AIO model's steps of a handle into KAIO events by
+// the process that took them. They belong to the step of the shared
+// operation around them (the staging's header unlock, the worker's
+// dequeue), so they do not yield on their own.
+func (p *Pool) aioEvent(e aio.Event) {
+	if p.log == nil {
+		return
+	}
+	var step uint64
+	site := s18Stage
+	rel := func(id int) uint64 {
+		return uint64(p.aioOwners[p.aio.Handle(id).Owner()].aioBuf.rel.Number) << 8
+	}
+	switch e.Kind {
+	case aio.KindStage:
+		step = trace.AIOStage
+	case aio.KindSyncIO:
+		step, site = trace.AIOSyncIO, s18SyncIO
+	case aio.KindSubmit:
+		b := p.proc(e.By)
+		for _, id := range e.Handles {
+			h := p.aio.Handle(id)
+			b.emit(trace.KAIO, s18Submit, trace.OAIO, int32(id), uint64(h.Block()), uint64(h.Blocks()), trace.AIOSubmit|rel(id))
+		}
+		return
+	case aio.KindDequeue:
+		step, site = trace.AIODequeue, s18Dequeue
+	case aio.KindComplete:
+		step, site = trace.AIOComplete, s18Complete
+	case aio.KindReclaim:
+		step, site = trace.AIOReclaim, s18Reclaim
+	case aio.KindWaitIO:
+		step, site = trace.AIOWait, s18Sleep
+	default:
+		return
+	}
+	p.proc(e.By).emit(trace.KAIO, site, trace.OAIO, int32(e.Handle), uint64(e.Block), uint64(e.N), step|rel(e.Handle))
+}
+
+// aioWaiter is how a backend sleeps on an AIO handle (pgaio_io_wait's
+// ConditionVariableSleep): scheduled, it yields as a waiting process
+// until the handle is complete, while the I/O workers run; unscheduled,
+// it steps the workers itself (aio's default: in the order of their
+// simulated clocks).
+type aioWaiter struct{ p *Pool }
+
+func (w aioWaiter) Sleep(be *aio.Backend, handle int, what string, done func() bool) {
+	b := w.p.aioOwners[be.ID()]
+	if !hooks || b.y == nil {
+		be.RunUntil(what, done)
+		return
+	}
+	for !done() {
+		b.stepWait(s18Sleep)
+	}
+}
+
+// RunIOWorker is I/O worker i's process (IoWorkerMain, method_worker.c,
+// REL_18_4) under a scheduler: while the worker can step (its latch set,
+// or mid-loop) it takes its next step (dequeue, read, complete: each
+// yields first); otherwise it sleeps (WaitLatch) until one can, and ends
+// when clientsDone reports that no client backend is left and it is
+// asleep with nothing queued (the postmaster's shutdown at the run's end).
+func (p *Pool) RunIOWorker(i int, y sched.Yield, clientsDone func() bool) error {
+	w := p.ioWorkers[i]
+	w.SetYield(y)
+	defer w.SetYield(nil)
+	for {
+		if p.aio.WorkerRunnable(i) {
+			w.step(s18WorkerStep)
+			p.aio.StepWorker(i)
+			continue
+		}
+		if clientsDone() {
+			return nil
+		}
+		w.stepWait(s18WorkerIdle)
+	}
+}
+
+// aioBuffers is one backend's buffer manager as PostgreSQL 18's read path
+// calls it (aio.Buffers). rel, fork and strategy are the relation fork and
+// ring of the read in progress (one at a time per backend).
+type aioBuffers struct {
+	b        *Backend
+	rel      *Relation
+	fork     ForkNumber
+	strategy *Strategy
+}
+
+func (ab *aioBuffers) desc(buf aio.Buffer) *BufferDesc { return &ab.b.pool.descs[buf-1] }
+
+// PinBufferForBlock is PinBufferForBlock (bufmgr.c, REL_18_4): BufferAlloc
+// (16's), a hit counted when the buffer was valid. Events: the
+// allocation's, then a hit at startread18.hit or a miss at
+// startread18.miss.
+func (ab *aioBuffers) PinBufferForBlock(block aio.BlockNumber) (aio.Buffer, bool) {
+	b := ab.b
+	tag := ab.rel.Tag(ab.fork, uint32(block))
+	d, found, err := b.bufferAlloc16(ab.rel, tag, ab.strategy, false)
+	if err != nil {
+		panic(streamAbort{err})
+	}
+	if found {
+		b.Stats.Hits++
+		b.emitTag(trace.KHit, s18StartHit, trace.OBuffer, d.bufID, 0, 0, &tag)
+	} else {
+		b.Stats.Misses++
+		b.emitTag(trace.KMiss, s18StartMiss, trace.OBuffer, d.bufID, 0, 0, &tag)
+	}
+	return aio.Buffer(d.bufID + 1), found
+}
+
+// ReleaseBuffer drops one of the backend's pins.
+func (ab *aioBuffers) ReleaseBuffer(buf aio.Buffer) { ab.b.unpinBuffer(ab.desc(buf)) }
+
+// BufferGetBlockNumber reads the pinned buffer's tag.
+func (ab *aioBuffers) BufferGetBlockNumber(buf aio.Buffer) aio.BlockNumber {
+	return aio.BlockNumber(ab.desc(buf).tag.BlockNum)
+}
+
+// AssertValid reads BM_VALID for an assertion (no event).
+func (ab *aioBuffers) AssertValid(buf aio.Buffer) bool { return ab.desc(buf).state.Load()&BmValid != 0 }
+
+// BufferIsValid is StartReadBuffersImpl's relaxed read of a forwarded
+// buffer's BM_VALID: one atomic load (event at startread18.forwarded).
+func (ab *aioBuffers) BufferIsValid(buf aio.Buffer) bool {
+	b, d := ab.b, ab.desc(buf)
+	b.step(s18Forwarded)
+	s := d.state.Load()
+	b.emit(trace.KLoad, s18Forwarded, trace.OBuffer, d.bufID, 0, uint64(s), 0)
+	return s&BmValid != 0
+}
+
+// GetAdditionalPinLimit is GetAdditionalPinLimit (bufmgr.c, REL_18_4):
+// the backend's share of the pool less the pins it is estimated to hold
+// (PrivateRefCountOverflowed + REFCOUNT_ARRAY_ENTRIES), 0 when it holds
+// more. Private state: no event.
+func (ab *aioBuffers) GetAdditionalPinLimit(maxProportionalPins int) int {
+	held := ab.b.refOverflowed + RefcountArrayEntries
+	if held > maxProportionalPins {
+		return 0
+	}
+	return maxProportionalPins - held
+}
+
+// StartBufferIO is StartBufferIO(buf, true, nowait) (bufmgr.c, REL_18_4):
+// 17's, but its WaitIO waits on the buffer's io_wref when an AIO handle
+// owns the I/O.
+func (ab *aioBuffers) StartBufferIO(buf aio.Buffer, nowait bool) bool {
+	b, d := ab.b, ab.desc(buf)
+	var s uint32
+	for {
+		s = b.lockBufHdr(d, sStartIOLock)
+		if s&BmIOInProgress == 0 {
+			break
+		}
+		if nowait {
+			b.unlockBufHdr(d, s, s17StartIONowait)
+			return false
+		}
+		b.unlockBufHdr(d, s, sStartIOBusyUnlock)
+		ab.waitIO(d)
+	}
+	if s&BmValid != 0 {
+		b.unlockBufHdr(d, s, sStartIODoneUnlock)
+		return false
+	}
+	b.unlockBufHdr(d, s|BmIOInProgress, sStartIOSet)
+	return true
+}
+
+// waitIO is WaitIO (bufmgr.c, REL_18_4): under the header lock read
+// BM_IO_IN_PROGRESS and io_wref; none in progress: done; an AIO handle
+// owns it: pgaio_wref_wait, then look again; otherwise another backend's
+// synchronous I/O: sleep on the buffer's condition variable.
+func (ab *aioBuffers) waitIO(d *BufferDesc) {
+	b := ab.b
+	for {
+		s := b.lockBufHdr(d, s18WaitIOLock)
+		iow, async := b.pool.ioWrefs[d.bufID]
+		b.unlockBufHdr(d, s, s18WaitIOUnlock)
+		if s&BmIOInProgress == 0 {
+			return
+		}
+		b.Stats.IOWaits++
+		if async {
+			b.aio.WrefWait(iow)
+			continue
+		}
+		b.emit(trace.KIOWait, sWaitIOSleep, trace.OBuffer, d.bufID, 0, uint64(s), 0)
+		b.stepWait(sWaitIOSleep)
+	}
+}
+
+// StageBuffer is buffer_stage_common (bufmgr.c, REL_18_4) for one buffer:
+// under the header lock, the AIO subsystem's pin (refcount + 1, no
+// private entry) and io_wref = the handle.
+func (ab *aioBuffers) StageBuffer(buf aio.Buffer, block aio.BlockNumber, w aio.WaitRef) {
+	b, d := ab.b, ab.desc(buf)
+	s := b.lockBufHdr(d, s18StageLock)
+	if d.tag.BlockNum != uint32(block) || s&BmTagValid == 0 || s&(BmValid|BmDirty) != 0 || s&BmIOInProgress == 0 || StateRefcount(s) < 1 {
+		panic(fmt.Sprintf("bufmgr: staging buffer %d for block %d: it holds block %d, %s", d.bufID, block, d.tag.BlockNum, StateString(s)))
+	}
+	b.unlockBufHdrAnd(d, s+BufRefcountOne, s18StagePin, func() { b.pool.ioWrefs[d.bufID] = w })
+}
+
+// Preadv is the read itself (pg_preadv of the handle's blocks), by the
+// process that executes it: one step, then one io-read event per block at
+// async18.preadv (Arg = packed tag, Before = the block's place, After =
+// the read's blocks, 0 for one block).
+func (ab *aioBuffers) Preadv(by aio.Proc, block aio.BlockNumber, bufs []aio.Buffer) {
+	p := ab.b.pool
+	who := p.proc(by)
+	who.step(s18Preadv)
+	n := uint64(len(bufs))
+	if n == 1 {
+		n = 0
+	}
+	for i, buf := range bufs {
+		d := ab.desc(buf)
+		if s := d.state.Load(); s&BmIOInProgress == 0 || s&BmValid != 0 {
+			panic(fmt.Sprintf("bufmgr: preadv into buffer %d without its I/O in progress: %s", d.bufID, StateString(s)))
+		}
+		who.emitTag(trace.KIORead, s18Preadv, trace.OBuffer, d.bufID, uint64(i), n, &d.tag)
+	}
+	p.noteRead(len(bufs))
+}
+
+// TerminateBufferIO is TerminateBufferIO(buf, false, BM_VALID, false,
+// release_aio) (bufmgr.c, REL_18_4) as buffer_readv_complete calls it, by
+// the completing process: BM_IO_IN_PROGRESS and BM_IO_ERROR off,
+// BM_VALID on, and with releaseAIO the AIO subsystem's pin and io_wref
+// gone.
+func (ab *aioBuffers) TerminateBufferIO(by aio.Proc, buf aio.Buffer, setValid, releaseAIO bool) {
+	p := ab.b.pool
+	who, d := p.proc(by), ab.desc(buf)
+	s := who.lockBufHdr(d, s18TermLock)
+	s &^= BmIOInProgress | BmIOError
+	if releaseAIO {
+		if StateRefcount(s) < 1 {
+			panic(fmt.Sprintf("bufmgr: buffer %d has no AIO pin to release", d.bufID))
+		}
+		s -= BufRefcountOne
+	}
+	if setValid {
+		s |= BmValid
+	}
+	who.unlockBufHdrAnd(d, s, s18TermUnlock, func() {
+		if releaseAIO {
+			delete(p.ioWrefs, d.bufID)
+		}
+	})
+}
+
+var _ aio.Buffers = (*aioBuffers)(nil)
+
+// aioPins is the AIO subsystem's pins on buffer id: 1 while a staged or
+// submitted read owns it (its io_wref set), else 0.
+func (p *Pool) aioPins(id int32) int {
+	if _, ok := p.ioWrefs[id]; ok {
+		return 1
+	}
+	return 0
+}
+
+// readBuffer18 is ReadBuffer_common (bufmgr.c, REL_18_4) for RBM_NORMAL:
+// StartReadBuffer with READ_BUFFERS_SYNCHRONOUSLY (the one block read by
+// this backend at once, never by a worker) and WaitReadBuffers when it is
+// not valid. Events: an op at read18.begin, the handle's, and an op-done
+// at read18.done.
+func (b *Backend) readBuffer18(rel *Relation, f ForkNumber, blk uint32, strategy *Strategy) (Buffer, bool, error) {
+	tag := rel.Tag(f, blk)
+	if blk >= rel.NBlocks[f] {
+		return InvalidBuffer, false, b.readPastEnd(rel, s18ReadEOF, errBeyondEOF17(rel, f, blk))
+	}
+	b.emitTag(trace.KOp, s18ReadBegin, trace.ORelation, int32(rel.Number), 0, 0, &tag)
+	b.aioBuf.rel, b.aioBuf.fork, b.aioBuf.strategy = rel, f, strategy
+	op := aio.NewReadBuffersOperation(b.aio)
+	var bufs [1]aio.Buffer
+	need := false
+	start := b.aio.Now()
+	if err := guard(func() {
+		if need = aio.StartReadBuffer(&op, bufs[:], aio.BlockNumber(blk), aio.ReadBuffersSynchronously); need {
+			aio.WaitReadBuffers(&op)
+		}
+	}); err != nil {
+		return InvalidBuffer, false, err
+	}
+	b.Stats.IOTimeUS += b.aio.Now() - start
+	d := &b.pool.descs[bufs[0]-1]
+	b.emitTag(trace.KOpDone, s18ReadDone, trace.OBuffer, d.bufID, 0, 0, &tag)
+	return Buffer(bufs[0]), !need, nil
+}
+
+// seqScan18 is a whole heap sequential scan as PostgreSQL 18 runs it
+// (heapam.c, REL_18_4: initscan, heap_beginscan with READ_STREAM_SEQUENTIAL
+// | READ_STREAM_USE_BATCHING, heap_fetch_next_buffer,
+// heap_scan_stream_read_next_serial, heap_endscan): 17's scan, with 18's
+// ring (sized from io_combine_limit × effective_io_concurrency) and
+// stream, whose reads run in the I/O workers. Events: an op at
+// scan18.init (Obj = relation, Before = start block, After = blocks, Arg
+// = ring size), the reads' and handles' events, an op-done at scan18.end.
+func (b *Backend) seqScan18(rel *Relation) error {
+	p := b.pool
+	var strategy *Strategy
+	b.step(s18ScanInit)
+	n := rel.NBlocks[MainForkNum]
+	allowSync := false
+	flags := aio.Sequential | aio.UseBatching
+	var ring aio.Strategy
+	if uint64(n) > uint64(p.NBuffers/4) {
+		strategy = p.GetAccessStrategy(BASBulkRead)
+		ring = aio.Strategy{Type: aio.BulkRead, Buffers: strategy.RingSize()}
+		allowSync = p.syncScans
+	}
+	start := uint32(0)
+	if allowSync {
+		start = p.ss.startFor(rel.RelFileNode(), n)
+	}
+	b.emit(trace.KOp, s18ScanInit, trace.ORelation, int32(rel.Number), uint64(start), uint64(n), uint64(strategyRing(strategy)))
+	if allowSync {
+		start = b.ssGetLocation(rel, n)
+	}
+	if n > 0 {
+		b.aioBuf.rel, b.aioBuf.fork, b.aioBuf.strategy = rel, MainForkNum, strategy
+		s, err := aio.BeginWith(b.aio, flags, ring, aio.Callback(b.heapScanNext(rel, n, start, allowSync)))
+		if err != nil {
+			return err
+		}
+		t0 := b.aio.Now()
+		if err := guard(func() {
+			cur := aio.InvalidBuffer
+			for {
+				if cur != aio.InvalidBuffer {
+					b.aioBuf.ReleaseBuffer(cur)
+				}
+				if cur = s.NextBuffer(); cur == aio.InvalidBuffer {
+					break
+				}
+			}
+			s.End()
+		}); err != nil {
+			return err
+		}
+		b.Stats.IOTimeUS += b.aio.Now() - t0
+	}
+	b.emit(trace.KOpDone, s18ScanEnd, trace.ORelation, int32(rel.Number), 0, uint64(n), 0)
+	return nil
+}
+
+// aioStepNames name KAIO's steps for Describe.
+var aioStepNames = [trace.NumAIOSteps]string{trace.AIOStage: "staged", trace.AIOSyncIO: "executed at once",
+	trace.AIOSubmit: "submitted", trace.AIODequeue: "taken by a worker", trace.AIOComplete: "completed",
+	trace.AIOReclaim: "reclaimed", trace.AIOWait: "waited for"}
+
+// aioBlocks is a KAIO event's blocks: "t/1..t/2 (2 blocks)", "t/0".
+func aioBlocks(e trace.Event, names RelNamer) string {
+	rel := uint32(e.Arg >> 8)
+	first := names.tag(MakeTag(rel, MainForkNum, uint32(e.Before)))
+	if e.After <= 1 {
+		return first
+	}
+	return fmt.Sprintf("%s..%s (%d blocks)", first, names.tag(MakeTag(rel, MainForkNum, uint32(e.Before+e.After-1))), e.After)
+}
+
+// aio captions a step of an AIO handle's life (KAIO).
+func (c *captioner) aio() string {
+	e := c.e
+	h, blocks := int32(e.Obj), aioBlocks(e, c.names)
+	switch e.Arg & 0xff {
+	case trace.AIOStage:
+		return fmt.Sprintf("%s stages AIO handle %d to read %s: each buffer gets BM_IO_IN_PROGRESS and a pin of the AIO subsystem's.", c.who, h, blocks)
+	case trace.AIOSyncIO:
+		return fmt.Sprintf("%s reads %s itself, at once, through AIO handle %d (a synchronous read: no worker).", c.who, blocks, h)
+	case trace.AIOSubmit:
+		return fmt.Sprintf("%s submits handle %d (%s) to the I/O workers' queue and goes on without waiting.", c.who, h, blocks)
+	case trace.AIODequeue:
+		return fmt.Sprintf("%s takes handle %d (%s) from the queue: it will read for the backend.", c.who, h, blocks)
+	case trace.AIOComplete:
+		return fmt.Sprintf("%s completes handle %d: %s valid, the AIO pins released.", c.who, h, blocks)
+	case trace.AIOReclaim:
+		return fmt.Sprintf("%s reclaims handle %d: its result read, the handle free for the next read.", c.who, h)
+	case trace.AIOWait:
+		return fmt.Sprintf("%s needs %s before handle %d is complete: it sleeps until a worker completes it.", c.who, blocks, h)
+	}
+	return ""
+}
