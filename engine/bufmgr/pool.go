@@ -398,11 +398,14 @@ type MapEntry struct {
 	Partition int
 }
 
-// Stats sums every backend's counters.
+// Stats sums every backend's counters, and the I/O workers' (pg=18).
 func (p *Pool) Stats() Stats {
 	var s Stats
 	for _, b := range p.backends {
 		s.Add(b.Stats)
+	}
+	for _, w := range p.ioWorkers {
+		s.Add(w.Stats)
 	}
 	return s
 }

@@ -299,11 +299,11 @@ func (ab *aioBuffers) waitIO(d *BufferDesc) {
 		if s&BmIOInProgress == 0 {
 			return
 		}
-		b.Stats.IOWaits++
 		if async {
-			b.aio.WrefWait(iow)
+			b.aio.WrefWait(iow) // a KAIO wait event if it sleeps
 			continue
 		}
+		b.Stats.IOWaits++
 		b.emit(trace.KIOWait, sWaitIOSleep, trace.OBuffer, d.bufID, 0, uint64(s), 0)
 		b.stepWait(sWaitIOSleep)
 	}

@@ -72,7 +72,7 @@ func Scenarios(t testing.TB) map[string]string {
 	// PostgreSQL 16's BufferAlloc and 17's read path and read streams
 	// (config pg=).
 	for _, seed := range []int{4, 6} {
-		for _, pg := range []string{"16", "17"} {
+		for _, pg := range []string{"16", "17", "18"} {
 			out[fmt.Sprintf("pg%s-seed%d", pg, seed)] = strings.Replace(Contention(seed), "seed=", "pg="+pg+" seed=", 1)
 		}
 	}
