@@ -79,7 +79,9 @@ func Decode(file string, data []byte) (*Progress, error) {
 	if err := check(p); err != nil {
 		return nil, &Error{File: file, Msg: err.Error()}
 	}
-	normalize(p)
+	if err := normalize(p); err != nil {
+		return nil, &Error{File: file, Msg: err.Error()}
+	}
 	return p, nil
 }
 
@@ -88,19 +90,41 @@ func Decode(file string, data []byte) (*Progress, error) {
 // brought to UTC: a time is an instant, and the offset a file wrote it
 // with ("+02:00", or "+00:00" for UTC) carries no meaning here (a zero
 // instant written "+00:00" would be omitted by the next Encode; "+00:00"
-// comes back as "Z"). An empty list of answers is no list (Encode omits
-// it).
-func normalize(p *Progress) {
-	for _, rec := range p.Lessons {
-		rec.CompletedAt = rec.CompletedAt.UTC()
-		rec.UpdatedAt = rec.UpdatedAt.UTC()
+// comes back as "Z"). A time whose UTC year is outside 0 to 9999 cannot
+// be written back (RFC 3339 has four digits): an error. An empty list of
+// answers is no list (Encode omits it).
+func normalize(p *Progress) error {
+	utc := func(t *time.Time, what string) error {
+		*t = t.UTC()
+		if y := t.Year(); y < 0 || y > 9999 {
+			return fmt.Errorf("%s is %s in UTC: expected a time in the years 0000 to 9999", what, t.Format(time.RFC3339))
+		}
+		return nil
+	}
+	var names []string
+	for name := range p.Lessons {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	for _, name := range names {
+		rec := p.Lessons[name]
+		at := fmt.Sprintf("lessons[%q]", name)
+		if err := utc(&rec.CompletedAt, at+".completedAt"); err != nil {
+			return err
+		}
+		if err := utc(&rec.UpdatedAt, at+".updatedAt"); err != nil {
+			return err
+		}
 		for i := range rec.Answers {
-			rec.Answers[i].At = rec.Answers[i].At.UTC()
+			if err := utc(&rec.Answers[i].At, fmt.Sprintf("%s.answers[%d].at", at, i)); err != nil {
+				return err
+			}
 		}
 		if len(rec.Answers) == 0 {
 			rec.Answers = nil
 		}
 	}
+	return nil
 }
 
 // check checks the values JSON cannot: names, steps, choices. It reports

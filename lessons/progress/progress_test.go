@@ -155,6 +155,8 @@ func TestDecodeErrors(t *testing.T) {
 		{"null record", `{"version": 1, "lessons": {"pinning": null}}`, `p.json: lessons["pinning"] is null: expected an object`},
 		{"empty name", `{"version": 1, "lessons": {"": {}}}`, `p.json: a lesson record with an empty name`},
 		{"bad time", `{"version": 1, "lessons": {"pinning": {"completedAt": "yesterday"}}}`, `p.json: a time "yesterday": expected a time such as`},
+		{"year -1 in UTC", `{"version": 1, "lessons": {"pinning": {"updatedAt": "0000-01-01T00:00:00+01:00"}}}`,
+			`p.json: lessons["pinning"].updatedAt is -0001-12-31T23:00:00Z in UTC: expected a time in the years 0000 to 9999`},
 		{"trailing", `{"version": 1} {"version": 1}`, "p.json:1:16: not valid JSON: invalid character '{' after top-level value"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
