@@ -557,8 +557,13 @@ func (b *Backend) startBufferIOWait(d *BufferDesc, forInput, nowait bool) bool {
 }
 
 // waitIO is WaitIO: sleep on the buffer's I/O condition variable until
-// BM_IO_IN_PROGRESS clears.
+// BM_IO_IN_PROGRESS clears (at 18, or on the AIO handle that owns the I/O:
+// waitIO18).
 func (b *Backend) waitIO(d *BufferDesc) {
+	if b.aio != nil {
+		b.waitIO18(d)
+		return
+	}
 	for {
 		s := b.lockBufHdr(d, sWaitIOLock)
 		b.unlockBufHdr(d, s, sWaitIOUnlock)

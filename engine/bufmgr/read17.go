@@ -61,6 +61,12 @@ func (sp *streamPool) desc(buf readstream.Buffer) *BufferDesc { return &sp.b.poo
 // allocation's, then a hit at startread.hit or a miss at startread.miss
 // (Arg = packed tag).
 func (sp *streamPool) PinBufferForBlock(block readstream.BlockNumber) (readstream.Buffer, bool) {
+	return sp.pinBufferForBlock(block, s17StartHit, s17StartMiss)
+}
+
+// pinBufferForBlock is PinBufferForBlock with its hit and miss sites (17's
+// or 18's: the function is the same in both).
+func (sp *streamPool) pinBufferForBlock(block readstream.BlockNumber, hit, miss trace.Site) (readstream.Buffer, bool) {
 	b := sp.b
 	tag := sp.rel.Tag(sp.fork, uint32(block))
 	d, found, err := b.bufferAlloc16(sp.rel, tag, sp.strategy, false)
@@ -69,10 +75,10 @@ func (sp *streamPool) PinBufferForBlock(block readstream.BlockNumber) (readstrea
 	}
 	if found {
 		b.Stats.Hits++
-		b.emitTag(trace.KHit, s17StartHit, trace.OBuffer, d.bufID, 0, 0, &tag)
+		b.emitTag(trace.KHit, hit, trace.OBuffer, d.bufID, 0, 0, &tag)
 	} else {
 		b.Stats.Misses++
-		b.emitTag(trace.KMiss, s17StartMiss, trace.OBuffer, d.bufID, 0, 0, &tag)
+		b.emitTag(trace.KMiss, miss, trace.OBuffer, d.bufID, 0, 0, &tag)
 	}
 	return readstream.Buffer(d.bufID + 1), found
 }
@@ -95,20 +101,30 @@ func (sp *streamPool) StartBufferIO(buf readstream.Buffer, nowait bool) bool {
 // Cost: one system call (preadv) for the whole run.
 func (sp *streamPool) ReadV(first readstream.BlockNumber, bufs []readstream.Buffer) {
 	b := sp.b
-	b.step(s17ReadV)
+	sp.readv(b, s17ReadV, bufs)
+	b.ioCall(len(bufs))
+	for _, buf := range bufs {
+		b.terminateBufferIO(sp.desc(buf), false, BmValid)
+	}
+}
+
+// readv is one read call of bufs' blocks by who at site: one step, then
+// an io-read event per block (Before = its place, After = the call's
+// blocks, 0 for one), each buffer's I/O in progress and not valid.
+func (sp *streamPool) readv(who *Backend, site trace.Site, bufs []readstream.Buffer) {
+	who.step(site)
 	n := uint64(len(bufs))
 	if n == 1 {
 		n = 0
 	}
 	for i, buf := range bufs {
 		d := sp.desc(buf)
-		b.emitTag(trace.KIORead, s17ReadV, trace.OBuffer, d.bufID, uint64(i), n, &d.tag)
+		if s := d.state.Load(); s&BmIOInProgress == 0 || s&BmValid != 0 {
+			panic(fmt.Sprintf("bufmgr: a read into buffer %d without its I/O in progress: %s", d.bufID, StateString(s)))
+		}
+		who.emitTag(trace.KIORead, site, trace.OBuffer, d.bufID, uint64(i), n, &d.tag)
 	}
-	b.pool.noteRead(len(bufs))
-	b.ioCall(len(bufs))
-	for _, buf := range bufs {
-		b.terminateBufferIO(sp.desc(buf), false, BmValid)
-	}
+	who.pool.noteRead(len(bufs))
 }
 
 // ReleaseBuffer drops one pin (the consumer's, or the stream's at its end).
@@ -191,25 +207,12 @@ func errBeyondEOF17(rel *Relation, f ForkNumber, blk uint32) *PGError {
 // scan17.end (After = blocks).
 func (b *Backend) seqScanStream(rel *Relation) error {
 	p := b.pool
-	var strategy *Strategy
-	b.step(s17ScanInit)
-	n := rel.NBlocks[MainForkNum]
-	allowSync := false
+	strategy, n, start, allowSync := b.initScan(rel, s17ScanInit)
 	cfg := readstream.DefaultConfig(readstream.Sequential)
 	cfg.NBuffers, cfg.IOCombineLimit, cfg.EffectiveIOConcurrency = p.NBuffers, p.ioCombineLimit, p.effectiveIOConcurrency
 	cfg.PrivateRefCountOverflowed = b.refOverflowed
-	if uint64(n) > uint64(p.NBuffers/4) {
-		strategy = p.GetAccessStrategy(BASBulkRead)
+	if strategy != nil {
 		cfg.Strategy = readstream.Strategy{Type: readstream.BulkRead, Buffers: strategy.RingSize()}
-		allowSync = p.syncScans
-	}
-	start := uint32(0)
-	if allowSync {
-		start = p.ss.startFor(rel.RelFileNode(), n)
-	}
-	b.emit(trace.KOp, s17ScanInit, trace.ORelation, int32(rel.Number), uint64(start), uint64(n), uint64(strategyRing(strategy)))
-	if allowSync {
-		start = b.ssGetLocation(rel, n)
 	}
 	if n > 0 {
 		sp := &streamPool{b: b, rel: rel, fork: MainForkNum, strategy: strategy}
@@ -217,23 +220,43 @@ func (b *Backend) seqScanStream(rel *Relation) error {
 		if err != nil {
 			return err
 		}
-		if err := guard(func() {
-			cur := readstream.InvalidBuffer
-			for {
-				if cur != readstream.InvalidBuffer {
-					sp.ReleaseBuffer(cur)
-				}
-				if cur = s.NextBuffer(); cur == readstream.InvalidBuffer {
-					break
-				}
-			}
-			s.End()
-		}); err != nil {
+		if err := guard(func() { drain(s.NextBuffer, sp.ReleaseBuffer); s.End() }); err != nil {
 			return err
 		}
 	}
 	b.emit(trace.KOpDone, s17ScanEnd, trace.ORelation, int32(rel.Number), 0, uint64(n), 0)
 	return nil
+}
+
+// initScan is initscan and heap_beginscan up to the stream (heapam.c,
+// REL_17_9 and REL_18_4): the ring and synchronized start above NBuffers/4
+// blocks, the op event at site (Obj = relation, Before = start block,
+// After = blocks, Arg = ring size), then ss_get_location's start.
+func (b *Backend) initScan(rel *Relation, site trace.Site) (strategy *Strategy, n, start uint32, allowSync bool) {
+	p := b.pool
+	b.step(site)
+	n = rel.NBlocks[MainForkNum]
+	if uint64(n) > uint64(p.NBuffers/4) {
+		strategy = p.GetAccessStrategy(BASBulkRead)
+		allowSync = p.syncScans
+	}
+	if allowSync {
+		start = p.ss.startFor(rel.RelFileNode(), n)
+	}
+	b.emit(trace.KOp, site, trace.ORelation, int32(rel.Number), uint64(start), uint64(n), uint64(strategyRing(strategy)))
+	if allowSync {
+		start = b.ssGetLocation(rel, n)
+	}
+	return strategy, n, start, allowSync
+}
+
+// drain is heap_fetch_next_buffer over a whole scan: release the page
+// before, take the next from the stream, until it has none (0, the
+// invalid buffer).
+func drain(next func() readstream.Buffer, release func(readstream.Buffer)) {
+	for cur := next(); cur != readstream.InvalidBuffer; cur = next() {
+		release(cur)
+	}
 }
 
 // heapScanNext is heap_scan_stream_read_next_serial with

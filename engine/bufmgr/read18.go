@@ -43,8 +43,15 @@ func IOWorkerActor(i int) trace.Actor { return trace.Actor(MaxSimBackends + 1 + 
 // IOWorker reports which I/O worker actor a is, if it is one of the
 // pool's.
 func (p *Pool) IOWorker(a trace.Actor) (int, bool) {
+	i, ok := IOWorkerOf(a)
+	return i, ok && i < len(p.ioWorkers)
+}
+
+// IOWorkerOf reports which I/O worker actor a would be (any pool's: up to
+// io_workers' maximum), for a view that has no pool.
+func IOWorkerOf(a trace.Actor) (int, bool) {
 	i := int(a) - MaxSimBackends - 1
-	return i, i >= 0 && i < len(p.ioWorkers)
+	return i, i >= 0 && i < aio.MaxIOWorkers
 }
 
 // IOWorkers is the number of I/O workers the pool runs (io_workers at
@@ -98,7 +105,7 @@ func (p *Pool) initAIO(opt Options) error {
 // attachAIO gives a new backend its AIO state (pgaio_init_backend): its
 // handles and the aio.Buffers it reads through.
 func (p *Pool) attachAIO(b *Backend) {
-	b.aioBuf = &aioBuffers{b: b}
+	b.aioBuf = &aioBuffers{streamPool{b: b}}
 	b.aio = p.aio.NewBackend(b.Name, b.aioBuf)
 	p.aioOwners = append(p.aioOwners, b)
 }
@@ -195,44 +202,15 @@ func (p *Pool) RunIOWorker(i int, y sched.Yield, clientsDone func() bool) error 
 }
 
 // aioBuffers is one backend's buffer manager as PostgreSQL 18's read path
-// calls it (aio.Buffers). rel, fork and strategy are the relation fork and
-// ring of the read in progress (one at a time per backend).
-type aioBuffers struct {
-	b        *Backend
-	rel      *Relation
-	fork     ForkNumber
-	strategy *Strategy
-}
+// calls it (aio.Buffers): 17's stream pool (read17.go) for the relation
+// fork and ring of the read in progress (one at a time per backend), with
+// 18's AIO steps.
+type aioBuffers struct{ streamPool }
 
-func (ab *aioBuffers) desc(buf aio.Buffer) *BufferDesc { return &ab.b.pool.descs[buf-1] }
-
-// PinBufferForBlock is PinBufferForBlock (bufmgr.c, REL_18_4): BufferAlloc
-// (16's), a hit counted when the buffer was valid. Events: the
-// allocation's, then a hit at startread18.hit or a miss at
-// startread18.miss.
+// PinBufferForBlock is PinBufferForBlock (bufmgr.c, REL_18_4): 17's, with
+// 18's sites (startread18.hit, startread18.miss).
 func (ab *aioBuffers) PinBufferForBlock(block aio.BlockNumber) (aio.Buffer, bool) {
-	b := ab.b
-	tag := ab.rel.Tag(ab.fork, uint32(block))
-	d, found, err := b.bufferAlloc16(ab.rel, tag, ab.strategy, false)
-	if err != nil {
-		panic(streamAbort{err})
-	}
-	if found {
-		b.Stats.Hits++
-		b.emitTag(trace.KHit, s18StartHit, trace.OBuffer, d.bufID, 0, 0, &tag)
-	} else {
-		b.Stats.Misses++
-		b.emitTag(trace.KMiss, s18StartMiss, trace.OBuffer, d.bufID, 0, 0, &tag)
-	}
-	return aio.Buffer(d.bufID + 1), found
-}
-
-// ReleaseBuffer drops one of the backend's pins.
-func (ab *aioBuffers) ReleaseBuffer(buf aio.Buffer) { ab.b.unpinBuffer(ab.desc(buf)) }
-
-// BufferGetBlockNumber reads the pinned buffer's tag.
-func (ab *aioBuffers) BufferGetBlockNumber(buf aio.Buffer) aio.BlockNumber {
-	return aio.BlockNumber(ab.desc(buf).tag.BlockNum)
+	return ab.pinBufferForBlock(block, s18StartHit, s18StartMiss)
 }
 
 // AssertValid reads BM_VALID for an assertion (no event).
@@ -260,38 +238,12 @@ func (ab *aioBuffers) GetAdditionalPinLimit(maxProportionalPins int) int {
 	return maxProportionalPins - held
 }
 
-// StartBufferIO is StartBufferIO(buf, true, nowait) (bufmgr.c, REL_18_4):
-// 17's, but its WaitIO waits on the buffer's io_wref when an AIO handle
-// owns the I/O.
-func (ab *aioBuffers) StartBufferIO(buf aio.Buffer, nowait bool) bool {
-	b, d := ab.b, ab.desc(buf)
-	var s uint32
-	for {
-		s = b.lockBufHdr(d, sStartIOLock)
-		if s&BmIOInProgress == 0 {
-			break
-		}
-		if nowait {
-			b.unlockBufHdr(d, s, s17StartIONowait)
-			return false
-		}
-		b.unlockBufHdr(d, s, sStartIOBusyUnlock)
-		ab.waitIO(d)
-	}
-	if s&BmValid != 0 {
-		b.unlockBufHdr(d, s, sStartIODoneUnlock)
-		return false
-	}
-	b.unlockBufHdr(d, s|BmIOInProgress, sStartIOSet)
-	return true
-}
-
-// waitIO is WaitIO (bufmgr.c, REL_18_4): under the header lock read
-// BM_IO_IN_PROGRESS and io_wref; none in progress: done; an AIO handle
-// owns it: pgaio_wref_wait, then look again; otherwise another backend's
-// synchronous I/O: sleep on the buffer's condition variable.
-func (ab *aioBuffers) waitIO(d *BufferDesc) {
-	b := ab.b
+// waitIO18 is WaitIO (bufmgr.c, REL_18_4), which StartBufferIO calls at
+// pg=18: under the header lock read BM_IO_IN_PROGRESS and io_wref; none
+// in progress: done; an AIO handle owns it: pgaio_wref_wait, then look
+// again; otherwise another backend's synchronous I/O: sleep on the
+// buffer's condition variable.
+func (b *Backend) waitIO18(d *BufferDesc) {
 	for {
 		s := b.lockBufHdr(d, s18WaitIOLock)
 		iow, async := b.pool.ioWrefs[d.bufID]
@@ -326,21 +278,7 @@ func (ab *aioBuffers) StageBuffer(buf aio.Buffer, block aio.BlockNumber, w aio.W
 // async18.preadv (Arg = packed tag, Before = the block's place, After =
 // the read's blocks, 0 for one block).
 func (ab *aioBuffers) Preadv(by aio.Proc, block aio.BlockNumber, bufs []aio.Buffer) {
-	p := ab.b.pool
-	who := p.proc(by)
-	who.step(s18Preadv)
-	n := uint64(len(bufs))
-	if n == 1 {
-		n = 0
-	}
-	for i, buf := range bufs {
-		d := ab.desc(buf)
-		if s := d.state.Load(); s&BmIOInProgress == 0 || s&BmValid != 0 {
-			panic(fmt.Sprintf("bufmgr: preadv into buffer %d without its I/O in progress: %s", d.bufID, StateString(s)))
-		}
-		who.emitTag(trace.KIORead, s18Preadv, trace.OBuffer, d.bufID, uint64(i), n, &d.tag)
-	}
-	p.noteRead(len(bufs))
+	ab.readv(ab.b.pool.proc(by), s18Preadv, bufs)
 }
 
 // TerminateBufferIO is TerminateBufferIO(buf, false, BM_VALID, false,
@@ -418,45 +356,19 @@ func (b *Backend) readBuffer18(rel *Relation, f ForkNumber, blk uint32, strategy
 // scan18.init (Obj = relation, Before = start block, After = blocks, Arg
 // = ring size), the reads' and handles' events, an op-done at scan18.end.
 func (b *Backend) seqScan18(rel *Relation) error {
-	p := b.pool
-	var strategy *Strategy
-	b.step(s18ScanInit)
-	n := rel.NBlocks[MainForkNum]
-	allowSync := false
-	flags := aio.Sequential | aio.UseBatching
+	strategy, n, start, allowSync := b.initScan(rel, s18ScanInit)
 	var ring aio.Strategy
-	if uint64(n) > uint64(p.NBuffers/4) {
-		strategy = p.GetAccessStrategy(BASBulkRead)
+	if strategy != nil {
 		ring = aio.Strategy{Type: aio.BulkRead, Buffers: strategy.RingSize()}
-		allowSync = p.syncScans
-	}
-	start := uint32(0)
-	if allowSync {
-		start = p.ss.startFor(rel.RelFileNode(), n)
-	}
-	b.emit(trace.KOp, s18ScanInit, trace.ORelation, int32(rel.Number), uint64(start), uint64(n), uint64(strategyRing(strategy)))
-	if allowSync {
-		start = b.ssGetLocation(rel, n)
 	}
 	if n > 0 {
 		b.aioBuf.rel, b.aioBuf.fork, b.aioBuf.strategy = rel, MainForkNum, strategy
-		s, err := aio.BeginWith(b.aio, flags, ring, aio.Callback(b.heapScanNext(rel, n, start, allowSync)))
+		s, err := aio.BeginWith(b.aio, aio.Sequential|aio.UseBatching, ring, aio.Callback(b.heapScanNext(rel, n, start, allowSync)))
 		if err != nil {
 			return err
 		}
 		t0 := b.aio.Now()
-		if err := guard(func() {
-			cur := aio.InvalidBuffer
-			for {
-				if cur != aio.InvalidBuffer {
-					b.aioBuf.ReleaseBuffer(cur)
-				}
-				if cur = s.NextBuffer(); cur == aio.InvalidBuffer {
-					break
-				}
-			}
-			s.End()
-		}); err != nil {
+		if err := guard(func() { drain(s.NextBuffer, b.aioBuf.ReleaseBuffer); s.End() }); err != nil {
 			return err
 		}
 		b.Stats.IOTimeUS += b.aio.Now() - t0

@@ -101,12 +101,7 @@ func normalize(p *Progress) error {
 		}
 		return nil
 	}
-	var names []string
-	for name := range p.Lessons {
-		names = append(names, name)
-	}
-	slices.Sort(names)
-	for _, name := range names {
+	for _, name := range p.names() {
 		rec := p.Lessons[name]
 		at := fmt.Sprintf("lessons[%q]", name)
 		if err := utc(&rec.CompletedAt, at+".completedAt"); err != nil {
@@ -130,12 +125,7 @@ func normalize(p *Progress) error {
 // check checks the values JSON cannot: names, steps, choices. It reports
 // the first problem, in name order.
 func check(p *Progress) error {
-	var names []string
-	for name := range p.Lessons {
-		names = append(names, name)
-	}
-	slices.Sort(names)
-	for _, name := range names {
+	for _, name := range p.names() {
 		rec := p.Lessons[name]
 		at := fmt.Sprintf("lessons[%q]", name)
 		switch {
@@ -230,4 +220,15 @@ func position(data []byte, off int) (line, col int) {
 	line = 1 + bytes.Count(before, []byte("\n"))
 	col = off - bytes.LastIndexByte(before, '\n')
 	return line, col
+}
+
+// names are p's lesson names in order: the order check and normalize
+// report the first problem in.
+func (p *Progress) names() []string {
+	var names []string
+	for name := range p.Lessons {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	return names
 }

@@ -32,12 +32,19 @@ var (
 	// ReadBuffer_common through StartReadBuffer.
 	siteRead17Begin = trace.SiteOf("read17.begin")
 	siteScan17Init  = trace.SiteOf("scan17.init")
+	// PostgreSQL 18's (config pg=18): the same through AIO.
+	siteRead18Begin = trace.SiteOf("read18.begin")
+	siteScan18Init  = trace.SiteOf("scan18.init")
 )
 
 // isScanInit and isReadBegin: the op that begins a sequential scan, and
-// the op of one block read (PostgreSQL 15's or 17's).
-func isScanInit(s trace.Site) bool  { return s == siteScanInit || s == siteScan17Init }
-func isReadBegin(s trace.Site) bool { return s == siteReadBegin || s == siteRead17Begin }
+// the op of one block read (PostgreSQL 15's, 17's or 18's).
+func isScanInit(s trace.Site) bool {
+	return s == siteScanInit || s == siteScan17Init || s == siteScan18Init
+}
+func isReadBegin(s trace.Site) bool {
+	return s == siteReadBegin || s == siteRead17Begin || s == siteRead18Begin
+}
 
 // nextInfo derives the lane information after e from the information before.
 func nextInfo(prev *laneInfo, e trace.Event) *laneInfo {
@@ -167,14 +174,83 @@ func (l Lane) ErrCode() bufmgr.ErrCode {
 }
 
 // NumLanes is the number of lanes (index = actor; lane 0 is the system).
+// At PostgreSQL 18 the I/O workers' actors come after every backend's
+// (bufmgr.IOWorkerActor): LaneActors lists the lanes to show.
 func (p *Pool) NumLanes() int { return len(p.lanes) }
+
+// LaneActors are the lanes a scene shows, in order: every backend's lane
+// the view has (an idle one too); at PostgreSQL 18, whose I/O workers'
+// actors come after every backend's, the backends up to the last one that
+// has acted and then the workers that have, not the unused actors
+// between.
+func (p *Pool) LaneActors() []trace.Actor {
+	base := int(bufmgr.IOWorkerActor(0))
+	var out []trace.Actor
+	if len(p.lanes) <= base {
+		for a := 1; a < len(p.lanes); a++ {
+			out = append(out, trace.Actor(a))
+		}
+		return out
+	}
+	last := 0
+	for a := 1; a < base; a++ {
+		if p.h.ActorTop(trace.Actor(a)) != nil {
+			last = a
+		}
+	}
+	for a := 1; a <= last; a++ {
+		out = append(out, trace.Actor(a))
+	}
+	for a := base; a < len(p.lanes); a++ {
+		if p.h.ActorTop(trace.Actor(a)) != nil {
+			out = append(out, trace.Actor(a))
+		}
+	}
+	return out
+}
+
+// workerLabel is an I/O worker's lane status: the handle it reads or last
+// completed (its last KAIO event, within wordWalk of its events), or
+// that it waits for work.
+func (p *Pool) workerLabel(a trace.Actor) string {
+	for n, i := p.h.ActorTop(a), 0; n != nil && i < wordWalk; n, i = n.ActorPrev, i+1 {
+		e := n.Ev
+		if e.Kind != trace.KAIO {
+			continue
+		}
+		blocks := p.aioBlocks(e)
+		switch e.Arg & 0xff {
+		case trace.AIODequeue:
+			return fmt.Sprintf("I/O worker: reads handle %d (%s)", e.Obj, blocks)
+		case trace.AIOComplete:
+			return fmt.Sprintf("I/O worker: completed handle %d (%s)", e.Obj, blocks)
+		}
+	}
+	return "I/O worker: waits for work"
+}
+
+// aioBlocks is a KAIO event's blocks in the view's names: "t/16..31".
+func (p *Pool) aioBlocks(e trace.Event) string {
+	rel := p.RelName(uint32(e.Arg >> 8))
+	if e.After <= 1 {
+		return fmt.Sprintf("%s/%d", rel, e.Before)
+	}
+	return fmt.Sprintf("%s/%d..%d", rel, e.Before, e.Before+e.After-1)
+}
 
 // Lane returns actor a's lane (an empty one for an actor never seen).
 func (p *Pool) Lane(a trace.Actor) Lane {
-	if int(a) >= len(p.lanes) {
-		return Lane{Actor: a, Name: trace.ActorName(a)}
+	name := trace.ActorName(a)
+	if int(a) < len(p.lanes) {
+		name = p.lanes[a].name
 	}
-	out := Lane{Actor: a, Name: p.lanes[a].name, Pins: p.Pins(a)}
+	if i, ok := bufmgr.IOWorkerOf(a); ok {
+		name = fmt.Sprintf("W%d", i) // io worker i: a letter column's width
+	}
+	if int(a) >= len(p.lanes) {
+		return Lane{Actor: a, Name: name}
+	}
+	out := Lane{Actor: a, Name: name, Pins: p.Pins(a)}
 	info := emptyInfo
 	if top := p.h.ActorTop(a); top != nil {
 		out.Last, out.HasLast = top.Ev, true
@@ -232,6 +308,9 @@ func (p *Pool) PinCount(a trace.Actor, buf int) int {
 // " (done)" after a KOpDone and "" means no operation yet.
 func (p *Pool) OpLabel(a trace.Actor) string {
 	l := p.Lane(a)
+	if _, ok := bufmgr.IOWorkerOf(a); ok {
+		return p.workerLabel(a)
+	}
 	if !l.HasOp {
 		return ""
 	}
@@ -247,17 +326,20 @@ func (p *Pool) OpLabel(a trace.Actor) string {
 
 func (p *Pool) opText(e trace.Event) string {
 	switch e.Site {
-	case siteReadBegin, siteRead17Begin:
+	case siteReadBegin, siteRead17Begin, siteRead18Begin:
 		return "read " + p.TagString(e.Arg)
-	case siteScanInit, siteScan17Init:
+	case siteScanInit, siteScan17Init, siteScan18Init:
 		// Before is the start block: not 0 for a synchronized scan that
 		// joins where another scan of the relation reported being.
 		from := ""
 		if e.Before != 0 {
 			from = fmt.Sprintf(", synchronized: starts at block %d", e.Before)
 		}
-		if e.Site == siteScan17Init {
+		switch e.Site {
+		case siteScan17Init:
 			from += ", read stream"
+		case siteScan18Init:
+			from += ", read stream, I/O workers"
 		}
 		if e.Arg == 0 {
 			return fmt.Sprintf("scan %s (%d blocks%s)", p.RelName(e.Obj), e.After, from)

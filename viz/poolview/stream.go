@@ -19,7 +19,7 @@ import (
 // "stream 78..84: 78..80 read · 81..84 to read"
 func (p *Pool) StreamWindow(a trace.Actor) (s string, ok bool) {
 	l := p.Lane(a)
-	if !l.HasScan || l.Scan.Site != siteScan17Init {
+	if !l.HasScan || l.Scan.Site != siteScan17Init && l.Scan.Site != siteScan18Init {
 		return "", false
 	}
 	rel := uint32(l.Scan.Obj)

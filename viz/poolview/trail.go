@@ -132,7 +132,7 @@ type OpTrail struct {
 	End       uint64      // Seq of the KOpDone or KError that ended it
 }
 
-var siteScanEnd, siteScanPause, siteScan17End = trace.SiteOf("scan.end"), trace.SiteOf("scan.pause"), trace.SiteOf("scan17.end")
+var siteScanEnd, siteScanPause, siteScan17End, siteScan18End = trace.SiteOf("scan.end"), trace.SiteOf("scan.pause"), trace.SiteOf("scan17.end"), trace.SiteOf("scan18.end")
 
 // nextTrail is the trail after e (a KOp, KOpDone or KError of the lane).
 func nextTrail(t OpTrail, e trace.Event) OpTrail {
@@ -143,7 +143,7 @@ func nextTrail(t OpTrail, e trace.Event) OpTrail {
 		}
 		return OpTrail{Has: true, Op: e, InScan: isScanInit(e.Site)}
 	case trace.KOpDone:
-		if !t.Has || t.Done || t.InScan && e.Site != siteScanEnd && e.Site != siteScanPause && e.Site != siteScan17End {
+		if !t.Has || t.Done || t.InScan && e.Site != siteScanEnd && e.Site != siteScanPause && e.Site != siteScan17End && e.Site != siteScan18End {
 			return t // a block read of the scan ends, not the scan
 		}
 		t.Done, t.End, t.InScan = true, e.Seq, false

@@ -171,11 +171,12 @@ func join3(a, b string) string {
 // LanesHeight is the height LayoutLanes needs to show every backend's
 // three lines (its operation, its pins, its copy of the state word).
 func LanesHeight(p *view.Pool, th *layout.Theme) float64 {
-	return float64(max(1, p.NumLanes()-1)) * (3*layout.LineHeight(th.Font(layout.Regular, 12)) + 3)
+	return float64(max(1, len(p.LaneActors()))) * (3*layout.LineHeight(th.Font(layout.Regular, 12)) + 3)
 }
 
 func layoutLanes(l *layout.List, r layout.Rect, p *view.Pool, th *layout.Theme) {
-	n := p.NumLanes()
+	actors := p.LaneActors()
+	n := len(actors) + 1
 	if n <= 1 {
 		l.Text("lanes", "no backends yet", th.Font(layout.Regular, 12), r.X, r.Y, r.W, th.Muted, layout.Left)
 		return
@@ -187,10 +188,6 @@ func layoutLanes(l *layout.List, r layout.Rect, p *view.Pool, th *layout.Theme) 
 	cur := p.Changed().Lane
 	// Too low for a line a backend: the current backend and the busy
 	// ones first, the idle ones named on the last line.
-	actors := make([]trace.Actor, 0, n-1)
-	for a := 1; a < n; a++ {
-		actors = append(actors, trace.Actor(a))
-	}
 	if rowH < lh+2 {
 		fit := int(r.H / (lh + 2))
 		if fit == 0 {
