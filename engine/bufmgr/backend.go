@@ -147,6 +147,18 @@ func (b *Backend) step(site trace.Site) {
 	}
 }
 
+// sleep yields as a backend that sleeps until until() holds (a latch, a
+// condition variable): the scheduler does not resume it before, so it
+// takes no steps meanwhile. It must be scheduled: unscheduled, nothing
+// else could run to wake it.
+func (b *Backend) sleep(site trace.Site, until func() bool) {
+	if hooks && b.y != nil {
+		b.y(sched.Point{Site: site, Until: until})
+		return
+	}
+	panic(fmt.Sprintf("bufmgr: backend %s must sleep at %s but runs unscheduled", b.Name, site))
+}
+
 // stepWait yields as a backend retrying an operation that only another
 // backend can let succeed. Unscheduled, such a retry could never succeed.
 func (b *Backend) stepWait(site trace.Site) {

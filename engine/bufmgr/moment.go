@@ -42,6 +42,10 @@ func MomentOf(e trace.Event) trace.Moment {
 		if e.Before == 0 && e.After > 1 {
 			return trace.MomentReadV
 		}
+	case trace.KAIO:
+		if _, worker := IOWorkerOf(e.Actor); worker && e.Arg&0xff == trace.AIOComplete {
+			return trace.MomentAIOComplete
+		}
 	case trace.KError:
 		return trace.MomentError
 	}

@@ -174,7 +174,7 @@ func (w aioWaiter) Sleep(be *aio.Backend, handle int, what string, done func() b
 		return
 	}
 	for !done() {
-		b.stepWait(s18Sleep)
+		b.sleep(s18Sleep, done)
 	}
 }
 
@@ -197,7 +197,7 @@ func (p *Pool) RunIOWorker(i int, y sched.Yield, clientsDone func() bool) error 
 		if clientsDone() {
 			return nil
 		}
-		w.stepWait(s18WorkerIdle)
+		w.sleep(s18WorkerIdle, func() bool { return p.aio.WorkerRunnable(i) || clientsDone() })
 	}
 }
 

@@ -24,5 +24,9 @@
 // must change first (a lock held, I/O in progress). Waiting backends are
 // resumed like any other and retry; if every live backend is waiting and
 // each has retried since anyone last made progress, the run stops with
-// ErrDeadlock. Every run is bounded by a step limit.
+// ErrDeadlock. A backend that yields with Until set sleeps instead (a latch,
+// a condition variable): it is not resumed until Until reports true, and
+// takes no steps meanwhile; if every live backend sleeps, or sleeps or has
+// retried in vain, the run stops with ErrDeadlock too. Every run is bounded
+// by a step limit.
 package sched

@@ -16,6 +16,11 @@ import (
 type Point struct {
 	Site trace.Site
 	Wait bool
+	// Until, when set, puts the backend to sleep (a latch, a condition
+	// variable: PostgreSQL 18's I/O worker waiting for work, a backend
+	// waiting for an AIO read): it is not resumed, and so takes no step,
+	// until Until reports true, because another backend acted.
+	Until func() bool
 }
 
 // Yield is called by engine code before each shared-memory operation. A nil
@@ -172,9 +177,25 @@ func (s *Scheduler) Step() (bool, error) {
 	if len(live) == 0 {
 		return false, nil
 	}
-	if s.deadlocked(live) {
+	// Sleeping backends are not among those the policy picks from, until
+	// what they sleep on holds.
+	awake := live
+	for i, p := range live {
+		if p.pending.Until != nil && !p.pending.Until() {
+			awake = make([]*Proc, 0, len(live))
+			for _, q := range live[i:] {
+				if q.pending.Until == nil || q.pending.Until() {
+					awake = append(awake, q)
+				}
+			}
+			awake = append(live[:i:i], awake...)
+			break
+		}
+	}
+	if len(awake) == 0 || s.deadlocked(awake) {
 		return false, ErrDeadlock
 	}
+	live = awake
 	for _, p := range live {
 		p.stale = p.pending.Wait && p.waitEpoch == s.epoch
 	}

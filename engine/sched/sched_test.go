@@ -165,3 +165,41 @@ func TestBodyError(t *testing.T) {
 		t.Fatalf("proc err %v steps %d", p.Err(), p.Steps())
 	}
 }
+
+// A backend that sleeps (Until) is not resumed until what it sleeps on
+// holds: it takes no steps meanwhile, whatever the policy; once woken it
+// runs. Every backend asleep with nothing to wake it is a deadlock.
+func TestSleepUntil(t *testing.T) {
+	for _, policy := range []Policy{&RoundRobin{}, NewRandom(1), NewRandom(7)} {
+		flag := false
+		s := New(policy)
+		sleeper := s.Spawn(1, "sleeper", func(y Yield) error {
+			y(Point{Until: func() bool { return flag }})
+			if !flag {
+				return errors.New("resumed before its flag was set")
+			}
+			return nil
+		})
+		s.Spawn(2, "setter", func(y Yield) error {
+			for range 5 {
+				y(Point{})
+			}
+			flag = true
+			return nil
+		})
+		if err := s.Run(); err != nil || sleeper.Err() != nil {
+			t.Fatalf("%s: %v, %v", policy.Name(), err, sleeper.Err())
+		}
+		if sleeper.Steps() != 1 {
+			t.Errorf("%s: the sleeper was resumed %d times, want once (when woken; Spawn runs it to its first yield)", policy.Name(), sleeper.Steps())
+		}
+	}
+	s := New(&RoundRobin{})
+	s.Spawn(1, "forever", func(y Yield) error {
+		y(Point{Until: func() bool { return false }})
+		return nil
+	})
+	if err := s.Run(); !errors.Is(err, ErrDeadlock) {
+		t.Errorf("a backend asleep for ever: %v, want ErrDeadlock", err)
+	}
+}

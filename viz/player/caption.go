@@ -77,21 +77,22 @@ func (p *Player) MomentAt(pane, pos int) trace.Moment {
 // momentTitles say what each key moment is, in a few words, for the
 // heading of a stop ("Next: a compare-and-swap fails").
 var momentTitles = [trace.NumMoments]string{
-	trace.MomentCASFail:    "a compare-and-swap fails",
-	trace.MomentSpin:       "a backend spins on a locked header",
-	trace.MomentVictim:     "a buffer is chosen as victim",
-	trace.MomentDirtyEvict: "a dirty victim is written out",
-	trace.MomentRingReuse:  "a scan's ring reuses a buffer",
-	trace.MomentLookupMiss: "the lookup finds no buffer",
-	trace.MomentDrop:       "a dropped relation's buffer is emptied",
-	trace.MomentSLRUMatch:  "the search reaches the page's slot",
-	trace.MomentSLRUVictim: "an SLRU slot is chosen as victim",
-	trace.MomentFSMSkip:    "the FSM read finds no fork",
-	trace.MomentFSMCreate:  "the FSM fork is created",
-	trace.MomentError:      "an ERROR",
-	trace.MomentLookupHit:  "the lookup finds the page",
-	trace.MomentSLRULookup: "a search of the SLRU begins",
-	trace.MomentReadV:      "one read call brings in several blocks",
+	trace.MomentCASFail:     "a compare-and-swap fails",
+	trace.MomentSpin:        "a backend spins on a locked header",
+	trace.MomentVictim:      "a buffer is chosen as victim",
+	trace.MomentDirtyEvict:  "a dirty victim is written out",
+	trace.MomentRingReuse:   "a scan's ring reuses a buffer",
+	trace.MomentLookupMiss:  "the lookup finds no buffer",
+	trace.MomentDrop:        "a dropped relation's buffer is emptied",
+	trace.MomentSLRUMatch:   "the search reaches the page's slot",
+	trace.MomentSLRUVictim:  "an SLRU slot is chosen as victim",
+	trace.MomentFSMSkip:     "the FSM read finds no fork",
+	trace.MomentFSMCreate:   "the FSM fork is created",
+	trace.MomentError:       "an ERROR",
+	trace.MomentLookupHit:   "the lookup finds the page",
+	trace.MomentSLRULookup:  "a search of the SLRU begins",
+	trace.MomentReadV:       "one read call brings in several blocks",
+	trace.MomentAIOComplete: "an I/O worker completes a read",
 }
 
 // MomentTitle says what moment m is in a few words ("a compare-and-swap
