@@ -205,6 +205,10 @@ type State struct {
 
 	// Pane is the pane shown where stacked panes are shown one at a time.
 	Pane int
+	// paneStop is 1 + the position of the stop whose pane Pane was set
+	// to (0: none): a stop shows its own pane once, then the student may
+	// choose another.
+	paneStop int
 	// Pools are the pool scenes of the panes (zoom, hit testing).
 	Pools     []scene.PoolScene
 	DropProbe uint64

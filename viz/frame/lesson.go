@@ -441,8 +441,22 @@ func (b *builder) compare(r layout.Rect) {
 	// Panes too narrow for their words (a phone) are stacked instead,
 	// where each still gets a few lines' height.
 	stacked := drops && w < th.Px(200) && r.H/float64(n) >= 6*layout.LineHeight(small)
-	for i := 0; i < n; i++ {
-		pr := layout.Rect{X: r.X + float64(i)*w, Y: r.Y, W: w, H: r.H}
+	// Three pools or more side by side on a phone are too narrow for a
+	// state word or a lane: one at a time, a button a pane.
+	panes := make([]int, n)
+	for i := range panes {
+		panes[i] = i
+	}
+	if !drops && n >= 3 && w < th.Px(170) {
+		if st, ok := p.AtStop(); ok && b.s.paneStop != st.Pos+1 {
+			b.s.Pane, b.s.paneStop = st.Pane, st.Pos+1 // the pane the stop is about
+		}
+		var one int
+		r, one = b.paneChooser(r, n)
+		panes, w = []int{one}, r.W
+	}
+	for k, i := range panes {
+		pr := layout.Rect{X: r.X + float64(k)*w, Y: r.Y, W: w, H: r.H}
 		if stacked {
 			pr = layout.Rect{X: r.X, Y: r.Y + float64(i)*r.H/float64(n), W: r.W, H: r.H / float64(n)}
 		}
@@ -529,28 +543,9 @@ func (b *builder) layoutPanes(r layout.Rect, m *mech.Mechanism, withCounters, wi
 	}
 	lines := layout.LineHeight(th.Font(layout.Regular, 12))
 	if pd.Stacked && n > 1 && r.H/float64(n) < 8*lines {
-		bh := b.buttonH()
-		row, rest := r.SplitTop(bh + 4)
-		r = rest
-		b.s.Pane = min(b.s.Pane, n-1)
-		x := row.X
-		for i := range n {
-			// The pane's name in the longest form that fits its button:
-			// its short title, without its note, its value alone.
-			short := p.PaneVariant(i).Info().Short
-			forms := append(scene.TitleForms(short), p.PaneVariant(i).Name())
-			lbl := forms[len(forms)-1]
-			for _, f := range forms {
-				if b.buttonW(f) <= row.W/float64(n)-4 {
-					lbl = f
-					break
-				}
-			}
-			w := min(b.buttonW(lbl), row.W/float64(n)-4)
-			b.button(fmt.Sprintf("pane %d", i+1), lbl, layout.Rect{X: x, Y: row.Y, W: w, H: bh}, i == b.s.Pane, func() { b.s.Pane = i })
-			x += w + 4
-		}
-		shown, n = []int{b.s.Pane}, 1
+		var one int
+		r, one = b.paneChooser(r, n)
+		shown, n = []int{one}, 1
 	}
 	for k, i := range shown {
 		t := p.PaneTrack(i, m.Name)
@@ -576,6 +571,34 @@ func (b *builder) layoutPanes(r layout.Rect, m *mech.Mechanism, withCounters, wi
 		}
 		b.from(state, func() { b.clipped(inner, func() { pd.Layout(b.l, inner, state, th) }) })
 	}
+}
+
+// paneChooser lays out a row of buttons, one a pane, over r, for panes
+// shown one at a time, and returns what is left of r and the pane chosen
+// (frameState.Pane).
+func (b *builder) paneChooser(r layout.Rect, n int) (layout.Rect, int) {
+	p := b.sc.Player
+	bh := b.buttonH()
+	row, rest := r.SplitTop(bh + 4)
+	b.s.Pane = min(b.s.Pane, n-1)
+	x := row.X
+	for i := range n {
+		// The pane's name in the longest form that fits its button: its
+		// short title, without its note, its value alone.
+		short := p.PaneVariant(i).Info().Short
+		forms := append(scene.TitleForms(short), p.PaneVariant(i).Name())
+		lbl := forms[len(forms)-1]
+		for _, f := range forms {
+			if b.buttonW(f) <= row.W/float64(n)-4 {
+				lbl = f
+				break
+			}
+		}
+		w := min(b.buttonW(lbl), row.W/float64(n)-4)
+		b.button(fmt.Sprintf("pane %d", i+1), lbl, layout.Rect{X: x, Y: row.Y, W: w, H: bh}, i == b.s.Pane, func() { b.s.Pane = i })
+		x += w + 4
+	}
+	return rest, b.s.Pane
 }
 
 // dropPane lays out one drop strategy's pane: where the strategy is, its

@@ -209,9 +209,9 @@ func (p *Pool) LaneActors() []trace.Actor {
 	return out
 }
 
-// workerLabel is an I/O worker's lane status: the handle it reads or last
-// completed (its last KAIO event, within wordWalk of its events), or
-// that it waits for work.
+// workerLabel is an I/O worker's lane status (its lane is named W0, W1,
+// …): the handle it reads or last completed (its last KAIO event, within
+// wordWalk of its events), or that it waits for work.
 func (p *Pool) workerLabel(a trace.Actor) string {
 	for n, i := p.h.ActorTop(a), 0; n != nil && i < wordWalk; n, i = n.ActorPrev, i+1 {
 		e := n.Ev
@@ -221,12 +221,12 @@ func (p *Pool) workerLabel(a trace.Actor) string {
 		blocks := p.aioBlocks(e)
 		switch e.Arg & 0xff {
 		case trace.AIODequeue:
-			return fmt.Sprintf("I/O worker: reads handle %d (%s)", e.Obj, blocks)
+			return fmt.Sprintf("reads handle %d (%s)", e.Obj, blocks)
 		case trace.AIOComplete:
-			return fmt.Sprintf("I/O worker: completed handle %d (%s)", e.Obj, blocks)
+			return fmt.Sprintf("completed handle %d (%s)", e.Obj, blocks)
 		}
 	}
-	return "I/O worker: waits for work"
+	return "waits for work"
 }
 
 // aioBlocks is a KAIO event's blocks in the view's names: "t/16..31".
