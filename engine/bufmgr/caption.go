@@ -240,9 +240,15 @@ func (c *captioner) op() string {
 		return fmt.Sprintf("%s wants the cleanup lock on %s (%s): its own pin must be the only one.", c.who, c.buf(), c.tag(e.Arg))
 	case s17ReadBegin:
 		return fmt.Sprintf("%s wants %s (ReadBuffer_common): StartReadBuffer pins a buffer for it.", c.who, c.tag(e.Arg))
-	case sScanInit, s17ScanInit:
-		if e.Site == s17ScanInit {
+	case s18ReadBegin:
+		return fmt.Sprintf("%s wants %s (ReadBuffer_common): one block, which it reads itself if it must.", c.who, c.tag(e.Arg))
+	case sScanInit, s17ScanInit, s18ScanInit:
+		switch e.Site {
+		case s17ScanInit:
 			return fmt.Sprintf("%s starts a sequential scan of %s (%s) through a read stream, which looks ahead and combines reads.",
+				c.who, c.rel(), narrate.Plural(e.After, "block"))
+		case s18ScanInit:
+			return fmt.Sprintf("%s starts a sequential scan of %s (%s) through a read stream whose reads I/O workers make.",
 				c.who, c.rel(), narrate.Plural(e.After, "block"))
 		}
 		ring := "no ring: the table is at most a quarter of the pool"
@@ -303,9 +309,9 @@ func (c *captioner) opDone() string {
 		return fmt.Sprintf("%s is done: %s (%s) is dirty, to be written out before it is reused.", c.who, c.buf(), c.tag(e.Arg))
 	case sCleanupGot:
 		return fmt.Sprintf("%s holds the cleanup lock on %s (%s): nobody else pins it.", c.who, c.buf(), c.tag(e.Arg))
-	case sScanEnd, s17ScanEnd:
+	case sScanEnd, s17ScanEnd, s18ScanEnd:
 		return fmt.Sprintf("%s's scan of %s is done: %s read, its last pin released.", c.who, c.rel(), narrate.Plural(e.After, "block"))
-	case s17ReadDone:
+	case s17ReadDone, s18ReadDone:
 		return fmt.Sprintf("%s has %s in %s, pinned and valid.", c.who, c.tag(e.Arg), c.buf())
 	case sScanPause:
 		return fmt.Sprintf("%s's scan of %s pauses after %s, keeping its current page pinned.",
@@ -332,6 +338,11 @@ func (c *captioner) load() string {
 			c.who, c.buf(), StateRefcount(s))
 	case sDirtyLoad:
 		return fmt.Sprintf("%s reads %s's state word to set BM_DIRTY with a CAS.", c.who, c.buf())
+	case s18Forwarded:
+		if s&BmValid != 0 {
+			return fmt.Sprintf("%s finds %s, pinned by its last call and handed on, already valid: no read for it.", c.who, c.buf())
+		}
+		return fmt.Sprintf("%s finds %s, pinned by its last call and handed on, not valid yet: it must be read.", c.who, c.buf())
 	case sPinWait, sUnpinWait, sDirtyWait:
 		if s&BmLocked != 0 {
 			return fmt.Sprintf("%s reads %s's state word again: its header is still locked.", c.who, c.buf())

@@ -398,7 +398,7 @@ func (c *captioner) aio() string {
 	h, blocks := int32(e.Obj), aioBlocks(e, c.names)
 	switch e.Arg & 0xff {
 	case trace.AIOStage:
-		return fmt.Sprintf("%s stages AIO handle %d to read %s: each buffer gets BM_IO_IN_PROGRESS and a pin of the AIO subsystem's.", c.who, h, blocks)
+		return fmt.Sprintf("%s stages AIO handle %d for %s: BM_IO_IN_PROGRESS and an AIO pin on each buffer.", c.who, h, blocks)
 	case trace.AIOSyncIO:
 		return fmt.Sprintf("%s reads %s itself, at once, through AIO handle %d (a synchronous read: no worker).", c.who, blocks, h)
 	case trace.AIOSubmit:

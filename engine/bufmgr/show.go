@@ -96,7 +96,7 @@ func DescribeWith(e trace.Event, names RelNamer, actor func(trace.Actor) string)
 	case trace.KRingAdd, trace.KRingReject:
 		fmt.Fprintf(&b, ": ring slot %d", e.Arg)
 	case trace.KHit, trace.KMiss, trace.KIORead, trace.KIOWrite, trace.KOp:
-		if e.Kind == trace.KOp && (e.Site == sScanInit || e.Site == s17ScanInit) {
+		if e.Kind == trace.KOp && (e.Site == sScanInit || e.Site == s17ScanInit || e.Site == s18ScanInit) {
 			fmt.Fprintf(&b, ": %d blocks, ring %d", e.After, e.Arg)
 			if e.Before != 0 {
 				fmt.Fprintf(&b, ", starts at block %d", e.Before)
