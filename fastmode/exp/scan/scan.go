@@ -75,17 +75,17 @@ const (
 // latency model at latencyUS a call and BlockUS a block (deterministic: no
 // timing).
 //
-// PostgreSQL 18 runs on engine/aio's model of its read path (its own pool:
-// not engine/bufmgr's yet), the I/O workers or the kernel stepped in the
-// order of their simulated clocks (aio.EarliestFirst). Its time is the
-// backend's clock at the scan's end: the reads it made itself and its
-// waits for the others', so I/Os in flight together overlap.
+// At PostgreSQL 18 the engine steps the I/O workers itself while the scan
+// waits (unscheduled), in the order of their simulated clocks; the time is
+// the backend's clock at the scan's end: the reads it made itself and its
+// waits for the workers', so I/Os in flight together overlap. io_uring
+// runs on engine/aio's model alone (its own pool: the engine's pool does
+// not run it yet).
 func IOTime(v Variant, latencyUS int) (calls int, ioUS uint64, err error) {
-	if v.Version == 18 {
+	if v.IOMethod == aio.IOUring {
 		return ioTime18(v, latencyUS)
 	}
-	p, err := bufmgr.NewPoolWith(ScanNBuffers, nil, bufmgr.Options{Version: v.Version, IOCombineLimit: v.IOCombineLimit,
-		EffectiveIOConcurrency: -1, IOLatencyUS: latencyUS, IOBlockUS: BlockUS})
+	p, err := bufmgr.NewPoolWith(ScanNBuffers, nil, options(v, latencyUS))
 	if err != nil {
 		return 0, 0, err
 	}
@@ -135,8 +135,21 @@ type scanner struct {
 	next uint32
 }
 
+// options are variant v's pool options with the latency model at
+// latencyUS a call (0: none).
+func options(v Variant, latencyUS int) bufmgr.Options {
+	o := bufmgr.Options{Version: v.Version, IOCombineLimit: v.IOCombineLimit, EffectiveIOConcurrency: -1}
+	if latencyUS > 0 {
+		o.IOLatencyUS, o.IOBlockUS = latencyUS, BlockUS
+	}
+	if v.Version >= 18 {
+		o.IOMethod = v.IOMethod.String()
+	}
+	return o
+}
+
 func newScanner(v Variant) (*scanner, error) {
-	p, err := bufmgr.NewPoolWith(ScanNBuffers, nil, bufmgr.Options{Version: v.Version, IOCombineLimit: v.IOCombineLimit, EffectiveIOConcurrency: -1})
+	p, err := bufmgr.NewPoolWith(ScanNBuffers, nil, options(v, 0))
 	if err != nil {
 		return nil, err
 	}
@@ -167,7 +180,7 @@ func runScan(o exp.Options, r *exp.Report) error {
 	for _, v := range Variants {
 		p.Step(v.Name)
 		row := exp.Row{Name: v.Name, Unit: "ns/block", PerOp: map[string]float64{}}
-		if v.Version < 18 {
+		if v.IOMethod != aio.IOUring {
 			s, err := newScanner(v)
 			if err != nil {
 				return err
@@ -185,8 +198,11 @@ func runScan(o exp.Options, r *exp.Report) error {
 			row.PerOp[fmt.Sprintf("io_us_at_%dus", lat)] = float64(us)
 		}
 		row.Note = fmt.Sprintf("%d blocks in %d read calls; simulated I/O: the latency a call + %d us a block", ScanBlocks, int(row.PerOp["read_calls"]), BlockUS)
-		if v.Version == 18 {
-			row.Note += "; engine/aio's model, its I/Os overlapping (not timed natively: not in engine/bufmgr yet)"
+		switch {
+		case v.IOMethod == aio.IOUring:
+			row.Note += "; engine/aio's model alone, its I/Os overlapping (not timed natively: the engine's pool does not run io_uring yet)"
+		case v.Version == 18:
+			row.Note += "; the I/O workers' reads overlapping"
 		}
 		r.Rows = append(r.Rows, row)
 		switch v.Name {
@@ -230,8 +246,8 @@ func scanTable(r *exp.Report, w io.Writer) {
 	}
 	tw.Flush()
 	fmt.Fprintf(w, "\nA cold scan of %d blocks in a %d-buffer pool; simulated I/O: the latency a call plus %d us a block. Up to 17\n"+
-		"the backend reads synchronously; 18's reads (engine/aio's model, its own pool, no native time) overlap in the\n"+
-		"I/O workers or the kernel. At 100 us a call the read stream at io_combine_limit 16 is %s and 18's\n"+
+		"the backend reads synchronously; 18's reads overlap in the I/O workers (io_uring: engine/aio's model alone,\n"+
+		"no native time). At 100 us a call the read stream at io_combine_limit 16 is %s and 18's\n"+
 		"asynchronous reads (3 I/O workers) %s than one read a block (%s than 17's stream). In the engine's\n"+
 		"own time the stream costs %.2f× one read a block.\n",
 		ScanBlocks, ScanNBuffers, BlockUS, exp.Faster(1, r.Summary["speedup_stream_over_sync_at_100us"]),
