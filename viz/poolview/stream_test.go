@@ -69,3 +69,41 @@ run
 		}
 	}
 }
+
+// At PostgreSQL 18 the window shows an I/O's life: blocks whose read is
+// submitted and queued, blocks an I/O worker is reading (named), blocks
+// read and waiting for the scan; the seeded schedule shows each at some
+// event, and none at the scan's end.
+func TestStreamWindow18(t *testing.T) {
+	const src = `config shared_buffers=128MB pg=18 schedule=random seed=3
+relation t blocks=160
+backend A: scan t
+run
+`
+	r := pooltest.Run(t, "stream18", src)
+	v := pooltest.NewView(r)
+	seen := map[string]bool{}
+	for e := range r.Log().Range(0, r.Log().Len()) {
+		v.Apply(e)
+		w, ok := v.StreamWindow(1)
+		if !ok {
+			continue
+		}
+		for _, s := range []string{"queued", "read by W", " read"} {
+			if strings.Contains(w, s) {
+				seen[s] = true
+			}
+		}
+		if strings.Contains(w, "reading") {
+			t.Fatalf("event %d: window %q says reading, not queued or by whom", e.Seq, w)
+		}
+	}
+	for _, s := range []string{"queued", "read by W", " read"} {
+		if !seen[s] {
+			t.Errorf("no window showed %q", s)
+		}
+	}
+	if w, ok := v.StreamWindow(1); ok {
+		t.Errorf("after the scan: a stream window %q", w)
+	}
+}

@@ -271,11 +271,15 @@ func layoutLanes(l *layout.List, r layout.Rect, p *view.Pool, th *layout.Theme) 
 		if ln.HasErr && ln.Failed() {
 			errPart = "ERROR: " + errText(ln.ErrCode())
 		}
-		if w, ok := p.StreamWindow(a); ok {
-			// A PostgreSQL 17 scan's pins are its read stream's window.
-			pinsText = w
-		}
 		seconds := []string{join3(pinsText+stats, errPart), join3(pinsText, errPart)}
+		if ws, ok := p.StreamWindowForms(a); ok {
+			// A PostgreSQL 17 or 18 scan's pins are its read stream's
+			// window, in the longest form that fits.
+			seconds = nil
+			for _, w := range ws {
+				seconds = append(seconds, join3(w+stats, errPart), join3(w, errPart))
+			}
+		}
 		if errPart != "" {
 			seconds = append(seconds, errPart, "ERROR")
 		} else {
