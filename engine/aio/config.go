@@ -20,6 +20,14 @@ const (
 	InvalidBuffer      = readstream.InvalidBuffer
 )
 
+// StrategyType and Strategy are engine/readstream's, the same in 18: a
+// ring's type (bufmgr.h's BufferAccessStrategyType: no ring, BULKREAD,
+// BULKWRITE, VACUUM) and size in buffers (BufferAccessStrategyData).
+type StrategyType = readstream.StrategyType
+type Strategy = readstream.Strategy
+
+const NoStrategy, BulkRead, BulkWrite, Vacuum = readstream.NoStrategy, readstream.BulkRead, readstream.BulkWrite, readstream.Vacuum
+
 // IOMethod is the io_method GUC (aio.h, PG 18: enum IoMethod).
 type IOMethod uint8
 
@@ -146,27 +154,6 @@ func AioChooseMaxConcurrency(nBuffers, maxBackends int) int {
 	return min(max(MaxProportionalPins(nBuffers, maxBackends), 1), 64)
 }
 
-// StrategyType is a BufferAccessStrategyType (bufmgr.h) as far as a read
-// stream cares.
-type StrategyType uint8
-
-const (
-	// NoStrategy is a NULL BufferAccessStrategy: the whole pool.
-	NoStrategy StrategyType = iota
-	// BulkRead is BAS_BULKREAD.
-	BulkRead
-	// BulkWrite is BAS_BULKWRITE: 16MB.
-	BulkWrite
-	// Vacuum is BAS_VACUUM: 2048kB (vacuum_buffer_usage_limit's default).
-	Vacuum
-)
-
-// Strategy is a ring: its type and size in buffers.
-type Strategy struct {
-	Type    StrategyType
-	Buffers int
-}
-
 // GetAccessStrategy is GetAccessStrategy (freelist.c, PG 18.4) for a pool
 // of nBuffers under the given GUCs. BULKREAD's ring grows in 18:
 //
@@ -200,17 +187,11 @@ func GetAccessStrategy(t StrategyType, nBuffers, maxBackends, ioCombineLimit, ei
 	return Strategy{Type: t, Buffers: min(nBuffers/8, n)}
 }
 
-// GetAccessStrategyPinLimit (freelist.c, unchanged in 18): NBuffers with
-// no ring, the whole ring for BULKREAD, half of any other ring.
+// GetAccessStrategyPinLimit (freelist.c, unchanged in 18) is
+// engine/readstream's: NBuffers with no ring, the whole ring for
+// BULKREAD, half of any other ring.
 func GetAccessStrategyPinLimit(s Strategy, nBuffers int) int {
-	switch s.Type {
-	case NoStrategy:
-		return nBuffers
-	case BulkRead:
-		return s.Buffers
-	default:
-		return s.Buffers / 2
-	}
+	return readstream.GetAccessStrategyPinLimit(s, nBuffers)
 }
 
 // Config is what the model reads: the stream's flags and strategy, and the

@@ -73,45 +73,20 @@ func runCase(t *testing.T, d *goldentest.Case, show func(*aio.Log) string) (stri
 			return "", fmt.Errorf("unknown argument %q", k)
 		}
 	}
-	var cb aio.Callback
-	var cached []aio.BlockNumber
-	flagsFromInput := false
-	for _, line := range strings.Split(strings.TrimSpace(d.Input), "\n") {
-		f := strings.Fields(line)
-		if len(f) == 0 {
-			continue
-		}
-		switch f[0] {
-		case "heapscan":
-			if len(f) != 2 {
-				return "", fmt.Errorf("heapscan N: %q", line)
-			}
-			n, err := strconv.Atoi(f[1])
-			if err != nil {
-				return "", err
-			}
-			cfg = aio.HeapSequentialScanConfig(cfg, n)
-			flagsFromInput = true
-			cb = aio.HeapScanSerial(aio.BlockNumber(n), 0)
-		case "blocks":
-			bs, err := parseBlocks(f[1:])
-			if err != nil {
-				return "", err
-			}
-			cb = aio.BlockList(bs)
-		case "cached":
-			bs, err := parseBlocks(f[1:])
-			if err != nil {
-				return "", err
-			}
-			cached = append(cached, bs...)
-		default:
-			return "", fmt.Errorf("unknown input line %q", line)
-		}
+	in, err := goldentest.ParseStream(d)
+	if err != nil {
+		return "", err
 	}
-	if cb == nil {
-		return "", fmt.Errorf("no heapscan or blocks line")
+	if in.StartGiven {
+		return "", fmt.Errorf("heapscan: start= is engine/readstream's, not modelled here")
 	}
+	cb := aio.BlockList(goldentest.Blocks[aio.BlockNumber](in.Blocks))
+	flagsFromInput := in.HeapScan
+	if in.HeapScan {
+		cfg = aio.HeapSequentialScanConfig(cfg, int(in.N))
+		cb = aio.HeapScanSerial(aio.BlockNumber(in.N), 0)
+	}
+	cached := goldentest.Blocks[aio.BlockNumber](in.Cached)
 	if v, ok := args["flags"]; ok {
 		cfg.Flags = 0
 		for _, f := range strings.Split(v, ",") {
@@ -181,25 +156,4 @@ func parseOrder(v string) (aio.Scheduler, error) {
 		return aio.Seeded(n), nil
 	}
 	return nil, fmt.Errorf("order: unknown %q", v)
-}
-
-func parseBlocks(fs []string) ([]aio.BlockNumber, error) {
-	var bs []aio.BlockNumber
-	for _, f := range fs {
-		lo, hi, isRange := strings.Cut(f, "..")
-		a, err := strconv.ParseUint(lo, 10, 32)
-		if err != nil {
-			return nil, fmt.Errorf("block %q: %v", f, err)
-		}
-		b := a
-		if isRange {
-			if b, err = strconv.ParseUint(hi, 10, 32); err != nil || b < a {
-				return nil, fmt.Errorf("block range %q", f)
-			}
-		}
-		for x := a; x <= b; x++ {
-			bs = append(bs, aio.BlockNumber(x))
-		}
-	}
-	return bs, nil
 }

@@ -2,7 +2,6 @@ package readstream_test
 
 import (
 	"fmt"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -56,53 +55,16 @@ func runCase(t *testing.T, d *goldentest.Case, show func(*readstream.Log) string
 	nbuffers := goldentest.Int(t, d, "nbuffers", readstream.DefaultNBuffers)
 	cfg := readstream.DefaultConfig(0)
 	cfg.NBuffers = nbuffers
-	var cb readstream.Callback
-	var cached []readstream.BlockNumber
-	for _, line := range strings.Split(strings.TrimSpace(d.Input), "\n") {
-		f := strings.Fields(line)
-		if len(f) == 0 {
-			continue
-		}
-		switch f[0] {
-		case "heapscan":
-			if len(f) < 2 || len(f) > 3 {
-				return "", fmt.Errorf("heapscan N [start=S]: %q", line)
-			}
-			n, err := strconv.Atoi(f[1])
-			if err != nil {
-				return "", fmt.Errorf("heapscan: %v", err)
-			}
-			start := 0
-			if len(f) == 3 {
-				v, ok := strings.CutPrefix(f[2], "start=")
-				if !ok {
-					return "", fmt.Errorf("heapscan: want start=S, found %q", f[2])
-				}
-				if start, err = strconv.Atoi(v); err != nil {
-					return "", fmt.Errorf("heapscan: %v", err)
-				}
-			}
-			cfg = readstream.HeapSequentialScanConfig(n, nbuffers)
-			cb = readstream.HeapScanSerial(readstream.BlockNumber(n), readstream.BlockNumber(start))
-		case "blocks":
-			bs, err := parseBlocks(f[1:])
-			if err != nil {
-				return "", err
-			}
-			cb = readstream.BlockList(bs)
-		case "cached":
-			bs, err := parseBlocks(f[1:])
-			if err != nil {
-				return "", err
-			}
-			cached = append(cached, bs...)
-		default:
-			return "", fmt.Errorf("unknown input line %q", line)
-		}
+	in, err := goldentest.ParseStream(d)
+	if err != nil {
+		return "", err
 	}
-	if cb == nil {
-		return "", fmt.Errorf("no heapscan or blocks line")
+	cb := readstream.BlockList(goldentest.Blocks[readstream.BlockNumber](in.Blocks))
+	if in.HeapScan {
+		cfg = readstream.HeapSequentialScanConfig(int(in.N), nbuffers)
+		cb = readstream.HeapScanSerial(readstream.BlockNumber(in.N), readstream.BlockNumber(in.Start))
 	}
+	cached := goldentest.Blocks[readstream.BlockNumber](in.Cached)
 	if err := applyArgs(t, d, args, &cfg); err != nil {
 		return "", err
 	}
@@ -177,26 +139,4 @@ func applyArgs(t *testing.T, d *goldentest.Case, args map[string]string, cfg *re
 		}
 	}
 	return nil
-}
-
-// parseBlocks reads numbers and a..b ranges.
-func parseBlocks(fs []string) ([]readstream.BlockNumber, error) {
-	var bs []readstream.BlockNumber
-	for _, f := range fs {
-		lo, hi, isRange := strings.Cut(f, "..")
-		a, err := strconv.ParseUint(lo, 10, 32)
-		if err != nil {
-			return nil, fmt.Errorf("block %q: %v", f, err)
-		}
-		b := a
-		if isRange {
-			if b, err = strconv.ParseUint(hi, 10, 32); err != nil || b < a {
-				return nil, fmt.Errorf("block range %q", f)
-			}
-		}
-		for x := a; x <= b; x++ {
-			bs = append(bs, readstream.BlockNumber(x))
-		}
-	}
-	return bs, nil
 }

@@ -208,3 +208,101 @@ func Size(t testing.TB, d *Case, key string) (w, h float64) {
 	}
 	return w, h
 }
+
+// Stream is the input of a read-stream case (engine/readstream's and
+// engine/aio's golden files), one line each:
+//
+//	heapscan N [start=S]   a serial heap scan of N blocks from block S
+//	blocks LIST            a callback returning LIST (numbers and a..b)
+//	cached LIST            blocks already valid in the pool
+//
+// HeapScan says which of the first two the case has; a later line of
+// either replaces an earlier one.
+type Stream struct {
+	HeapScan    bool
+	N, Start    uint32
+	Blocks      []uint32
+	Cached      []uint32
+	StartGiven  bool // the heapscan line said start=
+	HasCallback bool // a heapscan or blocks line was given
+}
+
+// ParseStream reads d's input as a read-stream case (Stream).
+func ParseStream(d *Case) (Stream, error) {
+	var s Stream
+	for _, line := range strings.Split(strings.TrimSpace(d.Input), "\n") {
+		f := strings.Fields(line)
+		if len(f) == 0 {
+			continue
+		}
+		switch f[0] {
+		case "heapscan":
+			if len(f) < 2 || len(f) > 3 {
+				return s, fmt.Errorf("heapscan N [start=S]: %q", line)
+			}
+			n, err := strconv.ParseUint(f[1], 10, 32)
+			if err != nil {
+				return s, fmt.Errorf("heapscan: %v", err)
+			}
+			s.HeapScan, s.HasCallback, s.N, s.Start, s.StartGiven = true, true, uint32(n), 0, false
+			if len(f) == 3 {
+				v, ok := strings.CutPrefix(f[2], "start=")
+				if !ok {
+					return s, fmt.Errorf("heapscan: want start=S, found %q", f[2])
+				}
+				st, err := strconv.ParseUint(v, 10, 32)
+				if err != nil {
+					return s, fmt.Errorf("heapscan: %v", err)
+				}
+				s.Start, s.StartGiven = uint32(st), true
+			}
+		case "blocks", "cached":
+			bs, err := ParseBlocks(f[1:])
+			if err != nil {
+				return s, err
+			}
+			if f[0] == "cached" {
+				s.Cached = append(s.Cached, bs...)
+				continue
+			}
+			s.HeapScan, s.HasCallback, s.Blocks = false, true, bs
+		default:
+			return s, fmt.Errorf("unknown input line %q", line)
+		}
+	}
+	if !s.HasCallback {
+		return s, fmt.Errorf("no heapscan or blocks line")
+	}
+	return s, nil
+}
+
+// ParseBlocks reads block numbers and ranges a..b.
+func ParseBlocks(fs []string) ([]uint32, error) {
+	var bs []uint32
+	for _, f := range fs {
+		lo, hi, isRange := strings.Cut(f, "..")
+		a, err := strconv.ParseUint(lo, 10, 32)
+		if err != nil {
+			return nil, fmt.Errorf("block %q: %v", f, err)
+		}
+		b := a
+		if isRange {
+			if b, err = strconv.ParseUint(hi, 10, 32); err != nil || b < a {
+				return nil, fmt.Errorf("block range %q", f)
+			}
+		}
+		for x := a; x <= b; x++ {
+			bs = append(bs, uint32(x))
+		}
+	}
+	return bs, nil
+}
+
+// Blocks converts block numbers to a block type of a package's own.
+func Blocks[B ~uint32](xs []uint32) []B {
+	out := make([]B, len(xs))
+	for i, x := range xs {
+		out[i] = B(x)
+	}
+	return out
+}

@@ -226,3 +226,32 @@ func TestSize(t *testing.T) {
 		}
 	}
 }
+
+// ParseStream reads a read-stream case's input; a later callback line
+// replaces an earlier one; every malformed line is an error.
+func TestParseStream(t *testing.T) {
+	in, err := ParseStream(&Case{Input: "cached 3 5..7\nblocks 0..2 9\nheapscan 40 start=7\ncached 1"})
+	if err != nil || !in.HeapScan || in.N != 40 || in.Start != 7 || !in.StartGiven ||
+		fmt.Sprint(in.Cached) != "[3 5 6 7 1]" {
+		t.Errorf("ParseStream: %+v, %v", in, err)
+	}
+	in, err = ParseStream(&Case{Input: "heapscan 4\nblocks 2..3"})
+	if err != nil || in.HeapScan || fmt.Sprint(Blocks[uint32](in.Blocks)) != "[2 3]" {
+		t.Errorf("blocks after heapscan: %+v, %v", in, err)
+	}
+	for input, want := range map[string]string{
+		"":                   "no heapscan or blocks line",
+		"cached 1":           "no heapscan or blocks line",
+		"heapscan":           "heapscan N [start=S]",
+		"heapscan x":         "heapscan: ",
+		"heapscan 4 from=2":  "want start=S",
+		"blocks 5..2":        `block range "5..2"`,
+		"blocks a":           `block "a"`,
+		"prefetch 3":         `unknown input line "prefetch 3"`,
+		"heapscan 4 start=x": "heapscan: ",
+	} {
+		if _, err := ParseStream(&Case{Input: input}); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("ParseStream(%q) = %v, want an error with %q", input, err, want)
+		}
+	}
+}
