@@ -13,7 +13,7 @@ const (
 	BASNormal    StrategyKind = iota // no ring
 	BASBulkRead                      // large sequential scans: 256kB
 	BASBulkWrite                     // COPY, CREATE TABLE AS: 16MB
-	BASVacuum                        // VACUUM: 256kB (PG15)
+	BASVacuum                        // VACUUM: 256kB (PG 15, 16), 2MB (17, 18)
 )
 
 func (k StrategyKind) String() string {
@@ -45,6 +45,11 @@ func (p *Pool) GetAccessStrategy(kind StrategyKind) *Strategy {
 		return nil
 	case BASBulkRead, BASVacuum:
 		ringBytes = 256 * 1024
+		if kind == BASVacuum && p.version >= 17 {
+			// vacuum_buffer_usage_limit (16+) is 2MB by default from 17
+			// on (guc_tables.c, REL_17_9; 16's default was 256kB).
+			ringBytes = 2048 * 1024
+		}
 	case BASBulkWrite:
 		ringBytes = 16 * 1024 * 1024
 	}

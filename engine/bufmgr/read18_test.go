@@ -169,3 +169,22 @@ func TestAIOOptions(t *testing.T) {
 		}
 	}
 }
+
+// Each version's rings at shared_buffers = 128MB: BULKREAD is 256kB (32
+// buffers) up to 17, and at 18 256kB + io_combine_limit ×
+// effective_io_concurrency blocks capped by the pin limit (94 buffers:
+// engine/aio's GetAccessStrategy); VACUUM is 256kB up to 16 and
+// vacuum_buffer_usage_limit's 2MB default (256 buffers) from 17.
+func TestRingSizesByVersion(t *testing.T) {
+	for _, c := range []struct{ version, bulkread, vacuum int }{
+		{15, 32, 32}, {16, 32, 32}, {17, 32, 256}, {18, 94, 256},
+	} {
+		p := testPool(t, 16384, nil, bufmgr.Options{Version: c.version, EffectiveIOConcurrency: -1})
+		if got := p.GetAccessStrategy(bufmgr.BASBulkRead).RingSize(); got != c.bulkread {
+			t.Errorf("pg %d: BULKREAD ring %d buffers, want %d", c.version, got, c.bulkread)
+		}
+		if got := p.GetAccessStrategy(bufmgr.BASVacuum).RingSize(); got != c.vacuum {
+			t.Errorf("pg %d: VACUUM ring %d buffers, want %d", c.version, got, c.vacuum)
+		}
+	}
+}
