@@ -26,6 +26,14 @@
 //     where the last scan of the relation reported being (syncscan.c's
 //     LRU list of 20 locations, a report every 16 pages; syncscan.go).
 //
+// Later versions' read paths, Options.Version (config pg=), each in its own
+// file with its pseudo-code: 16's BufferAlloc with one mapping partition
+// lock at a time (alloc16.go); 17's StartReadBuffers/WaitReadBuffers and
+// read streams through engine/readstream (read17.go); 18's asynchronous
+// reads through engine/aio, with the I/O workers as processes of their own
+// that the scheduler interleaves with the backends (read18.go). The rings
+// follow each version's sizes (freelist.go).
+//
 // Every shared-memory operation is preceded by a yield to the scheduler
 // (package sched) and followed by an event (package trace) whose Site is the
 // line of the function's pseudo-code (sites.go) that did it. With a nil log

@@ -12,13 +12,14 @@ import (
 )
 
 // The PostgreSQL version whose read path the pool runs (config pg=15,
-// 16, 17, or several side by side: pg=15,17), and PostgreSQL 17's read
-// stream settings. The state word, the clock sweep, the freelist and the
-// PinBuffer CAS loop are the same in every version; what differs is
-// BufferAlloc (16: one mapping partition lock at a time) and the read
-// (17: StartReadBuffers, WaitReadBuffers and read streams that combine
-// consecutive blocks into one smgrreadv). See engine/bufmgr's alloc16.go
-// and read17.go.
+// 16, 17, 18, or several side by side: pg=15,18), its read stream
+// settings (17 and 18) and I/O method (18). The state word, the clock
+// sweep, the freelist and the PinBuffer CAS loop are the same in every
+// version; what differs is BufferAlloc (16: one mapping partition lock at
+// a time), the read (17: StartReadBuffers, WaitReadBuffers and read
+// streams that combine consecutive blocks into one smgrreadv; 18: the
+// same reads made asynchronously, by I/O workers with io_method=worker)
+// and the rings. See engine/bufmgr's alloc16.go, read17.go and read18.go.
 
 // PGVersion is a PostgreSQL major version BufferLab models (config pg=).
 type PGVersion int
