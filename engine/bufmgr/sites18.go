@@ -59,10 +59,10 @@ buffer_stage_common(ioh, is_write = false, is_temp = false)   -- for each buffer
     buf_hdr->io_wref = io_ref   -- WaitIO of others now waits on the handle
     UnlockBufHdr(buf_hdr, buf_state)                                 @stage18.pin
 pgaio_submit_staged() → pgaio_worker_submit(num_staged_ios, staged_ios)
-    LWLockAcquire(AioWorkerSubmissionQueueLock, LW_EXCLUSIVE)
     for each: pgaio_io_prepare_submit(ioh)   -- SUBMITTED
-              pgaio_worker_submission_queue_insert(ioh)              @async18.submit
-    wakeup = pgaio_worker_choose_idle()   -- the lowest idle worker, its idle bit cleared
+    LWLockAcquire(AioWorkerSubmissionQueueLock, LW_EXCLUSIVE)
+    for each: pgaio_worker_submission_queue_insert(ioh)   -- queue full: run it here, after  @async18.submit
+        first time: wakeup = pgaio_worker_choose_idle()   -- the lowest idle worker's bit cleared
     LWLockRelease(AioWorkerSubmissionQueueLock)
     SetLatch(wakeup's latch)`),
 
