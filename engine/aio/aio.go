@@ -91,6 +91,10 @@ func (h *Handle) Block() BlockNumber { return h.block }
 func (h *Handle) Blocks() int        { return len(h.buffers) }
 func (h *Handle) Owner() int         { return h.owner.id }
 
+// Synchronous is PGAIO_HF_SYNCHRONOUS (or io_method=sync's execution):
+// the issuing backend executes the I/O itself, at once.
+func (h *Handle) Synchronous() bool { return h.synchronous }
+
 // Handle is handle id.
 func (s *System) Handle(id int) *Handle { return &s.handles[id] }
 

@@ -294,6 +294,24 @@ func (s *System) StepWorker(i int) { s.workerStep(i) }
 // Workers is the number of I/O workers (io_method=worker; 0 otherwise).
 func (s *System) Workers() int { return len(s.workers) }
 
+// InKernel lists the handles the kernel has been given and not finished
+// (io_method=io_uring), every backend's, in submission order: a host that
+// runs the kernel as a process of its own picks one and StepKernel
+// finishes it.
+func (s *System) InKernel() []int {
+	var ids []int
+	for _, a := range s.Runnable() {
+		if a.hid >= 0 {
+			ids = append(ids, a.hid)
+		}
+	}
+	return ids
+}
+
+// StepKernel is the kernel finishing handle id's read (uringKernelStep):
+// the data arrives and a completion waits in the owner's ring.
+func (s *System) StepKernel(id int) { s.uringKernelStep(id) }
+
 // Scheduler picks which runnable actor steps next (an index into rs,
 // which is never empty). Schedulers are deterministic.
 type Scheduler interface {

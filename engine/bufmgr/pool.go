@@ -124,6 +124,7 @@ type Pool struct {
 	// the header lock; a map, so that pools below 18 pay nothing for it).
 	aio       *aio.System
 	ioWorkers []*Backend
+	kernel    *Backend // io_method=io_uring: the kernel's reads
 	aioOwners []*Backend
 	ioWrefs   map[int32]aio.WaitRef
 }

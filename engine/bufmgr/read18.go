@@ -30,9 +30,14 @@ import (
 //     (aioWaiter) while the workers run; unscheduled (fast mode), it
 //     steps the workers itself, in the order of their simulated clocks.
 //
-// What is not here yet: io_method=io_uring in the engine (engine/aio
-// models it alone), a paused scan (scan pages=), the handles' own events
-// for the stream's distance, and writes through AIO (18 writes
+// With io_method=io_uring the backend hands its reads to the kernel, one
+// process of its own here too (KernelActor, RunKernel): it finishes the
+// reads in flight in an order of its own, and the completions wait in the
+// owner's ring until a backend that waits drains them and completes the
+// I/O itself (pgaio_uring_wait_one).
+//
+// What is not here yet: a paused scan (scan pages=), the handles' own
+// events for the stream's distance, and writes through AIO (18 writes
 // synchronously too).
 
 // IOWorkerActor is the actor of I/O worker i: after every actor a client
@@ -53,6 +58,10 @@ func IOWorkerOf(a trace.Actor) (int, bool) {
 	i := int(a) - MaxSimBackends - 1
 	return i, i >= 0 && i < aio.MaxIOWorkers
 }
+
+// KernelActor is the actor of the kernel under io_method=io_uring: after
+// every I/O worker's (MaxIOWorkers of them).
+func KernelActor() trace.Actor { return IOWorkerActor(aio.MaxIOWorkers) }
 
 // IOWorkers is the number of I/O workers the pool runs (io_workers at
 // pg=18 with io_method=worker; 0 otherwise).
@@ -80,9 +89,9 @@ func (p *Pool) initAIO(opt Options) error {
 	case "sync":
 		cfg.IOMethod = aio.Sync
 	case "io_uring":
-		return fmt.Errorf("bufmgr: io_method=io_uring is modelled by engine/aio alone, not in the engine's pool yet: expected worker or sync")
+		cfg.IOMethod = aio.IOUring
 	default:
-		return fmt.Errorf("bufmgr: io_method %q: expected worker or sync", opt.IOMethod)
+		return fmt.Errorf("bufmgr: io_method %q: expected worker, io_uring or sync", opt.IOMethod)
 	}
 	if opt.IOWorkers != 0 {
 		cfg.IOWorkers = opt.IOWorkers
@@ -98,6 +107,9 @@ func (p *Pool) initAIO(opt Options) error {
 	for i := range sys.Workers() {
 		p.ioWorkers = append(p.ioWorkers, &Backend{pool: p, log: p.log, Actor: IOWorkerActor(i),
 			Name: fmt.Sprintf("io worker %d", i), reserved: -1, refHash: map[Buffer]int32{}})
+	}
+	if cfg.IOMethod == aio.IOUring {
+		p.kernel = &Backend{pool: p, log: p.log, Actor: KernelActor(), Name: "kernel", reserved: -1, refHash: map[Buffer]int32{}}
 	}
 	return nil
 }
@@ -117,6 +129,9 @@ func (p *Pool) proc(by aio.Proc) *Backend {
 	}
 	if id, ok := by.Backend(); ok {
 		return p.aioOwners[id]
+	}
+	if by == aio.ByKernel && p.kernel != nil {
+		return p.kernel
 	}
 	panic(fmt.Sprintf("bufmgr: no process for AIO step by %d", by))
 }
@@ -150,10 +165,16 @@ func (p *Pool) aioEvent(e aio.Event) {
 		step, site = trace.AIODequeue, s18Dequeue
 	case aio.KindComplete:
 		step, site = trace.AIOComplete, s18Complete
+		if _, backend := e.By.Backend(); backend && p.kernel != nil && !p.aio.Handle(e.Handle).Synchronous() {
+			site = s18Drain // a backend drains io_uring's completions
+		}
 	case aio.KindReclaim:
 		step, site = trace.AIOReclaim, s18Reclaim
 	case aio.KindWaitIO:
 		step, site = trace.AIOWait, s18Sleep
+		if p.kernel != nil {
+			site = s18UringWait
+		}
 	default:
 		return
 	}
@@ -198,6 +219,33 @@ func (p *Pool) RunIOWorker(i int, y sched.Yield, clientsDone func() bool) error 
 			return nil
 		}
 		w.sleep(s18WorkerIdle, func() bool { return p.aio.WorkerRunnable(i) || clientsDone() })
+	}
+}
+
+// UsesKernel reports whether the pool's reads go to the kernel
+// (io_method=io_uring): a run then needs the kernel's process (RunKernel).
+func (p *Pool) UsesKernel() bool { return p.kernel != nil }
+
+// RunKernel is the kernel under io_method=io_uring as a scheduled process:
+// while reads are in flight it finishes one (the data arrives, a
+// completion waits in its owner's ring; pick chooses which of the n in
+// flight, as a device finishes them in an order of its own), and sleeps
+// until one is submitted otherwise; it ends when clientsDone reports that
+// no backend is left and nothing is in flight.
+func (p *Pool) RunKernel(y sched.Yield, clientsDone func() bool, pick func(n int) int) error {
+	k := p.kernel
+	k.SetYield(y)
+	defer k.SetYield(nil)
+	for {
+		if ids := p.aio.InKernel(); len(ids) > 0 {
+			k.step(s18KernelRead)
+			p.aio.StepKernel(ids[pick(len(ids))])
+			continue
+		}
+		if clientsDone() {
+			return nil
+		}
+		k.sleep(s18KernelIdle, func() bool { return len(p.aio.InKernel()) > 0 || clientsDone() })
 	}
 }
 
@@ -410,6 +458,9 @@ func (c *captioner) aio() string {
 	case trace.AIOReclaim:
 		return fmt.Sprintf("%s reclaims handle %d: its result read, the handle free for the next read.", c.who, h)
 	case trace.AIOWait:
+		if e.Site == s18UringWait {
+			return fmt.Sprintf("%s needs %s before handle %d is complete: it waits for the kernel, then completes it.", c.who, blocks, h)
+		}
 		return fmt.Sprintf("%s needs %s before handle %d is complete: it sleeps until a worker completes it.", c.who, blocks, h)
 	}
 	return ""

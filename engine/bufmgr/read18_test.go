@@ -47,6 +47,12 @@ func aioRun(t *testing.T, nbuffers int, opt bufmgr.Options, policy sched.Policy,
 			return p.RunIOWorker(i, y, done)
 		})
 	}
+	if p.UsesKernel() {
+		// The kernel finishes the newest read in flight first.
+		s.Spawn(bufmgr.KernelActor(), "kernel", func(y sched.Yield) error {
+			return p.RunKernel(y, done, func(n int) int { return n - 1 })
+		})
+	}
 	err := s.Run()
 	for _, c := range s.Procs() {
 		if err == nil && c.Err() != nil {
@@ -160,8 +166,7 @@ func TestAIOOptions(t *testing.T) {
 		want string
 	}{
 		{bufmgr.Options{Version: 17, IOMethod: "worker"}, "io_method and io_workers are PostgreSQL 18's"},
-		{bufmgr.Options{Version: 18, IOMethod: "posix"}, `io_method "posix": expected worker or sync`},
-		{bufmgr.Options{Version: 18, IOMethod: "io_uring"}, "io_uring is modelled by engine/aio alone"},
+		{bufmgr.Options{Version: 18, IOMethod: "posix"}, `io_method "posix": expected worker, io_uring or sync`},
 		{bufmgr.Options{Version: 18, IOWorkers: 99}, "io_workers 99 outside 1..32"},
 	} {
 		if _, err := bufmgr.NewPoolWith(64, nil, c.opt); err == nil || !strings.Contains(err.Error(), c.want) {
@@ -185,6 +190,40 @@ func TestRingSizesByVersion(t *testing.T) {
 		}
 		if got := p.GetAccessStrategy(bufmgr.BASVacuum).RingSize(); got != c.vacuum {
 			t.Errorf("pg %d: VACUUM ring %d buffers, want %d", c.version, got, c.vacuum)
+		}
+	}
+}
+
+// io_method=io_uring at 18: the backend hands its reads to the kernel (a
+// process of its own here), which finishes them newest first; the
+// completions wait in the backend's ring until it waits and drains them,
+// completing each I/O itself (uring.drain). The reads are the stream's
+// (1, 2, 4, 8, then 16), no I/O worker runs, the kernel makes every read,
+// the backend every completion, and the pool's invariants hold at every
+// event.
+func TestAIOURing(t *testing.T) {
+	for seed := uint64(1); seed <= 3; seed++ {
+		log, p, err := aioRun(t, 16384, bufmgr.Options{IOMethod: "io_uring", EffectiveIOConcurrency: -1}, sched.NewRandom(seed), seed == 1, testRel("t", 16384, 160))
+		if err != nil {
+			t.Fatalf("seed %d: %v", seed, err)
+		}
+		if got := bufmgr.FormatReadRuns(p.ReadCalls()); got != "1,2,4,8,16x9,1" || p.IOWorkers() != 0 || !p.UsesKernel() {
+			t.Errorf("seed %d: read calls %s, %d workers, kernel %v", seed, got, p.IOWorkers(), p.UsesKernel())
+		}
+		drained := 0
+		for e := range log.Range(0, log.Len()) {
+			switch {
+			case e.Kind == trace.KIORead && e.Actor != bufmgr.KernelActor():
+				t.Fatalf("seed %d: a read by %s, not the kernel: %v", seed, trace.ActorName(e.Actor), e)
+			case e.Kind == trace.KAIO && e.Arg&0xff == trace.AIOComplete:
+				if e.Actor != 1 || e.Site.String() != "uring.drain" {
+					t.Fatalf("seed %d: a completion by %s at %s, want A draining its ring", seed, trace.ActorName(e.Actor), e.Site)
+				}
+				drained++
+			}
+		}
+		if drained != 14 {
+			t.Errorf("seed %d: %d completions drained, want 14", seed, drained)
 		}
 	}
 }

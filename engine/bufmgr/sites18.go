@@ -97,6 +97,22 @@ TerminateBufferIO(buf, clear_dirty, set_flag_bits, forget_owner, release_aio)
     UnlockBufHdr(buf, buf_state)                                     @termio18.unlock
     ConditionVariableBroadcast(BufferDescriptorGetIOCV(buf))`),
 
+	trace.DefineFunc("pgaio_uring_wait_one (PG 18)", "storage/aio/method_io_uring.c", "PG 18 (pg=18, io_method=io_uring)", `
+pgaio_uring_submit(num_staged_ios, staged_ios)   -- the backend's own ring
+    for each: pgaio_io_prepare_submit(ioh); io_uring_prep_readv(sqe, ...)
+    io_uring_submit(&pgaio_my_uring_context->io_uring_ring)   -- to the kernel
+[the kernel]   -- no PostgreSQL process runs here
+    reads the blocks into the buffers; posts a completion (CQE)      @uring.kernel-read
+    nothing in flight: waits for a submission                        @uring.kernel-idle
+pgaio_uring_wait_one(ioh, ref_generation)   -- a backend that waits for the I/O
+    LWLockAcquire(&owner_context->completion_lock, LW_EXCLUSIVE)
+    while the I/O is SUBMITTED:
+        if io_uring_cq_ready(ring): pgaio_uring_drain_locked(owner_context)
+            for each CQE: pgaio_io_process_completion(ioh, cqe->res)
+                TerminateBufferIO(BM_VALID, release_aio) per buffer; COMPLETED_SHARED  @uring.drain
+        else: io_uring_wait_cqes(ring, &cqes, 1, NULL, NULL)   -- sleep in the kernel  @uring.wait
+    LWLockRelease(&owner_context->completion_lock)`),
+
 	trace.DefineFunc("WaitReadBuffers (PG 18)", "storage/buffer/bufmgr.c", "PG 18 (pg=18)", `
 WaitReadBuffers(operation)
     for (;;):
@@ -154,4 +170,6 @@ var (
 	s18Sleep, s18Reclaim                     = site18("wait18.sleep"), site18("wait18.reclaim")
 	s18WaitIOLock, s18WaitIOUnlock           = site18("waitio18.lock"), site18("waitio18.unlock")
 	s18ScanInit, s18ScanEnd                  = site18("scan18.init"), site18("scan18.end")
+	s18KernelRead, s18KernelIdle, s18Drain   = site18("uring.kernel-read"), site18("uring.kernel-idle"), site18("uring.drain")
+	s18UringWait                             = site18("uring.wait")
 )

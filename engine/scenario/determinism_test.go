@@ -60,6 +60,7 @@ func TestDeterminismVersions(t *testing.T) {
 		{"16", "27ce0e2e477d1003"},
 		{"17", "6cfb3aa56c56c884"},
 		{"18", "1f3c85cc56acabfa"},
+		{"18 io_method=io_uring", "227fb409ffb18749"},
 	} {
 		src := strings.Replace(contended, "seed=42", "seed=42 pg="+c.pg, 1)
 		r1, r2 := mustRun(t, "contended", src, true), mustRun(t, "contended", src, true)

@@ -103,7 +103,7 @@ func TestParseErrors(t *testing.T) {
 		// PostgreSQL versions and 17's read stream settings (pg.go)
 		{"config pg=19", `1:8: pg: expected 15, 16, 17 or 18, or several in pane order (15,18), found "19"`},
 		{"config pg=017", `1:8: pg: expected 15, 16, 17 or 18, or several in pane order (15,18), found "017"`},
-		{"config io_method=io_uring pg=18", `1:8: io_method: expected worker or sync, found "io_uring" (io_uring is modelled in engine/aio alone)`},
+		{"config io_method=posix pg=18", `1:8: io_method: expected worker, io_uring or sync, found "posix"`},
 		{"config io_workers=0 pg=18", `1:8: io_workers: expected at least 1, found 0`},
 		{"config io_workers=33 pg=18", `1:8: io_workers`},
 		{"config pg=15,15", `1:8: pg: 15 is named twice in "15,15"`},

@@ -43,12 +43,12 @@ var pgMechanism = Mechanism{
 				{"15", "PostgreSQL 15: one read call a block", "PostgreSQL 15"},
 				{"16", "PostgreSQL 16: one partition lock at a time", "PostgreSQL 16"},
 				{"17", "PostgreSQL 17: read streams, reads combined", "PostgreSQL 17"},
-				{"18", "PostgreSQL 18: I/O workers read ahead", "PostgreSQL 18"},
+				{"18", "PostgreSQL 18: asynchronous reads", "PostgreSQL 18"},
 			}, ParsePGVersion, func(st *ConfigStmt, v PGVersion) { st.PG = v }),
-		{Name: "io_method", Values: "worker|sync", Doc: "PostgreSQL 18's io_method: worker (the default: I/O workers read for the backends) or sync (each backend reads in WaitReadBuffers)",
+		{Name: "io_method", Values: "worker|io_uring|sync", Doc: "PostgreSQL 18's io_method: worker (the default: I/O workers read), io_uring (the kernel reads) or sync (the backend reads)",
 			parse: func(p *parser, st *ConfigStmt, t token, v string) error {
-				if v != "worker" && v != "sync" {
-					return p.errf(t.Pos, "io_method: expected worker or sync, found %q (io_uring is modelled in engine/aio alone)", v)
+				if v != "worker" && v != "io_uring" && v != "sync" {
+					return p.errf(t.Pos, "io_method: expected worker, io_uring or sync, found %q", v)
 				}
 				st.IOMethod, st.IOMethodPos = v, t.Pos
 				return nil

@@ -3,6 +3,7 @@ package scenario
 import (
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"sort"
 	"strings"
 
@@ -497,6 +498,14 @@ func (r *Runner) spawnIOWorkers() {
 			return r.pool.RunIOWorker(i, y, clientsDone)
 		})
 	}
+	if r.pool.UsesKernel() {
+		// io_method=io_uring: the kernel finishes the reads in flight in
+		// an order of its own, drawn from the scenario's seed.
+		rng := rand.New(rand.NewPCG(r.cfg.Seed, uint64(r.runs)))
+		r.sched.Spawn(bufmgr.KernelActor(), "kernel", func(y sched.Yield) error {
+			return r.pool.RunKernel(y, clientsDone, rng.IntN)
+		})
+	}
 }
 
 // IOWorkerName is how the scenario names I/O worker i (PostgreSQL 18):
@@ -550,6 +559,9 @@ func (r *Runner) actorName(a trace.Actor) string {
 	}
 	if i, ok := r.pool.IOWorker(a); ok {
 		return IOWorkerName(i)
+	}
+	if a == bufmgr.KernelActor() && r.pool.UsesKernel() {
+		return "kernel"
 	}
 	return trace.ActorName(a)
 }

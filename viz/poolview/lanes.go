@@ -215,6 +215,11 @@ func (p *Pool) LaneActors() []trace.Actor {
 func (p *Pool) workerLabel(a trace.Actor) string {
 	for n, i := p.h.ActorTop(a), 0; n != nil && i < wordWalk; n, i = n.ActorPrev, i+1 {
 		e := n.Ev
+		if e.Kind == trace.KIORead && a == bufmgr.KernelActor() && e.Before == 0 {
+			// The kernel's reads: no handle step of its own.
+			t := bufmgr.UnpackTag(e.Arg)
+			return fmt.Sprintf("kernel: read %s/%d..%d", p.RelName(t.RelNode), t.BlockNum, t.BlockNum+uint32(max(e.After, 1))-1)
+		}
 		if e.Kind != trace.KAIO {
 			continue
 		}
@@ -246,6 +251,9 @@ func (p *Pool) Lane(a trace.Actor) Lane {
 	}
 	if i, ok := bufmgr.IOWorkerOf(a); ok {
 		name = fmt.Sprintf("W%d", i) // io worker i: a letter column's width
+	}
+	if a == bufmgr.KernelActor() {
+		name = "K" // the kernel, under io_method=io_uring
 	}
 	if int(a) >= len(p.lanes) {
 		return Lane{Actor: a, Name: name}
@@ -308,7 +316,7 @@ func (p *Pool) PinCount(a trace.Actor, buf int) int {
 // " (done)" after a KOpDone and "" means no operation yet.
 func (p *Pool) OpLabel(a trace.Actor) string {
 	l := p.Lane(a)
-	if _, ok := bufmgr.IOWorkerOf(a); ok {
+	if _, ok := bufmgr.IOWorkerOf(a); ok || a == bufmgr.KernelActor() {
 		return p.workerLabel(a)
 	}
 	if !l.HasOp {
@@ -339,7 +347,7 @@ func (p *Pool) opText(e trace.Event) string {
 		case siteScan17Init:
 			from += ", read stream"
 		case siteScan18Init:
-			from += ", read stream, I/O workers"
+			from += ", read stream, asynchronous reads"
 		}
 		if e.Arg == 0 {
 			return fmt.Sprintf("scan %s (%d blocks%s)", p.RelName(e.Obj), e.After, from)

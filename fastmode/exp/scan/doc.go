@@ -3,7 +3,7 @@
 // PostgreSQL 17's read stream, which combines up to io_combine_limit
 // consecutive blocks into one smgrreadv, on the engine's fast path, with
 // the simulated I/O time of the latency model at several latencies, and
-// PostgreSQL 18's asynchronous reads (I/O workers, io_method=sync, and
-// io_uring on engine/aio's model alone, so without native time) under the
-// same latency model, where reads in flight together overlap.
+// PostgreSQL 18's asynchronous reads (I/O workers, io_uring,
+// io_method=sync) under the same latency model, where reads in flight
+// together overlap.
 package scan

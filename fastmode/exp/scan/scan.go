@@ -78,13 +78,9 @@ const (
 // At PostgreSQL 18 the engine steps the I/O workers itself while the scan
 // waits (unscheduled), in the order of their simulated clocks; the time is
 // the backend's clock at the scan's end: the reads it made itself and its
-// waits for the workers', so I/Os in flight together overlap. io_uring
-// runs on engine/aio's model alone (its own pool: the engine's pool does
-// not run it yet).
+// waits for the workers' (or the kernel's, io_uring), so I/Os in flight
+// together overlap.
 func IOTime(v Variant, latencyUS int) (calls int, ioUS uint64, err error) {
-	if v.IOMethod == aio.IOUring {
-		return ioTime18(v, latencyUS)
-	}
 	p, err := bufmgr.NewPoolWith(ScanNBuffers, nil, options(v, latencyUS))
 	if err != nil {
 		return 0, 0, err
@@ -102,29 +98,6 @@ func IOTime(v Variant, latencyUS int) (calls int, ioUS uint64, err error) {
 		calls += r.Count
 	}
 	return calls, b.Stats.IOTimeUS, nil
-}
-
-// ioTime18 is IOTime for PostgreSQL 18: heap_beginscan's stream over the
-// cold table, drained as heap_fetch_next_buffer does.
-func ioTime18(v Variant, latencyUS int) (calls int, ioUS uint64, err error) {
-	cfg := aio.DefaultConfig(0)
-	cfg.NBuffers, cfg.IOMethod, cfg.IOCombineLimitGUC = ScanNBuffers, v.IOMethod, v.IOCombineLimit
-	cfg.IOLatencyUS, cfg.IOBlockUS = latencyUS, BlockUS
-	cfg = aio.HeapSequentialScanConfig(cfg, ScanBlocks)
-	sys, err := aio.NewSystem(cfg, aio.NewPool(), aio.EarliestFirst(), nil)
-	if err != nil {
-		return 0, 0, err
-	}
-	s, err := aio.Begin(sys.Backend(0), aio.HeapScanSerial(ScanBlocks, 0))
-	if err != nil {
-		return 0, 0, err
-	}
-	if got := len(aio.Consume(s, -1, 0)); got != ScanBlocks {
-		return 0, 0, fmt.Errorf("the stream returned %d blocks, want %d", got, ScanBlocks)
-	}
-	s.End()
-	sys.Quiesce()
-	return sys.Stats().Reads, sys.Backend(0).Now(), nil
 }
 
 // scanner runs cold scans of fresh tables (a new relation number each)
@@ -180,14 +153,12 @@ func runScan(o exp.Options, r *exp.Report) error {
 	for _, v := range Variants {
 		p.Step(v.Name)
 		row := exp.Row{Name: v.Name, Unit: "ns/block", PerOp: map[string]float64{}}
-		if v.IOMethod != aio.IOUring {
-			s, err := newScanner(v)
-			if err != nil {
-				return err
-			}
-			if row.Summary, err = harness.MeasureErr(o.Config, s.run); err != nil {
-				return fmt.Errorf("scan %s: %w", v.Name, err)
-			}
+		s, err := newScanner(v)
+		if err != nil {
+			return err
+		}
+		if row.Summary, err = harness.MeasureErr(o.Config, s.run); err != nil {
+			return fmt.Errorf("scan %s: %w", v.Name, err)
 		}
 		for _, lat := range Latencies {
 			calls, us, err := IOTime(v, lat)
@@ -198,11 +169,8 @@ func runScan(o exp.Options, r *exp.Report) error {
 			row.PerOp[fmt.Sprintf("io_us_at_%dus", lat)] = float64(us)
 		}
 		row.Note = fmt.Sprintf("%d blocks in %d read calls; simulated I/O: the latency a call + %d us a block", ScanBlocks, int(row.PerOp["read_calls"]), BlockUS)
-		switch {
-		case v.IOMethod == aio.IOUring:
-			row.Note += "; engine/aio's model alone, its I/Os overlapping (not timed natively: the engine's pool does not run io_uring yet)"
-		case v.Version == 18:
-			row.Note += "; the I/O workers' reads overlapping"
+		if v.Version == 18 && v.IOMethod != aio.Sync {
+			row.Note += "; the reads in flight overlapping"
 		}
 		r.Rows = append(r.Rows, row)
 		switch v.Name {
@@ -246,8 +214,8 @@ func scanTable(r *exp.Report, w io.Writer) {
 	}
 	tw.Flush()
 	fmt.Fprintf(w, "\nA cold scan of %d blocks in a %d-buffer pool; simulated I/O: the latency a call plus %d us a block. Up to 17\n"+
-		"the backend reads synchronously; 18's reads overlap in the I/O workers (io_uring: engine/aio's model alone,\n"+
-		"no native time). At 100 us a call the read stream at io_combine_limit 16 is %s and 18's\n"+
+		"the backend reads synchronously; 18's reads overlap in the I/O workers or the kernel (io_uring).\n"+
+		"At 100 us a call the read stream at io_combine_limit 16 is %s and 18's\n"+
 		"asynchronous reads (3 I/O workers) %s than one read a block (%s than 17's stream). In the engine's\n"+
 		"own time the stream costs %.2f× one read a block.\n",
 		ScanBlocks, ScanNBuffers, BlockUS, exp.Faster(1, r.Summary["speedup_stream_over_sync_at_100us"]),

@@ -63,7 +63,7 @@ func TestRunScan(t *testing.T) {
 	}
 	var b strings.Builder
 	scanTable(r, &b)
-	for _, re := range []string{`pg18 aio io_uring\s+–\s+14 `, `pg18 aio worker\s+[0-9.]+\s+14 `, `engine/aio's model alone`, `3 I/O workers`} {
+	for _, re := range []string{`pg18 aio io_uring\s+[0-9.]+\s+14 `, `pg18 aio worker\s+[0-9.]+\s+14 `, `the kernel \(io_uring\)`, `3 I/O workers`} {
 		if !regexp.MustCompile(re).MatchString(b.String()) {
 			t.Errorf("table lacks %s:\n%s", re, b.String())
 		}
