@@ -58,6 +58,17 @@ func (m IOMethod) String() string {
 	return fmt.Sprintf("IOMethod(%d)", uint8(m))
 }
 
+// ParseIOMethod reads io_method's spelling: "worker", "io_uring" or
+// "sync" (guc_tables.c's io_method_options).
+func ParseIOMethod(s string) (IOMethod, bool) {
+	for m := Sync; m <= IOUring; m++ {
+		if m.String() == s {
+			return m, true
+		}
+	}
+	return 0, false
+}
+
 // Flags are read_stream_begin_relation's flags (read_stream.h, PG 18).
 type Flags uint8
 

@@ -58,16 +58,11 @@ func runCase(t *testing.T, d *goldentest.Case, show func(*aio.Log) string) (stri
 		case "handles":
 			cfg.IOMaxConcurrency = goldentest.Int(t, d, k, 0)
 		case "method":
-			switch args[k] {
-			case "worker":
-				cfg.IOMethod = aio.Worker
-			case "io_uring":
-				cfg.IOMethod = aio.IOUring
-			case "sync":
-				cfg.IOMethod = aio.Sync
-			default:
+			m, ok := aio.ParseIOMethod(args[k])
+			if !ok {
 				return "", fmt.Errorf("method: unknown %q", args[k])
 			}
+			cfg.IOMethod = m
 		case "nbuffers", "order", "bg", "stop", "flags":
 		default:
 			return "", fmt.Errorf("unknown argument %q", k)

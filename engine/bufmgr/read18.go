@@ -83,15 +83,12 @@ func (p *Pool) initAIO(opt Options) error {
 	cfg.IOCombineLimitGUC = p.ioCombineLimit
 	cfg.EffectiveIOConcurrency = p.effectiveIOConcurrency
 	cfg.IOLatencyUS, cfg.IOBlockUS = opt.IOLatencyUS, opt.IOBlockUS
-	switch opt.IOMethod {
-	case "", "worker":
-		cfg.IOMethod = aio.Worker
-	case "sync":
-		cfg.IOMethod = aio.Sync
-	case "io_uring":
-		cfg.IOMethod = aio.IOUring
-	default:
-		return fmt.Errorf("bufmgr: io_method %q: expected worker, io_uring or sync", opt.IOMethod)
+	if opt.IOMethod != "" {
+		m, ok := aio.ParseIOMethod(opt.IOMethod)
+		if !ok {
+			return fmt.Errorf("bufmgr: io_method %q: expected worker, io_uring or sync", opt.IOMethod)
+		}
+		cfg.IOMethod = m
 	}
 	if opt.IOWorkers != 0 {
 		cfg.IOWorkers = opt.IOWorkers

@@ -47,7 +47,7 @@ var pgMechanism = Mechanism{
 			}, ParsePGVersion, func(st *ConfigStmt, v PGVersion) { st.PG = v }),
 		{Name: "io_method", Values: "worker|io_uring|sync", Doc: "PostgreSQL 18's io_method: worker (the default: I/O workers read), io_uring (the kernel reads) or sync (the backend reads)",
 			parse: func(p *parser, st *ConfigStmt, t token, v string) error {
-				if v != "worker" && v != "io_uring" && v != "sync" {
+				if _, ok := aio.ParseIOMethod(v); !ok {
 					return p.errf(t.Pos, "io_method: expected worker, io_uring or sync, found %q", v)
 				}
 				st.IOMethod, st.IOMethodPos = v, t.Pos

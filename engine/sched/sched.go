@@ -85,6 +85,7 @@ type Scheduler struct {
 	policy   Policy
 	record   []trace.Actor
 	live     []*Proc // Step's list of live backends, reused: no allocation a step
+	awake    []*Proc // Step's live backends not asleep, when some sleep: reused too
 	steps    int
 	epoch    int // bumped by every step that makes progress
 	MaxSteps int // 0 means DefaultMaxSteps
@@ -182,13 +183,14 @@ func (s *Scheduler) Step() (bool, error) {
 	awake := live
 	for i, p := range live {
 		if p.pending.Until != nil && !p.pending.Until() {
-			awake = make([]*Proc, 0, len(live))
-			for _, q := range live[i:] {
+			// Filter into the scheduler's own slice (no allocation a step).
+			awake = append(s.awake[:0], live[:i]...)
+			for _, q := range live[i+1:] {
 				if q.pending.Until == nil || q.pending.Until() {
 					awake = append(awake, q)
 				}
 			}
-			awake = append(live[:i:i], awake...)
+			s.awake = awake
 			break
 		}
 	}
