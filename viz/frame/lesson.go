@@ -476,8 +476,19 @@ func (b *builder) compare(r layout.Rect) {
 		items := scene.FitCounters(counters, inner.W-2, inner.H*0.25, th)
 		wordH := layout.LineHeight(small)*4.6 + 6
 		countersH := scene.CounterRowHeight(items, inner.W-2, th) + 2
-		lanesH := scene.LanesHeight(v, th) + layout.LineHeight(th.Font(layout.Bold, 12)) + 8 + 16
-		poolH := max(inner.H*0.2, inner.H-wordH-countersH-lanesH)
+		lanesTitle := layout.LineHeight(th.Font(layout.Bold, 12)) + 8
+		lanesH := scene.LanesHeight(v, th) + lanesTitle + 16
+		// The pool keeps a fifth of the pane, unless the lanes would be
+		// left without two lines (a projector's low pane): then the pool
+		// gives up height down to a strip, as the lanes are what a
+		// question about the backends (or PostgreSQL 18's I/O workers)
+		// points at.
+		floor := inner.H * 0.2
+		minLanes := lanesTitle + 2*(layout.LineHeight(th.Font(layout.Regular, 12))+2) + 4
+		if rest := inner.H - wordH - countersH; rest-floor < minLanes {
+			floor = max(inner.H*0.08, rest-minLanes)
+		}
+		poolH := max(floor, inner.H-wordH-countersH-lanesH)
 		poolR, below := inner.SplitTop(poolH)
 		b.pool(poolR, i, v)
 		wordR, below := below.SplitTop(wordH)
