@@ -63,6 +63,20 @@ func IOWorkerOf(a trace.Actor) (int, bool) {
 // every I/O worker's (MaxIOWorkers of them).
 func KernelActor() trace.Actor { return IOWorkerActor(aio.MaxIOWorkers) }
 
+// ActorColumn is a's name in a listing's three-letter actor column: W0,
+// W1, ... for I/O worker 0, 1, ..., K for the kernel, and name(a) for a
+// backend. Captions name them in words ("io worker 0"); a column and a
+// lane cannot.
+func ActorColumn(a trace.Actor, name func(trace.Actor) string) string {
+	if i, ok := IOWorkerOf(a); ok {
+		return fmt.Sprintf("W%d", i)
+	}
+	if a == KernelActor() {
+		return "K"
+	}
+	return name(a)
+}
+
 // IOWorkers is the number of I/O workers the pool runs (io_workers at
 // pg=18 with io_method=worker; 0 otherwise).
 func (p *Pool) IOWorkers() int { return len(p.ioWorkers) }

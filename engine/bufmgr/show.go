@@ -33,13 +33,15 @@ func Describe(e trace.Event, names RelNamer) string {
 }
 
 // DescribeWith is Describe with backends named by actor (the scenario's
-// names) in the actor column, lock holders and wake-ups.
+// names) in the actor column, lock holders and wake-ups. PostgreSQL 18's
+// I/O workers and io_uring's kernel have the column's short forms, as
+// their lanes in the scene: W0, W1, ... and K (ActorColumn).
 func DescribeWith(e trace.Event, names RelNamer, actor func(trace.Actor) string) string {
 	if s, ok := DescribeDropWith(e, names, actor); ok {
 		return s
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "%05d %-3s %-13s %-24s ", e.Seq, actor(e.Actor), e.Kind, e.Site)
+	fmt.Fprintf(&b, "%05d %-3s %-13s %-24s ", e.Seq, ActorColumn(e.Actor, actor), e.Kind, e.Site)
 	obj := fmt.Sprintf("%s %d", e.Class, int32(e.Obj))
 	if e.Class == trace.OStrategy {
 		obj = "strategy"

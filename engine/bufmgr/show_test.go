@@ -27,3 +27,27 @@ func TestDescribeErrors(t *testing.T) {
 		t.Errorf("an FSM error event: %q: want no buffer manager text", got)
 	}
 }
+
+// A listing's actor column is three letters wide: an I/O worker is W0,
+// W1, ... and the kernel K there (their lanes' names), whatever the
+// scenario calls them in words; a backend keeps its own name.
+func TestDescribeActorColumn(t *testing.T) {
+	words := func(a trace.Actor) string {
+		if i, ok := IOWorkerOf(a); ok {
+			return "io worker " + string(rune('0'+i))
+		}
+		if a == KernelActor() {
+			return "kernel"
+		}
+		return trace.ActorName(a)
+	}
+	for _, c := range []struct {
+		actor trace.Actor
+		want  string
+	}{{1, "A  "}, {IOWorkerActor(0), "W0 "}, {IOWorkerActor(2), "W2 "}, {KernelActor(), "K  "}} {
+		got := DescribeWith(trace.Event{Seq: 7, Actor: c.actor, Kind: trace.KLoad, Class: trace.OBuffer}, nil, words)
+		if col := got[6:10]; col != c.want+" " {
+			t.Errorf("actor %d: column %q in %q, want %q", c.actor, col, got, c.want)
+		}
+	}
+}
