@@ -210,8 +210,13 @@ func (p *Pool) LaneActors() []trace.Actor {
 }
 
 // workerLabel is an I/O worker's lane status (its lane is named W0, W1,
-// …): the handle it reads or last completed (its last KAIO event, within
-// wordWalk of its events), or that it waits for work.
+// …): the handle it reads, the handle it completed at the event just
+// applied, or that it waits for work (its last KAIO event, within
+// wordWalk of its events). A worker that completed a read earlier waits
+// for work, and its lane names the blocks it read last without the
+// handle's number: the owner reclaims a handle and stages the next read
+// in it, which another worker may be reading now (IoWorkerMain goes back
+// to its latch after pgaio_io_process_completion).
 func (p *Pool) workerLabel(a trace.Actor) string {
 	for n, i := p.h.ActorTop(a), 0; n != nil && i < wordWalk; n, i = n.ActorPrev, i+1 {
 		e := n.Ev
@@ -228,7 +233,10 @@ func (p *Pool) workerLabel(a trace.Actor) string {
 		case trace.AIODequeue:
 			return fmt.Sprintf("reads handle %d (%s)", e.Obj, blocks)
 		case trace.AIOComplete:
-			return fmt.Sprintf("completed handle %d (%s)", e.Obj, blocks)
+			if n == p.h.Top() {
+				return fmt.Sprintf("completed handle %d (%s)", e.Obj, blocks)
+			}
+			return "waits for work (last read " + blocks + ")"
 		}
 	}
 	return "waits for work"

@@ -1,10 +1,12 @@
 package poolview_test
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
 
+	"bufferlab/engine/bufmgr"
 	"bufferlab/engine/trace"
 	"bufferlab/viz/poolview/pooltest"
 )
@@ -105,5 +107,54 @@ run
 	}
 	if w, ok := v.StreamWindow(1); ok {
 		t.Errorf("after the scan: a stream window %q", w)
+	}
+}
+
+// An I/O worker's lane at PostgreSQL 18: "reads handle N (blocks)" from
+// the dequeue to the completion, "completed handle N (blocks)" at the
+// completion itself, and after it "waits for work (last read blocks)",
+// without the handle's number: two scans in a row reuse the handles, so a
+// number kept from the first scan would name another read (the owner
+// reclaims a handle and stages its next read in it).
+func TestWorkerLane(t *testing.T) {
+	const src = `config shared_buffers=128MB pg=18 schedule=random seed=3
+relation t blocks=40
+relation u blocks=40
+backend A: scan t
+backend A: scan u
+run
+`
+	r := pooltest.Run(t, "workers", src)
+	v := pooltest.NewView(r)
+	reading := map[trace.Actor]string{} // a worker's handle and blocks since its dequeue
+	completions := 0
+	for e := range r.Log().Range(0, r.Log().Len()) {
+		v.Apply(e)
+		for w := 0; w < 3; w++ {
+			a := bufmgr.IOWorkerActor(w)
+			status := v.OpLabel(a)
+			switch {
+			case e.Actor == a && e.Kind == trace.KAIO && e.Arg&0xff == trace.AIODequeue:
+				if !strings.HasPrefix(status, fmt.Sprintf("reads handle %d (", e.Obj)) {
+					t.Fatalf("event %d, W%d dequeues handle %d: lane %q", e.Seq, w, e.Obj, status)
+				}
+				reading[a] = strings.TrimPrefix(status, "reads ")
+			case e.Actor == a && e.Kind == trace.KAIO && e.Arg&0xff == trace.AIOComplete:
+				if want := "completed " + reading[a]; status != want {
+					t.Fatalf("event %d, W%d completes: lane %q, want %q", e.Seq, w, status, want)
+				}
+				completions++
+			case strings.HasPrefix(status, "completed"):
+				t.Fatalf("event %d (by %d): W%d's lane %q after its completion", e.Seq, e.Actor, w, status)
+			case strings.HasPrefix(status, "waits for work (last read ") && strings.Contains(status, "handle"):
+				t.Fatalf("event %d: W%d's lane %q names a handle", e.Seq, w, status)
+			}
+		}
+	}
+	if completions < 4 {
+		t.Errorf("%d completions by workers: the scans were to go through them", completions)
+	}
+	if got := v.OpLabel(bufmgr.IOWorkerActor(0)); !strings.HasPrefix(got, "waits for work (last read u/") {
+		t.Errorf("at the end W0's lane is %q, want it waiting, having read u last", got)
 	}
 }
