@@ -78,10 +78,6 @@ func (b streamBackend) GetAdditionalPinLimit() int {
 func (b streamBackend) EnterBatchmode() { b.be.enterBatchmode() }
 func (b streamBackend) ExitBatchmode()  { b.be.exitBatchmode() }
 
-// distanceWhy names readstream's distance rules in this package's record.
-var distanceWhy = [...]string{readstream.RuleA: "hit", readstream.RuleIO: "I/O", readstream.RulePinLimit: "pin limit",
-	readstream.RuleEnd: "end", readstream.RuleReset: "reset"}
-
 // streamEvent writes a stream's step into the backend's log, in this
 // package's words, with the stream's state after it.
 func (s *Backend) streamEvent(e readstream.Event) {
@@ -93,7 +89,10 @@ func (s *Backend) streamEvent(e readstream.Event) {
 		a.Kind, a.Asked, a.N, a.Wait, a.Advice, a.Handle = KindStarted, e.Asked, e.N, e.Wait, e.Advice, e.Forwarded
 		a.One = e.Kind == readstream.KindStartReadOne
 	case readstream.KindDistance:
-		a.Kind, a.N, a.Asked, a.Who = KindDistance, e.Before, e.After, distanceWhy[e.Rule]
+		a.Kind, a.N, a.Asked, a.Who = KindDistance, e.Before, e.After, e.Rule.String()
+		if e.Rule == readstream.RuleA {
+			a.Who = "hit" // behavior A: a read that needed no I/O
+		}
 	case readstream.KindPinLimit:
 		a.Kind, a.N, a.Asked = KindPinLimit, e.N, e.Asked
 	case readstream.KindUnget:

@@ -217,6 +217,8 @@ func (s *ReadStream) countStart(needWait bool, flags ReadBuffersFlag) {
 //	18: pgaio_exit_batchmode() if batch_mode (it submits what is staged)
 //
 // 18's ">=": a pin limit can shrink the distance below the pending read.
+// On the way out something is pinned unless the stream has ended (18
+// asserts it; 17's look-ahead gives the same).
 // 17 denies advice to the first read one call starts when told to
 // (suppress_advice: the very first read of the stream); 18 ignores it.
 func (s *ReadStream) lookAhead(suppressAdvice bool) {
