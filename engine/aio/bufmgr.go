@@ -1,24 +1,9 @@
 package aio
 
-import "fmt"
+import (
+	"fmt"
 
-// ReadBuffersFlag is a StartReadBuffers flag (bufmgr.h, PG 18).
-type ReadBuffersFlag uint8
-
-const (
-	// ReadBuffersZeroOnError is READ_BUFFERS_ZERO_ON_ERROR (1<<0).
-	ReadBuffersZeroOnError ReadBuffersFlag = 1 << 0
-	// ReadBuffersIssueAdvice is READ_BUFFERS_ISSUE_ADVICE (1<<1): in 18
-	// only io_method=sync honours it (smgrprefetch in StartReadBuffersImpl).
-	ReadBuffersIssueAdvice ReadBuffersFlag = 1 << 1
-	// ReadBuffersIgnoreChecksumFailures is
-	// READ_BUFFERS_IGNORE_CHECKSUM_FAILURES (1<<2), new in 18.
-	ReadBuffersIgnoreChecksumFailures ReadBuffersFlag = 1 << 2
-	// ReadBuffersSynchronously is READ_BUFFERS_SYNCHRONOUSLY (1<<3), new
-	// in 18: the I/O is waited for at once (PGAIO_HF_SYNCHRONOUS). The
-	// stream sets it when max_ios is 0; StartReadBuffersImpl under
-	// io_method=sync.
-	ReadBuffersSynchronously ReadBuffersFlag = 1 << 3
+	"bufferlab/engine/readstream"
 )
 
 // ReadBuffersOperation is struct ReadBuffersOperation (bufmgr.h, PG 18):
@@ -30,7 +15,7 @@ type ReadBuffersOperation struct {
 
 	buffers     []Buffer
 	blocknum    BlockNumber
-	flags       ReadBuffersFlag
+	flags       readstream.ReadBuffersFlag
 	nblocks     int
 	nblocksDone int
 	ioWref      WaitRef
@@ -61,12 +46,12 @@ func NewReadBuffersOperation(be *Backend) ReadBuffersOperation {
 // Unlike 17 a hit that ends a range is not counted in *nblocks: it is
 // forwarded to the next call, pinned. It returns whether WaitReadBuffers
 // must be called.
-func StartReadBuffers(op *ReadBuffersOperation, buffers []Buffer, blockNum BlockNumber, nblocks *int, flags ReadBuffersFlag) bool {
+func StartReadBuffers(op *ReadBuffersOperation, buffers []Buffer, blockNum BlockNumber, nblocks *int, flags readstream.ReadBuffersFlag) bool {
 	return startReadBuffersImpl(op, buffers, blockNum, nblocks, flags, true)
 }
 
 // StartReadBuffer is StartReadBuffer (bufmgr.c): one block, no forwarding.
-func StartReadBuffer(op *ReadBuffersOperation, buffer []Buffer, blockNum BlockNumber, flags ReadBuffersFlag) bool {
+func StartReadBuffer(op *ReadBuffersOperation, buffer []Buffer, blockNum BlockNumber, flags readstream.ReadBuffersFlag) bool {
 	n := 1
 	r := startReadBuffersImpl(op, buffer[:1], blockNum, &n, flags, false)
 	if n != 1 {
@@ -75,7 +60,7 @@ func StartReadBuffer(op *ReadBuffersOperation, buffer []Buffer, blockNum BlockNu
 	return r
 }
 
-func startReadBuffersImpl(op *ReadBuffersOperation, buffers []Buffer, blockNum BlockNumber, nblocks *int, flags ReadBuffersFlag, allowForwarding bool) bool {
+func startReadBuffersImpl(op *ReadBuffersOperation, buffers []Buffer, blockNum BlockNumber, nblocks *int, flags readstream.ReadBuffersFlag, allowForwarding bool) bool {
 	s := op.be
 	actual := *nblocks
 	if actual < 1 || actual > MaxIOCombineLimit || actual > len(buffers) || (actual != 1 && !allowForwarding) {
@@ -120,8 +105,8 @@ func startReadBuffersImpl(op *ReadBuffersOperation, buffers []Buffer, blockNum B
 		op.check(!did)
 		return did
 	}
-	op.flags |= ReadBuffersSynchronously
-	if flags&ReadBuffersIssueAdvice != 0 {
+	op.flags |= readstream.ReadBuffersSynchronously
+	if flags&readstream.ReadBuffersIssueAdvice != 0 {
 		s.event(Event{Kind: KindPrefetch, Block: blockNum, N: actual})
 	}
 	op.check(false)
@@ -204,7 +189,7 @@ func asyncReadBuffers(op *ReadBuffersOperation, progress *int) bool {
 	op.ioWref = s.wref(h)
 	h.buffers = append([]Buffer(nil), op.buffers[done:done+n]...)
 	h.block = blocknum
-	h.synchronous = op.flags&ReadBuffersSynchronously != 0
+	h.synchronous = op.flags&readstream.ReadBuffersSynchronously != 0
 	s.event(Event{Kind: KindAsyncRead, Block: blocknum, N: n, Handle: h.id})
 	s.stage(h)
 	*progress = n

@@ -3,7 +3,6 @@ package aio
 import (
 	"fmt"
 
-	"bufferlab/engine/internal/enum"
 	"bufferlab/engine/readstream"
 )
 
@@ -69,31 +68,6 @@ func ParseIOMethod(s string) (IOMethod, bool) {
 	return 0, false
 }
 
-// Flags are read_stream_begin_relation's flags (read_stream.h, PG 18).
-type Flags uint8
-
-const (
-	// Maintenance is READ_STREAM_MAINTENANCE (0x01): max_ios from
-	// maintenance_io_concurrency.
-	Maintenance Flags = 0x01
-	// Sequential is READ_STREAM_SEQUENTIAL (0x02): no advice, whatever the
-	// pattern (heapam.c: heap_beginscan).
-	Sequential Flags = 0x02
-	// Full is READ_STREAM_FULL (0x04): start at distance
-	// Min(max_pinned_buffers, io_combine_limit).
-	Full Flags = 0x04
-	// UseBatching is READ_STREAM_USE_BATCHING (0x08), new in 18: the
-	// look-ahead runs in AIO batch mode (pgaio_enter_batchmode), so the
-	// reads it starts are staged and submitted together when it ends.
-	UseBatching Flags = 0x08
-)
-
-// String names the flags as read_stream.h does.
-func (f Flags) String() string { return enum.Bits(flagNames[:], f, "DEFAULT") }
-
-// flagNames name the flags' bits.
-var flagNames = [...]string{"MAINTENANCE", "SEQUENTIAL", "FULL", "USE_BATCHING"}
-
 // PostgreSQL 18.4's defaults and limits on Linux (64-bit, BLCKSZ 8192),
 // with where each is defined.
 const (
@@ -107,7 +81,7 @@ const (
 	MaxIOConcurrency = 1000
 	// MaxIOCombineLimit is MAX_IO_COMBINE_LIMIT = PG_IOV_MAX =
 	// Min(IOV_MAX, 128) (bufmgr.h, port/pg_iovec.h, PG 18; 17: 32).
-	MaxIOCombineLimit = 128
+	MaxIOCombineLimit = readstream.MaxIOCombineLimit18
 	// DefaultIOCombineLimit is DEFAULT_IO_COMBINE_LIMIT =
 	// Min(MAX_IO_COMBINE_LIMIT, 128kB/BLCKSZ) = 16 blocks (bufmgr.h), the
 	// default of both io_combine_limit and io_max_combine_limit
@@ -147,8 +121,6 @@ const (
 	// RelSegSize is RELSEG_SIZE: 1GB segments of 8kB blocks. A read never
 	// crosses one (md.c: mdmaxcombine, via smgrmaxcombine).
 	RelSegSize = 131072
-	// int16Max is PG_INT16_MAX: the stream's counters are int16.
-	int16Max = 32767
 )
 
 // MaxProportionalPins is MaxProportionalPins (bufmgr.c,
@@ -177,25 +149,14 @@ func AioChooseMaxConcurrency(nBuffers, maxBackends int) int {
 // At 128MB with the defaults: 256 + 8·16·16 = 2304kB, capped at
 // 94·8 = 752kB: 94 buffers (17: 256kB, 32 buffers).
 func GetAccessStrategy(t StrategyType, nBuffers, maxBackends, ioCombineLimit, eic int) Strategy {
-	kb := 0
-	switch t {
-	case BulkRead:
-		kb = 256
-		maxKB := max(kb, MaxProportionalPins(nBuffers, maxBackends)*8)
-		kb += 8 * ioCombineLimit * eic
-		kb = min(kb, maxKB)
-	case BulkWrite:
-		kb = 16 * 1024
-	case Vacuum:
-		kb = 2048
-	default:
-		return Strategy{}
+	if t != BulkRead {
+		return readstream.RingStrategy(t, nBuffers) // BULKWRITE's and VACUUM's rings are 17's
 	}
-	n := kb / 8
-	if n == 0 {
-		return Strategy{}
-	}
-	return Strategy{Type: t, Buffers: min(nBuffers/8, n)}
+	kb := 256
+	maxKB := max(kb, MaxProportionalPins(nBuffers, maxBackends)*8)
+	kb += 8 * ioCombineLimit * eic
+	kb = min(kb, maxKB)
+	return Strategy{Type: t, Buffers: min(nBuffers/8, kb/8)}
 }
 
 // GetAccessStrategyPinLimit (freelist.c, unchanged in 18) is
@@ -208,7 +169,7 @@ func GetAccessStrategyPinLimit(s Strategy, nBuffers int) int {
 // Config is what the model reads: the stream's flags and strategy, and the
 // GUCs of PostgreSQL 18.4 it consults. Start from DefaultConfig.
 type Config struct {
-	Flags    Flags
+	Flags    readstream.Flags
 	Strategy Strategy
 
 	IOMethod                 IOMethod
@@ -236,7 +197,7 @@ type Config struct {
 
 // DefaultConfig is PostgreSQL 18.4's defaults at shared_buffers = 128MB
 // for a stream with the given flags, no strategy, io_method=worker.
-func DefaultConfig(flags Flags) Config {
+func DefaultConfig(flags readstream.Flags) Config {
 	return Config{
 		Flags:                    flags,
 		IOMethod:                 Worker,
@@ -265,16 +226,15 @@ func (c Config) Handles() int {
 	return c.IOMaxConcurrency
 }
 
+// validate checks 18's own GUCs here, and those read_stream.c shares
+// with 17 (the concurrency GUCs, shared_buffers, MaxBackends, the ring) as
+// engine/readstream checks them.
 func (c Config) validate() error {
 	switch {
 	case c.IOCombineLimitGUC < 1 || c.IOCombineLimitGUC > MaxIOCombineLimit:
 		return fmt.Errorf("aio: io_combine_limit %d outside 1..%d", c.IOCombineLimitGUC, MaxIOCombineLimit)
 	case c.IOMaxCombineLimit < 1 || c.IOMaxCombineLimit > MaxIOCombineLimit:
 		return fmt.Errorf("aio: io_max_combine_limit %d outside 1..%d", c.IOMaxCombineLimit, MaxIOCombineLimit)
-	case c.EffectiveIOConcurrency < 0 || c.EffectiveIOConcurrency > MaxIOConcurrency:
-		return fmt.Errorf("aio: effective_io_concurrency %d outside 0..%d", c.EffectiveIOConcurrency, MaxIOConcurrency)
-	case c.MaintenanceIOConcurrency < 0 || c.MaintenanceIOConcurrency > MaxIOConcurrency:
-		return fmt.Errorf("aio: maintenance_io_concurrency %d outside 0..%d", c.MaintenanceIOConcurrency, MaxIOConcurrency)
 	case c.IOMethod > IOUring:
 		return fmt.Errorf("aio: unknown io_method %d", c.IOMethod)
 	case c.IOMethod == Worker && (c.IOWorkers < 1 || c.IOWorkers > MaxIOWorkers):
@@ -283,12 +243,25 @@ func (c Config) validate() error {
 		return fmt.Errorf("aio: io_max_concurrency %d outside -1, 1..1024", c.IOMaxConcurrency)
 	case c.IOLatencyUS < 0 || c.IOBlockUS < 0:
 		return fmt.Errorf("aio: a negative I/O latency (%d us a call, %d us a block)", c.IOLatencyUS, c.IOBlockUS)
-	case c.NBuffers < 16:
-		return fmt.Errorf("aio: shared_buffers %d below 16 buffers", c.NBuffers)
-	case c.MaxBackends < 1:
-		return fmt.Errorf("aio: MaxBackends %d below 1", c.MaxBackends)
-	case c.Strategy.Type != NoStrategy && c.Strategy.Buffers < 1:
-		return fmt.Errorf("aio: a ring strategy needs at least 1 buffer")
 	}
-	return nil
+	return c.streamConfig(c.Flags, c.Strategy).Validate(readstream.V18)
+}
+
+// streamConfig is what read_stream_begin_impl (read_stream.c, PG 18.4)
+// reads for a stream with these flags and strategy: the concurrency GUCs,
+// io_combine_limit (the smaller of the two GUCs), shared_buffers,
+// MaxBackends, io_direct, and sync_mode (io_method=sync).
+func (c Config) streamConfig(flags readstream.Flags, strategy Strategy) readstream.Config {
+	return readstream.Config{
+		Flags:                    flags,
+		Strategy:                 strategy,
+		EffectiveIOConcurrency:   c.EffectiveIOConcurrency,
+		MaintenanceIOConcurrency: c.MaintenanceIOConcurrency,
+		IOCombineLimit:           c.IOCombineLimit(),
+		NBuffers:                 c.NBuffers,
+		MaxBackends:              c.MaxBackends,
+		DirectIOData:             c.DirectIOData,
+		DisableFastPath:          c.DisableFastPath,
+		SyncMode:                 c.IOMethod == Sync,
+	}
 }

@@ -1,34 +1,30 @@
-// Package aio models PostgreSQL 18.4's asynchronous read path: the read
-// stream as 18 changed it (src/backend/storage/aio/read_stream.c),
+// Package aio models PostgreSQL 18.4's asynchronous read path:
 // StartReadBuffers / AsyncReadBuffers / WaitReadBuffers
 // (src/backend/storage/buffer/bufmgr.c), and the AIO subsystem as far as
 // a read needs it (aio.c, aio_io.c, method_worker.c, method_io_uring.c,
-// method_sync.c). It is pure and deterministic: no goroutines, no time,
-// no I/O. Every piece cites the function it models (PostgreSQL's names).
+// method_sync.c), under the read stream as 18 changed it
+// (src/backend/storage/aio/read_stream.c). It is pure and deterministic:
+// no goroutines, no time, no I/O. Every piece cites the function it
+// models (PostgreSQL's names).
 //
-// Why a package of its own, not a v18 part of engine/readstream: in 18 the
-// stream no longer talks to a passive pool. StartReadBuffers starts the
-// I/O (AsyncReadBuffers), an AIO handle owns the buffers' I/O until some
-// other process completes it, and whether the backend must sleep depends
-// on I/O workers or the kernel that a scheduler steps. The stream's own
-// rules changed too (forwarded buffers, a pin limit asked before each
-// read, one distance rule, advice only under io_method=sync). Sharing
-// 17's Pool interface would have meant bending it for both; 17's model and
-// its golden files stay as they are, and the two share only the block and
-// buffer types and the heap scan's callbacks.
+// The read stream itself is engine/readstream's, at readstream.V18: there
+// is one read_stream.c, and 18's changes to it (forwarded buffers, a pin
+// limit asked before each read, one distance rule, advice only under
+// io_method=sync, batch mode) are gated there. What makes this a package
+// of its own is what lies under the stream: in 18 StartReadBuffers starts
+// the I/O (AsyncReadBuffers), an AIO handle owns the buffers' I/O until
+// some other process completes it, and whether the backend must sleep
+// depends on I/O workers or the kernel that a scheduler steps. A Backend
+// is the stream's buffer manager (readstream.AIOBufferManager): its
+// ReadBuffersOperations, GetPinLimit, GetAdditionalPinLimit and batch
+// mode; the stream's steps are written into this package's Log.
 //
 // What it models, and from where (PG 18.4):
 //
-//   - read_stream_begin_impl (Begin): max_pinned_buffers = (max_ios + 1) ×
-//     io_combine_limit, clamped by the strategy and GetPinLimit; sync_mode,
-//     batch_mode (READ_STREAM_USE_BATCHING), advice only with
-//     io_method=sync; max_ios 0 → READ_BUFFERS_SYNCHRONOUSLY.
-//   - read_stream_start_pending_read, read_stream_look_ahead,
-//     read_stream_next_buffer (with its fast path), read_stream_reset:
-//     GetAdditionalPinLimit before each read, forwarded buffers after a
-//     split, the distance doubling after every wait up to
-//     max_pinned_buffers, the seq_until_processed advice heuristic, the
-//     look-ahead inside pgaio_enter_batchmode/pgaio_exit_batchmode.
+//   - read_stream_begin_impl (Begin, BeginWith): engine/readstream's
+//     stream at 18, given this system's GUCs: io_combine_limit (the
+//     smaller of io_combine_limit and io_max_combine_limit), sync_mode
+//     from io_method, GetPinLimit = MaxProportionalPins.
 //   - StartReadBuffersImpl, AsyncReadBuffers, ReadBuffersCanStartIO,
 //     WaitReadBuffers, ProcessReadBuffersResult, CheckReadBuffersOperation:
 //     a range split at a hit (forwarded, not counted), smgrmaxcombine's

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"bufferlab/engine/aio"
+	"bufferlab/engine/readstream"
 	"bufferlab/internal/goldentest"
 )
 
@@ -88,17 +89,17 @@ func runCase(t *testing.T, d *goldentest.Case, show func(*aio.Log) string) (stri
 			switch f {
 			case "default":
 			case "sequential":
-				cfg.Flags |= aio.Sequential
+				cfg.Flags |= readstream.Sequential
 			case "batching":
-				cfg.Flags |= aio.UseBatching
+				cfg.Flags |= readstream.UseBatching
 			case "full":
-				cfg.Flags |= aio.Full
+				cfg.Flags |= readstream.Full
 			default:
 				return "", fmt.Errorf("flags: unknown %q", f)
 			}
 		}
 	} else if !flagsFromInput {
-		cfg.Flags = aio.UseBatching
+		cfg.Flags = readstream.UseBatching
 	}
 	sched, err := parseOrder(args["order"])
 	if err != nil {

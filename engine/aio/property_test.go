@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"bufferlab/engine/aio"
+	"bufferlab/engine/readstream"
 
 	"pgregory.net/rapid"
 )
@@ -35,7 +36,7 @@ func TestProperties(t *testing.T) {
 		cfg.IOCombineLimitGUC = rapid.IntRange(1, 40).Draw(t, "io_combine_limit")
 		cfg.IOMaxConcurrency = rapid.SampledFrom([]int{-1, 1, 2, 3, 8}).Draw(t, "io_max_concurrency")
 		cfg.NBuffers = rapid.SampledFrom([]int{16, 1000, 3200, 16384}).Draw(t, "nbuffers")
-		for _, f := range []aio.Flags{aio.Maintenance, aio.Sequential, aio.Full, aio.UseBatching} {
+		for _, f := range []readstream.Flags{readstream.Maintenance, readstream.Sequential, readstream.Full, readstream.UseBatching} {
 			if rapid.Bool().Draw(t, f.String()) {
 				cfg.Flags |= f
 			}

@@ -5,12 +5,12 @@ import "bufferlab/engine/readstream"
 // HeapScanSerial is heap_scan_stream_read_next_serial (heapam.c), the
 // same in 18 as in 17: engine/readstream's.
 func HeapScanSerial(nblocks, startBlock BlockNumber) Callback {
-	return Callback(readstream.HeapScanSerial(nblocks, startBlock))
+	return readstream.HeapScanSerial(nblocks, startBlock)
 }
 
 // BlockList returns blocks in order, then InvalidBlockNumber.
 func BlockList(blocks []BlockNumber) Callback {
-	return Callback(readstream.BlockList(blocks))
+	return readstream.BlockList(blocks)
 }
 
 // HeapSequentialScanConfig is what heap_beginscan (heapam.c, PG 18.4)
@@ -19,7 +19,7 @@ func BlockList(blocks []BlockNumber) Callback {
 // new in 18), and GetAccessStrategy(BAS_BULKREAD) only above NBuffers/4
 // blocks (initscan); otherwise no strategy.
 func HeapSequentialScanConfig(cfg Config, nblocks int) Config {
-	cfg.Flags = Sequential | UseBatching
+	cfg.Flags = readstream.Sequential | readstream.UseBatching
 	cfg.Strategy = Strategy{}
 	if nblocks > cfg.NBuffers/4 {
 		cfg.Strategy = GetAccessStrategy(BulkRead, cfg.NBuffers, cfg.MaxBackends, cfg.IOCombineLimit(), cfg.EffectiveIOConcurrency)
@@ -34,23 +34,6 @@ func HeapSequentialScanConfig(cfg Config, nblocks int) Config {
 // limit buffers were taken (limit < 0: no limit). It returns the blocks
 // in the order received.
 func Consume(s *ReadStream, limit, bg int) []BlockNumber {
-	var got []BlockNumber
-	cur := InvalidBuffer
-	pool := s.be.Buffers
-	for limit < 0 || len(got) < limit {
-		if cur != InvalidBuffer {
-			pool.ReleaseBuffer(cur)
-			cur = InvalidBuffer
-		}
-		cur = s.NextBuffer()
-		if cur == InvalidBuffer {
-			break
-		}
-		got = append(got, pool.BufferGetBlockNumber(cur))
-		s.be.Background(bg)
-	}
-	if cur != InvalidBuffer {
-		pool.ReleaseBuffer(cur)
-	}
-	return got
+	be := s.BufferManager().(streamBackend).be
+	return readstream.ConsumeEach(s, limit, func() { be.Background(bg) })
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"bufferlab/engine/aio"
+	"bufferlab/engine/readstream"
 	"bufferlab/engine/sched"
 	"bufferlab/engine/trace"
 )
@@ -394,7 +395,7 @@ func (b *Backend) readBuffer18(rel *Relation, f ForkNumber, blk uint32, strategy
 	need := false
 	start := b.aio.Now()
 	if err := guard(func() {
-		if need = aio.StartReadBuffer(&op, bufs[:], aio.BlockNumber(blk), aio.ReadBuffersSynchronously); need {
+		if need = aio.StartReadBuffer(&op, bufs[:], aio.BlockNumber(blk), readstream.ReadBuffersSynchronously); need {
 			aio.WaitReadBuffers(&op)
 		}
 	}); err != nil {
@@ -422,7 +423,7 @@ func (b *Backend) seqScan18(rel *Relation) error {
 	}
 	if n > 0 {
 		b.aioBuf.rel, b.aioBuf.fork, b.aioBuf.strategy = rel, MainForkNum, strategy
-		s, err := aio.BeginWith(b.aio, aio.Sequential|aio.UseBatching, ring, aio.Callback(b.heapScanNext(rel, n, start, allowSync)))
+		s, err := aio.BeginWith(b.aio, readstream.Sequential|readstream.UseBatching, ring, aio.Callback(b.heapScanNext(rel, n, start, allowSync)))
 		if err != nil {
 			return err
 		}

@@ -37,7 +37,7 @@ type Pool interface {
 	BufferGetBlockNumber(buf Buffer) BlockNumber
 }
 
-// ReadBuffersFlag is a StartReadBuffers flag (bufmgr.h, PG 17).
+// ReadBuffersFlag is a StartReadBuffers flag (bufmgr.h, PG 17 and 18).
 type ReadBuffersFlag uint8
 
 const (
@@ -46,9 +46,18 @@ const (
 	// modelled, so it changes nothing here.
 	ReadBuffersZeroOnError ReadBuffersFlag = 1 << 0
 	// ReadBuffersIssueAdvice is READ_BUFFERS_ISSUE_ADVICE (1<<1): call
-	// smgrprefetch when I/O is needed. It also tells the stream, after the
-	// wait, to double its distance (behavior C).
+	// smgrprefetch when I/O is needed. It also tells a 17 stream, after the
+	// wait, to double its distance (behavior C). In 18 only io_method=sync
+	// honours it (smgrprefetch in StartReadBuffersImpl).
 	ReadBuffersIssueAdvice ReadBuffersFlag = 1 << 1
+	// ReadBuffersIgnoreChecksumFailures is
+	// READ_BUFFERS_IGNORE_CHECKSUM_FAILURES (1<<2), new in 18.
+	ReadBuffersIgnoreChecksumFailures ReadBuffersFlag = 1 << 2
+	// ReadBuffersSynchronously is READ_BUFFERS_SYNCHRONOUSLY (1<<3), new
+	// in 18: the I/O is waited for at once (PGAIO_HF_SYNCHRONOUS). The
+	// stream sets it when max_ios is 0; StartReadBuffersImpl under
+	// io_method=sync.
+	ReadBuffersSynchronously ReadBuffersFlag = 1 << 3
 )
 
 // ReadBuffersOperation is struct ReadBuffersOperation (bufmgr.h, PG 17):
@@ -65,7 +74,47 @@ type ReadBuffersOperation struct {
 	flags        ReadBuffersFlag
 	nblocks      int // blocks covered: the readable range, plus a hit that ended it
 	ioBuffersLen int // blocks of the readable range
+
+	// The smgrreadv calls its WaitReadBuffers made, and their blocks.
+	readVs, blocksRead int
 }
+
+// pool17 is PostgreSQL 17's buffer manager as a stream sees it: this
+// package's StartReadBuffers and WaitReadBuffers over a Pool, recording
+// the waits' reads into log.
+type pool17 struct {
+	pool Pool
+	log  *Log
+}
+
+func (m pool17) NewOperation() Operation {
+	op := NewReadBuffersOperation(m.pool, m.log)
+	return &op
+}
+
+func (m pool17) ReleaseBuffer(buf Buffer)                    { m.pool.ReleaseBuffer(buf) }
+func (m pool17) BufferGetBlockNumber(buf Buffer) BlockNumber { return m.pool.BufferGetBlockNumber(buf) }
+
+// Start, StartOne and Wait are StartReadBuffers, StartReadBuffer and
+// WaitReadBuffers for a stream, which records the starts itself.
+func (op *ReadBuffersOperation) Start(buffers []Buffer, blockNum BlockNumber, nblocks *int, flags ReadBuffersFlag) bool {
+	return startReadBuffersImpl(op, KindStartRead, buffers, blockNum, nblocks, flags)
+}
+
+func (op *ReadBuffersOperation) StartOne(buffer []Buffer, blockNum BlockNumber, flags ReadBuffersFlag) bool {
+	n := 1
+	return startReadBuffersImpl(op, KindStartReadOne, buffer[:1], blockNum, &n, flags)
+}
+
+func (op *ReadBuffersOperation) Wait() {
+	calls, blocks := waitReadBuffers(op)
+	op.readVs += calls
+	op.blocksRead += blocks
+}
+
+// BlockNum is op->blocknum; IOBuffersLen op->io_buffers_len.
+func (op *ReadBuffersOperation) BlockNum() BlockNumber { return op.blocknum }
+func (op *ReadBuffersOperation) IOBuffersLen() int     { return op.ioBuffersLen }
 
 // NewReadBuffersOperation is an operation on pool, recording into log
 // (nil: no record).
@@ -149,10 +198,10 @@ func StartReadBuffer(op *ReadBuffersOperation, buffer []Buffer, blockNum BlockNu
 
 // startEvent is the record of a StartReadBuffers call that covered
 // covered of asked blocks from block, with op's readable run if need.
-func startEvent(k Kind, op *ReadBuffersOperation, block BlockNumber, asked, covered int, need bool, flags ReadBuffersFlag) Event {
+func startEvent(k Kind, op Operation, block BlockNumber, asked, covered int, need bool, flags ReadBuffersFlag) Event {
 	e := Event{Kind: k, Block: block, Asked: asked, N: covered, Wait: need, Advice: flags&ReadBuffersIssueAdvice != 0}
 	if need {
-		e.IO = op.ioBuffersLen
+		e.IO = op.IOBuffersLen()
 	}
 	return e
 }

@@ -20,14 +20,15 @@ type Buffer int32
 // InvalidBuffer is InvalidBuffer (buf.h).
 const InvalidBuffer Buffer = 0
 
-// Flags are read_stream_begin_relation's flags (read_stream.h, PG 17):
+// Flags are read_stream_begin_relation's flags (read_stream.h, PG 17 and
+// 18):
 //
-//	bit   2      1           0
-//	     +------+------------+-------------+
-//	     | FULL | SEQUENTIAL | MAINTENANCE |
-//	     +------+------------+-------------+
+//	bit   3              2      1           0
+//	     +--------------+------+------------+-------------+
+//	     | USE_BATCHING | FULL | SEQUENTIAL | MAINTENANCE |
+//	     +--------------+------+------------+-------------+
 //
-// READ_STREAM_DEFAULT is 0.
+// READ_STREAM_DEFAULT is 0; USE_BATCHING is new in 18.
 type Flags uint8
 
 const (
@@ -42,13 +43,17 @@ const (
 	// Full is READ_STREAM_FULL (0x04): skip the ramp-up, start at distance
 	// Min(max_pinned_buffers, io_combine_limit) (pg_prewarm's buffer mode).
 	Full Flags = 0x04
+	// UseBatching is READ_STREAM_USE_BATCHING (0x08), new in 18: the
+	// look-ahead runs in AIO batch mode (pgaio_enter_batchmode), so the
+	// reads it starts are staged and submitted together when it ends.
+	UseBatching Flags = 0x08
 )
 
 // String names the flags as PostgreSQL does, "0" for READ_STREAM_DEFAULT.
 func (f Flags) String() string { return enum.Bits(flagNames[:], f, "DEFAULT") }
 
 // flagNames name the flags' bits.
-var flagNames = [...]string{"MAINTENANCE", "SEQUENTIAL", "FULL"}
+var flagNames = [...]string{"MAINTENANCE", "SEQUENTIAL", "FULL", "USE_BATCHING"}
 
 // The GUC defaults and limits of PostgreSQL 17.9 on Linux (64-bit,
 // BLCKSZ 8192), with where each is defined.
@@ -65,6 +70,9 @@ const (
 	// MaxIOCombineLimit is MAX_IO_COMBINE_LIMIT = PG_IOV_MAX =
 	// Min(IOV_MAX, 32) (bufmgr.h, port/pg_iovec.h); Linux's IOV_MAX is 1024.
 	MaxIOCombineLimit = 32
+	// MaxIOCombineLimit18 is PostgreSQL 18's MAX_IO_COMBINE_LIMIT =
+	// PG_IOV_MAX = Min(IOV_MAX, 128) (bufmgr.h, port/pg_iovec.h, PG 18).
+	MaxIOCombineLimit18 = 128
 	// DefaultIOCombineLimit is DEFAULT_IO_COMBINE_LIMIT =
 	// Min(MAX_IO_COMBINE_LIMIT, 128kB / BLCKSZ) = 16 blocks (bufmgr.h).
 	DefaultIOCombineLimit = 16
@@ -186,6 +194,10 @@ type Config struct {
 	DirectIOData bool
 	// DisableFastPath is a build with READ_STREAM_DISABLE_FAST_PATH.
 	DisableFastPath bool
+
+	// SyncMode is io_method=sync (18's sync_mode): the reads happen in
+	// WaitReadBuffers, and only then is advice issued.
+	SyncMode bool
 }
 
 // DefaultConfig is PostgreSQL 17.9's defaults on Linux at shared_buffers =
@@ -201,13 +213,24 @@ func DefaultConfig(flags Flags) Config {
 	}
 }
 
-// validate checks the GUC ranges PostgreSQL enforces (guc_tables.c and the
-// check hooks), so that a caller's mistake is an error, not a stream that
-// PostgreSQL could not build.
-func (c Config) validate() error {
+// Validate checks the GUC ranges PostgreSQL v enforces (guc_tables.c and
+// the check hooks), so that a caller's mistake is an error, not a stream
+// that PostgreSQL could not build. Begin and Begin18 call it; engine/aio
+// checks the GUCs it shares with the stream through it.
+func (c Config) Validate(v Version) error {
+	maxICL := MaxIOCombineLimit
+	if v >= V18 {
+		maxICL = MaxIOCombineLimit18
+	}
 	switch {
-	case c.IOCombineLimit < 1 || c.IOCombineLimit > MaxIOCombineLimit:
-		return fmt.Errorf("readstream: io_combine_limit %d outside 1..%d", c.IOCombineLimit, MaxIOCombineLimit)
+	case v != V17 && v != V18:
+		return fmt.Errorf("readstream: no model of PostgreSQL %d's read stream", v)
+	case c.SyncMode && v == V17:
+		return fmt.Errorf("readstream: io_method is PostgreSQL 18's")
+	case c.Flags&UseBatching != 0 && v == V17:
+		return fmt.Errorf("readstream: READ_STREAM_USE_BATCHING is PostgreSQL 18's")
+	case c.IOCombineLimit < 1 || c.IOCombineLimit > maxICL:
+		return fmt.Errorf("readstream: io_combine_limit %d outside 1..%d", c.IOCombineLimit, maxICL)
 	case c.EffectiveIOConcurrency < 0 || c.EffectiveIOConcurrency > MaxIOConcurrency:
 		return fmt.Errorf("readstream: effective_io_concurrency %d outside 0..%d", c.EffectiveIOConcurrency, MaxIOConcurrency)
 	case c.MaintenanceIOConcurrency < 0 || c.MaintenanceIOConcurrency > MaxIOConcurrency:

@@ -38,10 +38,18 @@ const (
 	KindFastPath
 	// KindEnd is read_stream_next_buffer returning InvalidBuffer.
 	KindEnd
+	// KindCall is the stream calling StartReadBuffers(Block, Asked) (One:
+	// StartReadBuffer(Block)); its KindStartRead or KindStartReadOne
+	// follows when it returns. 17's record leaves it out.
+	KindCall
+	// KindPinLimit is a pending read of N blocks from Block that waits:
+	// GetAdditionalPinLimit allows Asked more pins (18).
+	KindPinLimit
 )
 
-// Rule is why the distance changed: read_stream.c's behaviors A, B and C,
-// the end of the stream, or a reset.
+// Rule is why the distance changed: read_stream.c's behaviors A, B and C
+// (17), the doubling after any wait and the pin limit (18), the end of the
+// stream, or a reset.
 type Rule uint8
 
 const (
@@ -57,9 +65,15 @@ const (
 	RuleEnd
 	// RuleReset: read_stream_reset (0 while draining, then 1).
 	RuleReset
+	// RuleIO (18): a read was waited for, advice or not: distance×2 up to
+	// max_pinned_buffers.
+	RuleIO
+	// RulePinLimit (18): GetAdditionalPinLimit allows fewer pins than the
+	// pending read needs: the distance drops to pinned + that limit.
+	RulePinLimit
 )
 
-var ruleNames = [...]string{RuleA: "A", RuleB: "B", RuleC: "C", RuleEnd: "end", RuleReset: "reset"}
+var ruleNames = [...]string{RuleA: "A", RuleB: "B", RuleC: "C", RuleEnd: "end", RuleReset: "reset", RuleIO: "I/O", RulePinLimit: "pin limit"}
 
 func (r Rule) String() string { return enum.Name(ruleNames[:], r, "Rule") }
 
@@ -71,6 +85,8 @@ type Event struct {
 	Block        BlockNumber
 	Asked, N, IO int
 	Wait, Advice bool
+	One          bool // KindCall: StartReadBuffer
+	Forwarded    int  // KindStartRead: buffers a split read left pinned for the next call (18)
 	Before       int
 	After        int
 	Rule         Rule
@@ -152,6 +168,13 @@ func (e Event) String() string {
 		}
 	case KindEnd:
 		s = "=> InvalidBuffer"
+	case KindCall:
+		s = fmt.Sprintf("call StartReadBuffers(%d, %d)", e.Block, e.Asked)
+		if e.One {
+			s = fmt.Sprintf("call StartReadBuffer(%d)", e.Block)
+		}
+	case KindPinLimit:
+		s = fmt.Sprintf("pin limit: %d more pins allowed, pending %s waits", e.Asked, span(e.Block, e.N))
 	default:
 		s = fmt.Sprintf("Kind(%d)", uint8(e.Kind))
 	}

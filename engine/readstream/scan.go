@@ -65,28 +65,37 @@ func HeapSequentialScanConfig(nblocks, nBuffers int) Config {
 	return cfg
 }
 
-// Consume drives the stream as heap_fetch_next_buffer (heapam.c, PG 17.9)
-// does: release the previous buffer, then read_stream_next_buffer, until
-// the stream ends or limit buffers were taken (limit < 0: no limit). It
-// releases the last buffer too, and returns the blocks received in order.
-// At most one consumer pin is held at any time, so the pool's pins are the
-// stream's pinned_buffers plus at most one.
-func Consume(s *ReadStream, limit int) []BlockNumber {
+// Consume drives the stream as heap_fetch_next_buffer (heapam.c, PG 17.9
+// and 18.4) does: release the previous buffer, then
+// read_stream_next_buffer, until the stream ends or limit buffers were
+// taken (limit < 0: no limit). It releases the last buffer too, and
+// returns the blocks received in order. At most one consumer pin is held
+// at any time, so the pool's pins are the stream's pinned_buffers plus at
+// most one.
+func Consume(s *ReadStream, limit int) []BlockNumber { return ConsumeEach(s, limit, nil) }
+
+// ConsumeEach is Consume calling each (unless nil) after every buffer it
+// receives, while it holds it: the time the scan spends on the page, in
+// which engine/aio lets its I/O workers run.
+func ConsumeEach(s *ReadStream, limit int, each func()) []BlockNumber {
 	var got []BlockNumber
 	cur := InvalidBuffer
 	for limit < 0 || len(got) < limit {
 		if cur != InvalidBuffer {
-			s.pool.ReleaseBuffer(cur)
+			s.bm.ReleaseBuffer(cur)
 			cur = InvalidBuffer
 		}
 		cur = s.NextBuffer()
 		if cur == InvalidBuffer {
 			break
 		}
-		got = append(got, s.pool.BufferGetBlockNumber(cur))
+		got = append(got, s.bm.BufferGetBlockNumber(cur))
+		if each != nil {
+			each()
+		}
 	}
 	if cur != InvalidBuffer {
-		s.pool.ReleaseBuffer(cur)
+		s.bm.ReleaseBuffer(cur)
 	}
 	return got
 }
