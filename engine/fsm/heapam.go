@@ -55,6 +55,9 @@ func (s *Session) HeapInsert(h *Heap, tupleLen int) (tid TID, err error) {
 		s.setAllVisible(h, blk, p, bufmgr.InvalidBuffer, &vm, false, sHInsClearVM)
 	}
 	s.dirty(buf)
+	if h.newLocked != nil {
+		s.unlockNewPage(h) // PG 16+: UnlockReleaseBuffer of an extension's new page
+	}
 	s.release(buf)
 	vm.release(s)
 	s.Stats.Inserts++

@@ -113,6 +113,7 @@ func (s *Session) relationGetBufferForTuple(h *Heap, tupleLen int, vm *vmPin) (b
 			}
 		}
 	}
+retry:
 	for blk != InvalidBlockNumber {
 		if blk >= h.NBlocks() {
 			panic(fmt.Sprintf("fsm: RelationGetBufferForTuple on %s was pointed at block %d of %d", h.Rel.Name, blk, h.NBlocks()))
@@ -121,6 +122,9 @@ func (s *Session) relationGetBufferForTuple(h *Heap, tupleLen int, vm *vmPin) (b
 		buf, err := s.readBuffer(h, bufmgr.MainForkNum, blk, nil)
 		if err != nil {
 			return bufmgr.InvalidBuffer, 0, err
+		}
+		if h.newLocked != nil {
+			s.waitNewPage(h, blk) // PG 16+ only: nil before its first extension
 		}
 		p := h.page(blk)
 		if p.AllVisible {
@@ -150,6 +154,31 @@ func (s *Session) relationGetBufferForTuple(h *Heap, tupleLen int, vm *vmPin) (b
 		if blk, err = s.recordAndGet(h, blk, free, target); err != nil {
 			return bufmgr.InvalidBuffer, 0, err
 		}
+	}
+
+	if s.hio16() {
+		// PostgreSQL 16–18: RelationAddBlocks, then (did_unlock) the
+		// new page's free space checked again: someone may have used it
+		// while its content lock was let go (goto loop).
+		buf, nb, unlocked, err := s.relationAddBlocks(h)
+		if err != nil {
+			return bufmgr.InvalidBuffer, 0, err
+		}
+		p := h.page(nb)
+		if unlocked {
+			free := p.HeapFreeSpace()
+			s.emit(trace.KLoad, sAddBlocksRecheck, trace.OHeapPage, rel, uint64(n), uint64(free), PackAddr(bufmgr.MainForkNum, nb, NodePage))
+			if n > free {
+				s.release(buf)
+				blk = nb
+				goto retry
+			}
+		} else if n > p.HeapFreeSpace() {
+			panic(fmt.Sprintf("hio: tuple of %d B does not fit the new page %d of %q (%d B free): PostgreSQL would PANIC \"tuple is too big\"", n, nb, h.Rel.Name, p.HeapFreeSpace()))
+		}
+		s.setTargetBlock(h, nb)
+		s.emit(trace.KOpDone, sHioExtended, trace.OFSMRel, rel, uint64(target), uint64(nb), PackAddr(bufmgr.MainForkNum, nb, NodePage))
+		return buf, nb, nil
 	}
 
 	// Extend the heap by one page: ReadBufferBI(P_NEW, RBM_ZERO_AND_LOCK).

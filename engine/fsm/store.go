@@ -111,6 +111,14 @@ type Heap struct {
 	gen uint64
 
 	touched [bufmgr.VMForkNum + 1][]bool
+
+	// ext is the relation extension lock (PostgreSQL 16's path takes it:
+	// extend16.go).
+	ext ExtLock
+	// newLocked holds the first page of each PostgreSQL 16 extension
+	// whose extender has not yet put its tuple there, by block: its
+	// EB_LOCK_FIRST content lock (extend16.go).
+	newLocked map[uint32]trace.Actor
 }
 
 // NewHeap adds a heap for rel with the given fillfactor (10..100). rel's
