@@ -362,3 +362,7 @@ func (s *Session) HoldExtensionLock(h *Heap, waiters int) error {
 	s.unlockRelationForExtension(h)
 	return nil
 }
+
+// NewPagesLocked is how many new pages of h an extender still holds
+// content-locked (EB_LOCK_FIRST): 0 between operations.
+func (h *Heap) NewPagesLocked() int { return len(h.newLocked) }
