@@ -108,10 +108,10 @@
 // page's contents is atomic between the buffer manager's yields);
 // at 15, concurrent extension (the extension lock is always granted, so
 // RelationAddExtraBlocks never runs; at 16 and later the lock is
-// modelled, but fsm_extend and vm_extend do not take it); content locks
-// other than EB_LOCK_FIRST's at 16 and later, so at 15 two backends
-// inserting at once into an empty heap can both reach its new last page
-// (the model panics there: docs/pg16-extension.md §8); BulkInsertState
+// modelled, but fsm_extend and vm_extend do not take it); content locks,
+// except the one an extender holds on its new page until heap_insert
+// lets it go (RBM_ZERO_AND_LOCK at 15, untraced unless someone waits;
+// EB_LOCK_FIRST at 16 and later: docs/pg16-extension.md §8); BulkInsertState
 // (COPY's bistate, at 16 too: already_extended_by, next_free, last_free);
 // UPDATE's otherBuffer; HOT, page pruning on access, index vacuuming,
 // VACUUM's truncation of empty pages at the end, freezing; FreeSpaceMapPrepareTruncateRel; TOAST (the caller

@@ -269,7 +269,7 @@ func (s *Session) extendBufferedRelBy(h *Heap, extendBy int) ([]bufmgr.Buffer, u
 	h.Rel.NBlocks[bufmgr.MainForkNum] = first + uint32(extendBy)
 	s.Stats.Extends[bufmgr.MainForkNum] += uint64(extendBy)
 	s.emit(trace.KForkSize, sExtendFork, trace.OFSMRel, rel, ForkWord(true, first), ForkWord(true, first+uint32(extendBy)), PackAddr(bufmgr.MainForkNum, first, NodePage))
-	s.lockNewPage(h, first)
+	s.lockNewPage(h, first, true)
 	bufs := make([]bufmgr.Buffer, 0, extendBy)
 	for i := 0; i < extendBy; i++ {
 		buf, err := s.readBuffer(h, bufmgr.MainForkNum, first+uint32(i), nil)
@@ -289,33 +289,46 @@ func (s *Session) extendBufferedRelBy(h *Heap, extendBy int) ([]bufmgr.Buffer, u
 	return bufs, first, nil
 }
 
-// newPageLock is the content lock EB_LOCK_FIRST takes on the first page of
-// an extension (ExtendBufferedRelShared, bufmgr.c, PG 16–18), which the
-// extender holds until heap_insert's UnlockReleaseBuffer: content locks
-// are not modelled (bufmgr exports no LockBuffer), but this one is, so
-// that another backend that reaches the new page (the last page of the
-// heap, when the extension was of one page) waits, as its LockBuffer
+// newPageLock is the content lock an extender holds on the page it adds
+// for itself until heap_insert's UnlockReleaseBuffer: EB_LOCK_FIRST on the
+// first page of ExtendBufferedRelShared (bufmgr.c, PG 16–18), and at 15
+// P_NEW's RBM_ZERO_AND_LOCK (ReadBufferBI in RelationGetBufferForTuple).
+// Content locks are not modelled (bufmgr exports no LockBuffer), but this
+// one is, so that another backend that reaches the new page (the heap's
+// last page, for which "try the last page" aims) waits, as its LockBuffer
 // would, instead of initialising or filling the page under the extender.
-// A heap has at most one such page per backend; the map is nil until the
-// first PostgreSQL 16 extension.
+// At 16 and later taking and letting go of it are events; at 15 they are
+// not, so that 15's traces stay as they were: only a backend that has to
+// wait for it (a run that used to end in a panic) logs anything. A heap
+// has at most one such page per backend; the map is nil until the first
+// extension that takes one.
+type newPageLock struct {
+	actor  trace.Actor
+	traced bool // events at taking and letting go (PostgreSQL 16 and later)
+}
 
-// lockNewPage marks blk of h as content-locked by the session's backend.
-func (s *Session) lockNewPage(h *Heap, blk uint32) {
+// lockNewPage marks blk of h as content-locked by the session's backend;
+// traced logs it (PostgreSQL 16 and later).
+func (s *Session) lockNewPage(h *Heap, blk uint32, traced bool) {
 	if h.newLocked == nil {
-		h.newLocked = map[uint32]trace.Actor{}
+		h.newLocked = map[uint32]newPageLock{}
 	}
-	h.newLocked[blk] = s.b.Actor
-	s.emit(trace.KLoad, sExtendLockFirst, trace.OHeapPage, h.Rel.Number, 0, uint64(s.b.Actor), PackAddr(bufmgr.MainForkNum, blk, NodePage))
+	h.newLocked[blk] = newPageLock{actor: s.b.Actor, traced: traced}
+	if traced {
+		s.emit(trace.KLoad, sExtendLockFirst, trace.OHeapPage, h.Rel.Number, 0, uint64(s.b.Actor), PackAddr(bufmgr.MainForkNum, blk, NodePage))
+	}
 }
 
 // unlockNewPage lets go of the new page the session's backend holds
 // content-locked in h, if any (heap_insert's UnlockReleaseBuffer, or an
 // ERROR's LWLockReleaseAll).
 func (s *Session) unlockNewPage(h *Heap) {
-	for blk, a := range h.newLocked {
-		if a == s.b.Actor {
+	for blk, l := range h.newLocked {
+		if l.actor == s.b.Actor {
 			delete(h.newLocked, blk)
-			s.emit(trace.KLoad, sHioUnlockNew, trace.OHeapPage, h.Rel.Number, uint64(a), 0, PackAddr(bufmgr.MainForkNum, blk, NodePage))
+			if l.traced {
+				s.emit(trace.KLoad, sHioUnlockNew, trace.OHeapPage, h.Rel.Number, uint64(l.actor), 0, PackAddr(bufmgr.MainForkNum, blk, NodePage))
+			}
 			return
 		}
 	}
@@ -326,7 +339,8 @@ func (s *Session) unlockNewPage(h *Heap) {
 // page of its extension: the backend sleeps, its pin kept, until the
 // extender's heap_insert lets it go.
 func (s *Session) waitNewPage(h *Heap, blk uint32) {
-	owner, ok := h.newLocked[blk]
+	l, ok := h.newLocked[blk]
+	owner := l.actor
 	if !ok || owner == s.b.Actor {
 		return
 	}
@@ -334,7 +348,7 @@ func (s *Session) waitNewPage(h *Heap, blk uint32) {
 		panic(fmt.Sprintf("fsm: backend %s must wait for block %d of %s, locked by actor %d, but runs unscheduled", s.b.Name, blk, h.Rel.Name, owner))
 	}
 	s.emit(trace.KLoad, sHioWaitNew, trace.OHeapPage, h.Rel.Number, 0, uint64(owner), PackAddr(bufmgr.MainForkNum, blk, NodePage))
-	s.b.Sleep(sHioWaitNew, func() bool { return h.newLocked[blk] != owner })
+	s.b.Sleep(sHioWaitNew, func() bool { return h.newLocked[blk].actor != owner })
 }
 
 // HoldExtensionLock takes h's relation extension lock, queueing like any

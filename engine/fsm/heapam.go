@@ -56,7 +56,7 @@ func (s *Session) HeapInsert(h *Heap, tupleLen int) (tid TID, err error) {
 	}
 	s.dirty(buf)
 	if h.newLocked != nil {
-		s.unlockNewPage(h) // PG 16+: UnlockReleaseBuffer of an extension's new page
+		s.unlockNewPage(h) // UnlockReleaseBuffer of the new page of an extension
 	}
 	s.release(buf)
 	vm.release(s)

@@ -108,7 +108,7 @@ func (s *Session) Abort() {
 	s.clearLocalMap()
 	for _, h := range s.store.heaps {
 		if h.newLocked != nil {
-			s.unlockNewPage(h) // PG 16+: the content lock of an extension's new page
+			s.unlockNewPage(h) // the content lock of an extension's new page
 		}
 	}
 }

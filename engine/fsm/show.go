@@ -230,7 +230,7 @@ func DescribeWith(e trace.Event, names bufmgr.RelNamer, actor func(trace.Actor) 
 		d = fmt.Sprintf("rel %s: -> block %d; %s in the FSM", rel, a, plural(b-1, "more page"))
 	case "extend.lock-first":
 		d = fmt.Sprintf("%s: content-locked by %s until its tuple is in", addr, trace.ActorName(trace.Actor(a)))
-	case "hio16.wait-new":
+	case "hio.wait-new":
 		d = fmt.Sprintf("%s: content-locked by %s (its new page): wait", addr, trace.ActorName(trace.Actor(a)))
 	case "heapins16.unlock-new":
 		d = fmt.Sprintf("%s: content lock of %s released", addr, trace.ActorName(trace.Actor(b)))

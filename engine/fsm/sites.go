@@ -218,7 +218,7 @@ RelationGetBufferForTuple(relation, len, otherBuffer = none, bistate = none)
         targetBlock = nblocks - 1                                  @hio.last
     while targetBlock is valid:
         buffer = ReadBufferBI(relation, targetBlock, RBM_NORMAL)    @hio.read
-        [PG 16+] LockBuffer(buffer, EXCLUSIVE): wait while another backend's extension holds it   @hio16.wait-new
+        LockBuffer(buffer, EXCLUSIVE): wait while the backend that added the page holds it   @hio.wait-new
         if PageIsAllVisible(page): visibilitymap_pin(relation, targetBlock, vmbuffer)   @hio.vm-pin
         LockBuffer(buffer, EXCLUSIVE)
         if PageIsNew(page): PageInit(page); MarkBufferDirty(buffer)   @hio.init
@@ -234,6 +234,7 @@ RelationGetBufferForTuple(relation, len, otherBuffer = none, bistate = none)
     [PG 16+]     UnlockReleaseBuffer(buffer); goto loop   -- used while unlocked
     -- extend: ConditionalLockRelationForExtension succeeds, no waiters
     buffer = ReadBufferBI(relation, P_NEW, RBM_ZERO_AND_LOCK)      @hio.extend
+    -- locked: another backend's LockBuffer waits until heap_insert lets it go
     PageInit(page); MarkBufferDirty(buffer)                        @hio.extend-init
     [small-skip] FSMClearLocalMap()
     RelationSetTargetBlock(relation, new block)   -- not in the FSM until VACUUM
@@ -419,7 +420,7 @@ var (
 	sExtendLimit      = trace.SiteOf("extend.limit")
 	sExtendFork       = trace.SiteOf("extend.fork")
 	sExtendLockFirst  = trace.SiteOf("extend.lock-first")
-	sHioWaitNew       = trace.SiteOf("hio16.wait-new")
+	sHioWaitNew       = trace.SiteOf("hio.wait-new")
 	sHioUnlockNew     = trace.SiteOf("heapins16.unlock-new")
 	sExtLockGrant     = trace.SiteOf("extlock.grant")
 	sExtLockWait      = trace.SiteOf("extlock.wait")

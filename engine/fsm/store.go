@@ -115,10 +115,10 @@ type Heap struct {
 	// ext is the relation extension lock (PostgreSQL 16's path takes it:
 	// extend16.go).
 	ext ExtLock
-	// newLocked holds the first page of each PostgreSQL 16 extension
-	// whose extender has not yet put its tuple there, by block: its
-	// EB_LOCK_FIRST content lock (extend16.go).
-	newLocked map[uint32]trace.Actor
+	// newLocked holds the page each extender added for itself and has not
+	// yet put its tuple on, by block: its content lock (EB_LOCK_FIRST at
+	// 16, RBM_ZERO_AND_LOCK at 15; extend16.go).
+	newLocked map[uint32]newPageLock
 }
 
 // NewHeap adds a heap for rel with the given fillfactor (10..100). rel's
