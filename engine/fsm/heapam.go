@@ -40,6 +40,9 @@ func (s *Session) HeapInsert(h *Heap, tupleLen int) (tid TID, err error) {
 	var vm vmPin
 	buf, blk, err := s.relationGetBufferForTuple(h, tupleLen, &vm)
 	if err != nil {
+		if h.newLocked != nil {
+			s.unlockNewPage(h) // an extension's new page, if the error came after it
+		}
 		return TID{}, err
 	}
 	p := h.page(blk)
