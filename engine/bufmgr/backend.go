@@ -159,6 +159,23 @@ func (b *Backend) sleep(site trace.Site, until func() bool) {
 	panic(fmt.Sprintf("bufmgr: backend %s must sleep at %s but runs unscheduled", b.Name, site))
 }
 
+// Scheduled reports whether the backend runs under a scheduler (and
+// with hooks built in), so that it can wait for another backend: a caller
+// outside this package that models a wait of its own (engine/fsm's
+// relation extension lock) asks before it sleeps.
+func (b *Backend) Scheduled() bool { return hooks && b.y != nil }
+
+// Step yields to the scheduler before a shared-memory operation of a
+// caller outside this package (engine/fsm: the lock manager's partition
+// lock that RelationExtensionLockWaiterCount and LockRelationForExtension
+// take). Unscheduled it does nothing.
+func (b *Backend) Step(site trace.Site) { b.step(site) }
+
+// Sleep yields as a backend that sleeps until until() holds, for a caller
+// outside this package (engine/fsm: a backend queued on a relation
+// extension lock, ProcSleep). It must be scheduled (Scheduled).
+func (b *Backend) Sleep(site trace.Site, until func() bool) { b.sleep(site, until) }
+
 // stepWait yields as a backend retrying an operation that only another
 // backend can let succeed. Unscheduled, such a retry could never succeed.
 func (b *Backend) stepWait(site trace.Site) {

@@ -9,6 +9,7 @@ package bufmgr
 import (
 	"fmt"
 	"strings"
+	"unicode/utf8"
 
 	"bufferlab/engine/internal/narrate"
 	"bufferlab/engine/trace"
@@ -94,12 +95,20 @@ func (c *captioner) casFail() string {
 	if !read && latest != "" {
 		writers = []string{latest}
 	}
+	var s string
 	if len(writers) == 0 {
-		return fmt.Sprintf("%s's CAS failed: %s's state word changed since %s read it (%s). %s retries with the new word.",
+		s = fmt.Sprintf("%s's CAS failed: %s's state word changed since %s read it (%s). %s retries with the new word.",
 			c.who, c.buf(), c.who, change, c.who)
+	} else {
+		s = fmt.Sprintf("%s's CAS failed: %s changed %s's state word first (%s). %s retries with the new word.",
+			c.who, narrate.List(writers), c.buf(), change, c.who)
 	}
-	return fmt.Sprintf("%s's CAS failed: %s changed %s's state word first (%s). %s retries with the new word.",
-		c.who, narrate.List(writers), c.buf(), change, c.who)
+	// Two flags and long names can pass narrate.MaxLen: then the last
+	// sentence is shortened (captions that fit are left as they were).
+	if utf8.RuneCountInString(s) > narrate.MaxLen {
+		s = strings.TrimSuffix(s, " with the new word.") + "."
+	}
+	return s
 }
 
 // casChange is the part of a state word that a failed CAS found changed,

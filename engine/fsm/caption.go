@@ -276,6 +276,52 @@ func (c *captioner) caption() string {
 		}
 		return fmt.Sprintf("%s clears its local map's entry for block %d.", c.who, e.Arg)
 
+	// PostgreSQL 16's bulk extension: hio.c, bufmgr.c, lmgr.c
+	case sExtLockGrant:
+		return fmt.Sprintf("%s takes %s's extension lock: nobody holds or awaits it (LockRelationForExtension).", c.who, c.rel())
+	case sExtLockWait:
+		h, n := UnpackExtLockWord(a)
+		return fmt.Sprintf("%s's extension lock is held by %s: %s queues for it and sleeps (%d asking now).", c.rel(), c.actorName(h), c.who, n)
+	case sExtLockWoken:
+		return fmt.Sprintf("%s wakes holding %s's extension lock, granted by its last holder.", c.who, c.rel())
+	case sExtLockRelease:
+		if h, _ := UnpackExtLockWord(a); h != 0 {
+			return fmt.Sprintf("%s releases %s's extension lock; the first waiter, %s, gets it (ProcLockWakeup).", c.who, c.rel(), c.actorName(h))
+		}
+		return fmt.Sprintf("%s releases %s's extension lock; nobody waits.", c.who, c.rel())
+	case sAddBlocksWaiters:
+		return fmt.Sprintf("%s counts the backends holding or awaiting %s's extension lock: %d (RelationExtensionLockWaiterCount).", c.who, c.rel(), a)
+	case sAddBlocksBegin:
+		if a > e.Arg {
+			return fmt.Sprintf("%s will extend %s by %d pages, 1 + %d for the others asking (RelationAddBlocks).", c.who, c.rel(), a, b)
+		}
+		return fmt.Sprintf("%s will extend %s by %s: nobody else is asking (RelationAddBlocks).", c.who, c.rel(), narrate.Plural(a, "page"))
+	case sExtendLimit:
+		return fmt.Sprintf("A backend's share of %d buffers is %s pinned: %s extends by %d, not %d (LimitAdditionalPins).",
+			e.Arg, narrate.Plural(a, "page"), c.who, a, b)
+	case sExtendFork:
+		_, bn := UnpackForkWord(b)
+		_, an := UnpackForkWord(a)
+		return fmt.Sprintf("%s extends %s from %d to %s in one call, holding the extension lock (ExtendBufferedRelBy).", c.who, c.rel(), bn, narrate.Plural(uint64(an), "block"))
+	case sAddBlocksInit:
+		return fmt.Sprintf("%s initialises the new page %s, which it keeps: %d bytes free.", c.who, c.page(), UnpackHeapWord(a).FreeSpace())
+	case sAddBlocksDone:
+		if b > 1 {
+			return fmt.Sprintf("%s keeps block %d for itself; the other %s are in the FSM for anyone.", c.who, a, narrate.Plural(b-1, "new page"))
+		}
+		return fmt.Sprintf("%s keeps the one new block, %d, for itself.", c.who, a)
+	case sExtendLockFirst:
+		return fmt.Sprintf("%s keeps the first new page, %s, locked until its tuple is in (EB_LOCK_FIRST).", c.who, c.page())
+	case sHioWaitNew:
+		return fmt.Sprintf("%s is the new page %s has just added: %s waits for its lock.", c.page(), c.actorName(trace.Actor(a)), c.who)
+	case sHioUnlockNew:
+		return fmt.Sprintf("%s's tuple is in: it lets go of its lock on the new page %s.", c.who, c.page())
+	case sAddBlocksRecheck:
+		if a >= b {
+			return fmt.Sprintf("%s still has %d bytes free after its lock was let go; %s needs %d: it fits.", c.page(), a, c.who, b)
+		}
+		return fmt.Sprintf("%s has only %d bytes free after its lock was let go; %s needs %d: it starts over.", c.page(), a, c.who, b)
+
 	// hio.c, heapam.c, vacuumlazy.c, visibilitymap.c
 	case sHioBegin:
 		return fmt.Sprintf("%s needs a page for a tuple of %d bytes: %d free, fillfactor keeping %d (RelationGetBufferForTuple).",
@@ -403,3 +449,6 @@ func allowWords(ok uint64) string {
 	}
 	return "no FSM (small-table skip)"
 }
+
+// actorName names a backend by its actor.
+func (c *captioner) actorName(a trace.Actor) string { return narrate.Who(a, c.actor) }

@@ -59,11 +59,11 @@ func TestNarrateEveryKindInWords(t *testing.T) {
 // words (narratetest.GoldenCaptions).
 func TestNarrateGoldenScripts(t *testing.T) {
 	narratetest.GoldenCaptions(t, func(t *testing.T, f string, d *datadriven.TestData) ([]trace.Event, scenario.Names) {
-		opt, buffers, _, err := goldenOptions(d)
+		opt, pc, _, err := goldenOptions(d)
 		if err != nil {
 			t.Fatalf("%s: %v", d.Pos, err)
 		}
-		g, _ := runScript(d.Input, opt, buffers) // a failed script's events are captioned too
+		g, _ := runScript(d.Input, opt, pc) // a failed script's events are captioned too
 		if g == nil {
 			return nil, scenario.Names{}
 		}

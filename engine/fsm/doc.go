@@ -1,7 +1,8 @@
 // Package fsm models PostgreSQL 15's free space map and how an insert
 // finds a page for a new row, over the simulated buffer pool of package
 // bufmgr, with the reverted PostgreSQL 12 "no FSM for small tables"
-// patch as a variant (seed 002).
+// patch as a variant (seed 002), and PostgreSQL 16's bulk relation
+// extension when the pool models 16 or later.
 //
 // What it models, and from where (function names are PostgreSQL's):
 //
@@ -39,6 +40,22 @@
 //     FreeSpaceMapVacuumRange and visibilitymap_count, and updates
 //     pg_class (vac_update_relstats, vac_estimate_reltuples) only when a
 //     value changed;
+//   - PostgreSQL 16's bulk extension (extend16.go; the store runs it when
+//     its pool models 16, 17 or 18, config pg=, and the variant is
+//     Always; docs/pg16-extension.md lists the facts): RelationAddBlocks
+//     (hio.c, REL_16–REL_18_4) for heap_insert (num_pages 1, no
+//     BulkInsertState): the waiter count (RelationExtensionLockWaiterCount:
+//     lock->nRequested, the holder included, read before the backend asks
+//     for the lock), extend_by_pages = 1 + waitcount capped at
+//     MAX_BUFFERS_TO_EXTEND_BY (64), ExtendBufferedRelBy
+//     (ExtendBufferedRelShared, bufmgr.c) with LimitAdditionalPins at the
+//     version's default MaxBackends, the first page kept content-locked
+//     (EB_LOCK_FIRST) until heap_insert lets it go, the others recorded
+//     with RecordPageWithFreeSpace (8168 bytes) and
+//     FreeSpaceMapVacuumRange(first + 1, last), the did_unlock re-check;
+//     the relation extension lock (LockRelationForExtension, lmgr.c) as a
+//     heavyweight lock: a holder and a FIFO queue of sleeping waiters,
+//     granted to the first on release (ProcLockWakeup, proc.c);
 //   - the small-skip variant (PG 12 devel, b0eaa4c51b and follow-ups,
 //     reverted by 7db0cde6b5): fsm_allow_writes, no FSM while the heap
 //     has at most the threshold's pages (4, configurable: the thread also
@@ -89,8 +106,13 @@
 // Not modelled: WAL (so no XLogRecordPageWithFreeSpace at redo) and
 // checksums; content locks (bufmgr exports no LockBuffer; each step of a
 // page's contents is atomic between the buffer manager's yields);
-// concurrent extension (the extension lock is always granted, so
-// RelationAddExtraBlocks never runs); BulkInsertState (COPY's bistate);
+// at 15, concurrent extension (the extension lock is always granted, so
+// RelationAddExtraBlocks never runs; at 16 and later the lock is
+// modelled, but fsm_extend and vm_extend do not take it); content locks,
+// except the one an extender holds on its new page until heap_insert
+// lets it go (RBM_ZERO_AND_LOCK at 15, untraced unless someone waits;
+// EB_LOCK_FIRST at 16 and later: docs/pg16-extension.md §8); BulkInsertState
+// (COPY's bistate, at 16 too: already_extended_by, next_free, last_free);
 // UPDATE's otherBuffer; HOT, page pruning on access, index vacuuming,
 // VACUUM's truncation of empty pages at the end, freezing; FreeSpaceMapPrepareTruncateRel; TOAST (the caller
 // passes the tuple length as stored). A new block read by the extension

@@ -9,6 +9,7 @@ import (
 
 	"bufferlab/engine/bufmgr"
 	"bufferlab/engine/fsm"
+	"bufferlab/engine/sched"
 	"bufferlab/engine/trace"
 	"bufferlab/internal/goldentest"
 )
@@ -17,11 +18,15 @@ import (
 // script (one command per line) run on a fresh pool and store; the output
 // below "----" depends on the directive:
 //
-//	events [variant=V] [threshold=N] [buffers=N] [brief]
+//	events [variant=V] [threshold=N] [buffers=N] [pg=N] [brief]
 //	         the events logged after the script's "trace" command (all of
 //	         them without one), described, then the final picture; brief
 //	         keeps only this package's events and the buffer manager's
-//	         read, release, hit and miss lines
+//	         read, release, hit and miss lines; pg is the pool's
+//	         PostgreSQL version (15 by default; 16 to 18 extend through
+//	         RelationAddBlocks); sites=a,b,... prints only the
+//	         events of those sites; nopicture prints each heap's
+//	         size and pages in the FSM instead of its picture
 //	picture  [variant=...]   only the final picture
 //	error    [variant=...]   the script must fail; the output is the error
 //
@@ -40,6 +45,14 @@ import (
 //	tear NAME FSMBLOCK NODE VALUE         make a torn FSM page
 //	tearheader NAME FSMBLOCK              tear an FSM page's header
 //	trace                                 events from here on are printed
+//	spawn NAME insert HEAP [len=N] [n=N]  queue inserts for session NAME
+//	                                      (started if new) for the next run
+//	spawn NAME hold HEAP waiters=N        queue HoldExtensionLock instead
+//	run [seed=N] [first]                  run the queued sessions side by
+//	                                      side under the scheduler: round
+//	                                      robin, random from the seed, or
+//	                                      first (the first awake in spawn
+//	                                      order, each until it sleeps)
 //
 // get, recordget and free print their result into the output.
 //
@@ -49,16 +62,28 @@ func TestGolden(t *testing.T) {
 }
 
 type goldenRun struct {
-	pool     *bufmgr.Pool
-	store    *fsm.Store
-	heaps    map[string]*fsm.Heap
-	order    []*fsm.Heap
-	sessions map[string]*fsm.Session
-	sorder   []*fsm.Session
-	cur      *fsm.Session
-	mark     int
-	out      strings.Builder
-	brief    bool // the case asks for brief events
+	pool      *bufmgr.Pool
+	store     *fsm.Store
+	heaps     map[string]*fsm.Heap
+	order     []*fsm.Heap
+	sessions  map[string]*fsm.Session
+	sorder    []*fsm.Session
+	cur       *fsm.Session
+	mark      int
+	out       strings.Builder
+	brief     bool            // the case asks for brief events
+	sites     map[string]bool // the case prints only these sites' events
+	noPicture bool
+	// queued are the inserts spawn queued for the next run, by session
+	// (in sorder's order).
+	queued map[*fsm.Session][]queuedInsert
+}
+
+// queuedInsert is n inserts of ln bytes into h.
+type queuedInsert struct {
+	h     *fsm.Heap
+	n, ln int
+	hold  int // >= 0: HoldExtensionLock for that many steps instead
 }
 
 func (g *goldenRun) names(rel uint32) string {
@@ -71,40 +96,63 @@ func (g *goldenRun) names(rel uint32) string {
 // goldenOptions reads a case's arguments: the store's options (variant,
 // threshold), the pool's size (buffers, 32 by default) and brief. An
 // unknown argument or variant is the error.
-func goldenOptions(d *goldentest.Case) (opt fsm.Options, buffers int, brief bool, err error) {
-	buffers = 32
+func goldenOptions(d *goldentest.Case) (opt fsm.Options, pc poolConf, brief bool, err error) {
+	pc.buffers = 32
 	for _, a := range d.CmdArgs {
 		switch a.Key {
+		case "pg":
+			pc.version, _ = strconv.Atoi(a.Vals[0])
+		case "nopicture":
+			pc.noPicture = true
+		case "sites":
+			for _, v := range a.Vals {
+				pc.sites = append(pc.sites, strings.Split(v, ",")...)
+			}
 		case "variant":
 			v, ok := fsm.ParseVariant(a.Vals[0])
 			if !ok {
-				return opt, buffers, brief, fmt.Errorf("unknown variant %q", a.Vals[0])
+				return opt, pc, brief, fmt.Errorf("unknown variant %q", a.Vals[0])
 			}
 			opt.Variant = v
 		case "threshold":
 			opt.Threshold, _ = strconv.Atoi(a.Vals[0])
 		case "buffers":
-			buffers, _ = strconv.Atoi(a.Vals[0])
+			pc.buffers, _ = strconv.Atoi(a.Vals[0])
 		case "brief":
 			brief = true
 		default:
-			return opt, buffers, brief, fmt.Errorf("unknown argument %q", a.Key)
+			return opt, pc, brief, fmt.Errorf("unknown argument %q", a.Key)
 		}
 	}
-	return opt, buffers, brief, nil
+	return opt, pc, brief, nil
+}
+
+// poolConf is a case's pool: its size and PostgreSQL version (0: 15);
+// and the sites whose events it prints (all when empty).
+type poolConf struct {
+	buffers, version int
+	sites            []string
+	noPicture        bool // print the heaps' sizes, not their pictures
 }
 
 // runGoldenCase runs the case's script with the options its arguments
 // give (an unknown one fails the test), and notes whether it asks for
 // brief events.
 func runGoldenCase(t *testing.T, d *goldentest.Case) (*goldenRun, error) {
-	opt, buffers, brief, err := goldenOptions(d)
+	opt, pc, brief, err := goldenOptions(d)
 	if err != nil {
 		t.Fatalf("%s: %v", d.Pos, err)
 	}
-	g, err := runScript(d.Input, opt, buffers)
+	g, err := runScript(d.Input, opt, pc)
 	if g != nil {
 		g.brief = brief
+		g.noPicture = pc.noPicture
+		if len(pc.sites) > 0 {
+			g.sites = map[string]bool{}
+			for _, s := range pc.sites {
+				g.sites[s] = true
+			}
+		}
 	}
 	return g, err
 }
@@ -120,7 +168,7 @@ func (g *goldenRun) output(withEvents bool) (string, error) {
 	b.WriteString(g.out.String())
 	if withEvents {
 		for _, e := range g.pool.Log().Events()[g.mark:] {
-			if g.brief && !keepBrief(e) {
+			if g.brief && !keepBrief(e) || g.sites != nil && !g.sites[e.Site.String()] {
 				continue
 			}
 			b.WriteString(fsm.Describe(e, g.names))
@@ -128,6 +176,16 @@ func (g *goldenRun) output(withEvents bool) (string, error) {
 		}
 	}
 	for _, h := range g.order {
+		if g.noPicture {
+			inFSM := 0
+			for blk := uint32(0); blk < h.NBlocks(); blk++ {
+				if h.RecordedCat(blk) > 0 {
+					inFSM++
+				}
+			}
+			fmt.Fprintf(&b, "heap %s: %d blocks, %d with free space in the FSM\n", h.Rel.Name, h.NBlocks(), inFSM)
+			continue
+		}
 		b.WriteString(fsm.Picture(h, g.names, g.sorder...))
 	}
 	for _, s := range g.sorder {
@@ -155,8 +213,8 @@ func keepBrief(e trace.Event) bool {
 	return false
 }
 
-func runScript(script string, opt fsm.Options, buffers int) (*goldenRun, error) {
-	pool, err := bufmgr.NewPool(buffers, trace.NewLog())
+func runScript(script string, opt fsm.Options, pc poolConf) (*goldenRun, error) {
+	pool, err := bufmgr.NewPoolWith(pc.buffers, trace.NewLog(), bufmgr.Options{Version: pc.version})
 	if err != nil {
 		return nil, err
 	}
@@ -164,7 +222,7 @@ func runScript(script string, opt fsm.Options, buffers int) (*goldenRun, error) 
 	if err != nil {
 		return nil, err
 	}
-	g := &goldenRun{pool: pool, store: st, heaps: map[string]*fsm.Heap{}, sessions: map[string]*fsm.Session{}}
+	g := &goldenRun{pool: pool, store: st, heaps: map[string]*fsm.Heap{}, sessions: map[string]*fsm.Session{}, queued: map[*fsm.Session][]queuedInsert{}}
 	for n, line := range strings.Split(script, "\n") {
 		if i := strings.IndexByte(line, '#'); i >= 0 {
 			line = line[:i]
@@ -242,6 +300,37 @@ func (g *goldenRun) do(f []string) error {
 		}
 		g.heaps[pos[0]] = h
 		g.order = append(g.order, h)
+		return nil
+	case "run":
+		return g.run(kv, len(pos) == 1 && pos[0] == "first")
+	case "spawn":
+		if len(pos) != 3 || pos[1] != "insert" && pos[1] != "hold" {
+			return fmt.Errorf("spawn NAME insert HEAP [len=N] [n=N] | spawn NAME hold HEAP waiters=N")
+		}
+		h, ok := g.heaps[pos[2]]
+		if !ok {
+			return fmt.Errorf("no heap %q", pos[2])
+		}
+		cur := g.cur
+		if err := g.do([]string{"session", pos[0]}); err != nil {
+			return err
+		}
+		s := g.cur
+		g.cur = cur
+		if g.cur == nil {
+			g.cur = s
+		}
+		q := queuedInsert{h: h, n: 1, ln: fsm.HeapTupleLen(4), hold: -1}
+		if pos[1] == "hold" {
+			q.hold = kv["waiters"]
+		}
+		if v, ok := kv["n"]; ok {
+			q.n = v
+		}
+		if v, ok := kv["len"]; ok {
+			q.ln = v
+		}
+		g.queued[s] = append(g.queued[s], q)
 		return nil
 	case "session":
 		if len(pos) != 1 {
@@ -360,3 +449,58 @@ func blkText(b uint32) string {
 	}
 	return fmt.Sprint(b)
 }
+
+// run runs the queued inserts, each session's in its own backend under
+// the scheduler (round robin, or Random from seed=), and clears the queue.
+func (g *goldenRun) run(kv map[string]int, first bool) error {
+	var p sched.Policy = &sched.RoundRobin{}
+	if seed, ok := kv["seed"]; ok {
+		p = sched.NewRandom(uint64(seed))
+	}
+	if first {
+		p = firstAwake{}
+	}
+	sc := sched.New(p)
+	for _, s := range g.sorder {
+		qs := g.queued[s]
+		if len(qs) == 0 {
+			continue
+		}
+		b := s.Backend()
+		sc.Spawn(b.Actor, b.Name, func(y sched.Yield) error {
+			b.SetYield(y)
+			defer b.SetYield(nil)
+			for _, q := range qs {
+				if q.hold >= 0 {
+					if err := s.HoldExtensionLock(q.h, q.hold); err != nil {
+						return err
+					}
+					continue
+				}
+				for i := 0; i < q.n; i++ {
+					if _, err := s.HeapInsert(q.h, q.ln); err != nil {
+						return err
+					}
+				}
+			}
+			return nil
+		})
+	}
+	clear(g.queued)
+	if err := sc.Run(); err != nil {
+		return err
+	}
+	for _, p := range sc.Procs() {
+		if p.Err() != nil {
+			return fmt.Errorf("%s: %w", p.Name, p.Err())
+		}
+	}
+	return nil
+}
+
+// firstAwake is the policy of run first: the first backend, in spawn
+// order, that is not asleep.
+type firstAwake struct{}
+
+func (firstAwake) Name() string                                { return "first" }
+func (firstAwake) Pick(live []*sched.Proc, _ int) (int, error) { return 0, nil }

@@ -40,6 +40,9 @@ func (s *Session) HeapInsert(h *Heap, tupleLen int) (tid TID, err error) {
 	var vm vmPin
 	buf, blk, err := s.relationGetBufferForTuple(h, tupleLen, &vm)
 	if err != nil {
+		if h.newLocked != nil {
+			s.unlockNewPage(h) // an extension's new page, if the error came after it
+		}
 		return TID{}, err
 	}
 	p := h.page(blk)
@@ -55,6 +58,9 @@ func (s *Session) HeapInsert(h *Heap, tupleLen int) (tid TID, err error) {
 		s.setAllVisible(h, blk, p, bufmgr.InvalidBuffer, &vm, false, sHInsClearVM)
 	}
 	s.dirty(buf)
+	if h.newLocked != nil {
+		s.unlockNewPage(h) // UnlockReleaseBuffer of the new page of an extension
+	}
 	s.release(buf)
 	vm.release(s)
 	s.Stats.Inserts++

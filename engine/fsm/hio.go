@@ -70,16 +70,20 @@ func (s *Session) setAllVisible(h *Heap, heapBlk uint32, p *HeapPage, heapBuf bu
 	s.dirty(v.buf)
 }
 
-// relationGetBufferForTuple is RelationGetBufferForTuple (hio.c, PG 15)
+// relationGetBufferForTuple is RelationGetBufferForTuple (hio.c, PG 15; PG 16–18 past the loop)
 // for heap_insert without a BulkInsertState or an UPDATE's other buffer:
 // it returns a pinned buffer of a page with room for tupleLen bytes
 // (MAXALIGN'd) plus fillfactor's reserve (capped for big tuples on nearly
 // empty pages), trying the cached target block, then the FSM (or, in
 // small-skip, the local map), then the last page, retrying through
 // RecordAndGetPageWithFreeSpace, and finally extending the heap by one
-// page. The extension lock is always granted at once (no other backend
-// extends concurrently in the model), so RelationAddExtraBlocks never runs.
-// Content locks are not modelled: bufmgr exports no LockBuffer.
+// page. At 15 the extension lock is always granted at once (no other
+// backend extends concurrently in the model), so RelationAddExtraBlocks
+// never runs; at 16 and later (hio16) the heap grows through
+// RelationAddBlocks (extend16.go), which queues on the lock. Content locks
+// are not modelled (bufmgr exports no LockBuffer), except the one the
+// extender holds on its new page until heap_insert lets it go
+// (newPageLock): a backend that tries that page meanwhile waits.
 func (s *Session) relationGetBufferForTuple(h *Heap, tupleLen int, vm *vmPin) (bufmgr.Buffer, uint32, error) {
 	rel := h.Rel.Number
 	n := MaxAlign(tupleLen)
@@ -113,6 +117,7 @@ func (s *Session) relationGetBufferForTuple(h *Heap, tupleLen int, vm *vmPin) (b
 			}
 		}
 	}
+retry:
 	for blk != InvalidBlockNumber {
 		if blk >= h.NBlocks() {
 			panic(fmt.Sprintf("fsm: RelationGetBufferForTuple on %s was pointed at block %d of %d", h.Rel.Name, blk, h.NBlocks()))
@@ -121,6 +126,9 @@ func (s *Session) relationGetBufferForTuple(h *Heap, tupleLen int, vm *vmPin) (b
 		buf, err := s.readBuffer(h, bufmgr.MainForkNum, blk, nil)
 		if err != nil {
 			return bufmgr.InvalidBuffer, 0, err
+		}
+		if h.newLocked != nil {
+			s.waitNewPage(h, blk) // LockBuffer: nil before the heap's first extension
 		}
 		p := h.page(blk)
 		if p.AllVisible {
@@ -152,6 +160,31 @@ func (s *Session) relationGetBufferForTuple(h *Heap, tupleLen int, vm *vmPin) (b
 		}
 	}
 
+	if s.hio16() {
+		// PostgreSQL 16–18: RelationAddBlocks, then (did_unlock) the
+		// new page's free space checked again: someone may have used it
+		// while its content lock was let go (goto loop).
+		buf, nb, unlocked, err := s.relationAddBlocks(h)
+		if err != nil {
+			return bufmgr.InvalidBuffer, 0, err
+		}
+		p := h.page(nb)
+		if unlocked {
+			free := p.HeapFreeSpace()
+			s.emit(trace.KLoad, sAddBlocksRecheck, trace.OHeapPage, rel, uint64(n), uint64(free), PackAddr(bufmgr.MainForkNum, nb, NodePage))
+			if n > free {
+				s.release(buf)
+				blk = nb
+				goto retry
+			}
+		} else if n > p.HeapFreeSpace() {
+			panic(fmt.Sprintf("hio: tuple of %d B does not fit the new page %d of %q (%d B free): PostgreSQL would PANIC \"tuple is too big\"", n, nb, h.Rel.Name, p.HeapFreeSpace()))
+		}
+		s.setTargetBlock(h, nb)
+		s.emit(trace.KOpDone, sHioExtended, trace.OFSMRel, rel, uint64(target), uint64(nb), PackAddr(bufmgr.MainForkNum, nb, NodePage))
+		return buf, nb, nil
+	}
+
 	// Extend the heap by one page: ReadBufferBI(P_NEW, RBM_ZERO_AND_LOCK).
 	nb := h.NBlocks()
 	if nb == InvalidBlockNumber {
@@ -160,8 +193,12 @@ func (s *Session) relationGetBufferForTuple(h *Heap, tupleLen int, vm *vmPin) (b
 	h.Rel.NBlocks[bufmgr.MainForkNum] = nb + 1
 	s.Stats.Extends[bufmgr.MainForkNum]++
 	s.emit(trace.KForkSize, sHioExtend, trace.OFSMRel, rel, ForkWord(true, nb), ForkWord(true, nb+1), PackAddr(bufmgr.MainForkNum, nb, NodePage))
+	// RBM_ZERO_AND_LOCK: the new page is this backend's until heap_insert
+	// lets it go (untraced at 15: extend16.go's newPageLock).
+	s.lockNewPage(h, nb, false)
 	buf, err := s.readBuffer(h, bufmgr.MainForkNum, nb, nil)
 	if err != nil {
+		s.unlockNewPage(h)
 		return bufmgr.InvalidBuffer, 0, err
 	}
 	p := h.page(nb)

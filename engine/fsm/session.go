@@ -106,6 +106,11 @@ func (s *Session) LocalMap() (nblocks uint32, m []uint8) {
 func (s *Session) Abort() {
 	s.b.AbortTransaction()
 	s.clearLocalMap()
+	for _, h := range s.store.heaps {
+		if h.newLocked != nil {
+			s.unlockNewPage(h) // the content lock of an extension's new page
+		}
+	}
 }
 
 // check validates a heap argument (a caller mistake is an error, not an

@@ -212,6 +212,30 @@ func DescribeWith(e trace.Event, names bufmgr.RelNamer, actor func(trace.Actor) 
 		} else {
 			d = fmt.Sprintf("local map of %s: block %d %s -> %s", trace.ActorName(trace.Actor(e.Obj)), e.Arg, availString(b), availString(a))
 		}
+	case "extlock.grant", "extlock.wait", "extlock.woken", "extlock.release":
+		d = fmt.Sprintf("rel %s: extension lock %s -> %s", rel, extLockString(b), extLockString(a))
+	case "addblocks.waiters":
+		d = fmt.Sprintf("rel %s: %d backends hold or await the extension lock", rel, a)
+	case "addblocks.begin":
+		d = fmt.Sprintf("rel %s: %s wanted, waitcount %d: extend by %d", rel, plural(e.Arg, "page"), b, a)
+	case "extend.limit":
+		d = fmt.Sprintf("rel %s: LimitAdditionalPins (%d buffers): %d -> %d pages", rel, e.Arg, b, a)
+	case "extend.fork":
+		_, bn := UnpackForkWord(b)
+		_, an := UnpackForkWord(a)
+		d = fmt.Sprintf("rel %s: main fork %d -> %s (blocks %d..%d)", rel, bn, plural(uint64(an), "block"), bn, an-1)
+	case "addblocks.init":
+		d = fmt.Sprintf("%s: new page initialised, %d bytes free", addr, UnpackHeapWord(a).FreeSpace())
+	case "addblocks.done":
+		d = fmt.Sprintf("rel %s: -> block %d; %s in the FSM", rel, a, plural(b-1, "more page"))
+	case "extend.lock-first":
+		d = fmt.Sprintf("%s: content-locked by %s until its tuple is in", addr, trace.ActorName(trace.Actor(a)))
+	case "hio.wait-new":
+		d = fmt.Sprintf("%s: content-locked by %s (its new page): wait", addr, trace.ActorName(trace.Actor(a)))
+	case "heapins16.unlock-new":
+		d = fmt.Sprintf("%s: content lock of %s released", addr, trace.ActorName(trace.Actor(b)))
+	case "hio16.recheck":
+		d = fmt.Sprintf("%s: %d bytes free after the unlock, need %d", addr, a, b)
 	case "hio.begin":
 		d = fmt.Sprintf("rel %s: tuple %d bytes, fillfactor keeps %d: want %d free", rel, e.Arg, b, a)
 	case "hio.cached":
@@ -403,4 +427,20 @@ func Picture(h *Heap, names bufmgr.RelNamer, sessions ...*Session) string {
 		b.WriteByte('\n')
 	}
 	return b.String()
+}
+
+// extLockString prints an extension lock word (ExtLockWord): "free",
+// "A + 1 waiting".
+func extLockString(w uint64) string {
+	holder, n := UnpackExtLockWord(w)
+	if holder == 0 {
+		if n == 0 {
+			return "free"
+		}
+		return fmt.Sprintf("free, %d requested", n)
+	}
+	if n <= 1 {
+		return fmt.Sprintf("held by %s", trace.ActorName(holder))
+	}
+	return fmt.Sprintf("held by %s, %d waiting", trace.ActorName(holder), n-1)
 }

@@ -205,7 +205,7 @@ visibilitymap_pin(rel, heapBlk, &vmbuf)
         if mapBlock >= size of the VM fork: vm_extend(rel, mapBlock + 1)   @vm.extend
         vmbuf = ReadBufferExtended(rel, VISIBILITYMAP_FORKNUM, mapBlock, RBM_ZERO_ON_ERROR)`),
 
-	trace.DefineFunc("RelationGetBufferForTuple", "access/heap/hio.c", "PG 15; [small-skip] PG 12 devel", `
+	trace.DefineFunc("RelationGetBufferForTuple", "access/heap/hio.c", "PG 15; [PG 16+] REL_16–REL_18_4; [small-skip] PG 12 devel", `
 RelationGetBufferForTuple(relation, len, otherBuffer = none, bistate = none)
     len = MAXALIGN(len)
     if len > MaxHeapTupleSize: ERROR "row is too big"              @hio.too-big
@@ -218,6 +218,7 @@ RelationGetBufferForTuple(relation, len, otherBuffer = none, bistate = none)
         targetBlock = nblocks - 1                                  @hio.last
     while targetBlock is valid:
         buffer = ReadBufferBI(relation, targetBlock, RBM_NORMAL)    @hio.read
+        LockBuffer(buffer, EXCLUSIVE): wait while the backend that added the page holds it   @hio.wait-new
         if PageIsAllVisible(page): visibilitymap_pin(relation, targetBlock, vmbuffer)   @hio.vm-pin
         LockBuffer(buffer, EXCLUSIVE)
         if PageIsNew(page): PageInit(page); MarkBufferDirty(buffer)   @hio.init
@@ -228,12 +229,59 @@ RelationGetBufferForTuple(relation, len, otherBuffer = none, bistate = none)
             return buffer                                          @hio.use
         UnlockReleaseBuffer(buffer)                                @hio.full
         targetBlock = RecordAndGetPageWithFreeSpace(relation, targetBlock, pageFreeSpace, targetFreeSpace)
+    [PG 16+] buffer = RelationAddBlocks(relation, bistate = none, num_pages = 1, use_fsm)
+    [PG 16+] if did_unlock and len > PageGetHeapFreeSpace(page):   @hio16.recheck
+    [PG 16+]     UnlockReleaseBuffer(buffer); goto loop   -- used while unlocked
     -- extend: ConditionalLockRelationForExtension succeeds, no waiters
     buffer = ReadBufferBI(relation, P_NEW, RBM_ZERO_AND_LOCK)      @hio.extend
+    -- locked: another backend's LockBuffer waits until heap_insert lets it go
     PageInit(page); MarkBufferDirty(buffer)                        @hio.extend-init
     [small-skip] FSMClearLocalMap()
     RelationSetTargetBlock(relation, new block)   -- not in the FSM until VACUUM
     return buffer                                                  @hio.extended`),
+
+	trace.DefineFunc("RelationAddBlocks", "access/heap/hio.c", "PG 16–18 (REL_16_0, REL_17_9, REL_18_4)", `
+RelationAddBlocks(relation, bistate = none, num_pages = 1, use_fsm = true)
+    extend_by_pages = num_pages
+    waitcount = RelationExtensionLockWaiterCount(relation)   -- lock->nRequested: holder and waiters   @addblocks.waiters
+    extend_by_pages += extend_by_pages * waitcount
+    extend_by_pages = Min(extend_by_pages, MAX_BUFFERS_TO_EXTEND_BY)   -- 64   @addblocks.begin
+    not_in_fsm_pages = num_pages   -- the page returned is never put in the FSM
+    first_block = ExtendBufferedRelBy(relation, MAIN_FORKNUM, EB_LOCK_FIRST, extend_by_pages, buffers, &extend_by_pages)
+    last_block = first_block + extend_by_pages - 1
+    if !PageIsNew(page): ERROR "page should be empty but is not"
+    PageInit(page); MarkBufferDirty(buffer)                        @addblocks.init
+    if not_in_fsm_pages < extend_by_pages: LockBuffer(buffer, UNLOCK); *did_unlock = true
+    for i in 1 .. extend_by_pages - 1:
+        ReleaseBuffer(buffers[i])
+        RecordPageWithFreeSpace(relation, first_block + i, BLCKSZ - SizeOfPageHeaderData)
+    if not_in_fsm_pages < extend_by_pages:
+        FreeSpaceMapVacuumRange(relation, first_block + 1, last_block)   -- end is exclusive
+    return buffer                                                  @addblocks.done`),
+
+	trace.DefineFunc("ExtendBufferedRelBy", "storage/buffer/bufmgr.c", "PG 16–18 (ExtendBufferedRelShared)", `
+ExtendBufferedRelShared(bmr, fork, strategy, flags = EB_LOCK_FIRST, extend_by, ...)
+    LimitAdditionalPins(&extend_by)   -- NBuffers / (MaxBackends + NUM_AUXILIARY_PROCS) - 8, at least 1   @extend.limit
+    for i in 0 .. extend_by - 1: buffers[i] = GetVictimBuffer(strategy); zero it
+    LockRelationForExtension(bmr.rel, ExclusiveLock)
+    first_block = smgrnblocks(bmr.smgr, fork)
+    if first_block + extend_by >= MaxBlockNumber: ERROR "cannot extend relation"
+    insert each buffer into the buffer table under its new tag, BM_IO_IN_PROGRESS
+    smgrzeroextend(bmr.smgr, fork, first_block, extend_by)         @extend.fork
+    -- EB_LOCK_FIRST: the first page is the extender's until its tuple is in   @extend.lock-first
+    UnlockRelationForExtension(bmr.rel, ExclusiveLock)
+    for each buffer: (the first: LWLockAcquire(content lock, EXCLUSIVE)) TerminateBufferIO(BM_VALID)
+    *extended_by = extend_by; return first_block`),
+
+	trace.DefineFunc("LockRelationForExtension", "storage/lmgr/lmgr.c, lock.c, proc.c", "PG 9.6–18", `
+LockRelationForExtension(relation, ExclusiveLock)   -- the relation's extension lock
+    LockAcquire: lock->nRequested++
+    if nobody holds it and nobody waits: granted                   @extlock.grant
+    else: join the wait queue; ProcSleep until granted             @extlock.wait
+    -- ProcLockWakeup granted it: this backend wakes holding it     @extlock.woken
+UnlockRelationForExtension(relation, ExclusiveLock)
+    LockRelease: lock->nRequested--
+    ProcLockWakeup: grant it to the queue's first waiter, wake it  @extlock.release`),
 
 	trace.DefineFunc("heap_insert", "access/heap/heapam.c", "PG 15", `
 heap_insert(relation, tup)
@@ -241,7 +289,8 @@ heap_insert(relation, tup)
     RelationPutHeapTuple(relation, buffer, tup)   -- PageAddItem     @heapins.put
     if PageIsAllVisible(page):
         PageClearAllVisible(page); visibilitymap_clear(vmbuffer)    @heapins.clear-vm
-    MarkBufferDirty(buffer); UnlockReleaseBuffer(buffer); ReleaseBuffer(vmbuffer)   @heapins.done`),
+    MarkBufferDirty(buffer); UnlockReleaseBuffer(buffer); ReleaseBuffer(vmbuffer)   @heapins.done
+    [PG 16+] -- the new page of an extension: its content lock goes here   @heapins16.unlock-new`),
 
 	trace.DefineFunc("heap_delete", "access/heap/heapam.c", "PG 15", `
 heap_delete(relation, tid)
@@ -360,6 +409,23 @@ var (
 	sHioExtend     = trace.SiteOf("hio.extend")
 	sHioExtendInit = trace.SiteOf("hio.extend-init")
 	sHioExtended   = trace.SiteOf("hio.extended")
+
+	sHioRecheck16 = trace.SiteOf("hio16.recheck")
+
+	sAddBlocksWaiters = trace.SiteOf("addblocks.waiters")
+	sAddBlocksBegin   = trace.SiteOf("addblocks.begin")
+	sAddBlocksInit    = trace.SiteOf("addblocks.init")
+	sAddBlocksDone    = trace.SiteOf("addblocks.done")
+	sAddBlocksRecheck = sHioRecheck16
+	sExtendLimit      = trace.SiteOf("extend.limit")
+	sExtendFork       = trace.SiteOf("extend.fork")
+	sExtendLockFirst  = trace.SiteOf("extend.lock-first")
+	sHioWaitNew       = trace.SiteOf("hio.wait-new")
+	sHioUnlockNew     = trace.SiteOf("heapins16.unlock-new")
+	sExtLockGrant     = trace.SiteOf("extlock.grant")
+	sExtLockWait      = trace.SiteOf("extlock.wait")
+	sExtLockWoken     = trace.SiteOf("extlock.woken")
+	sExtLockRelease   = trace.SiteOf("extlock.release")
 
 	sHInsBegin   = trace.SiteOf("heapins.begin")
 	sHInsPut     = trace.SiteOf("heapins.put")

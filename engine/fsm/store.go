@@ -111,6 +111,14 @@ type Heap struct {
 	gen uint64
 
 	touched [bufmgr.VMForkNum + 1][]bool
+
+	// ext is the relation extension lock (PostgreSQL 16's path takes it:
+	// extend16.go).
+	ext ExtLock
+	// newLocked holds the page each extender added for itself and has not
+	// yet put its tuple on, by block: its content lock (EB_LOCK_FIRST at
+	// 16, RBM_ZERO_AND_LOCK at 15; extend16.go).
+	newLocked map[uint32]newPageLock
 }
 
 // NewHeap adds a heap for rel with the given fillfactor (10..100). rel's

@@ -15,7 +15,12 @@ import (
 //
 // Configuration: fsm=always (PostgreSQL 15) or fsm=small-skip (the
 // reverted PG 12 patch: no FSM while the heap has at most fsm_threshold
-// pages, default 4) turns it on. A heap is `relation NAME heap
+// pages, default 4) turns it on. The store follows the pool's version
+// (pg=): with fsm=always at pg=16, 17 or 18 a heap grows through PostgreSQL
+// 16's RelationAddBlocks, by one page more for each backend holding or
+// awaiting its extension lock, the extra pages put in the FSM
+// (engine/fsm/extend16.go); at 15, and with small-skip at any version, a
+// page at a time. A heap is `relation NAME heap
 // [fillfactor=N] [blocks=N]`: a table whose pages and free space engine/fsm
 // keeps, empty unless blocks= says otherwise.
 //

@@ -34,6 +34,7 @@ type heapSummary struct {
 	op             trace.Site // the site of the outermost operation's begin event
 	reads          [bufmgr.MaxForkNum + 1]int
 	full, extended int
+	extWaits       int // times it queued for the extension lock (PG 16+)
 	fsmCreated     bool
 }
 
@@ -76,6 +77,7 @@ func (h *heapSummary) line(name string, done trace.Event, rel string) string {
 	count(h.reads[bufmgr.FSMForkNum], "FSM page read", "FSM page reads")
 	count(h.reads[bufmgr.VMForkNum], "visibility map read", "visibility map reads")
 	count(h.full, "page found too full", "pages found too full")
+	count(h.extWaits, "wait for the extension lock", "waits for the extension lock")
 	count(h.extended, "page added", "pages added")
 	if h.fsmCreated {
 		parts = append(parts, "FSM fork created")
@@ -212,6 +214,12 @@ func (r *Runner) summarize(events iter.Seq[trace.Event]) string {
 				s.heap.full++
 			case e.Kind == trace.KForkSize && e.Site == siteHioExtend:
 				s.heap.extended++
+			case e.Kind == trace.KForkSize && e.Site == siteExtendFork:
+				_, b := fsm.UnpackForkWord(e.Before)
+				_, a := fsm.UnpackForkWord(e.After)
+				s.heap.extended += int(a - b)
+			case e.Site == siteExtLockWait:
+				s.heap.extWaits++
 			case e.Kind == trace.KForkSize && e.Site == siteFSMCreate:
 				s.heap.fsmCreated = true
 			}
@@ -321,6 +329,7 @@ var (
 	siteHeapInsDone, siteHeapDelDone, siteVacuumDone    = trace.SiteOf("heapins.done"), trace.SiteOf("heapdel.done"), trace.SiteOf("vacuum.done")
 	siteHeapInsBegin, siteHeapDelBegin, siteVacuumBegin = trace.SiteOf("heapins.begin"), trace.SiteOf("heapdel.begin"), trace.SiteOf("vacuum.begin")
 	siteHioFull, siteHioExtend, siteFSMCreate           = trace.SiteOf("hio.full"), trace.SiteOf("hio.extend"), trace.SiteOf("fsmext.create")
+	siteExtendFork, siteExtLockWait                     = trace.SiteOf("extend.fork"), trace.SiteOf("extlock.wait")
 
 	siteDropBegin, siteDropAllBegin     = trace.SiteOf("drop.begin"), trace.SiteOf("dropall.begin")
 	siteDropPrecheck, siteDropAllLinear = trace.SiteOf("drop.precheck"), trace.SiteOf("dropall.precheck-linear")

@@ -59,12 +59,13 @@ var (
 )
 
 // The counters fed by where an event is logged, a table for each kind
-// counted so: the pages a fork grew by (KForkSize: RelationAddBlocks,
+// counted so: the pages a fork grew by (KForkSize: RelationGetBufferForTuple
+// at 15, ExtendBufferedRelBy at 16 and later,
 // fsm_extend, vm_extend), fsm_search's starts, restarts and fixed stale
 // parents (KLoad), the operations that ended (KOpDone).
 var extendCounts, loadCounts, doneCounts = func() (x, l, d viewkit.SiteCounts[Counters]) {
 	x, l, d = viewkit.SiteCounts[Counters]{}, viewkit.SiteCounts[Counters]{}, viewkit.SiteCounts[Counters]{}
-	x.Add(func(c *Counters) *uint64 { return &c.HeapExtends }, "hio.extend")
+	x.Add(func(c *Counters) *uint64 { return &c.HeapExtends }, "hio.extend", "extend.fork")
 	x.Add(func(c *Counters) *uint64 { return &c.FSMExtends }, "fsmext.extend")
 	x.Add(func(c *Counters) *uint64 { return &c.VMExtends }, "vm.extend")
 	l.Add(func(c *Counters) *uint64 { return &c.Searches }, "fsmsearch.begin")

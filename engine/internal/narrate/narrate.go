@@ -236,10 +236,18 @@ var PG15Names = map[string]bool{
 // that the captions of its own sites name (engine/bufmgr/read17.go, only
 // for config pg=16 and pg=17), each checked against the 17.9 source
 // (bufmgr.c: StartReadBuffers, StartReadBuffer, WaitReadBuffers,
-// PinBufferForBlock; smgr.c: smgrreadv).
+// PinBufferForBlock; smgr.c: smgrreadv); and those of PostgreSQL 16's
+// bulk relation extension (engine/fsm/extend16.go, pg=16 and later),
+// checked against 17.9 and 18.4 (hio.c: RelationAddBlocks; bufmgr.c:
+// ExtendBufferedRelBy, LimitAdditionalPins; bufmgr.h: EB_LOCK_FIRST;
+// lmgr.c: LockRelationForExtension, RelationExtensionLockWaiterCount;
+// proc.c: ProcLockWakeup).
 var PG17Names = map[string]bool{
 	"StartReadBuffers": true, "StartReadBuffer": true, "WaitReadBuffers": true,
 	"PinBufferForBlock": true, "smgrreadv": true,
+	"RelationAddBlocks": true, "ExtendBufferedRelBy": true, "LimitAdditionalPins": true,
+	"EB_LOCK_FIRST": true, "LockRelationForExtension": true, "RelationExtensionLockWaiterCount": true,
+	"ProcLockWakeup": true,
 }
 
 // PG18Names are the identifiers of PostgreSQL 18's asynchronous read
