@@ -2,9 +2,12 @@ package frame_test
 
 import (
 	"fmt"
+	"os"
+	"slices"
 	"strings"
 	"testing"
 
+	"bufferlab/engine/scenario"
 	"bufferlab/internal/goldentest"
 	"bufferlab/lessons"
 	"bufferlab/viz/frame"
@@ -285,4 +288,48 @@ func tooltipText(l *layout.List) string {
 		}
 	}
 	return strings.Join(text, " ")
+}
+
+// Panes of PostgreSQL versions over the free space map (pg=15,16
+// fsm=always, lessons/scenarios/bulk-extension.scn) show each version's
+// heap and FSM, as one pane with fsm=always does, not the pool: the bulk
+// extension is in the heap. Each pane is titled by its version alone (the
+// pg variant's long titles speak of the pool's read path), and the heap
+// extensions of 16's pane say how many pages they added.
+func TestPGPanesOverTheFSM(t *testing.T) {
+	src, err := os.ReadFile("../../lessons/scenarios/bulk-extension.scn")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := scenario.Parse("bulk-extension.scn", string(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := player.FromScript("bulk-extension.scn", string(src), s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.End()
+	var st frame.State
+	var l layout.List
+	frame.Build(&l, &st, &frame.Screen{Player: p}, frame.Input{W: 1920, H: 1080}, frame.Hooks{})
+	var titles, texts []string
+	for _, it := range l.Texts("panel title") {
+		titles = append(titles, it.Text)
+	}
+	for _, it := range l.Texts("") {
+		texts = append(texts, it.Text)
+	}
+	all := strings.Join(texts, "\n")
+	for _, want := range []string{"PostgreSQL 15", "PostgreSQL 16", "FSM of t: 3 pages"} {
+		if !slices.Contains(titles, want) {
+			t.Errorf("no panel titled %q: %q", want, titles)
+		}
+	}
+	if strings.Contains(all, "one partition lock at a time") || strings.Contains(all, "Backends: the word each one holds") {
+		t.Errorf("the pool's panes laid out:\n%s", all)
+	}
+	if !strings.Contains(all, "\n16\n") || !strings.Contains(all, "in 9 ext") {
+		t.Errorf("16's pane does not say its 16 pages came in 9 extensions:\n%s", all)
+	}
 }

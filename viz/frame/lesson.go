@@ -427,8 +427,18 @@ func (b *builder) compare(r layout.Rect) {
 	p, th := b.sc.Player, b.th
 	n := p.Panes()
 	if m, ok := mech.Lookup(p.Variant.Key()); ok && m.Scene != nil && m.Scene.Panes != nil {
-		b.mechPanes(r, m)
+		b.mechPanes(r, m, true)
 		return
+	}
+	// Panes of a pool variant (pg=15,16) in a run that has a registered
+	// mechanism's track (fsm=always): that mechanism's panes, as a
+	// one-pane run shows its scene (mainScene). PostgreSQL 16's bulk
+	// extension is in the heap and its free space map, not in the pool.
+	for _, m := range mech.All() {
+		if m.Scene != nil && m.Scene.Panes != nil && p.Track(m.Name) != nil {
+			b.mechPanes(r, m, false)
+			return
+		}
 	}
 	drops := p.Variant.Key() == "drop"
 	if drops {
@@ -511,7 +521,11 @@ func (b *builder) compare(r layout.Rect) {
 // as the slots are what the step is about (each slot's tooltip says its
 // state, the code panel what the step costs). Each try is a layout of
 // the panes, taken back (layout.List Rollback) when text is cut.
-func (b *builder) mechPanes(r layout.Rect, m *mech.Mechanism) {
+//
+// own is false when the panes vary another mechanism's key (a pool
+// variant over the free space map's scene): each pane is then titled by
+// the variant's short title alone, as its long one speaks of the pool.
+func (b *builder) mechPanes(r layout.Rect, m *mech.Mechanism, own bool) {
 	pd := m.Scene.Panes
 	mark, states := b.l.Here(), len(b.hitStates)
 	type parts struct{ counters, legend bool }
@@ -527,7 +541,7 @@ func (b *builder) mechPanes(r layout.Rect, m *mech.Mechanism) {
 			b.l.Rollback(mark)
 			b.hitStates = b.hitStates[:states]
 		}
-		b.layoutPanes(r, m, t.counters, t.legend)
+		b.layoutPanes(r, m, own, t.counters, t.legend)
 		if !b.l.CutSince(mark) {
 			return
 		}
@@ -536,7 +550,7 @@ func (b *builder) mechPanes(r layout.Rect, m *mech.Mechanism) {
 
 // layoutPanes is mechPanes with or without the panes' counter lines and
 // the legend.
-func (b *builder) layoutPanes(r layout.Rect, m *mech.Mechanism, withCounters, withLegend bool) {
+func (b *builder) layoutPanes(r layout.Rect, m *mech.Mechanism, own, withCounters, withLegend bool) {
 	p, th := b.sc.Player, b.th
 	pd := m.Scene.Panes
 	n := p.Panes()
@@ -569,10 +583,16 @@ func (b *builder) layoutPanes(r layout.Rect, m *mech.Mechanism, withCounters, wi
 			pr = layout.Rect{X: r.X, Y: r.Y + float64(k)*r.H/float64(n), W: r.W, H: r.H / float64(n)}
 		}
 		bold := th.Font(layout.Bold, 12)
-		name := variantTitle(p.PaneVariant(i), bold, pr.W-20)
+		title := func(w float64) string {
+			if !own {
+				return p.PaneVariant(i).Info().Short
+			}
+			return variantTitle(p.PaneVariant(i), bold, w)
+		}
+		name := title(pr.W - 20)
 		if pd.TitleSuffix != nil {
 			suffix := pd.TitleSuffix(state)
-			name = variantTitle(p.PaneVariant(i), bold, pr.W-20-layout.Width(suffix, bold)) + suffix
+			name = title(pr.W-20-layout.Width(suffix, bold)) + suffix
 		}
 		inner := b.panel(pr, name)
 		if pd.CounterLine != nil && withCounters {

@@ -18,6 +18,10 @@ type Counters struct {
 	HeapReads, FSMReads, VMReads uint64
 	// Pages added to each fork (KForkSize).
 	HeapExtends, FSMExtends, VMExtends uint64
+	// HeapExtensions counts the heap's extensions: one a page at 15
+	// (RelationGetBufferForTuple), one an ExtendBufferedRelBy call of up
+	// to 64 pages at 16 and later (RelationAddBlocks).
+	HeapExtensions uint64
 	FSMSkipped                         uint64 // KFSMSkip: FSM pages not read, the fork missing or short
 	Searches                           uint64 // fsm_search calls (fsmsearch.begin)
 	Restarts                           uint64 // fsm_search restarts (a stale parent, a block past the end)
@@ -47,8 +51,8 @@ func (c Counters) Stats() fsm.Stats {
 func (c Counters) Reads() uint64 { return c.HeapReads + c.FSMReads + c.VMReads }
 
 func (c Counters) fields() []uint64 {
-	return []uint64{c.HeapReads, c.FSMReads, c.VMReads, c.HeapExtends, c.FSMExtends, c.VMExtends, c.FSMSkipped,
-		c.Searches, c.Restarts, c.StaleParents, c.TornRepairs, c.PagesTried, c.LocalMapBuilds, c.LocalMapChecks,
+	return []uint64{c.HeapReads, c.FSMReads, c.VMReads, c.HeapExtends, c.FSMExtends, c.VMExtends, c.HeapExtensions,
+		c.FSMSkipped, c.Searches, c.Restarts, c.StaleParents, c.TornRepairs, c.PagesTried, c.LocalMapBuilds, c.LocalMapChecks,
 		c.Inserts, c.Deletes, c.Vacuums, c.SearchSteps, c.NodeStores, c.Errors}
 }
 
@@ -63,9 +67,10 @@ var (
 // at 15, ExtendBufferedRelBy at 16 and later,
 // fsm_extend, vm_extend), fsm_search's starts, restarts and fixed stale
 // parents (KLoad), the operations that ended (KOpDone).
-var extendCounts, loadCounts, doneCounts = func() (x, l, d viewkit.SiteCounts[Counters]) {
-	x, l, d = viewkit.SiteCounts[Counters]{}, viewkit.SiteCounts[Counters]{}, viewkit.SiteCounts[Counters]{}
+var extendCounts, extensionCounts, loadCounts, doneCounts = func() (x, n, l, d viewkit.SiteCounts[Counters]) {
+	x, n, l, d = viewkit.SiteCounts[Counters]{}, viewkit.SiteCounts[Counters]{}, viewkit.SiteCounts[Counters]{}, viewkit.SiteCounts[Counters]{}
 	x.Add(func(c *Counters) *uint64 { return &c.HeapExtends }, "hio.extend", "extend.fork")
+	n.Add(func(c *Counters) *uint64 { return &c.HeapExtensions }, "hio.extend", "extend.fork")
 	x.Add(func(c *Counters) *uint64 { return &c.FSMExtends }, "fsmext.extend")
 	x.Add(func(c *Counters) *uint64 { return &c.VMExtends }, "vm.extend")
 	l.Add(func(c *Counters) *uint64 { return &c.Searches }, "fsmsearch.begin")
@@ -74,7 +79,7 @@ var extendCounts, loadCounts, doneCounts = func() (x, l, d viewkit.SiteCounts[Co
 	d.Add(func(c *Counters) *uint64 { return &c.Inserts }, "heapins.done")
 	d.Add(func(c *Counters) *uint64 { return &c.Deletes }, "heapdel.done")
 	d.Add(func(c *Counters) *uint64 { return &c.Vacuums }, "vacuum.done")
-	return x, l, d
+	return x, n, l, d
 }()
 
 // count adds d (1, or −1 as a wrapped uint64) to the counters e feeds.
@@ -102,6 +107,7 @@ func (c *Counters) count(e trace.Event, d uint64, known, active bool) {
 		_, b := fsm.UnpackForkWord(e.Before)
 		_, a := fsm.UnpackForkWord(e.After)
 		extendCounts.Count(c, e, uint64(a-b)*d)
+		extensionCounts.Count(c, e, d)
 	case trace.KFSMSkip:
 		c.FSMSkipped += d
 	case trace.KPageTried:

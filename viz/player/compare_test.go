@@ -346,6 +346,36 @@ func TestCompareFSMVariants(t *testing.T) {
 	}
 }
 
+// pg=15,16 with the free space map: each pane has its FSM view, which
+// counts the heap's extensions and the pages they added. At 15 each adds
+// one page; at 16 RelationAddBlocks adds one a backend holding or
+// awaiting the extension lock, so the same rows take fewer extensions of
+// more pages (engine/scenario's TestPG16BulkExtensionSideBySide counts the
+// same 13 and 9 extensions from the events, and 16 pages, the heap's size).
+func TestComparePGExtensions(t *testing.T) {
+	src := "config shared_buffers=128MB fsm=always pg=15,16\nrelation t heap\n" +
+		"backend A: insert t 6 size=3000\nbackend B: insert t 6 size=3000\nbackend C: insert t 6 size=3000\nbackend D: insert t 6 size=3000\nrun\n"
+	p := mustPlayer(t, "ext.scn", src)
+	if p.Panes() != 2 || p.PaneVariant(1).String() != "pg=16" {
+		t.Fatalf("%d panes, %v", p.Panes(), p.PaneVariant(1))
+	}
+	p.End()
+	for i, want := range []struct{ extensions, pages uint64 }{{13, 13}, {9, 16}} {
+		v := p.PaneFSMView(i)
+		if v == nil {
+			t.Fatalf("pane %d has no FSM view", i)
+		}
+		c := v.Counters()
+		if c.HeapExtensions != want.extensions || c.HeapExtends != want.pages {
+			t.Errorf("pane %d (%v): %d extensions, %d pages; want %d and %d", i, p.PaneVariant(i), c.HeapExtensions, c.HeapExtends, want.extensions, want.pages)
+		}
+		h, ok := v.Heap(v.Heaps()[0].Rel)
+		if !ok || uint64(h.NBlocks) != c.HeapExtends {
+			t.Errorf("pane %d: heap %+v, %d pages added", i, h, c.HeapExtends)
+		}
+	}
+}
+
 // slru=single,banks,banks+hash: three panes, each with its own SLRU view,
 // each view's counters equal to what that variant's engine counted, and
 // the three searches telling apart (every slot; one bank; the table).

@@ -454,10 +454,23 @@ func fsmCounters(v *fsmview.View, rel uint32) []fsmCounter {
 		fsmCounter{fmt.Sprint(c.FSMReads), []string{"FSM reads"}, false, 0},
 		fsmCounter{fmt.Sprint(c.HeapReads), []string{"heap reads"}, false, 2},
 		fsmCounter{fmt.Sprint(c.PagesTried), []string{"pages found full", "found full"}, false, 8},
-		fsmCounter{fmt.Sprint(c.HeapExtends), []string{"heap extensions", "extensions", "extends"}, false, 7},
+		extendCounter(c),
 		fsmCounter{fmt.Sprint(c.FSMSkipped), []string{"FSM pages not read", "not read"}, false, 4},
 	)
 	return items
+}
+
+// extendCounter is the heap's growth: its extensions, one page each at
+// PostgreSQL 15; at 16 and later, where RelationAddBlocks extends by
+// several pages at a time, the pages added and in how many extensions.
+func extendCounter(c fsmview.Counters) fsmCounter {
+	if c.HeapExtensions == c.HeapExtends {
+		return fsmCounter{fmt.Sprint(c.HeapExtends), []string{"heap extensions", "extensions", "extends"}, false, 7}
+	}
+	n := c.HeapExtensions
+	return fsmCounter{fmt.Sprint(c.HeapExtends), []string{
+		fmt.Sprintf("heap pages added in %d extensions", n), fmt.Sprintf("pages in %d extensions", n),
+		fmt.Sprintf("pages in %d ext.", n), fmt.Sprintf("in %d ext.", n)}, false, 7}
 }
 
 func fullTries(s fsmview.Search) int {
