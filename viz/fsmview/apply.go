@@ -21,19 +21,19 @@ type Counters struct {
 	// HeapExtensions counts the heap's extensions: one a page at 15
 	// (RelationGetBufferForTuple), one an ExtendBufferedRelBy call of up
 	// to 64 pages at 16 and later (RelationAddBlocks).
-	HeapExtensions uint64
-	FSMSkipped                         uint64 // KFSMSkip: FSM pages not read, the fork missing or short
-	Searches                           uint64 // fsm_search calls (fsmsearch.begin)
-	Restarts                           uint64 // fsm_search restarts (a stale parent, a block past the end)
-	StaleParents                       uint64 // fsmsearch.fix-parent
-	TornRepairs                        uint64 // srchavail.torn: a torn page rebuilt
-	PagesTried                         uint64 // KPageTried: heap pages found too full
-	LocalMapBuilds                     uint64 // fsm_local_set calls (localset.nblocks)
-	LocalMapChecks                     uint64 // fsm_local_search entries read
-	Inserts, Deletes, Vacuums          uint64 // heap_insert, heap_delete, VACUUM done
-	SearchSteps                        uint64 // KSearchStep on an FSM page: nodes fsm_search_avail read
-	NodeStores                         uint64 // KCategory and KNodeStore: nodes written
-	Errors                             uint64 // KError in an operation
+	HeapExtensions            uint64
+	FSMSkipped                uint64 // KFSMSkip: FSM pages not read, the fork missing or short
+	Searches                  uint64 // fsm_search calls (fsmsearch.begin)
+	Restarts                  uint64 // fsm_search restarts (a stale parent, a block past the end)
+	StaleParents              uint64 // fsmsearch.fix-parent
+	TornRepairs               uint64 // srchavail.torn: a torn page rebuilt
+	PagesTried                uint64 // KPageTried: heap pages found too full
+	LocalMapBuilds            uint64 // fsm_local_set calls (localset.nblocks)
+	LocalMapChecks            uint64 // fsm_local_search entries read
+	Inserts, Deletes, Vacuums uint64 // heap_insert, heap_delete, VACUUM done
+	SearchSteps               uint64 // KSearchStep on an FSM page: nodes fsm_search_avail read
+	NodeStores                uint64 // KCategory and KNodeStore: nodes written
+	Errors                    uint64 // KError in an operation
 }
 
 // Stats returns the counters the engine keeps in fsm.Stats.
