@@ -198,14 +198,7 @@ func (s *Session) relationAddBlocks(h *Heap) (buf bufmgr.Buffer, first uint32, u
 	}
 	extendBy = len(bufs)
 	last := first + uint32(extendBy) - 1
-	p := h.page(first)
-	if !p.IsNew() {
-		panic(fmt.Sprintf("page %d of relation %q should be empty but is not", first, h.Rel.Name))
-	}
-	before := p.Word()
-	p.Init()
-	s.emit(trace.KHeapPage, sAddBlocksInit, trace.OHeapPage, rel, before, p.Word(), PackAddr(bufmgr.MainForkNum, first, NodePage))
-	s.dirty(bufs[0])
+	s.initNewPage(h, first, bufs[0], sAddBlocksInit)
 	const notInFSMPages = numPages
 	unlocked = notInFSMPages < extendBy
 	for i := 1; i < extendBy; i++ {

@@ -201,14 +201,7 @@ retry:
 		s.unlockNewPage(h)
 		return bufmgr.InvalidBuffer, 0, err
 	}
-	p := h.page(nb)
-	if !p.IsNew() {
-		panic(fmt.Sprintf("page %d of relation %q should be empty but is not", nb, h.Rel.Name))
-	}
-	before := p.Word()
-	p.Init()
-	s.emit(trace.KHeapPage, sHioExtendInit, trace.OHeapPage, rel, before, p.Word(), PackAddr(bufmgr.MainForkNum, nb, NodePage))
-	s.dirty(buf)
+	p := s.initNewPage(h, nb, buf, sHioExtendInit)
 	if skip {
 		s.clearLocalMap()
 	}
@@ -223,4 +216,21 @@ retry:
 	s.setTargetBlock(h, nb)
 	s.emit(trace.KOpDone, sHioExtended, trace.OFSMRel, rel, uint64(target), uint64(nb), PackAddr(bufmgr.MainForkNum, nb, NodePage))
 	return buf, nb, nil
+}
+
+// initNewPage is what both extension paths do with the page they keep:
+// it must be new (hio.c's "page %u of relation \"%s\" should be empty but
+// is not", an ERROR in PostgreSQL that the model cannot reach: a broken
+// invariant), PageInit, MarkBufferDirty. site is the path's init site
+// (hio.extend-init at 15, RelationAddBlocks' at 16 and later).
+func (s *Session) initNewPage(h *Heap, blk uint32, buf bufmgr.Buffer, site trace.Site) *HeapPage {
+	p := h.page(blk)
+	if !p.IsNew() {
+		panic(fmt.Sprintf("page %d of relation %q should be empty but is not", blk, h.Rel.Name))
+	}
+	before := p.Word()
+	p.Init()
+	s.emit(trace.KHeapPage, site, trace.OHeapPage, h.Rel.Number, before, p.Word(), PackAddr(bufmgr.MainForkNum, blk, NodePage))
+	s.dirty(buf)
+	return p
 }
