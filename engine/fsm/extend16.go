@@ -306,6 +306,14 @@ func (s *Session) lockNewPage(h *Heap, blk uint32, traced bool) {
 	if h.newLocked == nil {
 		h.newLocked = map[uint32]newPageLock{}
 	}
+	// One a backend (unlockNewPage finds it by its actor, so a second
+	// would make the map's order matter): heap_insert lets the page go
+	// before the backend's next RelationGetBufferForTuple.
+	for held, l := range h.newLocked {
+		if l.actor == s.b.Actor {
+			panic(fmt.Sprintf("fsm: %s locks new page %d of %q holding new page %d", s.b.Name, blk, h.Rel.Name, held))
+		}
+	}
 	h.newLocked[blk] = newPageLock{actor: s.b.Actor, traced: traced}
 	if traced {
 		s.emit(trace.KLoad, sExtendLockFirst, trace.OHeapPage, h.Rel.Number, 0, uint64(s.b.Actor), PackAddr(bufmgr.MainForkNum, blk, NodePage))
