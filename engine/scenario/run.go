@@ -512,6 +512,20 @@ func (r *Runner) spawnIOWorkers() {
 // "io worker 0" (the process title's "io worker" and its number).
 func IOWorkerName(i int) string { return fmt.Sprintf("io worker %d", i) }
 
+// ProcessName names PostgreSQL 18's processes that are not a scenario's
+// backends, in words: an I/O worker ("io worker 0") and, under
+// io_method=io_uring, the kernel. ok is false for any other actor. The
+// runner's captions and a player's (which has no pool) both name them so.
+func ProcessName(a trace.Actor) (name string, ok bool) {
+	if i, ok := bufmgr.IOWorkerOf(a); ok {
+		return IOWorkerName(i), true
+	}
+	if a == bufmgr.KernelActor() {
+		return "kernel", true
+	}
+	return "", false
+}
+
 // spawn starts a coroutine running be's queued operations in the
 // current run.
 func (r *Runner) spawn(be *backendState) {
@@ -557,11 +571,8 @@ func (r *Runner) actorName(a trace.Actor) string {
 	if int(a) >= 1 && int(a) <= len(r.backends) {
 		return r.backends[a-1].name
 	}
-	if i, ok := r.pool.IOWorker(a); ok {
-		return IOWorkerName(i)
-	}
-	if a == bufmgr.KernelActor() && r.pool.UsesKernel() {
-		return "kernel"
+	if name, ok := ProcessName(a); ok {
+		return name
 	}
 	return trace.ActorName(a)
 }

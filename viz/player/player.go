@@ -719,11 +719,15 @@ func scenarioProse(src string) (string, []lessons.Block) {
 }
 
 // ActorName names an event's actor as the scenario does (its backends'
-// names), for the engine packages' DescribeWith; other actors (the system,
-// an actor past the scenario's backends) get trace.ActorName.
+// names; PostgreSQL 18's I/O workers and kernel in words, scenario's
+// ProcessName), for the engine packages' DescribeWith; other actors (the
+// system, an actor past the scenario's backends) get trace.ActorName.
 func (p *Player) ActorName(a trace.Actor) string {
 	if int(a) < len(p.Backends) && p.Backends[a] != "" {
 		return p.Backends[a]
+	}
+	if name, ok := scenario.ProcessName(a); ok {
+		return name
 	}
 	return trace.ActorName(a)
 }
