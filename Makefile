@@ -30,8 +30,8 @@ demo:
 # page, and the wasm's compressed copies (bufferlab.wasm.br, .gz) that
 # `bufferlab serve` sends, so that it need not compress at start-up.
 wasm:
-	@echo "Building the browser version, web/bufferlab.wasm (GOOS=js GOARCH=wasm go build ./cmd/wasm, about 24 MB, 4.6 MB as served with brotli: docs/wasm-size.md): the first time a few minutes (about 3-4 on an idle machine: Go's standard library, Ebitengine and the engine compiled for WebAssembly), later seconds from Go's build cache"
-	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags="-s -w" -o web/bufferlab.wasm ./cmd/wasm
+	@echo "Building the browser version, web/bufferlab.wasm (go run ./cmd/wasmbuild: GOOS=js GOARCH=wasm go build ./cmd/wasm with Ebitengine's built-in shaders expanded at build time, about 21 MB, 3.6 MB as served with brotli: docs/wasm-size.md): the first time a few minutes (about 3-4 on an idle machine: Go's standard library, Ebitengine and the engine compiled for WebAssembly), later seconds from Go's build cache"
+	$(GO) run ./cmd/wasmbuild -o web/bufferlab.wasm
 	cp "$(WASM_EXEC_DIR)/wasm_exec.js" web/wasm_exec.js
 	@echo "Compressing it for bufferlab serve: web/bufferlab.wasm.br (brotli level 11) and .gz, 1-2 minutes after each change of the wasm (more on a busy machine), nothing when they are up to date"
 	$(GO) run ./cmd/precompress web/bufferlab.wasm

@@ -3,6 +3,7 @@
 package main
 
 import (
+	"bufferlab/internal/wasmbuild"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -15,7 +16,6 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"runtime"
 	"slices"
@@ -81,10 +81,8 @@ func layOutWeb() (string, error) {
 	if err != nil {
 		return "", err
 	}
-	cmd := exec.Command("go", "build", "-trimpath", "-ldflags=-s -w", "-o", filepath.Join(dir, "bufferlab.wasm"), "bufferlab/cmd/wasm")
-	cmd.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		return dir, fmt.Errorf("building the wasm: %v\n%s", err, out)
+	if err := wasmbuild.Build("../..", filepath.Join(dir, "bufferlab.wasm"), true); err != nil {
+		return dir, fmt.Errorf("building the wasm: %v", err)
 	}
 	copyFile := func(src, dst string) error {
 		b, err := os.ReadFile(src)

@@ -3,9 +3,9 @@ package wasmsize
 import (
 	"fmt"
 	"os"
-	"os/exec"
 
 	"bufferlab/internal/precompress"
+	"bufferlab/internal/wasmbuild"
 )
 
 // Sizes are one file's bytes raw and as each coding serves it.
@@ -64,23 +64,12 @@ func servedBytes(path string, enc precompress.Encoding) (int64, error) {
 }
 
 // Package is the import path `make wasm` builds.
-const Package = "bufferlab/cmd/wasm"
+const Package = wasmbuild.Package
 
-// Build compiles the browser build to dst with the flags of `make wasm`
-// (-trimpath -ldflags="-s -w"); strip false keeps the symbol names (the
-// wasm's name section, about 0.6 MB, which Analyze needs) and changes
-// nothing else. It runs the go command found on PATH, from the current
-// directory, which must be inside the module: a few seconds from a warm
-// build cache, minutes from a cold one.
-func Build(dst string, strip bool) error {
-	ldflags := "-s -w"
-	if !strip {
-		ldflags = ""
-	}
-	cmd := exec.Command("go", "build", "-trimpath", "-ldflags="+ldflags, "-o", dst, Package)
-	cmd.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		return fmt.Errorf("building %s: %v\n%s", Package, err, out)
-	}
-	return nil
+// Build compiles the browser build to dst as `make wasm` does
+// (internal/wasmbuild, from the module at modDir); strip false keeps the
+// symbol names (the wasm's name section, about 0.6 MB, which Analyze
+// needs) and changes nothing else.
+func Build(modDir, dst string, strip bool) error {
+	return wasmbuild.Build(modDir, dst, strip)
 }
