@@ -15,14 +15,50 @@ import (
 const Package = "bufferlab/cmd/wasm"
 
 // Flags are the go build flags of the browser build besides -o: no file
-// paths of this machine in the binary, and no symbol table or DWARF
-// (the wasm's name section, about 0.6 MB, which a size analysis keeps by
-// building with strip false).
+// paths of this machine in the binary, no symbol table or DWARF (the
+// wasm's name section, about 0.6 MB, which a size analysis keeps by
+// building with strip false), and no inlining in the packages of
+// ColdPackages.
 func Flags(strip bool) []string {
+	f := []string{"-trimpath", "-ldflags="}
 	if strip {
-		return []string{"-trimpath", "-ldflags=-s -w"}
+		f[1] = "-ldflags=-s -w"
 	}
-	return []string{"-trimpath", "-ldflags="}
+	for _, p := range ColdPackages {
+		f = append(f, "-gcflags="+p.Pattern+"=-l")
+	}
+	return f
+}
+
+// ColdPackages are the packages the browser build compiles without
+// inlining (-gcflags=PATTERN=-l): code that runs once, at start-up or
+// when a file is opened, or whose calls are few beside what they do.
+// Inlining copies a small function's body into each caller; without it
+// the wasm is 0.11 MB smaller as served (docs/wasm-size.md), and the
+// engine, the views, the scenes and Ebitengine's per-frame code keep it.
+// A package compiled with -l also offers no inlinable bodies to the
+// packages that call it.
+var ColdPackages = []struct{ Pattern, Why string }{
+	{"go/...", "Ebitengine's Kage shader compiler parses the built-in shaders once, at start-up"},
+	{"math/big", "constant arithmetic of the shader compiler"},
+	{"github.com/hajimehoshi/ebiten/v2/internal/shader...", "the shader compiler and its GLSL writer, once per shader"},
+	{"text/...", "text/tabwriter, for fast mode's tables"},
+	{"github.com/yuin/goldmark/...", "the lessons' Markdown, parsed once (or when a file is dropped)"},
+	{"bufferlab/lessons/...", "the lessons' parser and saved progress, at start-up and per answer"},
+	{"regexp/...", "regular expressions, compiled at start-up by goldmark and the shader compiler"},
+	{"encoding/...", "JSON of the page's API and saved progress; base64 and hex of links"},
+	{"net/url", "the page's address, read once"},
+	{"compress/...", "DEFLATE of shared links"},
+	{"archive/...", "linked by Ebitengine, unused in a browser"},
+	{"image/...", "image decoders registered by the font stack, unused"},
+	{"golang.org/x/image/...", "the fonts are parsed once; each glyph is rasterised once into Ebitengine's cache"},
+	{"github.com/go-text/...", "linked by Ebitengine's text package; BufferLab's faces do not use it"},
+	{"golang.org/x/text/...", "language tables of the font stack"},
+	{"unicode/...", "UTF-16 and UTF-8 helpers: single calls"},
+	{"hash/...", "checksums of links and progress"},
+	{"bufio", "readers of the parsers"},
+	{"fmt", "formatting of captions and descriptions: large functions that inline little"},
+	{"time", "dates of saved progress; the frame clock is Ebitengine's"},
 }
 
 // Workspace prepares the workspace the browser build is made in and

@@ -15,10 +15,15 @@
 // decides nothing. Layout imports no Ebitengine, so its golden tests run in
 // `go test -short ./viz/...` on a machine with no display.
 //
-// Text is measured by shaping it with go-text/typesetting, the shaper that
-// Ebitengine's text/v2 uses, over the same Go fonts, so a width computed
-// here is the width painted there (TestMeasureMatchesEbiten, run under Xvfb
-// by cmd/desktop/e2e, compares them).
+// Text is measured with golang.org/x/image's OpenType faces over the Go
+// fonts (assets: without their hinting, which nothing here runs): the
+// glyphs' advances and the font's kerning in 26.6 fixed point. NewFace
+// makes the face, and render paints with Ebitengine's GoXFace over that
+// same face, so a width computed here is the width painted there
+// (TestMeasureMatchesEbiten, run under Xvfb by cmd/desktop/e2e, compares
+// them). HarfBuzz shaping (Ebitengine's GoTextFace) was given up for this
+// in issue 20: Latin text in the Go fonts needs no shaping, and the
+// shaper was 0.44 MB of the browser download (docs/wasm-size.md).
 //
 // Invariants:
 //   - A text run that does not fit its box is recorded in List.Overflows

@@ -1,20 +1,15 @@
 package layout
 
 import (
-	"bytes"
 	"strings"
 	"sync"
 	"unicode"
 
-	"github.com/go-text/typesetting/di"
-	"github.com/go-text/typesetting/font"
-	"github.com/go-text/typesetting/language"
-	"github.com/go-text/typesetting/shaping"
-	"golang.org/x/image/font/gofont/gobold"
-	"golang.org/x/image/font/gofont/goitalic"
-	"golang.org/x/image/font/gofont/gomono"
-	"golang.org/x/image/font/gofont/goregular"
-	"golang.org/x/image/math/fixed"
+	"golang.org/x/image/font"
+	"golang.org/x/image/font/opentype"
+	"golang.org/x/image/font/sfnt"
+
+	"bufferlab/assets"
 )
 
 // Style is a font style.
@@ -37,17 +32,18 @@ func (s Style) String() string {
 	return "?"
 }
 
-// TTF returns the embedded Go font of style s (the one render loads too).
+// TTF returns the embedded Go font of style s, without its hinting
+// (assets).
 func TTF(s Style) []byte {
 	switch s {
 	case Bold:
-		return gobold.TTF
+		return assets.GoBold
 	case Mono:
-		return gomono.TTF
+		return assets.GoMono
 	case Italic:
-		return goitalic.TTF
+		return assets.GoItalic
 	}
-	return goregular.TTF
+	return assets.GoRegular
 }
 
 // Font is a style at a size in pixels (already scaled by the theme).
@@ -66,14 +62,14 @@ const (
 	Right
 )
 
-// fonts holds the parsed faces and a shaper. Shaping is not safe for
-// concurrent use, so measurement takes mu.
+// fonts holds the parsed fonts and, per font and size, a face. A face
+// is not safe for concurrent use, so measurement takes mu.
 var fonts struct {
 	once   sync.Once
 	err    error
-	faces  [4]*font.Face
+	fonts  [4]*sfnt.Font
 	mu     sync.Mutex
-	shaper shaping.HarfbuzzShaper
+	faces  map[Font]font.Face
 	widths map[widthKey]float64
 }
 
@@ -83,14 +79,15 @@ type widthKey struct {
 }
 
 func loadFonts() {
-	for i := range fonts.faces {
-		f, err := font.ParseTTF(bytes.NewReader(TTF(Style(i))))
+	for i := range fonts.fonts {
+		f, err := opentype.Parse(TTF(Style(i)))
 		if err != nil {
 			fonts.err = err
 			return
 		}
-		fonts.faces[i] = f
+		fonts.fonts[i] = f
 	}
+	fonts.faces = map[Font]font.Face{}
 	fonts.widths = map[widthKey]float64{}
 }
 
@@ -101,12 +98,44 @@ func FontError() error {
 	return fonts.err
 }
 
-// Width is the advance width of s in f: the sum of the shaped glyphs'
-// advances, as Ebitengine's text.Advance computes it for a GoTextFace of
-// the same font and size.
+// SFNT is the parsed Go font of style s, which render makes its faces
+// from too (nil if the fonts failed to parse: FontError).
+func SFNT(s Style) *sfnt.Font {
+	fonts.once.Do(loadFonts)
+	if int(s) >= len(fonts.fonts) {
+		s = Regular
+	}
+	return fonts.fonts[s]
+}
+
+// NewFace is the face of f that both layout and render measure and draw
+// with: the Go font at f.Size pixels (72 DPI), unhinted.
+func NewFace(f Font) (font.Face, error) {
+	return opentype.NewFace(SFNT(f.Style), &opentype.FaceOptions{Size: f.Size, DPI: 72, Hinting: font.HintingNone})
+}
+
+// face is f's face for measuring; fonts.mu must be held.
+func face(f Font) font.Face {
+	fc := fonts.faces[f]
+	if fc == nil {
+		var err error
+		if fc, err = NewFace(f); err != nil {
+			return nil
+		}
+		if len(fonts.faces) > 256 {
+			clear(fonts.faces)
+		}
+		fonts.faces[f] = fc
+	}
+	return fc
+}
+
+// Width is the advance width of s in f: the glyphs' advances and the
+// font's kerning, as Ebitengine's text.Advance computes it for a GoXFace
+// of the face NewFace makes (font.MeasureString, in 26.6 fixed point).
 func Width(s string, f Font) float64 {
 	fonts.once.Do(loadFonts)
-	if fonts.err != nil || s == "" || int(f.Style) >= len(fonts.faces) {
+	if fonts.err != nil || s == "" || int(f.Style) >= len(fonts.fonts) || !(f.Size > 0) {
 		return 0
 	}
 	fonts.mu.Lock()
@@ -115,21 +144,11 @@ func Width(s string, f Font) float64 {
 	if w, ok := fonts.widths[k]; ok {
 		return w
 	}
-	rs := []rune(s)
-	in := shaping.Input{
-		Text: rs, RunStart: 0, RunEnd: len(rs),
-		Direction: di.DirectionLTR,
-		Face:      fonts.faces[f.Style],
-		Size:      fixed.Int26_6(f.Size * (1 << 6)),
-		Script:    language.Latin,
-		Language:  language.Language("und"),
+	fc := face(f)
+	if fc == nil {
+		return 0
 	}
-	var seg shaping.Segmenter
-	var a fixed.Int26_6
-	for _, run := range seg.Split(in, singleFace{fonts.faces[f.Style]}) {
-		a += fonts.shaper.Shape(run).Advance
-	}
-	w := float64(a) / (1 << 6)
+	w := float64(font.MeasureString(fc, s)) / (1 << 6)
 	if len(fonts.widths) > 1<<16 {
 		clear(fonts.widths)
 	}
@@ -137,22 +156,21 @@ func Width(s string, f Font) float64 {
 	return w
 }
 
-type singleFace struct{ f *font.Face }
-
-func (s singleFace) ResolveFace(rune) *font.Face { return s.f }
-
-// LineHeight is the distance between two baselines of f (ascent, descent
-// and line gap, plus 15% of the size), as render draws lines.
+// LineHeight is the distance between two baselines of f (the face's
+// height: ascent, descent and line gap; plus 15% of the size), as render
+// draws lines.
 func LineHeight(f Font) float64 {
 	fonts.once.Do(loadFonts)
-	if fonts.err != nil || int(f.Style) >= len(fonts.faces) {
+	if fonts.err != nil || int(f.Style) >= len(fonts.fonts) || !(f.Size > 0) {
 		return f.Size * 1.3
 	}
-	face := fonts.faces[f.Style]
-	scale := f.Size / float64(face.Upem())
-	h, _ := face.FontHExtents()
-	asc, desc, gap := float64(h.Ascender)*scale, float64(-h.Descender)*scale, float64(h.LineGap)*scale
-	return asc + desc + gap + f.Size*0.15
+	fonts.mu.Lock()
+	defer fonts.mu.Unlock()
+	fc := face(f)
+	if fc == nil {
+		return f.Size * 1.3
+	}
+	return float64(fc.Metrics().Height)/(1<<6) + f.Size*0.15
 }
 
 // Wrap breaks s into lines no wider than w, at spaces (a word wider than w

@@ -103,7 +103,7 @@ const (
 )
 
 // Text draws s with its top-left (or top-centre, top-right) at (x, y).
-func Text(dst *ebiten.Image, s string, face *text.GoTextFace, x, y float64, c color.Color, a Align) {
+func Text(dst *ebiten.Image, s string, face *text.GoXFace, x, y float64, c color.Color, a Align) {
 	op := &text.DrawOptions{}
 	op.GeoM.Translate(x, y)
 	op.ColorScale.ScaleWithColor(c)
@@ -117,19 +117,18 @@ func Text(dst *ebiten.Image, s string, face *text.GoTextFace, x, y float64, c co
 }
 
 // TextWidth is the advance width of s.
-func TextWidth(s string, face *text.GoTextFace) float64 {
+func TextWidth(s string, face *text.GoXFace) float64 {
 	return text.Advance(s, face)
 }
 
 // LineHeight is the distance between two baselines of face.
-func LineHeight(face *text.GoTextFace) float64 {
-	m := face.Metrics()
-	return m.HAscent + m.HDescent + m.HLineGap + face.Size*0.15
+func LineHeight(face *text.GoXFace) float64 {
+	return layout.LineHeight(FontOfFace(face))
 }
 
 // Wrap breaks s into lines no wider than w, at spaces (layout.Wrap, whose
 // measurement equals Ebitengine's: see viz/render/measurecheck).
-func Wrap(s string, face *text.GoTextFace, w float64) []string {
+func Wrap(s string, face *text.GoXFace, w float64) []string {
 	return layout.Wrap(s, FontOfFace(face), w)
 }
 
@@ -167,6 +166,6 @@ func (b *Button) Draw(dst *ebiten.Image, th *Theme, hover bool) {
 
 // Fit shortens s, a rune at a time, until it fits in width w with face,
 // marking the cut with "…" (layout.Fit).
-func Fit(s string, face *text.GoTextFace, w float64) string {
+func Fit(s string, face *text.GoXFace, w float64) string {
 	return layout.Fit(s, FontOfFace(face), w)
 }

@@ -1,7 +1,6 @@
 package render
 
 import (
-	"bytes"
 	"image/color"
 	"sync"
 
@@ -46,63 +45,46 @@ const (
 )
 
 var (
-	fontOnce    sync.Once
-	fontSources [4]*text.GoTextFaceSource
-	fontErr     error
-	faces       = map[faceKey]*text.GoTextFace{}
-	facesMu     sync.Mutex
+	faces   = map[layout.Font]*text.GoXFace{}
+	fontOf  = map[*text.GoXFace]layout.Font{}
+	facesMu sync.Mutex
 )
-
-type faceKey struct {
-	style Style
-	size  float64
-}
-
-func loadFonts() {
-	for i := range fontSources {
-		src, err := text.NewGoTextFaceSource(bytes.NewReader(layout.TTF(Style(i))))
-		if err != nil {
-			fontErr = err
-			return
-		}
-		fontSources[i] = src
-	}
-}
 
 // FontError reports a failure to load the embedded fonts (never expected).
 func FontError() error {
-	fontOnce.Do(loadFonts)
-	return fontErr
+	return layout.FontError()
 }
 
 // Face returns the face of a style at a size in points, scaled by the theme.
-func (t *Theme) Face(s Style, size float64) *text.GoTextFace {
+func (t *Theme) Face(s Style, size float64) *text.GoXFace {
 	return FaceOf(t.Font(s, size))
 }
 
-// FaceOf returns the face that paints a layout font.
-func FaceOf(lf layout.Font) *text.GoTextFace {
-	fontOnce.Do(loadFonts)
-	s, size := lf.Style, lf.Size
-	k := faceKey{s, size}
+// FaceOf returns the face that paints a layout font: Ebitengine's GoXFace
+// over layout.NewFace, so that what is drawn is what layout measured.
+func FaceOf(lf layout.Font) *text.GoXFace {
 	facesMu.Lock()
 	defer facesMu.Unlock()
-	f := faces[k]
+	f := faces[lf]
 	if f == nil {
-		f = &text.GoTextFace{Source: fontSources[s], Size: size}
-		faces[k] = f
+		xf, err := layout.NewFace(lf)
+		if err != nil {
+			xf, _ = layout.NewFace(layout.Font{Style: Regular, Size: 13})
+		}
+		f = text.NewGoXFace(xf)
+		faces[lf] = f
+		fontOf[f] = lf
 	}
 	return f
 }
 
 // FontOfFace is the layout font of a face this package made (Face,
-// FaceOf): its style by its source, and its size.
-func FontOfFace(face *text.GoTextFace) layout.Font {
-	fontOnce.Do(loadFonts)
-	for i, src := range fontSources {
-		if face.Source == src {
-			return layout.Font{Style: Style(i), Size: face.Size}
-		}
+// FaceOf).
+func FontOfFace(face *text.GoXFace) layout.Font {
+	facesMu.Lock()
+	defer facesMu.Unlock()
+	if lf, ok := fontOf[face]; ok {
+		return lf
 	}
-	return layout.Font{Style: Regular, Size: face.Size}
+	return layout.Font{Style: Regular, Size: 13}
 }

@@ -180,7 +180,9 @@ func LayoutFSMTree(l *layout.List, r layout.Rect, v *fsmview.View, rel, phys uin
 	body, legendR := in.SplitBottom(lg.h + t.gap)
 
 	slotH := slh + t.gap // the slot labels under the leaves
-	rows := int((body.H - slotH) / fsmTreeRowMin(t))
+	// The epsilon keeps a body planned at exactly n rows from counting
+	// n-1 when the division rounds down (fsmTreeHeight's least height).
+	rows := int((body.H-slotH)/fsmTreeRowMin(t) + 1e-9)
 	if rows < 4 {
 		// Too short for the root, the elided row and two depths: nothing
 		// of the tree is drawn, and that is recorded.
