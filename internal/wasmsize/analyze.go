@@ -42,7 +42,7 @@ const Other = "(no package)"
 // is written "bufferlab_viz_app.__App_.Draw".
 var nameUnsafe = regexp.MustCompile(`[^\w.]`)
 
-// Analyze splits wasm, a Go wasm binary built without -s (Build(dst,
+// Analyze splits wasm, a Go wasm binary built without -s (Build(modDir, dst,
 // false)), into its sections and its code by package. packages are the
 // import paths linked in (`go list -deps`); a function is counted in the
 // longest of them that its name starts with. The command's own package
@@ -78,7 +78,7 @@ func Analyze(wasm []byte, packages []string) (Breakdown, error) {
 		}
 	}
 	if names == nil {
-		return b, errors.New("the wasm has no name section: build it without -s (Build(dst, false))")
+		return b, errors.New("the wasm has no name section: build it without -s (Build(modDir, dst, false))")
 	}
 	b.Functions = len(bodies)
 

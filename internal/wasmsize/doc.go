@@ -10,11 +10,11 @@
 // that copy is up to date, which costs a decompression (about a second);
 // otherwise it compresses the file in memory with precompress's settings
 // (brotli level 11, window 2^24: one to two minutes on this project's
-// machine for the 24 MB build).
+// machine for the 17 MB build).
 //
-// Build makes the wasm as `make wasm` does (the same flags), so that a
+// Build makes the wasm as `make wasm` does (internal/wasmbuild), so that a
 // test measures what is served; Analyze splits a build made with
-// Build(dst, false) (the name section kept) into code bytes by package.
+// Build(modDir, dst, false) (the name section kept) into code bytes by package.
 // The package's tests report the sizes (t.Log, never asserted: they
 // change with every feature) and guard the browser build's imports: a
 // package that must stay out of the page (a server, a database driver,
