@@ -11,7 +11,7 @@ import "bufferlab/engine/trace"
 // GetVictimBuffer, InvalidateVictimBuffer) or REL_17_9 (bufmgr.c,
 // heapam.c, read_stream.c), shortened.
 var pseudoFuncs17 = []*trace.Func{
-	trace.DefineFunc("BufferAlloc (PG 16)", "storage/buffer/bufmgr.c", "PG 16–18 (pg=16, 17, 18)", `
+	trace.DefineFunc("BufferAlloc (PG 16)", "storage/buffer/bufmgr.c", "PG 16–18", `
 BufferAlloc(smgr, relpersistence, forkNum, blockNum, strategy, foundPtr, io_context)
     ReservePrivateRefCountEntry()
     InitBufferTag(&newTag, &smgr->smgr_rlocator.locator, forkNum, blockNum)
@@ -42,7 +42,7 @@ BufferAlloc(smgr, relpersistence, forkNum, blockNum, strategy, foundPtr, io_cont
     *foundPtr = false   -- 16: *foundPtr = !StartBufferIO(victim, true)
     return victim`),
 
-	trace.DefineFunc("GetVictimBuffer (PG 16)", "storage/buffer/bufmgr.c", "PG 16–18 (pg=16, 17, 18)", `
+	trace.DefineFunc("GetVictimBuffer (PG 16)", "storage/buffer/bufmgr.c", "PG 16–18", `
 GetVictimBuffer(strategy, io_context)
   again:
     buf_hdr = StrategyGetBuffer(strategy, &buf_state, &from_ring)   -- header locked

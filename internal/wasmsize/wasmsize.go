@@ -63,6 +63,13 @@ func servedBytes(path string, enc precompress.Encoding) (int64, error) {
 	return int64(len(precompress.Compress(enc, raw))), nil
 }
 
+// BudgetBrotli is the most bytes the browser build may take as served
+// with brotli: issue 20's target, reached on 2026-12-02 with 15 KB to
+// spare (docs/wasm-size.md). TestBrowserBuild fails above it, so that a
+// change that crosses it says so where it is made; the note lists what
+// was cut and what is left to cut.
+const BudgetBrotli = 3_000_000
+
 // Package is the import path `make wasm` builds.
 const Package = wasmbuild.Package
 
