@@ -191,11 +191,11 @@ func TestBuildMenu(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	d := Build(Input{Lessons: all, Progress: func(l *lessons.Lesson) string { return "not started" }})
+	d := Build(Input{Lessons: lessons.Entries(all), Progress: func(lessons.Entry) string { return "not started" }})
 	if d.Mode != "menu" || d.Heading != "Lessons" || len(d.Menu) != len(all) || d.Menu[1].Name != "pinning" || d.Menu[1].Progress != "not started" || d.Controls != nil {
 		t.Errorf("menu: %+v", d)
 	}
-	if f := Build(Input{Fast: true, Lessons: all}); f.Mode != "fast" || f.Menu != nil {
+	if f := Build(Input{Fast: true, Lessons: lessons.Entries(all)}); f.Mode != "fast" || f.Menu != nil {
 		t.Errorf("fast: %+v", f)
 	}
 }

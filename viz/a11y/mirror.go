@@ -156,8 +156,8 @@ type Input struct {
 	Fast bool
 	// Lessons and Progress are the menu's lessons and each one's progress
 	// line.
-	Lessons  []*lessons.Lesson
-	Progress func(l *lessons.Lesson) string
+	Lessons  []lessons.Entry
+	Progress func(e lessons.Entry) string
 	// End is the end of the open lesson (nil: not at its end).
 	End *End
 }

@@ -90,7 +90,7 @@ func (a *App) mirrorKey() mirrorKey {
 
 // mirror is the mirror of what the app shows now.
 func (a *App) mirror() a11y.Doc {
-	in := a11y.Input{Player: a.p, Fast: a.fast != nil, Lessons: a.lessons, Progress: a.menuStatus}
+	in := a11y.Input{Player: a.p, Fast: a.fast != nil, Lessons: a.index, Progress: a.menuStatus}
 	if e := a.lessonEnd(); e != nil {
 		in.End = &a11y.End{Score: fmt.Sprintf("%d of %d right the first time", e.Score.Right, e.Score.Questions), Next: e.Next}
 		if e.Score.Questions == 0 {
@@ -214,8 +214,8 @@ func (a *App) Press(action string, n int) error {
 	defer a.mu.Unlock()
 	h := a.hooks()
 	if action == "open" {
-		if a.p != nil || n < 0 || n >= len(a.lessons) {
-			return fmt.Errorf("open %d: not in the menu, or no such lesson (0..%d)", n, len(a.lessons)-1)
+		if a.p != nil || n < 0 || n >= len(a.index) {
+			return fmt.Errorf("open %d: not in the menu, or no such lesson (0..%d)", n, len(a.index)-1)
 		}
 		h.OpenLesson(n)
 		a.trackProgress()

@@ -92,6 +92,12 @@ type App struct {
 	told      pageLook // what Options.Look was last told
 	classHold bool     // class.go: answers wait for the teacher's reveal
 
+	// index is the menu's lessons (lessons.Index: no parsing); lessons
+	// are the parsed ones, nil until parsed() first needs them: at once
+	// when there is saved progress to fit, else after the first frame or
+	// when a lesson opens, whichever comes first. loadErr is the parse's
+	// failure.
+	index   []lessons.Entry
 	lessons []*lessons.Lesson
 	loadErr error
 
@@ -145,7 +151,10 @@ type App struct {
 	access accessState // the screen-reader mirror and reduced motion (a11y.go)
 }
 
-// New loads the embedded lessons and returns the app showing the menu.
+// New returns the app showing the menu of the embedded lessons. It
+// parses them only when there is saved progress to fit to them: the
+// menu needs their index alone, and the first frame comes sooner
+// (parsed).
 func New(opts Options) (*App, error) {
 	if opts.Width <= 0 {
 		opts.Width = 1280
@@ -161,12 +170,21 @@ func New(opts Options) (*App, error) {
 	if err := a.useTheme(opts.Theme); err != nil {
 		return nil, err
 	}
-	a.lessons, a.loadErr = lessons.All()
-	if a.loadErr != nil {
-		return nil, a.loadErr
+	a.index = lessons.Index()
+	if err := a.loadProgress(); err != nil { // progress.go
+		return nil, err
 	}
-	a.loadProgress() // progress.go
 	return a, nil
+}
+
+// parsed is the embedded lessons, parsed the first time it is called.
+// lessons.Index is checked against them (TestIndexMatchesLessons), so the
+// menu's entries are these lessons'.
+func (a *App) parsed() ([]*lessons.Lesson, error) {
+	if a.lessons == nil && a.loadErr == nil {
+		a.lessons, a.loadErr = lessons.All()
+	}
+	return a.lessons, a.loadErr
 }
 
 // LessonInfo describes a lesson for menus and the JS API.
@@ -181,8 +199,8 @@ type LessonInfo struct {
 // Lessons lists the embedded lessons in order.
 func (a *App) Lessons() []LessonInfo {
 	var out []LessonInfo
-	for _, l := range a.lessons {
-		out = append(out, LessonInfo{Name: l.Name, Title: l.Title, Summary: l.Summary, Steps: len(l.Steps), Questions: l.Questions()})
+	for _, l := range a.index {
+		out = append(out, LessonInfo{Name: l.Name, Title: l.Title, Summary: l.Summary, Steps: l.Steps, Questions: l.Questions})
 	}
 	return out
 }
@@ -201,7 +219,11 @@ func (a *App) OpenLesson(name string, step int) error {
 }
 
 func (a *App) openLesson(name string, step int) error {
-	for _, l := range a.lessons {
+	all, err := a.parsed()
+	if err != nil {
+		return err
+	}
+	for _, l := range all {
 		if l.Name != name {
 			continue
 		}
@@ -216,7 +238,7 @@ func (a *App) openLesson(name string, step int) error {
 		return nil
 	}
 	var names []string
-	for _, l := range a.lessons {
+	for _, l := range all {
 		names = append(names, l.Name)
 	}
 	return fmt.Errorf("%w %q (lessons: %v)", ErrNoLesson, name, names)
@@ -725,5 +747,9 @@ func (a *App) Draw(screen *ebiten.Image) {
 		if a.opts.OnFirstFrame != nil {
 			go a.opts.OnFirstFrame()
 		}
+	} else if a.lessons == nil && a.loadErr == nil {
+		// The frame after the first: the lessons are parsed now, so that
+		// opening one from the menu does not wait for it.
+		a.parsed()
 	}
 }

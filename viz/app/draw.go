@@ -27,7 +27,7 @@ func (a *App) drawFrame(dst *ebiten.Image) {
 
 // layoutFrame lays out the frame for what the app shows now, into a.list.
 func (a *App) layoutFrame() {
-	sc := frame.Screen{Lessons: a.lessons, Player: a.p, Help: a.help, Legend: a.legend, Class: a.classHold}
+	sc := frame.Screen{Lessons: a.index, Player: a.p, Help: a.help, Legend: a.legend, Class: a.classHold}
 	if a.p == nil {
 		sc.MenuNote, sc.Reset = a.menuProgress() // progress.go
 	} else {

@@ -164,7 +164,7 @@ func (a *App) menuKeys() {
 	if a.progressMenuKeys() { // progress.go: R R resets
 		return
 	}
-	n := len(a.lessons)
+	n := len(a.index)
 	switch {
 	case repeat(ebiten.KeyArrowDown):
 		a.fr.SelectMenu(1, n)
@@ -184,7 +184,7 @@ func (a *App) menuKeys() {
 }
 
 // openFromMenu opens lesson i where the student left it (progress.go).
-func (a *App) openFromMenu(i int) { a.openAndResume(a.lessons[i].Name) }
+func (a *App) openFromMenu(i int) { a.openAndResume(a.index[i].Name) }
 
 var digitKeys = []ebiten.Key{ebiten.Key1, ebiten.Key2, ebiten.Key3, ebiten.Key4, ebiten.Key5, ebiten.Key6, ebiten.Key7, ebiten.Key8, ebiten.Key9}
 

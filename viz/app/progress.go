@@ -45,10 +45,12 @@ type progressState struct {
 const resetWindow = 180
 
 // loadProgress loads the stored progress (Options.Progress; a memory
-// store without one) and fits it to the lessons there are. What went
-// wrong or was dropped is shown once the app runs; the app goes on with
-// what could be read, or with none.
-func (a *App) loadProgress() {
+// store without one) and fits it to the lessons there are, which it
+// parses when there is a record to fit (a fresh start has none, and its
+// menu needs only the index). What went wrong or was dropped is shown
+// once the app runs; the app goes on with what could be read, or with
+// none. Its error is the lessons' failure to parse (never expected).
+func (a *App) loadProgress() error {
 	a.prog.store = a.opts.Progress
 	if a.prog.store == nil {
 		a.prog.store = progress.NewMemoryStore()
@@ -60,13 +62,20 @@ func (a *App) loadProgress() {
 		p = progress.New()
 	}
 	a.prog.p = p
-	if notes := p.Prune(a.lessons); len(notes) > 0 {
-		// Saved at once, so that the notes are shown once, not at every
-		// start until something else changes.
-		msgs = append(msgs, notes...)
-		a.saveProgress()
+	if len(p.Lessons) > 0 {
+		all, err := a.parsed()
+		if err != nil {
+			return err
+		}
+		if notes := p.Prune(all); len(notes) > 0 {
+			// Saved at once, so that the notes are shown once, not at every
+			// start until something else changes.
+			msgs = append(msgs, notes...)
+			a.saveProgress()
+		}
 	}
 	a.prog.pending = strings.Join(msgs, " ")
+	return nil
 }
 
 // saveProgress saves the progress; the first failure is shown, later ones
@@ -152,9 +161,10 @@ func (a *App) atLessonEnd() bool {
 
 // nextLesson is the lesson after the open one, nil after the last.
 func (a *App) nextLesson() *lessons.Lesson {
-	for i, l := range a.lessons {
-		if a.p != nil && l.Name == a.p.Name && i+1 < len(a.lessons) {
-			return a.lessons[i+1]
+	all, _ := a.parsed()
+	for i, l := range all {
+		if a.p != nil && l.Name == a.p.Name && i+1 < len(all) {
+			return all[i+1]
 		}
 	}
 	return nil
@@ -224,9 +234,24 @@ func (a *App) lessonEndKeys() bool {
 	return true
 }
 
-// menuStatus is lesson l's state on its menu card.
-func (a *App) menuStatus(l *lessons.Lesson) string {
-	return progress.Status(l, a.prog.p.Lesson(l.Name))
+// menuStatus is lesson e's state on its menu card: "not started" from
+// the index alone, else from the parsed lesson (a score needs its
+// questions).
+func (a *App) menuStatus(e lessons.Entry) string {
+	rec := a.prog.p.Lesson(e.Name)
+	if rec == nil {
+		return progress.Status(nil, nil)
+	}
+	all, err := a.parsed()
+	if err != nil {
+		return ""
+	}
+	for _, l := range all {
+		if l.Name == e.Name {
+			return progress.Status(l, rec)
+		}
+	}
+	return ""
 }
 
 // progressMenuKeys handles R in the menu: the first press arms the reset,
@@ -258,8 +283,8 @@ func (a *App) armOrReset() {
 // does, once armed).
 func (a *App) menuProgress() (notes map[string]string, reset frame.Reset) {
 	notes = map[string]string{}
-	for _, l := range a.lessons {
-		notes[l.Name] = a.menuStatus(l)
+	for _, e := range a.index {
+		notes[e.Name] = a.menuStatus(e)
 	}
 	reset = frame.Reset{Label: "Reset progress (R)", Act: a.armOrReset}
 	switch {

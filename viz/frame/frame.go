@@ -147,7 +147,7 @@ type Hooks struct {
 // Screen is what is on screen: the menu (Player nil) or a lesson, and the
 // overlays.
 type Screen struct {
-	Lessons []*lessons.Lesson
+	Lessons []lessons.Entry
 	Player  *player.Player
 	Help    bool
 	// Legend shows the legend of the pool scenes (what a cell's words,

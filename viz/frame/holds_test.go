@@ -188,7 +188,7 @@ func TestTooltipUnderPointer(t *testing.T) {
 	} {
 		all, p := lessonAt(t, c.lesson, c.step)
 		var st frame.State
-		sc := frame.Screen{Lessons: all, Player: p}
+		sc := frame.Screen{Lessons: lessons.Entries(all), Player: p}
 		in := frame.Input{W: 1280, H: 800}
 		var l layout.List
 		frame.Build(&l, &st, &sc, in, frame.Hooks{})
@@ -221,7 +221,7 @@ func TestPoolLegendOverlay(t *testing.T) {
 	for _, in := range []frame.Input{{W: 1280, H: 800}, {W: 1920, H: 1080}, {W: 1280, H: 720, Presentation: true}} {
 		var st frame.State
 		var l layout.List
-		frame.Build(&l, &st, &frame.Screen{Lessons: all, Player: p, Legend: true}, in, frame.Hooks{})
+		frame.Build(&l, &st, &frame.Screen{Lessons: lessons.Entries(all), Player: p, Legend: true}, in, frame.Hooks{})
 		if len(l.Texts("pool legend cells title")) == 0 && len(l.Texts("")) < 100 {
 			t.Errorf("%+v: no legend laid out", in)
 		}
@@ -239,7 +239,7 @@ func TestPoolLegendOverlay(t *testing.T) {
 func TestAbbreviationTooltip(t *testing.T) {
 	all, p := lessonAt(t, "shared-buffers", 7)
 	var st frame.State
-	sc := frame.Screen{Lessons: all, Player: p}
+	sc := frame.Screen{Lessons: lessons.Entries(all), Player: p}
 	in := frame.Input{W: 390, H: 844}
 	var l layout.List
 	frame.Build(&l, &st, &sc, in, frame.Hooks{}) // the step opens on its lesson

@@ -93,7 +93,7 @@ func (b *builder) menu(full layout.Rect) {
 		i := i
 		lines := layout.Wrap(ls.Summary, body, textW)
 		muted := len(lines)
-		info := fmt.Sprintf("%d steps, %d questions", len(ls.Steps), ls.Questions())
+		info := fmt.Sprintf("%d steps, %d questions", ls.Steps, ls.Questions)
 		if note := b.sc.MenuNote[ls.Name]; note != "" {
 			info += "   ·   " + note
 		}

@@ -48,7 +48,7 @@ func TestEveryButtonIsInTheTable(t *testing.T) {
 	p.Toggle()
 	var st frame.State
 	f := framecheck.Frame{}
-	frame.Build(&f.List, &st, &frame.Screen{Lessons: all, Player: p}, frame.Input{W: 1280, H: 800}, frame.Hooks{Edit: func() {}})
+	frame.Build(&f.List, &st, &frame.Screen{Lessons: lessons.Entries(all), Player: p}, frame.Input{W: 1280, H: 800}, frame.Hooks{Edit: func() {}})
 	for _, tg := range f.List.Targets {
 		if lbl, ok := strings.CutPrefix(tg.Role, "button "); ok && drawn[lbl] == "" {
 			drawn[lbl] = "playing"
@@ -56,7 +56,7 @@ func TestEveryButtonIsInTheTable(t *testing.T) {
 	}
 	// The menu, with its reset button.
 	f = framecheck.Frame{}
-	frame.Build(&f.List, &st, &frame.Screen{Lessons: all, Reset: frame.Reset{Label: "Reset progress (R)"}}, frame.Input{W: 1280, H: 800}, frame.Hooks{})
+	frame.Build(&f.List, &st, &frame.Screen{Lessons: lessons.Entries(all), Reset: frame.Reset{Label: "Reset progress (R)"}}, frame.Input{W: 1280, H: 800}, frame.Hooks{})
 	for _, tg := range f.List.Targets {
 		if lbl, ok := strings.CutPrefix(tg.Role, "button "); ok && drawn[lbl] == "" {
 			drawn[lbl] = "menu"

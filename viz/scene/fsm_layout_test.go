@@ -76,7 +76,7 @@ func frameSceneRects(t *testing.T, name string, pos int, w, h float64, pres bool
 	p.Seek(pos)
 	all := allLessons(t)
 	var st frame.State
-	sc := frame.Screen{Lessons: all, Player: p}
+	sc := frame.Screen{Lessons: lessons.Entries(all), Player: p}
 	in := frame.Input{W: w, H: h, Presentation: pres}
 	var l layout.List
 	frame.Build(&l, &st, &sc, in, noHooks) // opens the step

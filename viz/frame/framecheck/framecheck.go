@@ -90,7 +90,7 @@ func lessonFrames(all []*lessons.Lesson, w, h float64, presentation bool, hooks 
 				_, revealed := p.Answered()
 				f := Frame{Lesson: ls.Name, Step: k, At: at, Tab: tab, Open: p.Question() != nil && !revealed}
 				st.Tab = tab
-				sc := frame.Screen{Lessons: all, Player: p}
+				sc := frame.Screen{Lessons: lessons.Entries(all), Player: p}
 				if last := len(p.Steps) - 1; k == last && p.Pos() >= p.StepEnd[last] && !p.Gated() {
 					// The lesson is at its end as its last step opens (the
 					// app's atLessonEnd): the end panel shows, as in the app.
