@@ -3,7 +3,7 @@
 // golang.org/x/image/font/gofont, with their hinting removed
 // (internal/ttfstrip). BufferLab renders text unhinted, so the hinting
 // was bytes every page load downloaded and nothing read: 631 KB of fonts
-// become 331 KB, and the browser build about 0.1 MB smaller as served.
+// become 331 KB, and the browser build 68 KB smaller as served.
 // fonts/LICENSE is the fonts' licence, which their redistribution
 // requires.
 //

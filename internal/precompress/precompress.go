@@ -6,11 +6,12 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"sync"
 	"time"
 
 	"github.com/andybalholm/brotli"
+
+	"bufferlab/internal/atomicfile"
 )
 
 // An Encoding is a content coding the server offers.
@@ -141,7 +142,7 @@ func WriteFiles(path string, log io.Writer) error {
 	wg.Wait()
 	var sizes []any
 	for i, enc := range Encodings {
-		if err := writeAtomic(path+enc.Ext, out[i]); err != nil {
+		if err := atomicfile.Write(path+enc.Ext, out[i]); err != nil {
 			return err
 		}
 		sizes = append(sizes, path+enc.Ext, MB(len(out[i])))
@@ -158,27 +159,6 @@ func slowNote(n int) string {
 		return ""
 	}
 	return fmt.Sprintf(": about %d s on an idle machine (more on a busy one), once per change of the file", 4*n/1e6)
-}
-
-func writeAtomic(path string, data []byte) error {
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
-	if err != nil {
-		return err
-	}
-	_, err = f.Write(data)
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Chmod(f.Name(), 0o644)
-	}
-	if err == nil {
-		err = os.Rename(f.Name(), path)
-	}
-	if err != nil {
-		os.Remove(f.Name())
-	}
-	return err
 }
 
 // MB formats a size in bytes as megabytes with one decimal, or as kB

@@ -84,7 +84,7 @@ func Strip(ttf []byte) ([]byte, Stats, error) {
 		}
 	}
 	newOffsets[n] = len(newGlyf)
-	if !longLoca && newGlyf != nil && len(newGlyf) > 2*0xFFFF {
+	if !longLoca && len(newGlyf) > 2*0xFFFF { // beyond what short offsets reach
 		longLoca = true
 	}
 	newLoca := writeLoca(newOffsets, longLoca)

@@ -9,6 +9,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+
+	"bufferlab/internal/atomicfile"
 )
 
 // Package is the import path of the browser build.
@@ -106,7 +108,7 @@ func Workspace(modDir string) (string, error) {
 	}
 	text := fmt.Sprintf("// Written by bufferlab/internal/wasmbuild for the browser build of %s.\n\ngo %s\n\nuse %q\n\nreplace %s %s => %q\n",
 		modDir, goVersion, modDir, Module, Version, copyDir)
-	if err := writeIfChanged(work, []byte(text)); err != nil {
+	if err := atomicfile.WriteIfChanged(work, []byte(text)); err != nil {
 		return "", err
 	}
 	return work, nil
@@ -241,26 +243,4 @@ func copyPatched(orig, dst string, files Files) error {
 		return err
 	}
 	return nil
-}
-
-// writeIfChanged leaves a file with the same contents alone (its time
-// too), and replaces it atomically otherwise.
-func writeIfChanged(path string, b []byte) error {
-	if old, err := os.ReadFile(path); err == nil && string(old) == string(b) {
-		return nil
-	}
-	f, err := os.CreateTemp(filepath.Dir(path), filepath.Base(path)+".tmp")
-	if err != nil {
-		return err
-	}
-	if _, err := f.Write(b); err != nil {
-		f.Close()
-		os.Remove(f.Name())
-		return err
-	}
-	if err := f.Close(); err != nil {
-		os.Remove(f.Name())
-		return err
-	}
-	return os.Rename(f.Name(), path)
 }

@@ -187,6 +187,18 @@ func (a *App) parsed() ([]*lessons.Lesson, error) {
 	return a.lessons, a.loadErr
 }
 
+// parsedNamed is the parsed embedded lesson called name (nil, nil when
+// there is none).
+func (a *App) parsedNamed(name string) (*lessons.Lesson, error) {
+	all, err := a.parsed()
+	for _, l := range all {
+		if l.Name == name {
+			return l, nil
+		}
+	}
+	return nil, err
+}
+
 // LessonInfo describes a lesson for menus and the JS API.
 type LessonInfo struct {
 	Name      string `json:"name"`
@@ -219,29 +231,25 @@ func (a *App) OpenLesson(name string, step int) error {
 }
 
 func (a *App) openLesson(name string, step int) error {
-	all, err := a.parsed()
-	if err != nil {
+	l, err := a.parsedNamed(name)
+	switch {
+	case err != nil:
 		return err
-	}
-	for _, l := range all {
-		if l.Name != name {
-			continue
+	case l == nil:
+		var names []string
+		for _, e := range a.index {
+			names = append(names, e.Name)
 		}
-		if step >= len(l.Steps) {
-			return fmt.Errorf("lesson %s has steps 0..%d, not %d", name, len(l.Steps)-1, step)
-		}
-		p, err := player.FromLesson(l)
-		if err != nil {
-			return fmt.Errorf("lesson %s: %w", name, err)
-		}
-		a.show(p, step)
-		return nil
+		return fmt.Errorf("%w %q (lessons: %v)", ErrNoLesson, name, names)
+	case step >= len(l.Steps):
+		return fmt.Errorf("lesson %s has steps 0..%d, not %d", name, len(l.Steps)-1, step)
 	}
-	var names []string
-	for _, l := range all {
-		names = append(names, l.Name)
+	p, err := player.FromLesson(l)
+	if err != nil {
+		return fmt.Errorf("lesson %s: %w", name, err)
 	}
-	return fmt.Errorf("%w %q (lessons: %v)", ErrNoLesson, name, names)
+	a.show(p, step)
+	return nil
 }
 
 // OpenScenario plays a scenario file as a one-step lesson, at event step
@@ -694,6 +702,11 @@ func (a *App) Update() error {
 			a.p.Seek(a.p.Pos() + m.Step)
 		}
 	}
+	if a.firstOK {
+		// Once the first frame is up, the lessons are parsed (once), so
+		// that opening one from the menu does not wait for it.
+		a.parsed()
+	}
 	a.handleInput()
 	if a.p != nil {
 		a.p.Tick()
@@ -747,9 +760,5 @@ func (a *App) Draw(screen *ebiten.Image) {
 		if a.opts.OnFirstFrame != nil {
 			go a.opts.OnFirstFrame()
 		}
-	} else if a.lessons == nil && a.loadErr == nil {
-		// The frame after the first: the lessons are parsed now, so that
-		// opening one from the menu does not wait for it.
-		a.parsed()
 	}
 }

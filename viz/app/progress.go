@@ -242,16 +242,10 @@ func (a *App) menuStatus(e lessons.Entry) string {
 	if rec == nil {
 		return progress.Status(nil, nil)
 	}
-	all, err := a.parsed()
-	if err != nil {
-		return ""
+	if l, _ := a.parsedNamed(e.Name); l != nil {
+		return progress.Status(l, rec)
 	}
-	for _, l := range all {
-		if l.Name == e.Name {
-			return progress.Status(l, rec)
-		}
-	}
-	return ""
+	return "" // the lessons failed to parse: opening one says why
 }
 
 // progressMenuKeys handles R in the menu: the first press arms the reset,

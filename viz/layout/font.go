@@ -1,6 +1,7 @@
 package layout
 
 import (
+	"fmt"
 	"strings"
 	"sync"
 	"unicode"
@@ -111,7 +112,11 @@ func SFNT(s Style) *sfnt.Font {
 // NewFace is the face of f that both layout and render measure and draw
 // with: the Go font at f.Size pixels (72 DPI), unhinted.
 func NewFace(f Font) (font.Face, error) {
-	return opentype.NewFace(SFNT(f.Style), &opentype.FaceOptions{Size: f.Size, DPI: 72, Hinting: font.HintingNone})
+	sf := SFNT(f.Style)
+	if sf == nil {
+		return nil, fmt.Errorf("the embedded fonts did not parse: %v", FontError())
+	}
+	return opentype.NewFace(sf, &opentype.FaceOptions{Size: f.Size, DPI: 72, Hinting: font.HintingNone})
 }
 
 // face is f's face for measuring; fonts.mu must be held.
