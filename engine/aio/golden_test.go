@@ -15,13 +15,10 @@ import (
 // System (the pool, one backend's AIO handles, the I/O method) and one
 // stream, drains it as a heap scan does (aio.Consume: release, then
 // read_stream_next_buffer, then bg scheduler steps), ends it and lets the
-// workers go idle. Input lines:
-//
-//	heapscan N      a serial heap scan of N blocks, configured as
-//	                heap_beginscan does in 18 (SEQUENTIAL|USE_BATCHING,
-//	                BULKREAD above NBuffers/4)
-//	blocks LIST     a callback returning LIST (numbers and a..b)
-//	cached LIST     blocks already valid
+// workers go idle. The input lines are goldentest.Stream's (heapscan,
+// blocks, cached), without heapscan's start=; a heapscan is configured as
+// heap_beginscan does in 18 (SEQUENTIAL|USE_BATCHING, BULKREAD above
+// NBuffers/4).
 //
 // Arguments: method=worker|io_uring|sync, workers=N (io_workers),
 // order=roundrobin|newest|seed:N (the scheduler), bg=N (steps after each

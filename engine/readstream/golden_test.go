@@ -11,14 +11,10 @@ import (
 
 // TestGolden runs the datadriven files in testdata/. Each case builds one
 // stream over a MemPool, drains it as a heap scan does (Consume: release
-// the previous buffer, then read_stream_next_buffer) and ends it. Input
-// lines:
-//
-//	heapscan N [start=S]   a serial heap scan of N blocks: the callback
-//	                       heap_scan_stream_read_next_serial and the
-//	                       configuration heap_beginscan gives its stream
-//	blocks LIST            a callback returning LIST (numbers and a..b)
-//	cached LIST            blocks already valid in the pool
+// the previous buffer, then read_stream_next_buffer) and ends it. The
+// input lines are goldentest.Stream's (heapscan, blocks, cached); a
+// heapscan's callback is heap_scan_stream_read_next_serial, with the
+// configuration heap_beginscan gives its stream.
 //
 // Directive arguments override the configuration (PG 17.9's defaults on
 // Linux unless the input says heapscan): flags=(sequential,maintenance,
