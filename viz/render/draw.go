@@ -4,6 +4,7 @@ import (
 	"image"
 	"image/color"
 	"math"
+	"slices"
 
 	"github.com/hajimehoshi/ebiten/v2"
 	"github.com/hajimehoshi/ebiten/v2/text/v2"
@@ -55,30 +56,52 @@ func Hatch(dst *ebiten.Image, r Rect, width, spacing float64, c color.Color) {
 		return
 	}
 	for _, ln := range layout.HatchLines(r, spacing) {
-		vector.StrokeLine(sub, float32(ln[0].X), float32(ln[0].Y), float32(ln[1].X), float32(ln[1].Y), float32(width), c, true)
+		drawMesh(sub, layout.LineMesh(ln[0], ln[1], width), c)
 	}
 }
 
-// Line draws a line segment.
+// Line draws a line segment, anti-aliased (layout.LineMesh).
 func Line(dst *ebiten.Image, x0, y0, x1, y1, width float64, c color.Color) {
-	vector.StrokeLine(dst, float32(x0), float32(y0), float32(x1), float32(y1), float32(width), c, true)
+	drawMesh(dst, layout.LineMesh(layout.Point{X: x0, Y: y0}, layout.Point{X: x1, Y: y1}, width), c)
 }
 
-// Triangle draws a filled triangle (used for the dirty corner mark and the
-// clock hand's arrow).
+// Triangle draws a filled triangle, anti-aliased (layout.TriangleMesh;
+// used for the dirty corner mark and the clock hand's arrow).
 func Triangle(dst *ebiten.Image, x0, y0, x1, y1, x2, y2 float64, c color.Color) {
-	var p vector.Path
-	p.MoveTo(float32(x0), float32(y0))
-	p.LineTo(float32(x1), float32(y1))
-	p.LineTo(float32(x2), float32(y2))
-	p.Close()
-	vs, is := p.AppendVerticesAndIndicesForFilling(nil, nil)
-	r, g, b, a := c.RGBA()
-	for i := range vs {
-		vs[i].SrcX, vs[i].SrcY = 1, 1
-		vs[i].ColorR, vs[i].ColorG, vs[i].ColorB, vs[i].ColorA = float32(r)/0xffff, float32(g)/0xffff, float32(b)/0xffff, float32(a)/0xffff
+	drawMesh(dst, layout.TriangleMesh(layout.Point{X: x0, Y: y0}, layout.Point{X: x1, Y: y1}, layout.Point{X: x2, Y: y2}), c)
+}
+
+// drawMesh draws a fringed mesh in c, each vertex's opacity scaled by its
+// Alpha, in one plain DrawTriangles: the fringe is the anti-aliasing, so
+// Ebitengine's own (an offscreen image per destination) is not used.
+func drawMesh(dst *ebiten.Image, m layout.Mesh, c color.Color) {
+	if len(m.Index) == 0 {
+		return
 	}
-	dst.DrawTriangles(vs, is, whitePixel(), &ebiten.DrawTrianglesOptions{AntiAlias: true})
+	cr, cg, cb, ca := straight(c)
+	vs := slices.Grow(meshVertices[:0], len(m.Pos))[:len(m.Pos)]
+	meshVertices = vs
+	for i, p := range m.Pos {
+		vs[i] = ebiten.Vertex{DstX: float32(p.X), DstY: float32(p.Y), SrcX: 1, SrcY: 1,
+			ColorR: cr, ColorG: cg, ColorB: cb, ColorA: ca * float32(m.Alpha[i])}
+	}
+	dst.DrawTriangles(vs, m.Index, whitePixel(), &ebiten.DrawTrianglesOptions{})
+}
+
+// meshVertices is drawMesh's scratch: DrawTriangles copies the vertices
+// (vector's functions reuse theirs the same way), and frames are painted
+// on one goroutine.
+var meshVertices []ebiten.Vertex
+
+// straight is c's colour with straight (not premultiplied) alpha, each
+// channel in [0, 1], as DrawTriangles' vertex colours are by default
+// (ColorScaleModeStraightAlpha).
+func straight(c color.Color) (r, g, b, a float32) {
+	pr, pg, pb, pa := c.RGBA()
+	if pa == 0 {
+		return 0, 0, 0, 0
+	}
+	return float32(pr) / float32(pa), float32(pg) / float32(pa), float32(pb) / float32(pa), float32(pa) / 0xffff
 }
 
 var white *ebiten.Image
