@@ -12,10 +12,37 @@ type Site uint16
 // Func is one modelled PostgreSQL function: its name, where it lives, the
 // versions whose behaviour it follows, and its pseudo-code, one line per entry.
 type Func struct {
-	Name    string   // PostgreSQL function name, e.g. "BufferAlloc"
+	// Name is the PostgreSQL function's name, e.g. "BufferAlloc", with
+	// " (PG N)" after it where another version's pseudo-code of the same
+	// function is defined too ("BufferAlloc (PG 16)"): names are unique.
+	Name    string
 	File    string   // source file in the postgres tree, e.g. "storage/buffer/bufmgr.c"
-	Version string   // e.g. "PG 15"
+	Version string   // e.g. "PG 15", "PG 16–18", "PG 18 (pg=18, io_method=worker)"
 	Lines   []string // pseudo-code lines, markers removed
+}
+
+// BaseName is Name without its " (PG N)": the function's name in
+// PostgreSQL, for a title that states the version beside it.
+func (f *Func) BaseName() string {
+	if i := strings.LastIndex(f.Name, " (PG "); i > 0 && strings.HasSuffix(f.Name, ")") {
+		return f.Name[:i]
+	}
+	return f.Name
+}
+
+// ShortVersion is a "PG …" Version up to its first note in parentheses
+// or after a colon: "PG 18 (pg=18, io_method=worker)" is "PG 18", "PG
+// 13–16: XactSLRULock (slru=single)" is "PG 13–16". Any other Version (a
+// patch that was never released) is whole.
+func (f *Func) ShortVersion() string {
+	v := f.Version
+	if !strings.HasPrefix(v, "PG ") {
+		return v
+	}
+	if i := strings.IndexAny(v, "(:"); i > 0 {
+		v = v[:i]
+	}
+	return strings.TrimSpace(v)
 }
 
 // SiteInfo describes a site.

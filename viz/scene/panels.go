@@ -458,7 +458,10 @@ func LayoutCodeFor(l *layout.List, r layout.Rect, e trace.Event, ok bool, desc s
 	f := info.Func
 	// A panel lower than the title's line (stacked panes' code, on a low
 	// screen) leaves it out: the panel's own title names the pane.
-	l.TextForms("code title", []string{fmt.Sprintf("%s   (%s, %s)", f.Name, f.File, f.Version), fmt.Sprintf("%s (%s)", f.Name, f.Version), f.Name, ""},
+	// The forms, longest first: the function's name with the file and the
+	// whole version note; with the versions alone; the name (the panel's
+	// title names the pane, and so the version).
+	l.TextForms("code title", []string{fmt.Sprintf("%s   (%s, %s)", f.BaseName(), f.File, f.Version), fmt.Sprintf("%s (%s)", f.BaseName(), f.ShortVersion()), f.BaseName(), ""},
 		bold, layout.Rect{X: r.X, Y: r.Y, W: r.W, H: min(r.H, layout.LineHeight(bold))}, th.Text, layout.Left)
 	_, rest := r.SplitTop(layout.LineHeight(bold) + 4)
 
