@@ -125,7 +125,7 @@ func TestBrowserA11y(t *testing.T) {
 	}
 	p.Seek(casAt)
 	wantLive := a11y.CaptionText(a11y.Build(a11y.Input{Player: p}).Captions)
-	if !strings.HasPrefix(wantLive, "atomic pane: C's CAS failed: B changed buffer 0's state word first") || !strings.Contains(wantLive, "C retries") {
+	if !strings.HasPrefix(wantLive, "atomic pane: C's CAS fails: B changed buffer 0's state word first") || !strings.Contains(wantLive, "C retries") {
 		t.Fatalf("the failed CAS's caption (natively): %q", wantLive)
 	}
 
@@ -324,7 +324,7 @@ func TestBrowserA11y(t *testing.T) {
 		"[window.bufferlab.state().event, "+live+"]")
 	var captions string
 	eval("document.getElementById('mirror-captions').textContent", &captions)
-	if !strings.Contains(captions, "Last event, atomic pane: C's CAS failed: B changed") {
+	if !strings.Contains(captions, "Last event, atomic pane: C's CAS fails: B changed") {
 		t.Errorf("the mirror's captions at the failed CAS: %q", captions)
 	}
 	shoot("a11y-1280x800-cas.png")

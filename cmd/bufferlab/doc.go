@@ -6,7 +6,7 @@
 //	bufferlab run --narrate FILE|-
 //	    Run a scenario and print only a plain-English caption of each event
 //	    (scenario.Caption, the text the player's Caption gives), one line each
-//	    after its sequence number: "00044 C's CAS failed: B changed buffer
+//	    after its sequence number: "00044 C's CAS fails: B changed buffer
 //	    0's state word first (refcount 0 → 1). C retries with the new word."
 //	    When the config names several variants, each runs in turn and each
 //	    line starts with its pane ("[pins=atomic] 00044 …"). It cannot be

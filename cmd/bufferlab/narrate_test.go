@@ -381,8 +381,8 @@ func TestNarrateMoments(t *testing.T) {
 func TestRunNarratePinRace(t *testing.T) {
 	out := cliOK(t, "", "run", "--narrate", "../../lessons/scenarios/pin-race.scn")
 	wantOutput(t, out,
-		"[pins=atomic] 00044 C's CAS failed: B changed buffer 0's state word first (refcount 0 → 1). C retries with the new word.\n",
-		"[pins=atomic] 00050 A's CAS failed: B and C changed buffer 0's state word first (refcount 0 → 2). A retries with the new word.\n",
+		"[pins=atomic] 00044 C's CAS fails: B changed buffer 0's state word first (refcount 0 → 1). C retries with the new word.\n",
+		"[pins=atomic] 00050 A's CAS fails: B and C changed buffer 0's state word first (refcount 0 → 2). A retries with the new word.\n",
 	)
 	var fails []string
 	for _, l := range strings.Split(out, "\n") {

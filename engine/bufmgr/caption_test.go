@@ -110,11 +110,11 @@ func TestNarrateCASFail(t *testing.T) {
 	}{
 		{"two writers", []trace.Event{w(3, trace.KCAS, 0), w(1, trace.KLoad, 0), w(2, trace.KCAS, 0), {Kind: trace.KNone},
 			w(3, trace.KCAS, 0), w(2, trace.KCAS, 7), fail},
-			"A's CAS failed: B and C changed buffer 0's state word first (refcount 0 → 2). A retries with the new word."},
+			"A's CAS fails: B and C changed buffer 0's state word first (refcount 0 → 2). A retries with the new word."},
 		{"no read in sight", []trace.Event{w(2, trace.KCAS, 0), w(3, trace.KUnlockHdr, 0), fail},
-			"A's CAS failed: C changed buffer 0's state word first (refcount 0 → 2). A retries with the new word."},
+			"A's CAS fails: C changed buffer 0's state word first (refcount 0 → 2). A retries with the new word."},
 		{"no writer in sight", []trace.Event{fail},
-			"A's CAS failed: buffer 0's state word changed since A read it (refcount 0 → 2). A retries with the new word."},
+			"A's CAS fails: buffer 0's state word changed since A read it (refcount 0 → 2). A retries with the new word."},
 	} {
 		got := bufmgr.Caption(c.evs, len(c.evs)-1, nil, name)
 		if got != c.want {

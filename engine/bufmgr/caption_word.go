@@ -62,7 +62,7 @@ func (c *captioner) cas() string {
 func (c *captioner) casFail() string {
 	e := c.e
 	if e.Class != trace.OBuffer {
-		return fmt.Sprintf("%s's CAS to wrap the clock hand failed: another backend moved it to %d first. %s retries.",
+		return fmt.Sprintf("%s's CAS to wrap the clock hand fails: another backend moved it to %d first. %s retries.",
 			c.who, e.After, c.who)
 	}
 	change := casChange(c.before(), c.after())
@@ -97,10 +97,10 @@ func (c *captioner) casFail() string {
 	}
 	var s string
 	if len(writers) == 0 {
-		s = fmt.Sprintf("%s's CAS failed: %s's state word changed since %s read it (%s). %s retries with the new word.",
+		s = fmt.Sprintf("%s's CAS fails: %s's state word changed since %s read it (%s). %s retries with the new word.",
 			c.who, c.buf(), c.who, change, c.who)
 	} else {
-		s = fmt.Sprintf("%s's CAS failed: %s changed %s's state word first (%s). %s retries with the new word.",
+		s = fmt.Sprintf("%s's CAS fails: %s changed %s's state word first (%s). %s retries with the new word.",
 			c.who, narrate.List(writers), c.buf(), change, c.who)
 	}
 	// Two flags and long names can pass narrate.MaxLen: then the last

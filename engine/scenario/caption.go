@@ -24,7 +24,7 @@ const CaptionWindow = narrate.Window
 
 // Caption says event i of evs in plain English, in one line, by the
 // mechanism that owns its class: what happened, to what, and why it
-// matters ("A's CAS failed: B changed buffer 0's state word first
+// matters ("A's CAS fails: B changed buffer 0's state word first
 // (refcount 1 → 2). A retries with the new word."), naming backends and
 // relations as n does. evs is the run's log as recorded or as a player
 // pads it (idle trace.KNone events are skipped by context lookups); "" for

@@ -21,10 +21,15 @@ type Func struct {
 	Lines   []string // pseudo-code lines, markers removed
 }
 
-// BaseName is Name without its " (PG N)": the function's name in
-// PostgreSQL, for a title that states the version beside it.
+// BaseName is Name without its version in parentheses (" (PG 16)",
+// " (9.5)"): the function's name in PostgreSQL, for a title that states
+// the version beside it. A variant's name (" (dlist)") stays.
 func (f *Func) BaseName() string {
-	if i := strings.LastIndex(f.Name, " (PG "); i > 0 && strings.HasSuffix(f.Name, ")") {
+	i := strings.LastIndex(f.Name, " (")
+	if i <= 0 || !strings.HasSuffix(f.Name, ")") {
+		return f.Name
+	}
+	if v := f.Name[i+2:]; strings.HasPrefix(v, "PG ") || v[0] >= '0' && v[0] <= '9' {
 		return f.Name[:i]
 	}
 	return f.Name

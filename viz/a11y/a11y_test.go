@@ -165,7 +165,7 @@ func TestBuildLesson(t *testing.T) {
 	p.Seek(casFail(t, p, 2))
 	d3 := Build(Input{Player: p})
 	got := d3.Captions[0].Text
-	if !strings.HasPrefix(got, "C's CAS failed: B changed buffer 0's state word first") || !strings.Contains(got, "C retries") {
+	if !strings.HasPrefix(got, "C's CAS fails: B changed buffer 0's state word first") || !strings.Contains(got, "C retries") {
 		t.Errorf("caption at the failed CAS: %q", got)
 	}
 	if txt := CaptionText(d3.Captions); !strings.HasPrefix(txt, "atomic pane: "+got) {

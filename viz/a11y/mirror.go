@@ -133,7 +133,7 @@ type Caption struct {
 }
 
 // CaptionText is the captions as one line to read: each pane's after its
-// name ("atomic pane: A's CAS failed: …"), panes with no caption left out.
+// name ("atomic pane: A's CAS fails: …"), panes with no caption left out.
 func CaptionText(cs []Caption) string {
 	var parts []string
 	for _, c := range cs {

@@ -18,7 +18,7 @@ func TestCodeTitleForms(t *testing.T) {
 		if base != f.Name {
 			suffixed++
 		}
-		if strings.Contains(base, "(PG") || base == "" {
+		if strings.Contains(base, "(PG") || strings.Contains(base, "(9") || base == "" {
 			t.Errorf("%q: base name %q", f.Name, base)
 		}
 		released := strings.HasPrefix(f.Version, "PG ")
@@ -34,6 +34,7 @@ func TestCodeTitleForms(t *testing.T) {
 		{"IoWorkerMain (PG 18)", "PG 18 (pg=18, io_method=worker)", "IoWorkerMain", "PG 18"},
 		{"ExtendCLOG (PG 16)", "PG 13–16: XactSLRULock (slru=single)", "ExtendCLOG", "PG 13–16"},
 		{"ReleaseBuffer", "PG 15", "ReleaseBuffer", "PG 15"},
+		{"PinBuffer (9.5)", "PG 9.5's locking, drawn on the 9.6 word", "PinBuffer", "PG 9.5's locking, drawn on the 9.6 word"},
 		{"DropRelFileNodeBuffers (dlist)", "dlist patch (2019–20), reconstructed", "DropRelFileNodeBuffers (dlist)", "dlist patch (2019–20), reconstructed"},
 	} {
 		f := trace.Func{Name: c.name, Version: c.version}

@@ -89,7 +89,7 @@ func TestNarrateWords(t *testing.T) {
 }
 
 func TestNarrateCheck(t *testing.T) {
-	ok := "A's CAS failed: B changed buffer 0's state word first (refcount 1 → 2). A retries with the new word."
+	ok := "A's CAS fails: B changed buffer 0's state word first (refcount 1 → 2). A retries with the new word."
 	if err := Check(ok); err != nil {
 		t.Errorf("Check(%q): %v", ok, err)
 	}
