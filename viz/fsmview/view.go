@@ -23,6 +23,11 @@ type Setup struct {
 	Targets []TargetSetup
 	// LocalMaps are small-skip local maps set at the start.
 	LocalMaps []LocalMapSetup
+	// ExtensionsFirst asks the scene to keep the heap's extensions first
+	// among its counters: the run is PostgreSQL 16's bulk extension
+	// (RelationAddBlocks), or compares it with 15 side by side. It is how
+	// the state is shown, not state: Diff and Equal ignore it.
+	ExtensionsFirst bool
 }
 
 // HeapSetup is one heap at the start.
@@ -256,6 +261,8 @@ type View struct {
 	counters  Counters
 	h         viewkit.History[step] // the events applied (the lanes' last events are its tops)
 	token     *byte
+	// extensionsFirst is Setup.ExtensionsFirst.
+	extensionsFirst bool
 }
 
 // New returns the view of the state s describes.
@@ -264,7 +271,7 @@ func New(s Setup) *View {
 	if thr == 0 {
 		thr = fsm.HeapFSMCreationThreshold
 	}
-	v := &View{variant: s.Variant, threshold: thr, byRel: map[uint32]int{}, token: new(byte)}
+	v := &View{variant: s.Variant, threshold: thr, byRel: map[uint32]int{}, token: new(byte), extensionsFirst: s.ExtensionsFirst}
 	v.lanes = viewkit.NewLanes(s.Backends, newLane)
 	v.nInitial = len(v.lanes)
 	for _, hs := range s.Heaps {
@@ -332,6 +339,10 @@ func (v *View) Snapshot() *View { return viewkit.Snapshot(v) }
 // TrimHistory forgets all but the last keep applied events, so that
 // Unapply can undo at most keep more; the state shown does not change.
 func (v *View) TrimHistory(keep int) { v.h.Trim(keep) }
+
+// ExtensionsFirst says whether the scene keeps the heap's extensions
+// first among its counters (Setup.ExtensionsFirst).
+func (v *View) ExtensionsFirst() bool { return v.extensionsFirst }
 
 // lane returns actor a's lane, adding lanes (named as trace.ActorName
 // does) for actors New was not told about.

@@ -454,7 +454,7 @@ func fsmCounters(v *fsmview.View, rel uint32) []fsmCounter {
 		fsmCounter{fmt.Sprint(c.FSMReads), []string{"FSM reads"}, false, 0},
 		fsmCounter{fmt.Sprint(c.HeapReads), []string{"heap reads"}, false, 2},
 		fsmCounter{fmt.Sprint(c.PagesTried), []string{"pages found full", "found full"}, false, 8},
-		extendCounter(c),
+		extendCounter(c, v.ExtensionsFirst()),
 		fsmCounter{fmt.Sprint(c.FSMSkipped), []string{"FSM pages not read", "not read"}, false, 4},
 	)
 	return items
@@ -463,14 +463,20 @@ func fsmCounters(v *fsmview.View, rel uint32) []fsmCounter {
 // extendCounter is the heap's growth: its extensions, one page each at
 // PostgreSQL 15; at 16 and later, where RelationAddBlocks extends by
 // several pages at a time, the pages added and in how many extensions.
-func extendCounter(c fsmview.Counters) fsmCounter {
+// It ranks first where the view asks for it (fsmview's ExtensionsFirst:
+// bulk extension is the run's point), else seventh.
+func extendCounter(c fsmview.Counters, first bool) fsmCounter {
+	rank := 7
+	if first {
+		rank = -1
+	}
 	if c.HeapExtensions == c.HeapExtends {
-		return fsmCounter{fmt.Sprint(c.HeapExtends), []string{"heap extensions", "extensions", "extends"}, false, 7}
+		return fsmCounter{fmt.Sprint(c.HeapExtends), []string{"heap extensions", "extensions", "extends"}, false, rank}
 	}
 	n := c.HeapExtensions
 	return fsmCounter{fmt.Sprint(c.HeapExtends), []string{
 		fmt.Sprintf("heap pages added in %d extensions", n), fmt.Sprintf("pages in %d extensions", n),
-		fmt.Sprintf("pages in %d ext.", n), fmt.Sprintf("in %d ext.", n)}, false, 7}
+		fmt.Sprintf("pages in %d ext.", n), fmt.Sprintf("in %d ext.", n)}, false, rank}
 }
 
 func fullTries(s fsmview.Search) int {

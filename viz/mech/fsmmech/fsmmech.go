@@ -23,7 +23,8 @@ func init() {
 				return nil
 			}
 			opt := st.Options()
-			setup := fsmview.Setup{Variant: opt.Variant, Threshold: opt.Threshold, Backends: r.Backends}
+			setup := fsmview.Setup{Variant: opt.Variant, Threshold: opt.Threshold, Backends: r.Backends,
+				ExtensionsFirst: runsBulkExtension(r.Runner)}
 			for _, h := range scenario.Heaps(r.Runner.Script()) {
 				setup.Heaps = append(setup.Heaps, fsmview.HeapSetup{Rel: h.Rel, Name: h.Name, FillFactor: h.FillFactor,
 					Main: h.Main, FSM: h.FSM, FSMExists: h.FSM > 0})
@@ -74,6 +75,27 @@ func init() {
 		Checks: []string{"fsm-created-by-vacuum", "fsm-one-row", "fsm-4069-4070", "fsm-category-rounding", "fsm-page-contents",
 			"fsm-root-empty-after-inserts", "vacuum-buffers", "fsm-two-leaves", "rows-per-page", "ctid-sequence", "ctid-random", "ctid-random-ff10"},
 	})
+}
+
+// runsBulkExtension says whether the run, or a pane beside it, is
+// PostgreSQL 16 or later, whose RelationAddBlocks extends a heap by
+// several pages at once: bulk extension is then the story, and every pane
+// keeps its extensions in view (pg=15,16 shows 15's one page at a time
+// beside 16's).
+func runsBulkExtension(r *scenario.Runner) bool {
+	if r.PG() >= 16 {
+		return true
+	}
+	if cfg := r.Config(); cfg != nil {
+		for _, v := range cfg.AllVariants() {
+			if s, ok := v.Of("pg"); ok {
+				if pg, ok := scenario.ParsePGVersion(s); ok && pg >= 16 {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 // FocusRel is the heap the scene is about: the one the current event's
