@@ -386,7 +386,7 @@ func TestRunNarratePinRace(t *testing.T) {
 	)
 	var fails []string
 	for _, l := range strings.Split(out, "\n") {
-		if strings.Contains(l, "CAS failed") {
+		if strings.Contains(l, "CAS fails") {
 			fails = append(fails, l)
 		}
 	}
