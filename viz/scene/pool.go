@@ -246,9 +246,12 @@ func (s *PoolScene) layoutCells(l *layout.List, r layout.Rect, p *view.Pool, th 
 	ch := p.Changed()
 	hand := p.Hand()
 	tr := p.Trails()
+	// The gap between cells is 6 px, or a third of a small cell's side: a
+	// fixed 6 px left a 9 px row a 3 px sliver, read as a dash.
+	inset := min(3, min(cw, chh)/6)
 	for i := 0; i < k; i++ {
 		id := s.First + i
-		cell := layout.Rect{X: r.X + float64(i%cols)*cw, Y: r.Y + float64(i/cols)*chh, W: cw, H: chh}.Inset(3)
+		cell := layout.Rect{X: r.X + float64(i%cols)*cw, Y: r.Y + float64(i/cols)*chh, W: cw, H: chh}.Inset(inset)
 		s.cellRects = append(s.cellRects, cell)
 		layoutCell(l, cell, p, id, th, tr.Cell(id), id == ch.Buffer, id == hand)
 	}
