@@ -494,7 +494,10 @@ func (b *builder) compare(r layout.Rect) {
 		floor := inner.H * 0.2
 		minLanes := lanesTitle + 2*(layout.LineHeight(th.Font(layout.Regular, 12))+2) + 4
 		if rest := inner.H - wordH - countersH; rest-floor < minLanes {
-			floor = max(inner.H*0.08, rest-minLanes)
+			// At least the pool's header line: a heat map lower than
+			// that would be a strip, and the line says the pool's size
+			// and clock instead (PoolScene.Layout).
+			floor = max(inner.H*0.08, rest-minLanes, layout.LineHeight(th.Font(layout.Regular, 12)))
 		}
 		poolH := max(floor, inner.H-wordH-countersH-lanesH)
 		poolR, below := inner.SplitTop(poolH)

@@ -122,6 +122,17 @@ func (s *PoolScene) Layout(l *layout.List, r layout.Rect, p *view.Pool, th *layo
 	}
 	small := th.Font(layout.Regular, 12)
 	lh := layout.LineHeight(small)
+	s.lastRect = r
+	s.cellRects = s.cellRects[:0]
+	s.heatShown = false
+	// A heat map under about three lines high (a projector's low pane,
+	// whose height goes to the backends' lanes) is a grey strip from the
+	// back of a room: the pool's header says its size and clock instead,
+	// in the lines there are.
+	if s.Zoom > DetailMax && r.H < 3.2*lh && r.H >= lh {
+		layoutPoolHeader(l, r, p, th, min(2, int(r.H/lh)))
+		return
+	}
 	// The header's two lines where the pool has room for them and a few
 	// rows of cells; one line, or none, in a low pane.
 	var header, body layout.Rect
