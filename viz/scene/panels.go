@@ -445,9 +445,10 @@ func LayoutCodeFor(l *layout.List, r layout.Rect, e trace.Event, ok bool, desc s
 	}
 	if e.Kind == trace.KNone && e.Actor == trace.System {
 		// Padding of the side-by-side scene: this variant has finished the
-		// step and idles while the other one catches up.
-		l.TextForms("code", []string{"This variant has finished the step; the other one is still running.",
-			"Finished the step; the others are still running.", "Finished the step.", ""}, th.Font(layout.Italic, 12), line, th.Muted, layout.Left)
+		// step and idles while another pane's event is played (of one pane
+		// or two others, in the drop race: "another", not "the other").
+		l.TextForms("code", []string{"This variant has finished the step; another pane is still running.",
+			"Finished the step; another pane runs.", "Finished the step.", ""}, th.Font(layout.Italic, 12), line, th.Muted, layout.Left)
 		return
 	}
 	info := e.Site.Info()
