@@ -6,9 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"bufferlab/engine/scenario"
 	"bufferlab/viz/layout"
-	"bufferlab/viz/player"
 	"bufferlab/viz/scene"
 )
 
@@ -16,14 +14,7 @@ import (
 // of w×h and returns the roles of the counters it kept.
 func counterRoles(t *testing.T, src string, pane int, w, h float64) []string {
 	t.Helper()
-	s, err := scenario.Parse("extend.scn", src)
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, err := player.FromScript("extend.scn", src, s)
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := scenarioPlayer(t, "extend.scn", src)
 	p.End()
 	v := p.FSMView()
 	if p.Panes() > 1 {

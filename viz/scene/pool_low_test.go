@@ -4,9 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"bufferlab/engine/scenario"
 	"bufferlab/viz/layout"
-	"bufferlab/viz/player"
 	"bufferlab/viz/scene"
 )
 
@@ -15,14 +13,7 @@ import (
 // header line, not a strip of texels; from a few lines up, the heat map.
 func TestPoolHeatTooLow(t *testing.T) {
 	src := "config shared_buffers=128MB\nrelation t blocks=4\nbackend A: touch t 0..3\nrun\n"
-	s, err := scenario.Parse("low.scn", src)
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, err := player.FromScript("low.scn", src, s)
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := scenarioPlayer(t, "low.scn", src)
 	p.End()
 	th := layout.Light(1.5)
 	lh := layout.LineHeight(th.Font(layout.Regular, 12))
