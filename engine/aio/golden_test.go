@@ -81,20 +81,11 @@ func runCase(t *testing.T, d *goldentest.Case, show func(*aio.Log) string) (stri
 	}
 	cached := goldentest.Blocks[aio.BlockNumber](in.Cached)
 	if v, ok := args["flags"]; ok {
-		cfg.Flags = 0
-		for _, f := range strings.Split(v, ",") {
-			switch f {
-			case "default":
-			case "sequential":
-				cfg.Flags |= readstream.Sequential
-			case "batching":
-				cfg.Flags |= readstream.UseBatching
-			case "full":
-				cfg.Flags |= readstream.Full
-			default:
-				return "", fmt.Errorf("flags: unknown %q", f)
-			}
+		f, err := readstream.ParseFlags(v)
+		if err != nil {
+			return "", err
 		}
+		cfg.Flags = f
 	} else if !flagsFromInput {
 		cfg.Flags = readstream.UseBatching
 	}

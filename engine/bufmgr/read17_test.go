@@ -17,21 +17,15 @@ import (
 // not, the calls are the same and the pool's invariants hold after
 // every event.
 func TestColdScanReadCalls(t *testing.T) {
-	for _, c := range []struct {
-		version int
-		want    string
-	}{
-		{15, "1x160"},
-		{16, "1x160"},
-		{17, "1,2,4,8,16x9,1"},
-		{18, "1,2,4,8,16x9,1"},
-	} {
+	// Each version's read calls, as FormatReadRuns writes them.
+	want := map[int]string{15: "1x160", 16: "1x160", 17: "1,2,4,8,16x9,1", 18: "1,2,4,8,16x9,1"}
+	for version := 15; version <= 18; version++ {
 		for _, traced := range []bool{false, true} {
 			var log *trace.Log
 			if traced {
 				log = trace.NewLog()
 			}
-			p := testPool(t, 16384, log, bufmgr.Options{Version: c.version})
+			p := testPool(t, 16384, log, bufmgr.Options{Version: version})
 			check := func() error { return nil }
 			if traced {
 				check = watchInvariants(log, p)
@@ -39,33 +33,33 @@ func TestColdScanReadCalls(t *testing.T) {
 			a := testBackend(t, p, "A")
 			rel := testRel("t", 16384, 160)
 			if err := a.SeqScan(rel); err != nil {
-				t.Fatalf("pg %d: %v", c.version, err)
+				t.Fatalf("pg %d: %v", version, err)
 			}
-			if got := bufmgr.FormatReadRuns(p.ReadCalls()); got != c.want {
-				t.Errorf("pg %d (traced %v): read calls %s, want %s", c.version, traced, got, c.want)
+			if got := bufmgr.FormatReadRuns(p.ReadCalls()); got != want[version] {
+				t.Errorf("pg %d (traced %v): read calls %s, want %s", version, traced, got, want[version])
 			}
 			if err := check(); err != nil {
-				t.Errorf("pg %d: %v", c.version, err)
+				t.Errorf("pg %d: %v", version, err)
 			}
 			if err := p.CheckInvariants(); err != nil {
-				t.Errorf("pg %d: %v", c.version, err)
+				t.Errorf("pg %d: %v", version, err)
 			}
 			if pins := a.Pins(); len(pins) != 0 {
-				t.Errorf("pg %d: the scan left pins %v", c.version, pins)
+				t.Errorf("pg %d: the scan left pins %v", version, pins)
 			}
 			st := p.Stats()
 			if st.Misses != 160 || st.Hits != 0 {
-				t.Errorf("pg %d: %d misses, %d hits; want 160, 0", c.version, st.Misses, st.Hits)
+				t.Errorf("pg %d: %d misses, %d hits; want 160, 0", version, st.Misses, st.Hits)
 			}
 			// A second scan finds every block: no reads.
 			if err := a.SeqScan(rel); err != nil {
 				t.Fatal(err)
 			}
-			if got := bufmgr.FormatReadRuns(p.ReadCalls()); got != c.want {
-				t.Errorf("pg %d: a warm rescan read: %s", c.version, got)
+			if got := bufmgr.FormatReadRuns(p.ReadCalls()); got != want[version] {
+				t.Errorf("pg %d: a warm rescan read: %s", version, got)
 			}
 			if st := p.Stats(); st.Hits != 160 {
-				t.Errorf("pg %d: warm rescan %d hits, want 160", c.version, st.Hits)
+				t.Errorf("pg %d: warm rescan %d hits, want 160", version, st.Hits)
 			}
 		}
 	}

@@ -10,8 +10,8 @@ import (
 	"bufferlab/engine/trace"
 )
 
-// The seed 002 workload's counts per table. The thread's claim (Amit
-// Kapila): "the total number of pages accessed via shared buffers is more
+// seedCounts are the seed 002 workload's counts per table. The thread's
+// claim (Amit Kapila): "the total number of pages accessed via shared buffers is more
 // without the patch (probably 3 FSM pages + 4 relation). With the patch,
 // you need to only access 4 relation pages." Those are distinct pages.
 // The buffer accesses (ReadBuffer calls) of the always rows were checked
@@ -21,28 +21,32 @@ import (
 // pg_statio_user_tables, which counts every ReadBufferExtended of the
 // relation's forks, by 195, 287, 383 and 567 — FSMReads + HeapReads +
 // VMReads below.
+var seedCounts = []struct {
+	opt                          Options
+	ff, blocks                   int
+	fsmPages, heapPages          int
+	fsmReads, heapReads, vmReads uint64
+	total                        uint64 // PostgreSQL 15.18 for the always rows
+}{
+	{Options{Variant: Always}, 20, 4, 3, 4, 16, 178, 1, 195},
+	{Options{Variant: Always}, 30, 4, 3, 4, 16, 270, 1, 287},
+	{Options{Variant: Always}, 20, 8, 3, 8, 24, 358, 1, 383},
+	{Options{Variant: Always}, 30, 8, 3, 8, 24, 542, 1, 567},
+	// The patch as the thread built it (threshold 8): one extra heap
+	// page tried per local map entry, no FSM page.
+	{Options{Variant: SmallSkip, Threshold: 8}, 20, 4, 0, 4, 0, 179, 1, 0},
+	{Options{Variant: SmallSkip, Threshold: 8}, 30, 4, 0, 4, 0, 271, 1, 0},
+	{Options{Variant: SmallSkip, Threshold: 8}, 20, 8, 0, 8, 0, 367, 1, 0},
+	{Options{Variant: SmallSkip, Threshold: 8}, 30, 8, 0, 8, 0, 551, 1, 0},
+	// The patch's own threshold of 4 at 8 blocks: the map appears when
+	// block 4 fills and is read (leaf page and root) from then on.
+	{Options{Variant: SmallSkip}, 20, 8, 2, 8, 6, 360, 1, 0},
+}
+
+// The seed workload's fill meets seedCounts, leaves the pool quiescent,
+// and (the always rows) makes PostgreSQL 15.18's buffer accesses.
 func TestSeedWorkloadCounts(t *testing.T) {
-	for _, c := range []struct {
-		opt                          Options
-		ff, blocks                   int
-		fsmPages, heapPages          int
-		fsmReads, heapReads, vmReads uint64
-		total                        uint64 // PostgreSQL 15.18 for the always rows
-	}{
-		{Options{Variant: Always}, 20, 4, 3, 4, 16, 178, 1, 195},
-		{Options{Variant: Always}, 30, 4, 3, 4, 16, 270, 1, 287},
-		{Options{Variant: Always}, 20, 8, 3, 8, 24, 358, 1, 383},
-		{Options{Variant: Always}, 30, 8, 3, 8, 24, 542, 1, 567},
-		// The patch as the thread built it (threshold 8): one extra heap
-		// page tried per local map entry, no FSM page.
-		{Options{Variant: SmallSkip, Threshold: 8}, 20, 4, 0, 4, 0, 179, 1, 0},
-		{Options{Variant: SmallSkip, Threshold: 8}, 30, 4, 0, 4, 0, 271, 1, 0},
-		{Options{Variant: SmallSkip, Threshold: 8}, 20, 8, 0, 8, 0, 367, 1, 0},
-		{Options{Variant: SmallSkip, Threshold: 8}, 30, 8, 0, 8, 0, 551, 1, 0},
-		// The patch's own threshold of 4 at 8 blocks: the map appears when
-		// block 4 fills and is read (leaf page and root) from then on.
-		{Options{Variant: SmallSkip}, 20, 8, 2, 8, 6, 360, 1, 0},
-	} {
+	for _, c := range seedCounts {
 		name := fmt.Sprintf("%v/thr%d/ff%d/%dblocks", c.opt.Variant, c.opt.Threshold, c.ff, c.blocks)
 		w, err := NewSeed(SeedConfig{Tables: 3, FillFactor: c.ff, Blocks: c.blocks, Options: c.opt, NBuffers: 256})
 		if err != nil {

@@ -2,6 +2,7 @@ package readstream
 
 import (
 	"fmt"
+	"strings"
 
 	"bufferlab/engine/internal/enum"
 )
@@ -54,6 +55,29 @@ func (f Flags) String() string { return enum.Bits(flagNames[:], f, "DEFAULT") }
 
 // flagNames name the flags' bits.
 var flagNames = [...]string{"MAINTENANCE", "SEQUENTIAL", "FULL", "USE_BATCHING"}
+
+// ParseFlags reads a comma-separated set of flags as the golden tests'
+// flags= argument writes them: each bit by its PostgreSQL name without
+// READ_STREAM_, in any case ("sequential", "full"; "batching" also names
+// USE_BATCHING), and "default" (READ_STREAM_DEFAULT, no bit). The empty
+// string is an error: say "default" for none.
+func ParseFlags(s string) (Flags, error) {
+	var f Flags
+	for _, name := range strings.Split(s, ",") {
+		switch up := strings.ToUpper(strings.TrimSpace(name)); up {
+		case "DEFAULT":
+		case "BATCHING":
+			f |= UseBatching
+		default:
+			bit, ok := enum.Parse[uint8](flagNames[:], up)
+			if !ok {
+				return 0, fmt.Errorf("flags: unknown %q (want default, maintenance, sequential, full or batching, joined by commas)", name)
+			}
+			f |= 1 << bit
+		}
+	}
+	return f, nil
+}
 
 // The GUC defaults and limits of PostgreSQL 17.9 on Linux (64-bit,
 // BLCKSZ 8192), with where each is defined.

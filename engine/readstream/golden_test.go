@@ -92,20 +92,11 @@ func applyArgs(t *testing.T, d *goldentest.Case, args map[string]string, cfg *re
 		case "nbuffers", "stop":
 			// read elsewhere
 		case "flags":
-			cfg.Flags = 0
-			for _, f := range strings.Split(v, ",") {
-				switch f {
-				case "default":
-				case "sequential":
-					cfg.Flags |= readstream.Sequential
-				case "maintenance":
-					cfg.Flags |= readstream.Maintenance
-				case "full":
-					cfg.Flags |= readstream.Full
-				default:
-					return fmt.Errorf("flags: unknown %q", f)
-				}
+			f, err := readstream.ParseFlags(v)
+			if err != nil {
+				return err
 			}
+			cfg.Flags = f
 		case "eic":
 			cfg.EffectiveIOConcurrency = goldentest.Int(t, d, k, 0)
 		case "mic":

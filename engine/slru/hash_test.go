@@ -15,12 +15,10 @@ import (
 // hash_bytes (pghash.Bytes, which its own tests check against PostgreSQL);
 // the random pages are checked against pghash.Bytes itself.
 func TestHashPageIsHashBytes(t *testing.T) {
-	for _, c := range []struct {
-		page int64
-		want uint32
-	}{{0, 0xef76841c}, {1, 0x62b502b0}, {3, 0xced89b73}, {131071, 0xa32fb7bf}, {1 << 32, 0xdb9bd048}, {1<<48 - 1, 0x8dfd8b2e}} {
-		if got := slru.HashPage(c.page); got != c.want {
-			t.Errorf("hashPage(%d) = %#x, want %#x", c.page, got, c.want)
+	pinned := map[int64]uint32{0: 0xef76841c, 1: 0x62b502b0, 3: 0xced89b73, 131071: 0xa32fb7bf, 1 << 32: 0xdb9bd048, 1<<48 - 1: 0x8dfd8b2e}
+	for page, want := range pinned {
+		if got := slru.HashPage(page); got != want {
+			t.Errorf("hashPage(%d) = %#x, want %#x", page, got, want)
 		}
 	}
 	r := rand.New(rand.NewPCG(1, 2))

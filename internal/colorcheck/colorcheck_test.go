@@ -7,25 +7,28 @@ import (
 	"testing"
 )
 
-// CIEDE2000 against the test data of Sharma, Wu & Dalal (2005), table 1:
-// pairs that exercise the hue wrap-around, the neutral axis and the blue
-// rotation term.
+// sharma2005 are pairs from the CIEDE2000 test data of Sharma, Wu & Dalal
+// (2005), table 1, with their ΔE00 to four places: pairs that exercise the
+// hue wrap-around, the neutral axis and the blue rotation term.
+var sharma2005 = []struct {
+	p, q Lab
+	want float64
+}{
+	{Lab{50, 2.6772, -79.7751}, Lab{50, 0, -82.7485}, 2.0425},
+	{Lab{50, 3.1571, -77.2803}, Lab{50, 0, -82.7485}, 2.8615},
+	{Lab{50, 0, 0}, Lab{50, -1, 2}, 2.3669},
+	{Lab{50, 2.49, -0.001}, Lab{50, -2.49, 0.0009}, 7.1792},
+	{Lab{50, 2.5, 0}, Lab{73, 25, -18}, 27.1492},
+	{Lab{50, 2.5, 0}, Lab{61, -5, 29}, 22.8977},
+	{Lab{50, 2.5, 0}, Lab{56, -27, -3}, 31.9030},
+	{Lab{50, 2.5, 0}, Lab{58, 24, 15}, 19.4535},
+	{Lab{60.2574, -34.0099, 36.2677}, Lab{60.4626, -34.1751, 39.4387}, 1.2644},
+	{Lab{2.0776, 0.0795, -1.1350}, Lab{0.9033, -0.0636, -0.5514}, 0.9082},
+}
+
+// CIEDE2000 against Sharma, Wu & Dalal's values, both ways round.
 func TestDeltaE2000Sharma(t *testing.T) {
-	for i, c := range []struct {
-		p, q Lab
-		want float64
-	}{
-		{Lab{50, 2.6772, -79.7751}, Lab{50, 0, -82.7485}, 2.0425},
-		{Lab{50, 3.1571, -77.2803}, Lab{50, 0, -82.7485}, 2.8615},
-		{Lab{50, 0, 0}, Lab{50, -1, 2}, 2.3669},
-		{Lab{50, 2.49, -0.001}, Lab{50, -2.49, 0.0009}, 7.1792},
-		{Lab{50, 2.5, 0}, Lab{73, 25, -18}, 27.1492},
-		{Lab{50, 2.5, 0}, Lab{61, -5, 29}, 22.8977},
-		{Lab{50, 2.5, 0}, Lab{56, -27, -3}, 31.9030},
-		{Lab{50, 2.5, 0}, Lab{58, 24, 15}, 19.4535},
-		{Lab{60.2574, -34.0099, 36.2677}, Lab{60.4626, -34.1751, 39.4387}, 1.2644},
-		{Lab{2.0776, 0.0795, -1.1350}, Lab{0.9033, -0.0636, -0.5514}, 0.9082},
-	} {
+	for i, c := range sharma2005 {
 		got := DeltaE2000(c.p, c.q)
 		if math.Abs(got-c.want) > 1e-4 {
 			t.Errorf("pair %d: ΔE00 %v and %v = %.4f, want %.4f", i, c.p, c.q, got, c.want)
