@@ -31,14 +31,10 @@ import (
 //
 // Regenerate with: go test ./engine/aio -run Golden -rewrite
 func TestGolden(t *testing.T) {
-	goldentest.Run(t, "testdata/*.txt", goldentest.Directives{
-		"summary": func(t *testing.T, d *goldentest.Case) (string, error) {
-			return runCase(t, d, (*aio.Log).Summary)
-		},
-		"trace": func(t *testing.T, d *goldentest.Case) (string, error) {
-			return runCase(t, d, (*aio.Log).String)
-		},
-	})
+	goldentest.Run(t, "testdata/*.txt", goldentest.Shown(runCase, map[string]func(*aio.Log) string{
+		"summary": (*aio.Log).Summary,
+		"trace":   (*aio.Log).String,
+	}))
 }
 
 func runCase(t *testing.T, d *goldentest.Case, show func(*aio.Log) string) (string, error) {

@@ -11,13 +11,13 @@ import (
 )
 
 // seedCounts are the seed 002 workload's counts per table. The thread's
-// claim (Amit Kapila): "the total number of pages accessed via shared buffers is more
-// without the patch (probably 3 FSM pages + 4 relation). With the patch,
-// you need to only access 4 relation pages." Those are distinct pages.
-// The buffer accesses (ReadBuffer calls) of the always rows were checked
-// against PostgreSQL 15.18 on this project's machine: the same fill
-// (create, one row, VACUUM, then INSERT ... generate_series from a new
-// connection) raised heap_blks_read + heap_blks_hit of
+// claim (Amit Kapila): "the total number of pages accessed via shared
+// buffers is more without the patch (probably 3 FSM pages + 4 relation).
+// With the patch, you need to only access 4 relation pages." Those are
+// distinct pages. The buffer accesses (ReadBuffer calls) of the always
+// rows were checked against PostgreSQL 15.18 on this project's machine:
+// the same fill (create, one row, VACUUM, then INSERT ... generate_series
+// from a new connection) raised heap_blks_read + heap_blks_hit of
 // pg_statio_user_tables, which counts every ReadBufferExtended of the
 // relation's forks, by 195, 287, 383 and 567 — FSMReads + HeapReads +
 // VMReads below.

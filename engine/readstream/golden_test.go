@@ -34,14 +34,10 @@ import (
 //
 // Regenerate with: go test ./engine/readstream -run Golden -rewrite
 func TestGolden(t *testing.T) {
-	goldentest.Run(t, "testdata/*.txt", goldentest.Directives{
-		"stream": func(t *testing.T, d *goldentest.Case) (string, error) {
-			return runCase(t, d, func(l *readstream.Log) string { return l.Summary() })
-		},
-		"trace": func(t *testing.T, d *goldentest.Case) (string, error) {
-			return runCase(t, d, func(l *readstream.Log) string { return l.String() })
-		},
-	})
+	goldentest.Run(t, "testdata/*.txt", goldentest.Shown(runCase, map[string]func(*readstream.Log) string{
+		"stream": (*readstream.Log).Summary,
+		"trace":  (*readstream.Log).String,
+	}))
 }
 
 // runCase builds, drains and ends the case's stream; its output is the

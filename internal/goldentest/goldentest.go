@@ -132,6 +132,18 @@ func Scripted[R any](run func(t *testing.T, d *Case) (R, error), out func(r R, e
 	}
 }
 
+// Shown is the directives of a golden file whose cases each run once and
+// differ only in how they show what the run logged, as engine/readstream's
+// and engine/aio's do (a summary of the reads, every step): one directive
+// per entry of shows, each running run with that entry as its show.
+func Shown[L any](run func(t *testing.T, d *Case, show func(L) string) (string, error), shows map[string]func(L) string) Directives {
+	ds := make(Directives, len(shows))
+	for name, show := range shows {
+		ds[name] = func(t *testing.T, d *Case) (string, error) { return run(t, d, show) }
+	}
+	return ds
+}
+
 // Args is the case's arguments by key: a key given alone maps to "", one
 // given values to its values joined by commas (so roles=(a, b) and
 // roles=a,b read alike). Where a key is given twice the last one counts.

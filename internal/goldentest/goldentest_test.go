@@ -135,6 +135,32 @@ func TestScripted(t *testing.T) {
 	}
 }
 
+// Shown: each directive runs the case once with its own show; the run's
+// error is the case's, at its position.
+func TestShown(t *testing.T) {
+	run := func(t *testing.T, d *Case, show func([]string) string) (string, error) {
+		if d.Input == "bad" {
+			return "", errors.New("no log")
+		}
+		return "begin\n" + show(strings.Fields(d.Input)) + "end\n", nil
+	}
+	ds := Shown(run, map[string]func([]string) string{
+		"count": func(l []string) string { return fmt.Sprintf("%d entries\n", len(l)) },
+		"trace": func(l []string) string { return strings.Join(l, "\n") + "\n" },
+	})
+	if got := strings.Join(ds.names(), " "); got != "count trace" {
+		t.Fatalf("directives %q", got)
+	}
+	for cmd, want := range map[string]string{"count": "begin\n2 entries\nend\n", "trace": "begin\na\nb\nend\n"} {
+		if got, err := ds.output(t, &Case{Pos: "x.txt:1", Cmd: cmd, Input: "a b"}); got != want || err != nil {
+			t.Errorf("%s: %q, %v; want %q", cmd, got, err, want)
+		}
+	}
+	if _, err := ds.output(t, &Case{Pos: "x.txt:3", Cmd: "trace", Input: "bad"}); err == nil || err.Error() != "x.txt:3: no log" {
+		t.Errorf("a failing run: %v", err)
+	}
+}
+
 // fatalT stands in for a test whose Fatalf is recorded rather than
 // ending it (fatalOf recovers it).
 type fatalT struct{ testing.TB }
