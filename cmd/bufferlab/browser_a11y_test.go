@@ -347,16 +347,9 @@ func TestBrowserA11y(t *testing.T) {
 	waitFor("document.activeElement.tagName === 'CANVAS'", "Escape from the mirror to the canvas", active)
 	var before pageState
 	eval("window.bufferlab.state()", &before)
-	arrow := func(typ input.DispatchKeyEventType) {
-		t.Helper()
-		ev := input.DispatchKeyEventParams{Type: typ, Key: "ArrowRight", Code: "ArrowRight", WindowsVirtualKeyCode: 39, NativeVirtualKeyCode: 39}
-		if _, err := chromedp.Call(ctx, input.DispatchKeyEvent, ev); err != nil {
-			t.Fatal(err)
-		}
-	}
-	arrow(input.DispatchKeyEventTypeRawKeyDown)
+	keyEvent(t, ctx, input.DispatchKeyEventTypeRawKeyDown, "ArrowRight", "ArrowRight", 39)
 	waitFor(fmt.Sprintf("window.bufferlab.state().event > %d", before.Event), "→ on the canvas steps", "window.bufferlab.state().event")
-	arrow(input.DispatchKeyEventTypeKeyUp)
+	keyEvent(t, ctx, input.DispatchKeyEventTypeKeyUp, "ArrowRight", "ArrowRight", 39)
 	var focused string
 	eval(active, &focused)
 	if focused != "CANVAS " {

@@ -1074,20 +1074,13 @@ func TestBrowser(t *testing.T) {
 	}
 	// Hold F down over a few frames: the app reads keys once a tick, and a
 	// loaded machine draws about one frame a second.
-	key := func(typ input.DispatchKeyEventType) {
-		t.Helper()
-		ev := input.DispatchKeyEventParams{Type: typ, Key: "f", Code: "KeyF", WindowsVirtualKeyCode: 70, NativeVirtualKeyCode: 70}
-		if _, err := chromedp.Call(ctx, input.DispatchKeyEvent, ev); err != nil {
-			t.Fatal(err)
-		}
-	}
-	key(input.DispatchKeyEventTypeKeyDown)
+	keyEvent(t, ctx, input.DispatchKeyEventTypeKeyDown, "f", "KeyF", 70)
 	var fsNotice string
 	for deadline := time.Now().Add(30 * time.Second); fsNotice == "" && time.Now().Before(deadline); {
 		time.Sleep(250 * time.Millisecond)
 		eval(inFrame+".bufferlab.state().notice || ''", &fsNotice)
 	}
-	key(input.DispatchKeyEventTypeKeyUp)
+	keyEvent(t, ctx, input.DispatchKeyEventTypeKeyUp, "f", "KeyF", 70)
 	var fs pageState
 	m := pageMessages(inFrame)
 	eval(inFrame+".bufferlab.state()", &fs)
@@ -1135,4 +1128,16 @@ func notBlank(img image.Image) error {
 		return fmt.Errorf("looks blank: %d colours, %d of %d sampled pixels differ from the background", len(colours), differ, total)
 	}
 	return nil
+}
+
+// keyEvent sends the page one raw key event (a key going down or up, key
+// and code as KeyboardEvent names them, vk its Windows virtual key code):
+// unlike chromedp.KeyEvent, a key can be held over several frames, as the
+// app reads keys once a tick.
+func keyEvent(t *testing.T, ctx context.Context, typ input.DispatchKeyEventType, key, code string, vk int64) {
+	t.Helper()
+	ev := input.DispatchKeyEventParams{Type: typ, Key: key, Code: code, WindowsVirtualKeyCode: vk, NativeVirtualKeyCode: vk}
+	if _, err := chromedp.Call(ctx, input.DispatchKeyEvent, ev); err != nil {
+		t.Fatal(err)
+	}
 }
