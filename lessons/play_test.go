@@ -166,8 +166,7 @@ func TestPlayRunError(t *testing.T) {
 	)
 	l := mustParse(t, "run.md", src)
 	p, err := Play(l)
-	var se *scenario.Error
-	if !errors.As(err, &se) || se.Check || !strings.HasPrefix(err.Error(), "run.md:8:12: release t 1: expected backend A to hold a pin") {
+	if !isRunError(err, "run.md:8:12: release t 1: expected backend A to hold a pin") {
 		t.Fatalf("%v", err)
 	}
 	if p == nil || p.StepStart[1] != p.StepEnd[1] {
@@ -470,11 +469,16 @@ func TestPlayStopErrors(t *testing.T) {
 		"```",
 	)
 	l := mustParse(t, "none.md", src)
-	_, err := Play(l)
-	var se *scenario.Error
-	if !errors.As(err, &se) || se.Check || !strings.HasPrefix(err.Error(), "none.md:12:6: at: none: step 1 (S) runs 30 events: expected the moment the question is about (the step's: victim ×1, lookup-miss ×1)") {
+	if _, err := Play(l); !isRunError(err, "none.md:12:6: at: none: step 1 (S) runs 30 events: expected the moment the question is about (the step's: victim ×1, lookup-miss ×1)") {
 		t.Errorf("at: none with events: %v", err)
 	}
+}
+
+// isRunError reports whether err is a positioned scenario error that is
+// not a failed expect (Error.Check), and its text starts with prefix.
+func isRunError(err error, prefix string) bool {
+	var se *scenario.Error
+	return errors.As(err, &se) && !se.Check && strings.HasPrefix(err.Error(), prefix)
 }
 
 // In every embedded lesson each question names its moment, and Play finds

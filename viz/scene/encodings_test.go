@@ -214,14 +214,16 @@ func contains(l *layout.List, want *layout.List) bool {
 	return len(want.Items) > 0
 }
 
-// firstFill is the rect of the first fill of a role (a cell's own box).
-func firstFill(l *layout.List, role string) (layout.Rect, bool) {
+// firstFill is the role of the i-th cell of a kind ("slot 3", "cell 7")
+// and the rect of its first fill (the cell's own box).
+func firstFill(l *layout.List, kind string, i int) (string, layout.Rect, bool) {
+	role := fmt.Sprintf("%s %d", kind, i)
 	for _, it := range l.Items {
 		if it.Kind == layout.KFill && it.Role == role {
-			return it.Rect, true
+			return role, it.Rect, true
 		}
 	}
-	return layout.Rect{}, false
+	return role, layout.Rect{}, false
 }
 
 // The scenes draw from their tables: in both themes every SLRU slot laid
@@ -253,8 +255,7 @@ func TestScenesDrawTheirEncodings(t *testing.T) {
 			var l layout.List
 			scene.LayoutSLRUScene(&l, layout.Rect{W: 1920, H: 1080}, v, th)
 			for i := 0; i < v.NumSlots(); i++ {
-				role := fmt.Sprintf("slot %d", i)
-				cell, ok := firstFill(&l, role)
+				role, cell, ok := firstFill(&l, "slot", i)
 				if !ok {
 					continue
 				}
@@ -326,8 +327,7 @@ func TestScenesDrawTheirEncodings(t *testing.T) {
 			var s scene.PoolScene
 			s.Layout(&l, layout.Rect{W: 1200, H: 700}, v, th)
 			for id := 0; id < v.NBuffers(); id++ {
-				role := fmt.Sprintf("cell %d", id)
-				cell, ok := firstFill(&l, role)
+				role, cell, ok := firstFill(&l, "cell", id)
 				if !ok {
 					t.Fatalf("%s: %s not laid out", name, role)
 				}
