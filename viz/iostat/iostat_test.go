@@ -1,15 +1,16 @@
 package iostat_test
 
 import (
-	"bufferlab/engine/trace"
 	"testing"
 
 	"bufferlab/engine/scenario"
+	"bufferlab/engine/trace"
 	"bufferlab/viz/iostat"
 	"bufferlab/viz/layout"
 	"bufferlab/viz/mech"
 	_ "bufferlab/viz/mech/all"
 	"bufferlab/viz/player"
+	"bufferlab/viz/poolview/pooltest"
 )
 
 // A scan of a table over NBuffers/4 blocks reads through a BULKREAD ring:
@@ -27,17 +28,7 @@ run
 `
 
 func TestCountsAsPgStatIO(t *testing.T) {
-	s, err := scenario.Parse("io.scn", src)
-	if err != nil {
-		t.Fatal(err)
-	}
-	r, err := scenario.NewRunner(s, true)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := r.RunAll(); err != nil {
-		t.Fatal(err)
-	}
+	r := pooltest.Run(t, "io.scn", src)
 	v := iostat.New()
 	for _, e := range r.Log().Events() {
 		v.Apply(e)
