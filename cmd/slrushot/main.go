@@ -85,9 +85,7 @@ func build(o options) (*slruview.View, string, error) {
 		if err != nil {
 			return nil, "", err
 		}
-		sch.Spawn(b.Actor, b.Name, func(y sched.Yield) error {
-			b.SetYield(y)
-			defer b.SetYield(nil)
+		b.Spawn(sch, func(sched.Yield) error {
 			return b.DoAll(ops)
 		})
 	}

@@ -301,16 +301,12 @@ func TestDropWaitsForPin(t *testing.T) {
 			id := int(pinned) - 1
 			s := sched.New(dropPolicy{d: d.Actor})
 			var res bufmgr.DropResult
-			s.Spawn(d.Actor, d.Name, func(y sched.Yield) error {
-				d.SetYield(y)
-				defer d.SetYield(nil)
+			d.Spawn(s, func(sched.Yield) error {
 				var err error
 				res, err = d.DropRelationBuffers(rel, nil, nil, st)
 				return err
 			})
-			s.Spawn(r.Actor, r.Name, func(y sched.Yield) error {
-				r.SetYield(y)
-				defer r.SetYield(nil)
+			r.Spawn(s, func(y sched.Yield) error {
 				y(sched.Point{Wait: true}) // let D run first
 				return r.ReleaseBuffer(pinned)
 			})
@@ -666,10 +662,8 @@ func runDropPlan(pl dropPlan) (out dropOutcome, err error) {
 			err = fmt.Errorf("%s: %w", pl.String(), err)
 		}
 	}()
-	s.Spawn(dropper.Actor, dropper.Name, func(y sched.Yield) error {
+	dropper.Spawn(s, func(y sched.Yield) error {
 		defer annotatePanic(dropper)
-		dropper.SetYield(y)
-		defer dropper.SetYield(nil)
 		for targetRel != nil && !pinned {
 			y(sched.Point{Wait: true})
 		}
@@ -687,10 +681,8 @@ func runDropPlan(pl dropPlan) (out dropOutcome, err error) {
 		return err
 	})
 	if targetRel != nil {
-		s.Spawn(pinner.Actor, pinner.Name, func(y sched.Yield) error {
+		pinner.Spawn(s, func(y sched.Yield) error {
 			defer annotatePanic(pinner)
-			pinner.SetYield(y)
-			defer pinner.SetYield(nil)
 			buf, _, err := pinner.ReadBuffer(targetRel, target.ForkNum, target.BlockNum, nil)
 			switch errCodeOf(err) {
 			case 0:
@@ -712,10 +704,8 @@ func runDropPlan(pl dropPlan) (out dropOutcome, err error) {
 	for i, rb := range readers {
 		rb := rb
 		rrng := rand.New(rand.NewPCG(pl.seed, uint64(i)))
-		s.Spawn(rb.Actor, rb.Name, func(y sched.Yield) error {
+		rb.Spawn(s, func(sched.Yield) error {
 			defer annotatePanic(rb)
-			rb.SetYield(y)
-			defer rb.SetYield(nil)
 			var held []bufmgr.Buffer
 			for op := 0; op < pl.readOps; op++ {
 				r := readable[rrng.IntN(len(readable))]
@@ -968,10 +958,8 @@ func runDListConsistency(seed uint64, nb int) (err error) {
 		}
 	}()
 	drops := 0
-	s.Spawn(d.Actor, d.Name, func(y sched.Yield) error {
+	d.Spawn(s, func(sched.Yield) error {
 		defer annotatePanic(d)
-		d.SetYield(y)
-		defer d.SetYield(nil)
 		rng := rand.New(rand.NewPCG(seed, 1))
 		for it := 0; it < 40; it++ {
 			r := own[rng.IntN(len(own))]
@@ -1016,10 +1004,8 @@ func runDListConsistency(seed uint64, nb int) (err error) {
 	for i := 0; i < 3; i++ {
 		rb, _ := p.NewBackend(fmt.Sprintf("R%d", i+1))
 		rrng := rand.New(rand.NewPCG(seed, uint64(10+i)))
-		s.Spawn(rb.Actor, rb.Name, func(y sched.Yield) error {
+		rb.Spawn(s, func(sched.Yield) error {
 			defer annotatePanic(rb)
-			rb.SetYield(y)
-			defer rb.SetYield(nil)
 			for op := 0; op < 60; op++ {
 				if err := readRandomBlock(rb, shared[rrng.IntN(len(shared))], rrng, 2, 4); err != nil {
 					return err

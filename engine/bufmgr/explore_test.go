@@ -74,9 +74,7 @@ func exploreRun(pins bufmgr.PinsMode, c exploreCase, p sched.Policy) (string, er
 	for i := 0; i < c.backends; i++ {
 		b, _ := pool.NewBackend(string(rune('A' + i)))
 		bs = append(bs, b)
-		s.Spawn(b.Actor, b.Name, func(y sched.Yield) error {
-			b.SetYield(y)
-			defer b.SetYield(nil)
+		b.Spawn(s, func(sched.Yield) error {
 			if !bufmgr.PinForTest(b, id) {
 				return fmt.Errorf("%s: buffer not valid", b.Name)
 			}
@@ -211,9 +209,7 @@ func TestExploreCleanup(t *testing.T) {
 			id := int(buf - 1)
 			first := log.Len()
 			s := sched.New(p)
-			s.Spawn(a.Actor, "A", func(y sched.Yield) error {
-				a.SetYield(y)
-				defer a.SetYield(nil)
+			a.Spawn(s, func(sched.Yield) error {
 				if err := a.LockBufferForCleanup(buf); err != nil {
 					return err
 				}
@@ -225,9 +221,7 @@ func TestExploreCleanup(t *testing.T) {
 				}
 				return a.ReleaseBuffer(buf)
 			})
-			s.Spawn(b.Actor, "B", func(y sched.Yield) error {
-				b.SetYield(y)
-				defer b.SetYield(nil)
+			b.Spawn(s, func(sched.Yield) error {
 				bufmgr.PinForTest(b, id)
 				bufmgr.UnpinForTest(b, id)
 				return nil

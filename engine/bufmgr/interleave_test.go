@@ -56,9 +56,7 @@ func (dr *driver) backend(name string) *bufmgr.Backend {
 }
 
 func (dr *driver) spawn(b *bufmgr.Backend, body func() error) *sched.Proc {
-	return dr.s.Spawn(b.Actor, b.Name, func(y sched.Yield) error {
-		b.SetYield(y)
-		defer b.SetYield(nil) // the test goes on with b unscheduled
+	return b.Spawn(dr.s, func(sched.Yield) error {
 		return body()
 	})
 }

@@ -433,6 +433,14 @@ func (p *Pool) NewBackend(name string) (*Backend, error) {
 // SetYield installs the scheduler hook of a backend (nil: run straight through).
 func (b *Backend) SetYield(y sched.Yield) { b.y = y }
 
+// Spawn starts body as b's process on s, named and numbered as b: while
+// body runs, b's operations yield to s at every step and wait (SetYield),
+// and after it b runs straight through again. body gets the Yield too, for
+// a wait of its own between operations.
+func (b *Backend) Spawn(s *sched.Scheduler, body sched.Body) *sched.Proc {
+	return s.SpawnDriving(b.Actor, b.Name, body, b)
+}
+
 // LWLock is a lightweight lock (lwlock.c) or, used only in exclusive mode,
 // a spinlock: engine/internal/lwlock's, shared with slru, which records
 // the holders so the views can show them.

@@ -322,9 +322,8 @@ func runStreamPolicy(cfg streamConfig, policy sched.Policy) (res streamResult, e
 			return res, err
 		}
 		ops := cfg.Ops[i]
-		s.Spawn(b.Actor, b.Name, func(y sched.Yield) error {
+		b.Spawn(s, func(y sched.Yield) error {
 			defer annotatePanic(b)
-			b.SetYield(y)
 			return runStreamBackend(p, b, y, guard, rels, ops, cfg.HoldCap, &res)
 		})
 	}

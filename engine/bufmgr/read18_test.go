@@ -28,9 +28,7 @@ func aioRun(t *testing.T, nbuffers int, opt bufmgr.Options, policy sched.Policy,
 	var clients []*sched.Proc
 	for i, rel := range rels {
 		b := testBackend(t, p, string(rune('A'+i)))
-		clients = append(clients, s.Spawn(b.Actor, b.Name, func(y sched.Yield) error {
-			b.SetYield(y)
-			defer b.SetYield(nil)
+		clients = append(clients, b.Spawn(s, func(sched.Yield) error {
 			return b.SeqScan(rel)
 		}))
 	}

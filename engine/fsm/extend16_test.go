@@ -92,9 +92,7 @@ func checkNoPageLost(t *testing.T, pg, nbuf int, seed uint64) (bulk, waits int) 
 			lens = append(lens, fsm.HeapTupleLen(4+rng.IntN(6000)))
 		}
 		rows += len(lens)
-		sc.Spawn(b.Actor, b.Name, func(y sched.Yield) error {
-			b.SetYield(y)
-			defer b.SetYield(nil)
+		b.Spawn(sc, func(sched.Yield) error {
 			for _, ln := range lens {
 				if _, err := s.HeapInsert(h, ln); err != nil {
 					return err

@@ -467,9 +467,7 @@ func (g *goldenRun) run(kv map[string]int, first bool) error {
 			continue
 		}
 		b := s.Backend()
-		sc.Spawn(b.Actor, b.Name, func(y sched.Yield) error {
-			b.SetYield(y)
-			defer b.SetYield(nil)
+		b.Spawn(sc, func(sched.Yield) error {
 			for _, q := range qs {
 				if q.hold >= 0 {
 					if err := s.HoldExtensionLock(q.h, q.hold); err != nil {

@@ -530,15 +530,11 @@ func ProcessName(a trace.Actor) (name string, ok bool) {
 // current run.
 func (r *Runner) spawn(be *backendState) {
 	be.err = nil
-	r.sched.Spawn(be.b.Actor, be.name, func(y sched.Yield) error {
-		be.b.SetYield(y)
-		defer be.b.SetYield(nil)
-		if be.sb != nil {
-			be.sb.SetYield(y)
-			defer be.sb.SetYield(nil)
-		}
-		return r.body(be)
-	})
+	drives := []sched.Yielder{be.b}
+	if be.sb != nil {
+		drives = append(drives, be.sb)
+	}
+	r.sched.SpawnDriving(be.b.Actor, be.name, func(sched.Yield) error { return r.body(be) }, drives...)
 }
 
 func (r *Runner) describe(from int) string {

@@ -126,6 +126,24 @@ func (s *Scheduler) Spawn(actor trace.Actor, name string, body Body) *Proc {
 	return p
 }
 
+// Yielder is what a process drives: a backend whose operations yield
+// through the hook SetYield installs (nil: they run straight through).
+type Yielder interface{ SetYield(Yield) }
+
+// SpawnDriving is Spawn for a process that drives ws (a buffer pool
+// backend, and its SLRU backend where it has one): while body runs, each
+// one's hook is the process's Yield, so their operations yield to s at
+// every step and wait; after it they run straight through again.
+func (s *Scheduler) SpawnDriving(actor trace.Actor, name string, body Body, ws ...Yielder) *Proc {
+	return s.Spawn(actor, name, func(y Yield) error {
+		for _, w := range ws {
+			w.SetYield(y)
+			defer w.SetYield(nil)
+		}
+		return body(y)
+	})
+}
+
 func (s *Scheduler) advance(p *Proc) {
 	pt, ok := p.next()
 	if !ok {

@@ -203,3 +203,38 @@ func TestSleepUntil(t *testing.T) {
 		t.Errorf("a backend asleep for ever: %v, want ErrDeadlock", err)
 	}
 }
+
+// hook records the Yield a Yielder is given.
+type hook struct{ y Yield }
+
+func (h *hook) SetYield(y Yield) { h.y = y }
+
+// SpawnDriving hands the process's Yield to every Yielder it drives while
+// the body runs (the body's own Yield is the same), and takes it back
+// when the body ends, with an error too.
+func TestSpawnDriving(t *testing.T) {
+	a, b := &hook{}, &hook{}
+	s := New(&RoundRobin{})
+	var during []bool
+	s.SpawnDriving(1, "A", func(y Yield) error {
+		during = append(during, a.y != nil && b.y != nil)
+		y(Point{})
+		during = append(during, a.y != nil && b.y != nil)
+		return errors.New("done")
+	}, a, b)
+	if len(during) != 1 || !during[0] {
+		t.Fatalf("before the first yield the hooks were set: %v", during)
+	}
+	if err := s.Run(); err != nil {
+		t.Fatal(err)
+	}
+	if len(during) != 2 || !during[1] {
+		t.Fatalf("after a yield the hooks were set: %v", during)
+	}
+	if a.y != nil || b.y != nil {
+		t.Fatal("the hooks outlive the body")
+	}
+	if err := s.Procs()[0].Err(); err == nil || err.Error() != "done" {
+		t.Fatalf("the body's error: %v", err)
+	}
+}

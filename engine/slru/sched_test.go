@@ -83,9 +83,7 @@ func runConcurrent(t testing.TB, c concCase) concResult {
 	for k := range plans {
 		b, _ := s.NewBackend(fmt.Sprint("B", k))
 		backends = append(backends, b)
-		sch.Spawn(b.Actor, b.Name, func(y sched.Yield) error {
-			b.SetYield(y)
-			defer b.SetYield(nil)
+		b.Spawn(sch, func(sched.Yield) error {
 			for i, o := range plans[k] {
 				res, err := b.Do(o)
 				switch o.Code {

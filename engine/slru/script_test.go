@@ -171,9 +171,7 @@ func (sc *script) run(t testing.TB, log *trace.Log) (*slru.SLRU, []string, error
 	sch.MaxSteps = 100000
 	for _, n := range order {
 		b := backends[n]
-		sch.Spawn(b.Actor, n, func(y sched.Yield) error {
-			b.SetYield(y)
-			defer b.SetYield(nil)
+		b.Spawn(sch, func(sched.Yield) error {
 			for i, o := range sc.ops {
 				if o.backend == n {
 					do(i)

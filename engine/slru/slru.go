@@ -237,6 +237,13 @@ func (s *SLRU) NewBackend(name string) (*Backend, error) {
 // SetYield installs a backend's scheduler hook (nil: run straight through).
 func (b *Backend) SetYield(y sched.Yield) { b.y = y }
 
+// Spawn starts body as b's process on s, named and numbered as b: while
+// body runs, b's operations yield to s at every step and wait (SetYield),
+// and after it b runs straight through again (bufmgr's Backend.Spawn).
+func (b *Backend) Spawn(s *sched.Scheduler, body sched.Body) *sched.Proc {
+	return s.SpawnDriving(b.Actor, b.Name, body, b)
+}
+
 // --- Mapping table (banks+hash) ---
 
 func (s *SLRU) mapLookup(bank int, page int64) (slot int, compared int) {

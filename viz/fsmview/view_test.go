@@ -183,9 +183,7 @@ func (w workload) runConcurrent(t testing.TB, r *runState) {
 				lens = append(lens, []int{28, 200, 3000, 6000, 8000}[rng.IntN(5)])
 			}
 			b := s.Backend()
-			sc.Spawn(b.Actor, b.Name, func(y sched.Yield) error {
-				b.SetYield(y)
-				defer b.SetYield(nil)
+			b.Spawn(sc, func(sched.Yield) error {
 				for _, n := range lens {
 					if _, err := s.HeapInsert(h, n); err != nil {
 						return err

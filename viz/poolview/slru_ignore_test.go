@@ -34,9 +34,7 @@ func slruLog(t *testing.T, v slru.Variant, seed uint64) []trace.Event {
 		if err != nil {
 			t.Fatal(err)
 		}
-		sch.Spawn(b.Actor, b.Name, func(y sched.Yield) error {
-			b.SetYield(y)
-			defer b.SetYield(nil)
+		b.Spawn(sch, func(sched.Yield) error {
 			for i := 0; i < 40; i++ {
 				xid := uint32((i*7+k*5)%12)*slru.ClogXactsPerPage + uint32(3+3*i+k)
 				if _, err := b.TransactionIdGetStatus(xid); err != nil {

@@ -72,9 +72,7 @@ func (w workload) run(t testing.TB, onEvent func(*slru.SLRU, *sched.Scheduler, t
 		if err != nil {
 			t.Fatal(err)
 		}
-		sch.Spawn(b.Actor, b.Name, func(y sched.Yield) error {
-			b.SetYield(y)
-			defer b.SetYield(nil)
+		b.Spawn(sch, func(sched.Yield) error {
 			return b.DoAll(ops)
 		})
 	}
