@@ -9,6 +9,7 @@ import (
 
 	"github.com/hajimehoshi/ebiten/v2"
 
+	"bufferlab/viz/layout"
 	"bufferlab/viz/render"
 )
 
@@ -66,7 +67,7 @@ func (g *game) Draw(screen *ebiten.Image) {
 	c := g.canvas
 	c.Fill(g.th.Background)
 	all := render.Rect{X: 0, Y: 0, W: float64(w), H: float64(h)}.Inset(8)
-	face := g.th.Face(render.Regular, 12)
+	face := g.th.Face(layout.Regular, 12)
 	top, rest := all.SplitTop(render.LineHeight(face) + 6)
 	render.Text(c, "event "+g.s.Caption, face, top.X+4, top.Y+2, g.th.Muted, render.Left)
 	g.s.Draw(c, rest, g.th)

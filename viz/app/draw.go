@@ -177,16 +177,16 @@ func (a *App) drawError(dst *ebiten.Image) { a.drawMessage(dst, "Error", a.errMs
 
 func (a *App) drawMessage(dst *ebiten.Image, title, msg string, col color.Color, border float64) {
 	th := a.th
-	face := th.Face(render.Regular, 14)
+	face := th.Face(layout.Regular, 14)
 	w := min(float64(a.w)-40, 900)
 	lines := render.Wrap(msg, face, w-32)
 	h := render.LineHeight(face)*float64(len(lines)+2) + 30
 	box := render.Rect{X: (float64(a.w) - w) / 2, Y: float64(a.h)/2 - h/2, W: w, H: h}
 	render.Fill(dst, box, th.Panel)
 	render.Stroke(dst, box, border, col)
-	render.Text(dst, title, th.Face(render.Bold, 16), box.X+16, box.Y+10, col, render.Left)
+	render.Text(dst, title, th.Face(layout.Bold, 16), box.X+16, box.Y+10, col, render.Left)
 	for i, l := range lines {
 		render.Text(dst, l, face, box.X+16, box.Y+16+render.LineHeight(face)*float64(i+1), th.Text, render.Left)
 	}
-	render.Text(dst, "Click or press Esc to close.", th.Face(render.Italic, 12), box.X+16, box.Y+box.H-24, th.Muted, render.Left)
+	render.Text(dst, "Click or press Esc to close.", th.Face(layout.Italic, 12), box.X+16, box.Y+box.H-24, th.Muted, render.Left)
 }

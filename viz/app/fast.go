@@ -12,6 +12,7 @@ import (
 
 	"bufferlab/fastmode/exp"
 	_ "bufferlab/fastmode/exp/all" // registers every experiment
+	"bufferlab/viz/layout"
 	"bufferlab/viz/render"
 )
 
@@ -101,9 +102,9 @@ func (a *App) drawFast(dst *ebiten.Image) {
 	th := a.th
 	fs := a.fast
 	r := render.Rect{X: 0, Y: 0, W: float64(a.w), H: float64(a.h)}.Inset(16 * th.Scale)
-	title := th.Face(render.Bold, 20)
-	body := th.Face(render.Regular, 13)
-	mono := th.Face(render.Mono, 12)
+	title := th.Face(layout.Bold, 20)
+	body := th.Face(layout.Regular, 13)
+	mono := th.Face(layout.Mono, 12)
 	lh := render.LineHeight(body)
 	render.Text(dst, "Fast mode: bench "+fs.name+" --quick", title, r.X, r.Y, th.Text, render.Left)
 	back := render.Button{Rect: render.Rect{X: r.X + r.W - 90*th.Scale, Y: r.Y, W: 90 * th.Scale, H: render.LineHeight(title)}, Label: "Menu", Enabled: !fs.running}
@@ -172,7 +173,7 @@ func (a *App) drawFast(dst *ebiten.Image) {
 // log scale, labelled with their values (the chart reads without colour).
 func (a *App) drawFastChart(dst *ebiten.Image, r render.Rect, rep *exp.Report) {
 	th := a.th
-	face := th.Face(render.Regular, 12)
+	face := th.Face(layout.Regular, 12)
 	lh := render.LineHeight(face)
 	type bar struct {
 		label string

@@ -183,7 +183,7 @@ func (b *Button) Draw(dst *ebiten.Image, th *Theme, hover bool) {
 	if !b.Enabled {
 		tc = th.Muted
 	}
-	face := th.Face(Regular, 13)
+	face := th.Face(layout.Regular, 13)
 	Text(dst, b.Label, face, b.Rect.X+b.Rect.W/2, b.Rect.Y+(b.Rect.H-LineHeight(face))/2+1, tc, Center)
 }
 

@@ -33,17 +33,6 @@ func NewTheme(name string, scale float64) (*Theme, error) {
 // TextOn returns a readable text colour for a fill.
 func TextOn(fill color.RGBA) color.RGBA { return layout.TextOn(fill) }
 
-// Style is a font style.
-type Style = layout.Style
-
-// The styles of the embedded Go fonts.
-const (
-	Regular = layout.Regular
-	Bold    = layout.Bold
-	Mono    = layout.Mono
-	Italic  = layout.Italic
-)
-
 var (
 	faces   = map[layout.Font]*text.GoXFace{}
 	fontOf  = map[*text.GoXFace]layout.Font{}
@@ -56,7 +45,7 @@ func FontError() error {
 }
 
 // Face returns the face of a style at a size in points, scaled by the theme.
-func (t *Theme) Face(s Style, size float64) *text.GoXFace {
+func (t *Theme) Face(s layout.Style, size float64) *text.GoXFace {
 	return FaceOf(t.Font(s, size))
 }
 
@@ -69,7 +58,7 @@ func FaceOf(lf layout.Font) *text.GoXFace {
 	if f == nil {
 		xf, err := layout.NewFace(lf)
 		if err != nil {
-			xf, _ = layout.NewFace(layout.Font{Style: Regular, Size: 13})
+			xf, _ = layout.NewFace(layout.Font{Style: layout.Regular, Size: 13})
 		}
 		f = text.NewGoXFace(xf)
 		faces[lf] = f
@@ -86,5 +75,5 @@ func FontOfFace(face *text.GoXFace) layout.Font {
 	if lf, ok := fontOf[face]; ok {
 		return lf
 	}
-	return layout.Font{Style: Regular, Size: 13}
+	return layout.Font{Style: layout.Regular, Size: 13}
 }
