@@ -19,6 +19,14 @@ func Find(r *Report, name, size string) (Row, bool) {
 	return Row{}, false
 }
 
+// Row returns the row called name at shared_buffers size, or the zero Row
+// when r has none: for a table, which then prints zeros where a
+// measurement is missing (Find tells the two apart).
+func (r *Report) Row(name, size string) Row {
+	row, _ := Find(r, name, size)
+	return row
+}
+
 // Sizes lists, in order, one row for each distinct shared_buffers size of
 // a report.
 func Sizes(r *Report) []Row {

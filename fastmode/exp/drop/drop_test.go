@@ -539,7 +539,7 @@ func TestDropSkipsWhatDoesNotFit(t *testing.T) {
 		t.Errorf("speedup summary %v", r.Summary)
 	}
 	checkLayoutJSON(t, r)
-	sc, _ := exp.Find(r, dropRowSpeedup+"scan", "1GB")
+	sc := r.Row(dropRowSpeedup+"scan", "1GB")
 	if want := sc.PerOp["ratio"] * 20; math.Abs(r.Summary["speedup_1block_20GB"]-want) > 1e-9*want {
 		t.Errorf("speedup_1block_20GB = %v, want the 1GB ratio × 20 = %v", r.Summary["speedup_1block_20GB"], want)
 	}

@@ -197,7 +197,7 @@ func dropTable(r *exp.Report, w io.Writer) {
 
 	// The one-block speedup.
 	if sc, ok := exp.Find(r, dropRowSpeedup+"scan", speedupSize(r)); ok {
-		lk, _ := exp.Find(r, dropRowSpeedup+"lookup", sc.SharedBuffers)
+		lk := r.Row(dropRowSpeedup+"lookup", sc.SharedBuffers)
 		fmt.Fprintf(w, "\none one-block relation at %s: scan %s, lookup %s per drop (median of %d rounds; in each, one scan drop, then a run of %d lookup\n",
 			sc.SharedBuffers, fmtSeconds(sc.Median/1e9), fmtSeconds(lk.Median/1e9), sc.Samples, dropLookupRun)
 		fmt.Fprintf(w, "  drops of other relations, which the scan has left cold in the caches, as in a replay; the table's lookup cells run just after\n")
@@ -212,7 +212,7 @@ func dropTable(r *exp.Report, w io.Writer) {
 
 	// The dlist upkeep.
 	if hit, ok := exp.Find(r, dropRowUpkeep+"hit/overhead", DropUpkeepSize); ok {
-		miss, _ := exp.Find(r, dropRowUpkeep+"miss/overhead", DropUpkeepSize)
+		miss := r.Row(dropRowUpkeep+"miss/overhead", DropUpkeepSize)
 		fmt.Fprintf(w, "\nwhat the dlist's upkeep costs reads (seed 001's question): ReadBuffer + ReleaseBuffer at %s, without and with the lists,\n", DropUpkeepSize)
 		fmt.Fprintf(w, "in %d interleaved rounds (A/B, B/A, …); overhead = median over the rounds of (with / without − 1)\n", hit.Samples)
 		tw = exp.NewTable(w)
@@ -221,8 +221,8 @@ func dropTable(r *exp.Report, w io.Writer) {
 			path string
 			o    exp.Row
 		}{{"hit", hit}, {"miss", miss}} {
-			off, _ := exp.Find(r, dropRowUpkeep+x.path+"/off", DropUpkeepSize)
-			on, _ := exp.Find(r, dropRowUpkeep+x.path+"/on", DropUpkeepSize)
+			off := r.Row(dropRowUpkeep+x.path+"/off", DropUpkeepSize)
+			on := r.Row(dropRowUpkeep+x.path+"/on", DropUpkeepSize)
 			fmt.Fprintf(tw, "%s\t%s\t%s\t%+.1f%%\t%+.1f%% – %+.1f%%\t%.2f\t\n", x.path, exp.Num(off.Median), exp.Num(on.Median), x.o.Median, x.o.P10, x.o.P90, x.o.PerOp["list_links_per_read"])
 		}
 		tw.Flush()

@@ -214,8 +214,8 @@ func limitsTable(r *exp.Report, w io.Writer) {
 	tw := exp.NewTable(w)
 	fmt.Fprintln(tw, "shared_buffers\tbuffers\tarray\tstream GB/s\t(p10–p90)\tchase ns/load\t(p10–p90)\t")
 	for _, s := range exp.Sizes(r) {
-		st, _ := exp.Find(r, "stream", s.SharedBuffers)
-		ch, _ := exp.Find(r, "chase", s.SharedBuffers)
+		st := r.Row("stream", s.SharedBuffers)
+		ch := r.Row("chase", s.SharedBuffers)
 		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s–%s\t%s\t%s–%s\t\n", s.SharedBuffers, s.NBuffers, bufmgr.FormatSize(st.Bytes),
 			exp.Num(st.Median), exp.Num(st.P10), exp.Num(st.P90), exp.Num(ch.Median), exp.Num(ch.P10), exp.Num(ch.P90))
 	}
@@ -223,8 +223,8 @@ func limitsTable(r *exp.Report, w io.Writer) {
 	fmt.Fprintln(w)
 	tw = exp.NewTable(w)
 	fmt.Fprintln(tw, "CAS\tns/op\t(p10–p90)\t")
-	un, _ := exp.Find(r, "cas", "")
-	con, _ := exp.Find(r, "cas_contended", "")
+	un := r.Row("cas", "")
+	con := r.Row("cas_contended", "")
 	fmt.Fprintf(tw, "uncontended\t%s\t%s–%s\t\n", exp.Num(un.Median), exp.Num(un.P10), exp.Num(un.P90))
 	fmt.Fprintf(tw, "contended (2 goroutines)\t%s\t%s–%s\t\n", exp.Num(con.Median), exp.Num(con.P10), exp.Num(con.P90))
 	tw.Flush()

@@ -196,7 +196,7 @@ func runPool(o exp.Options, r *exp.Report) error {
 		Note: fmt.Sprintf("traced scheduled run of a 2-backend scenario, %d events", events)})
 	first := o.Sizes[0]
 	for _, k := range []struct{ key, name string }{{"hit_ns", "hit"}, {"miss_ns", "miss"}, {"chase_ns", "chase"}, {"stream_gbps", "stream"}} {
-		row, _ := exp.Find(r, k.name, first)
+		row := r.Row(k.name, first)
 		r.Summary[k.key] = row.Median
 	}
 	r.Summary["step_event_ns"] = per.Median
@@ -207,10 +207,10 @@ func poolTable(r *exp.Report, w io.Writer) {
 	tw := exp.NewTable(w)
 	fmt.Fprintln(tw, "shared_buffers\tbuffers\thit ns/op\tmiss ns/op\tchase ns/load\tstream GB/s\thit vs miss\thit vs chase\t")
 	for _, s := range exp.Sizes(r) {
-		h, _ := exp.Find(r, "hit", s.SharedBuffers)
-		m, _ := exp.Find(r, "miss", s.SharedBuffers)
-		c, _ := exp.Find(r, "chase", s.SharedBuffers)
-		st, _ := exp.Find(r, "stream", s.SharedBuffers)
+		h := r.Row("hit", s.SharedBuffers)
+		m := r.Row("miss", s.SharedBuffers)
+		c := r.Row("chase", s.SharedBuffers)
+		st := r.Row("stream", s.SharedBuffers)
 		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t%s\thit %s\tchase %s\t\n", s.SharedBuffers, s.NBuffers, exp.Num(h.Median), exp.Num(m.Median),
 			exp.Num(c.Median), exp.Num(st.Median), exp.Faster(h.Median, m.Median), exp.Faster(c.Median, h.Median))
 	}
@@ -218,8 +218,8 @@ func poolTable(r *exp.Report, w io.Writer) {
 	if m, ok := exp.Find(r, "miss", r.Rows[0].SharedBuffers); ok && m.Note != "" {
 		fmt.Fprintf(w, "miss at %s: %s\n", m.SharedBuffers, m.Note)
 	}
-	st, _ := exp.Find(r, "step_event", "")
-	h, _ := exp.Find(r, "hit", r.Rows[0].SharedBuffers)
+	st := r.Row("step_event", "")
+	h := r.Row("hit", r.Rows[0].SharedBuffers)
 	fmt.Fprintf(w, "\nstep mode: %s ns per event (%s); native hit at %s: %s ns/op, native %s\n",
 		exp.Num(st.Median), st.Note, h.SharedBuffers, exp.Num(h.Median), exp.Faster(h.Median, st.Median))
 }

@@ -184,9 +184,9 @@ func runScan(o exp.Options, r *exp.Report) error {
 			r.Summary["read_calls_aio"] = row.PerOp["read_calls"]
 		}
 	}
-	sync, _ := exp.Find(r, rowSync, "")
-	stream, _ := exp.Find(r, rowStream, "")
-	async, _ := exp.Find(r, rowAIO, "")
+	sync := r.Row(rowSync, "")
+	stream := r.Row(rowStream, "")
+	async := r.Row(rowAIO, "")
 	r.Summary["speedup_stream_over_sync_at_100us"] = sync.PerOp["io_us_at_100us"] / stream.PerOp["io_us_at_100us"]
 	r.Summary["speedup_aio_over_sync_at_100us"] = sync.PerOp["io_us_at_100us"] / async.PerOp["io_us_at_100us"]
 	r.Summary["speedup_aio_over_stream_at_100us"] = stream.PerOp["io_us_at_100us"] / async.PerOp["io_us_at_100us"]
