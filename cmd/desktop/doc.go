@@ -5,7 +5,8 @@
 //	        [--progress-file FILE] [--reset-progress]
 //
 // With no flag it opens the lesson menu. --lesson opens a lesson (at step N
-// with --step); --scenario plays a scenario file instead of a lesson.
+// with --step, counted from 1 as the screen's "Step N of M" and a link's
+// step=N count); --scenario plays a scenario file instead of a lesson.
 // --fast opens the fast-mode panel running an experiment (pool, limits).
 // --screenshot renders the chosen state once (after the experiment, with
 // --fast), writes it as a PNG and exits (the screenshot test runs it under

@@ -36,15 +36,20 @@ func run(o *startup.Options) int {
 	}
 	switch {
 	case o.Lesson != "":
-		err = a.OpenLesson(o.Lesson, o.Step)
+		err = openLesson(a, o.Lesson, o.Step)
 	case o.Scenario != "":
 		var src []byte
 		src, err = os.ReadFile(o.Scenario)
 		if err == nil {
-			err = a.OpenScenario(o.Scenario, string(src), o.Step)
+			err = a.OpenScenario(o.Scenario, string(src), 0)
 		}
-	case o.Step >= 0:
-		err = errors.New("--step needs --lesson or --scenario")
+		if err == nil && o.Step > 0 {
+			if n := a.State().Steps; o.Step > n {
+				err = fmt.Errorf("--step %d: the scenario has steps 1..%d", o.Step, n)
+			} else {
+				err = a.GotoStep(o.Step - 1)
+			}
+		}
 	}
 	if err == nil && o.Pace != "" {
 		err = a.SetPacing(o.Pace)
@@ -142,4 +147,16 @@ func quantile(ds []time.Duration, q float64) time.Duration {
 	s := slices.Clone(ds)
 	slices.Sort(s)
 	return s[min(len(s)-1, int(q*float64(len(s))))]
+}
+
+// openLesson opens lesson name at step (counted from 1 as the screen
+// counts; 0: the first), or says which steps the lesson has.
+func openLesson(a *app.App, name string, step int) error {
+	k := max(step-1, 0)
+	for _, l := range a.Lessons() {
+		if l.Name == name && step > l.Steps {
+			return fmt.Errorf("--step %d: lesson %s has steps 1..%d", step, name, l.Steps)
+		}
+	}
+	return a.OpenLesson(name, k)
 }

@@ -10,9 +10,10 @@
 // is first-try right answers out of the lesson's questions: a question
 // skipped (Enter) or never reached counts as not right.
 //
-// Steps count from 0, as --step and the #lesson=NAME&step=N permalinks
-// do; choices count from 1, as they are shown, as the lesson files write
-// "answer: 1" and as window.bufferlab.answer(c) takes them.
+// Steps count from 0 (the screen, the desktop's --step and the
+// #lesson=NAME&step=N permalinks call step k step k+1); choices count
+// from 1, as they are shown, as the lesson files write "answer: 1" and as
+// window.bufferlab.answer(c) takes them.
 //
 // # The file format
 //

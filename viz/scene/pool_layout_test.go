@@ -45,8 +45,9 @@ const presentationScale = 1.45
 //	            default)
 //
 // Arguments: lesson=NAME or scenario=FILE (in lessons/scenarios); step=N
-// (0-based, as --step), event=E (as --event) or at=KIND (just after the
-// first event of that kind in the pane, as trace names it: at=cas-fail);
+// (from 0: the screen, --step and links call it step N+1), event=E (as
+// --event) or at=KIND (just after the first event of that kind in the
+// pane, as trace names it: at=cas-fail);
 // pane=I picks a pane of a side-by-side lesson (0 by default); window=WxH
 // lays the scene out where viz/app puts it in a window that size
 // (appRects), rect=WxH in a rect that size at (0,0) (a narrow pane; the

@@ -291,7 +291,7 @@ func TestTrailItemsFollowTheView(t *testing.T) {
 	}
 }
 
-// Lesson 1's step 13 ("Big scans use a small ring", --step 12): when the
+// Lesson 1's step 13 ("Big scans use a small ring", --step 13): when the
 // scan of big ends, the cells drawn with the ring's dashed frame are the
 // scan's ring, as many as scan.init says (Arg) and holding big's last
 // pages; the scan of small that follows has no ring, and once it begins

@@ -76,9 +76,9 @@ func TestDesktopShots(t *testing.T) {
 		golden  string
 		regions []region
 	}{
-		// Lesson 1 at step 8: the pool's cells are coloured by usage
+		// Lesson 1 at step 9: the pool's cells are coloured by usage
 		// count; the narration and code panels hold dark text.
-		{"lesson1-step8", []string{"--lesson", "shared-buffers", "--step", "8"}, "lesson1-step8.png", []region{
+		{"lesson1-step9", []string{"--lesson", "shared-buffers", "--step", "9"}, "lesson1-step9.png", []region{
 			{"pool cells", image.Rect(20, 110, 750, 420), hasBlueCells},
 			{"narration text", image.Rect(775, 70, 1265, 400), nil},
 			{"code panel text", image.Rect(775, 440, 1265, 650), nil},
@@ -88,7 +88,7 @@ func TestDesktopShots(t *testing.T) {
 		// of the step where the lock holder is descheduled (event 91: C's
 		// CAS has just failed on the left, B and C spin on the right):
 		// both panes hold their pool, state word and lanes.
-		{"lesson2-side-by-side", []string{"--lesson", "pinning", "--step", "3", "--event", "91"}, "lesson2-step3.png", []region{
+		{"lesson2-side-by-side", []string{"--lesson", "pinning", "--step", "4", "--event", "91"}, "lesson2-step4.png", []region{
 			{"atomic pane: pool", image.Rect(15, 60, 395, 250), nil},
 			{"atomic pane: lanes", image.Rect(15, 320, 395, 520), nil},
 			{"spinlock pane: pool", image.Rect(405, 60, 790, 250), nil},
@@ -99,7 +99,7 @@ func TestDesktopShots(t *testing.T) {
 		// answered: C's CAS is about to fail): the stop box at the foot of
 		// the right column says what comes next, beside a Continue
 		// button; the scene keeps its lanes.
-		{"lesson2-stop", []string{"--lesson", "pinning", "--step", "2", "--stop", "1", "--answer", "1"}, "lesson2-stop.png", []region{
+		{"lesson2-stop", []string{"--lesson", "pinning", "--step", "3", "--stop", "1", "--answer", "1"}, "lesson2-stop.png", []region{
 			{"stop box text", image.Rect(825, 592, 1265, 650), nil},
 			{"Continue button", image.Rect(1185, 662, 1255, 686), hasBlue},
 			{"atomic pane: lanes", image.Rect(15, 320, 395, 520), nil},
@@ -108,7 +108,7 @@ func TestDesktopShots(t *testing.T) {
 		// Lesson 3 races three drop strategies in three panes, in the
 		// middle of the scan (event 2150): each pane holds its pool and
 		// counters, the rule bar its text.
-		{"lesson3-race", []string{"--lesson", "dropping", "--step", "1", "--event", "2150"}, "lesson3-race.png", []region{
+		{"lesson3-race", []string{"--lesson", "dropping", "--step", "2", "--event", "2150"}, "lesson3-race.png", []region{
 			{"rule bar", image.Rect(15, 40, 900, 75), nil},
 			{"scan pane", image.Rect(15, 180, 300, 470), nil},
 			{"lookup pane", image.Rect(320, 180, 605, 470), nil},
@@ -118,7 +118,7 @@ func TestDesktopShots(t *testing.T) {
 		// Lesson 4 draws the commit log's banks mid-search (event 446: B
 		// compares slot 20 of bank 1): the banks, the lookups, the code
 		// and the counters hold text.
-		{"lesson4-banks", []string{"--lesson", "slru-banks", "--step", "2", "--event", "446"}, "", []region{
+		{"lesson4-banks", []string{"--lesson", "slru-banks", "--step", "3", "--event", "446"}, "", []region{
 			{"bank 1", image.Rect(40, 165, 780, 230), nil},
 			{"lookups", image.Rect(15, 275, 780, 310), nil},
 			{"code", image.Rect(800, 440, 1265, 650), nil},
@@ -127,7 +127,7 @@ func TestDesktopShots(t *testing.T) {
 		// The same position in the dark theme: the frame is dark (no
 		// light panel left over) and the banks, the lookups and the code
 		// hold light text.
-		{"lesson4-banks-dark", []string{"--lesson", "slru-banks", "--step", "2", "--event", "446", "--theme", "dark"}, "", []region{
+		{"lesson4-banks-dark", []string{"--lesson", "slru-banks", "--step", "3", "--event", "446", "--theme", "dark"}, "", []region{
 			{"whole frame", image.Rect(0, 0, 1280, 800), mostlyDark},
 			{"bank 1", image.Rect(40, 165, 780, 230), hasLightText},
 			{"lookups", image.Rect(15, 275, 780, 310), hasLightText},
@@ -136,7 +136,7 @@ func TestDesktopShots(t *testing.T) {
 		// Lesson 5 draws the heap, the FSM pages and one FSM page's tree
 		// in the middle of B's inserts (event 2910); the counters, two
 		// rows of boxes, fill the scene's foot.
-		{"lesson5-fsm", []string{"--lesson", "free-space-map", "--step", "3", "--event", "2910"}, "", []region{
+		{"lesson5-fsm", []string{"--lesson", "free-space-map", "--step", "4", "--event", "2910"}, "", []region{
 			{"heap", image.Rect(20, 75, 455, 275), nil},
 			{"FSM pages", image.Rect(465, 75, 805, 275), nil},
 			{"tree", image.Rect(20, 290, 565, 575), nil},
@@ -145,7 +145,7 @@ func TestDesktopShots(t *testing.T) {
 		// Lesson 6 draws the free space map both ways side by side, in
 		// the middle of B's inserts (event 2500): both panes hold their
 		// heap, FSM pages and counters.
-		{"lesson6-side-by-side", []string{"--lesson", "small-table-skip", "--step", "1", "--event", "2500"}, "", []region{
+		{"lesson6-side-by-side", []string{"--lesson", "small-table-skip", "--step", "2", "--event", "2500"}, "", []region{
 			{"left heap", image.Rect(20, 75, 225, 275), nil},
 			{"right heap", image.Rect(425, 75, 630, 275), nil},
 			{"left counters", image.Rect(15, 640, 400, 710), nil},
@@ -154,7 +154,7 @@ func TestDesktopShots(t *testing.T) {
 		// Lesson 7 stacks three SLRUs (single, banks, banks+hash), here
 		// while B and C miss at once (event 3500): each pane keeps its
 		// rows of slots whole, a lookup line and its counters.
-		{"lesson7-three-slrus", []string{"--lesson", "slru-side-by-side", "--step", "4", "--event", "3500"}, "lesson7-step5.png", []region{
+		{"lesson7-three-slrus", []string{"--lesson", "slru-side-by-side", "--step", "5", "--event", "3500"}, "lesson7-step5.png", []region{
 			{"single: slots", image.Rect(160, 95, 910, 190), nil},
 			{"single: counters", image.Rect(15, 237, 910, 270), nil},
 			{"banks: slots", image.Rect(160, 315, 910, 400), nil},
@@ -223,15 +223,25 @@ func TestDesktopBadFlags(t *testing.T) {
 	xvfb := xvfbtest.Run(t)
 	bin := buildDesktop(t)
 	for _, args := range [][]string{
-		{"--width", "10"}, {"--lesson", "x", "--scenario", "y"}, {"--step", "3"}, {"extra"}, {"--nope"},
+		{"--width", "10"}, {"--lesson", "x", "--scenario", "y"}, {"--step", "3"}, {"--lesson", "pinning", "--step", "0"}, {"extra"}, {"--nope"},
 		{"--lesson", "no-such-lesson"}, {"--lesson", "shared-buffers", "--step", "99"},
 		{"--fast", "nope"}, {"--fast", "pool", "--lesson", "shared-buffers"},
 		{"--event", "3"}, {"--lesson", "pinning", "--event", "99999"},
 		{"--theme", "sepia"},
-		{"--lesson", "shared-buffers", "--step", "2", "--stop", "1"}, // a step without stops
-		{"--lesson", "shared-buffers", "--step", "2", "--stop", "1", "--answer", "1"},
+		{"--lesson", "shared-buffers", "--step", "3", "--stop", "1"}, // a step without stops
+		{"--lesson", "shared-buffers", "--step", "3", "--stop", "1", "--answer", "1"},
+		{"--scenario", "../../../lessons/scenarios/clock-sweep.scn", "--step", "99"},
 	} {
 		out, err := runDesktop(t, xvfb, bin, args...)
+		// Steps count from 1, as on the screen and in links, and a step
+		// past the last names the range.
+		if want, ok := map[string]string{
+			"--lesson pinning --step 0":                                       "--step 0: steps count from 1",
+			"--lesson shared-buffers --step 99":                               "--step 99: lesson shared-buffers has steps 1..14",
+			"--scenario ../../../lessons/scenarios/clock-sweep.scn --step 99": "--step 99: the scenario has steps 1..",
+		}[strings.Join(args, " ")]; ok && !strings.Contains(out, want) {
+			t.Errorf("%q: output %q, want %q", args, out, want)
+		}
 		ee, ok := err.(*exec.ExitError)
 		// xvfb-run passes the app's status on, except when its own
 		// clean-up fails (it then exits 5 and says so): the app's message

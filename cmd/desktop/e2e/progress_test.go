@@ -61,7 +61,7 @@ func TestDesktopProgress(t *testing.T) {
 	}
 
 	t.Run("end of lesson 6", func(t *testing.T) {
-		_, tint := shot(t, t.TempDir(), "end", "--lesson", "small-table-skip", "--step", "3", "--progress-file", file)
+		_, tint := shot(t, t.TempDir(), "end", "--lesson", "small-table-skip", "--step", "4", "--progress-file", file)
 		if tint < 2000 {
 			t.Errorf("%d pixels of the end band's tint on screen: the end of the lesson is not shown", tint)
 		}
@@ -72,12 +72,12 @@ func TestDesktopProgress(t *testing.T) {
 		}
 	})
 	t.Run("mid-lesson", func(t *testing.T) {
-		if _, tint := shot(t, t.TempDir(), "mid", "--lesson", "small-table-skip", "--step", "2", "--progress-file", file); tint != 0 {
+		if _, tint := shot(t, t.TempDir(), "mid", "--lesson", "small-table-skip", "--step", "3", "--progress-file", file); tint != 0 {
 			t.Errorf("at step 2, %d pixels of the end band's tint on screen", tint)
 		}
 	})
 	t.Run("reset", func(t *testing.T) {
-		shot(t, t.TempDir(), "reset", "--reset-progress", "--lesson", "pinning", "--step", "1", "--progress-file", file)
+		shot(t, t.TempDir(), "reset", "--reset-progress", "--lesson", "pinning", "--step", "2", "--progress-file", file)
 		if p := load(t); len(p.Lessons) != 1 || p.Lesson("pinning") == nil || p.Lesson("pinning").FurthestStep != 1 {
 			t.Fatalf("after --reset-progress and a run at step 1 of lesson 2: %+v", p)
 		}
@@ -94,7 +94,7 @@ func TestDesktopProgress(t *testing.T) {
 	})
 	t.Run("screenshot keeps none", func(t *testing.T) {
 		config := t.TempDir()
-		shot(t, config, "plain", "--lesson", "pinning", "--step", "3")
+		shot(t, config, "plain", "--lesson", "pinning", "--step", "4")
 		if entries, _ := os.ReadDir(config); len(entries) != 0 {
 			var names []string
 			for _, e := range entries {

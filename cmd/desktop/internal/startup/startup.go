@@ -13,7 +13,10 @@ import (
 // Options are the desktop app's flags.
 type Options struct {
 	Lesson, Scenario string
-	Step, Event      int
+	// Step is the step to start at, counted from 1 as the screen and the
+	// links count steps (0: not given, the first); Event a position to
+	// go to after it (-1: none).
+	Step, Event int
 	// Stop opens at the Stop-th key moment of the step (from 1: the
 	// player paused just before it); Answer first answers the step's
 	// question with that choice (from 1). 0: neither.
@@ -74,7 +77,7 @@ func Parse(args []string, stderr io.Writer) (*Options, int) {
 	fs.SetOutput(stderr)
 	fs.StringVar(&o.Lesson, "lesson", "", "open this lesson (see 'bufferlab lessons')")
 	fs.StringVar(&o.Scenario, "scenario", "", "play this scenario file instead of a lesson")
-	fs.IntVar(&o.Step, "step", -1, "start at this lesson step (0 = introduction)")
+	fs.IntVar(&o.Step, "step", 0, "start at this step, counted as the screen's \"Step N of M\" and a link's step= count (1 = the first)")
 	fs.StringVar(&o.Pace, "pace", "", "line the panes of a drop race up by events or by time (native times measured here)")
 	fs.IntVar(&o.Event, "event", -1, "then go to this event position (as the timeline bar counts them; not held by a question)")
 	fs.IntVar(&o.Stop, "stop", 0, "then go to this key moment of the step (1 = its first stop: the player paused just before it, its question open)")
@@ -106,9 +109,7 @@ func Parse(args []string, stderr io.Writer) (*Options, int) {
 		return nil, 2
 	}
 	if *size != "" {
-		set := false
-		fs.Visit(func(f *flag.Flag) { set = set || f.Name == "width" || f.Name == "height" })
-		if set {
+		if given(fs, "width") || given(fs, "height") {
 			fmt.Fprintln(stderr, "desktop: give --size or --width and --height, not both")
 			return nil, 2
 		}
@@ -140,6 +141,12 @@ func Parse(args []string, stderr io.Writer) (*Options, int) {
 	case o.Stop < 0 || o.Answer < 0:
 		fmt.Fprintln(stderr, "desktop: --stop and --answer count from 1")
 		return nil, 2
+	case given(fs, "step") && o.Step < 1:
+		fmt.Fprintf(stderr, "desktop: --step %d: steps count from 1, as the screen's \"Step N of M\" and a link's step= count them\n", o.Step)
+		return nil, 2
+	case o.Step > 0 && o.Lesson == "" && o.Scenario == "":
+		fmt.Fprintln(stderr, "desktop: --step needs --lesson or --scenario")
+		return nil, 2
 	case o.Stop > 0 && o.Lesson == "":
 		fmt.Fprintln(stderr, "desktop: --stop needs --lesson")
 		return nil, 2
@@ -152,4 +159,11 @@ func Parse(args []string, stderr io.Writer) (*Options, int) {
 	}
 	o.NoAutoSlow = !*autoSlow
 	return &o, 0
+}
+
+// given reports whether the command line set the flag called name.
+func given(fs *flag.FlagSet, name string) bool {
+	set := false
+	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
+	return set
 }

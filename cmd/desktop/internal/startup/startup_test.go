@@ -31,7 +31,7 @@ func TestParse(t *testing.T) {
 	if o, code := Parse([]string{"--lesson", "pinning", "--step", "2", "--stop", "1", "--answer", "1", "--autoslow=false"}, &e); o == nil || code != 0 || o.Stop != 1 || o.Answer != 1 || !o.NoAutoSlow {
 		t.Fatalf("--stop 1 --answer 1 --autoslow=false: %+v, exit %d, stderr %q", o, code, e.String())
 	}
-	if o, _ := Parse(nil, &e); o.NoAutoSlow || o.Stop != 0 || o.Answer != 0 {
+	if o, _ := Parse(nil, &e); o.NoAutoSlow || o.Stop != 0 || o.Answer != 0 || o.Step != 0 {
 		t.Fatalf("defaults: %+v", o)
 	}
 	if o, code := Parse([]string{"--lesson", "slru-banks", "--tab", "scene"}, &e); o == nil || code != 0 || o.Tab != "scene" {
@@ -60,6 +60,9 @@ func TestParse(t *testing.T) {
 		{[]string{"--lesson", "a", "--stop", "-1"}, 2, "--stop and --answer count from 1"},
 		{[]string{"--lesson", "a", "--stop", "1", "--event", "3"}, 2, "give --stop or --event, not both"},
 		{[]string{"--lesson", "a", "--answer", "2"}, 2, "--answer needs --stop"},
+		{[]string{"--lesson", "a", "--step", "0"}, 2, `--step 0: steps count from 1, as the screen's "Step N of M"`},
+		{[]string{"--lesson", "a", "--step", "-2"}, 2, "--step -2: steps count from 1"},
+		{[]string{"--step", "3"}, 2, "--step needs --lesson or --scenario"},
 	} {
 		e.Reset()
 		o, code := Parse(c.args, &e)
