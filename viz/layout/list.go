@@ -124,14 +124,51 @@ func (l *List) CutSince(m Place) bool {
 func (l *List) Clip(r Rect) { l.Items = append(l.Items, Item{Kind: KClip, Role: "clip", Rect: r}) }
 
 // ClipScroll starts a clipped group whose content scrolls up and down (a
-// lesson's text, the menu): a line cut at its top or bottom edge is
-// scrolled, not cut (Clipped counts only runs cut at its sides).
+// lesson's text, the menu): a line at its top or bottom edge is scrolled,
+// not cut (Clipped counts only runs cut at its sides), and it is shown
+// whole or not at all (see Unclip).
 func (l *List) ClipScroll(r Rect) {
 	l.Items = append(l.Items, Item{Kind: KClip, Role: "clip scroll", Rect: r})
 }
 
-// Unclip ends the innermost clipped group.
-func (l *List) Unclip() { l.Items = append(l.Items, Item{Kind: KUnclip, Role: "clip"}) }
+// Unclip ends the innermost clipped group. Where that group scrolls
+// (ClipScroll), the text runs that its top or bottom edge would cut
+// through are left out: half a line at a panel's foot reads as a fault in
+// the drawing (the more so on a projector), and the scroll bar already
+// says that there is more. Boxes and rules are clipped as before. It costs
+// a pass back over the group's items.
+func (l *List) Unclip() {
+	depth := 0
+	for i := len(l.Items) - 1; i >= 0; i-- {
+		if k := l.Items[i].Kind; k == KUnclip {
+			depth++
+		} else if k == KClip && depth > 0 {
+			depth--
+		} else if k == KClip {
+			if l.Items[i].Role == "clip scroll" {
+				l.dropCutLines(i)
+			}
+			break
+		}
+	}
+	l.Items = append(l.Items, Item{Kind: KUnclip, Role: "clip"})
+}
+
+// dropCutLines removes from the items after l.Items[at], a ClipScroll,
+// each text run that reaches more than half a pixel past the group's top
+// or bottom edge.
+func (l *List) dropCutLines(at int) {
+	r := l.Items[at].Rect
+	kept := l.Items[:at+1]
+	for _, it := range l.Items[at+1:] {
+		if it.Kind == KText && (it.Rect.Y < r.Y-0.5 || it.Rect.Y+it.Rect.H > r.Y+r.H+0.5) {
+			continue
+		}
+		kept = append(kept, it)
+	}
+	clear(l.Items[len(kept):])
+	l.Items = kept
+}
 
 // Target adds a clickable region.
 func (l *List) Target(role, label string, r Rect, act func()) {

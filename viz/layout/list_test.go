@@ -1,6 +1,8 @@
 package layout
 
 import (
+	"fmt"
+	"image/color"
 	"slices"
 	"strings"
 	"testing"
@@ -204,5 +206,46 @@ func TestBreakWord(t *testing.T) {
 		if got := BreakWord(c.word, f, c.w); !slices.Equal(got, c.want) {
 			t.Errorf("BreakWord(%q, %.1f) = %q, want %q", c.word, c.w, got, c.want)
 		}
+	}
+}
+
+// A scrolling group shows each line whole or not at all: the runs its top
+// or bottom edge cuts through are left out (nested groups' too), the runs
+// inside it and its boxes stay; a plain Clip group keeps a cut run (the
+// painter clips it, and Clipped reports it).
+func TestUnclipDropsCutLines(t *testing.T) {
+	f := Font{Style: Regular, Size: 14}
+	lh := LineHeight(f)
+	var l List
+	l.ClipScroll(Rect{X: 0, Y: 100, W: 300, H: 5 * lh})
+	for i := -1; i <= 6; i++ {
+		// Lines at half a line's offset: the ones at -0.5 and 4.5 are cut.
+		l.Text("line", fmt.Sprintf("line %d", i), f, 10, 100+(float64(i)+0.5)*lh, 0, color.RGBA{A: 255}, Left)
+	}
+	l.Fill("box", Rect{X: 0, Y: 90, W: 300, H: 20}, color.RGBA{A: 255})
+	l.Clip(Rect{X: 0, Y: 0, W: 300, H: 1000})
+	l.Text("nested", "nested cut", f, 10, 100+5*lh-2, 0, color.RGBA{A: 255}, Left)
+	l.Text("nested", "nested whole", f, 10, 100, 0, color.RGBA{A: 255}, Left)
+	l.Unclip()
+	l.Text("edge", "at the bottom edge", f, 10, 100+4*lh+0.4, 0, color.RGBA{A: 255}, Left)
+	l.Unclip()
+	l.Clip(Rect{X: 0, Y: 0, W: 300, H: 10})
+	l.Text("plain", "cut by a plain clip", f, 10, 5, 0, color.RGBA{A: 255}, Left)
+	l.Unclip()
+	var got []string
+	for _, it := range l.Items {
+		switch it.Kind {
+		case KText:
+			got = append(got, it.Text)
+		case KFill:
+			got = append(got, "["+it.Role+"]")
+		}
+	}
+	want := "line 0|line 1|line 2|line 3|[box]|nested whole|at the bottom edge|cut by a plain clip"
+	if s := strings.Join(got, "|"); s != want {
+		t.Errorf("kept %s\nwant %s", s, want)
+	}
+	if n := len(l.Items); l.Items[n-1].Kind != KUnclip || l.Items[0].Kind != KClip {
+		t.Errorf("the groups' clip and unclip items: %v … %v", l.Items[0].Kind, l.Items[n-1].Kind)
 	}
 }
