@@ -269,8 +269,10 @@ func printStops(w io.Writer, p *lessons.Played, k int) {
 	}
 }
 
+// printBlocks prints a lesson's blocks as plain text, a blank line after
+// each one, and after a list rather than between its items.
 func printBlocks(w io.Writer, blocks []lessons.Block, indent string) {
-	for _, b := range blocks {
+	for i, b := range blocks {
 		pad := indent + strings.Repeat("  ", b.Indent) + strings.Repeat("| ", b.Quote)
 		switch b.Kind {
 		case lessons.CodeBlock:
@@ -286,7 +288,7 @@ func printBlocks(w io.Writer, blocks []lessons.Block, indent string) {
 		default:
 			fmt.Fprintf(w, "%s%s\n", pad, lessons.SpansMarkup(b.Spans))
 		}
-		if b.Kind != lessons.ListItem {
+		if b.Kind != lessons.ListItem || i+1 == len(blocks) || blocks[i+1].Kind != lessons.ListItem {
 			fmt.Fprintln(w)
 		}
 	}

@@ -133,6 +133,11 @@ func TestLessonsShow(t *testing.T) {
 		"  A ERROR: no unpinned buffers available",
 		"  ‖ question at dirty-evict: before event 453 of the step: ",
 	)
+	// A list's items follow one another; a blank line ends the list.
+	if _, out, _ := cli(t, "", "lessons", "show", "pinning"); !strings.Contains(out, "(CAS);\n  • on the right") ||
+		!strings.Contains(out, "releases it.\n\nThe right pane") {
+		t.Errorf("pinning's list of the two panes:\n%s", out)
+	}
 	path := writeFile(t, "x.md", strings.Replace(goodLesson, "misses=2", "misses=3", 1))
 	code, out, errOut = cli(t, "", "lessons", "show", path)
 	if code != 1 || !strings.Contains(out, "1. One") || !strings.HasPrefix(errOut, path+":14:13: ") {
