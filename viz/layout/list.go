@@ -136,7 +136,9 @@ func (l *List) ClipScroll(r Rect) {
 // through are left out: half a line at a panel's foot reads as a fault in
 // the drawing (the more so on a projector), and the scroll bar already
 // says that there is more. Boxes and rules are clipped as before. It costs
-// a pass back over the group's items.
+// a pass back over the group's items. Leaving lines out moves the items
+// after them, so a Place taken inside a scrolling group is no longer one
+// to Rollback to once the group is closed (take it before ClipScroll).
 func (l *List) Unclip() {
 	depth := 0
 	for i := len(l.Items) - 1; i >= 0; i-- {
